@@ -1,0 +1,87 @@
+// core -> the one error type of the service: an interface `code`, its HTTP status and a message that
+// says what to send instead. The HTTP layer maps it to `{ error: { code, message } }`.
+
+/** Every error code the interface and `decisions.md` define, with its status. */
+export const ERROR_STATUS = {
+  // interface.md, Errors
+  product_required: 400,
+  product_invalid: 400,
+  review_required: 400,
+  review_invalid: 400,
+  review_not_applicable: 400,
+  review_not_available: 422,
+  recipient_required: 400,
+  recipient_invalid: 400,
+  recipient_not_applicable: 400,
+  recipient_client_unusable: 422,
+  clients_invalid: 400,
+  client_unknown: 422,
+  request_invalid: 400,
+  file_rejected: 422,
+  external_reference_exists: 409,
+  stale_version: 409,
+  idempotency_key_reused: 422,
+  idempotency_key_required: 400,
+  content_digest_required: 400,
+  wrong_environment: 401,
+  budget_used: 403,
+  reference_required: 400,
+  reference_invalid: 400,
+  // decisions.md §1
+  authentication_required: 401,
+  api_key_invalid: 401,
+  token_invalid: 401,
+  token_expired: 401,
+  idempotency_key_invalid: 400,
+  idempotency_key_in_use: 409,
+  content_digest_invalid: 400,
+  content_digest_mismatch: 400,
+  multipart_invalid: 400,
+  external_reference_required: 400,
+  external_reference_invalid: 400,
+  based_on_version_required: 400,
+  based_on_version_invalid: 400,
+  limit_invalid: 400,
+  starting_after_invalid: 400,
+  filter_invalid: 400,
+  parameter_unknown: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Extra response headers some errors carry (`Retry-After`, `Allow`, `WWW-Authenticate`). */
+export type ErrorHeaders = Readonly<Record<string, string>>;
+
+export class ServiceError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly headers: ErrorHeaders;
+
+  constructor(code: ErrorCode, message: string, options: { headers?: ErrorHeaders; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'ServiceError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.headers = options.headers ?? {};
+  }
+
+  toJSON(): { error: { code: ErrorCode; message: string } } {
+    return { error: { code: this.code, message: this.message } };
+  }
+}
+
+export const fail = (code: ErrorCode, message: string, options?: { headers?: ErrorHeaders }): never => {
+  throw new ServiceError(code, message, options);
+};
+
+export const isServiceError = (error: unknown): error is ServiceError => error instanceof ServiceError;
+
+/** The one not-found answer: existence of another scope's record is never revealed. */
+export const notFound = (what = 'resource'): ServiceError =>
+  new ServiceError('not_found', `No ${what} with that id exists here.`);

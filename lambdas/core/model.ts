@@ -1,0 +1,147 @@
+// core -> the records of the domain, as the interface names them. Times are epoch microseconds in
+// records and ISO strings (six fractional digits) only when presented.
+
+export const ENVIRONMENTS = ['sandbox', 'production'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+export const PRODUCTS = ['legal_information', 'legal_advice', 'contract_viewer'] as const;
+export type Product = (typeof PRODUCTS)[number];
+
+export const REVIEW_KINDS = ['on_request', 'lawyer', 'ai'] as const;
+export type ReviewKind = (typeof REVIEW_KINDS)[number];
+
+export const CHANNELS = ['contract_viewer', 'review', 'review_snapshot'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** Epoch microseconds. */
+export type Micros = number;
+
+/** Who is calling: every tenant record is keyed by this triple. */
+export interface Scope {
+  readonly organisationId: string;
+  readonly integrationId: string;
+  readonly environment: Environment;
+}
+
+export type PartState = 'pending' | 'running' | 'completed' | 'failed';
+export type FailureReason = 'timed_out' | 'processing_error';
+
+export interface Part {
+  state: PartState;
+  completedAt: Micros | null;
+  failureReason: FailureReason | null;
+  failedAt: Micros | null;
+}
+
+export interface LawyerReview {
+  state: 'not_requested' | 'requested' | 'completed';
+  requestedAt: Micros | null;
+  completedAt: Micros | null;
+}
+
+export type PublicationState = 'not_requested' | 'pending' | 'published' | 'withdrawn' | 'failed';
+
+export interface Publication {
+  channel: Channel;
+  state: PublicationState;
+  /** The stable, unguessable page slug; the url is derived from it once published. */
+  slug: string;
+  url: string | null;
+  publishedAt: Micros | null;
+}
+
+export interface Recipient {
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+/** One PDF of a contract review. */
+export interface ContractVersion {
+  contractReviewId: string;
+  version: number;
+  /** Hex SHA-256 of the PDF bytes: a byte-identical new version is recognised by it. */
+  fileSha256: string;
+  fileSize: number;
+  pageCount: number;
+  blobKey: string;
+  createdAt: Micros;
+}
+
+export interface ContractReview {
+  id: string;
+  scope: Scope;
+  externalReference: string;
+  product: Product;
+  version: number;
+  review: ReviewKind | null;
+  processing: Part;
+  analysis: Part | null;
+  lawyerReview: LawyerReview | null;
+  publications: Publication[];
+  clients: string[];
+  recipient: Recipient | null;
+  createdAt: Micros;
+  updatedAt: Micros;
+}
+
+export interface Onboarding {
+  id: string;
+  scope: Scope;
+  reference: string;
+  state: 'open' | 'submitted' | 'accepted';
+  /** Client ids of the latest submission, primary first. */
+  clientIds: string[];
+  createdAt: Micros;
+  submittedAt: Micros | null;
+  acceptedAt: Micros | null;
+}
+
+export interface Client {
+  id: string;
+  scope: Scope;
+  onboardingId: string;
+  reference: string;
+  primary: boolean;
+  firstName: string;
+  lastName: string;
+  email: string;
+  mobile: string | null;
+  createdAt: Micros;
+}
+
+export interface Organisation {
+  id: string;
+  name: string;
+  /** Processed PDFs allowed in the sandbox, across all integrations. */
+  sandboxBudget: number;
+  sandboxUsed: number;
+  createdAt: Micros;
+}
+
+export interface Integration {
+  id: string;
+  organisationId: string;
+  type: 'contract_reviews';
+  name: string;
+  createdAt: Micros;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  organisationId: string;
+  integrationId: string;
+  environment: Environment;
+  /** Hex SHA-256 of the whole key; the key itself is never stored. */
+  hash: string;
+  /** The first characters of the key, to recognise it in a list. */
+  prefix: string;
+  createdAt: Micros;
+  revokedAt: Micros | null;
+}
+
+/** A page of a newest-first list. */
+export interface Page<T> {
+  items: T[];
+  hasMore: boolean;
+}

@@ -1,0 +1,186 @@
+// core -> the ports through which the domain talks to the world. Adapters implement them: DynamoDB
+// and S3 deployed and locally (DynamoDB Local, a local S3 twin), Step Functions, jose.
+import type {
+  ApiKeyRecord,
+  Client,
+  ContractReview,
+  ContractVersion,
+  Environment,
+  Integration,
+  Micros,
+  Onboarding,
+  Organisation,
+  Page,
+  Scope,
+} from './model';
+
+export interface Clock {
+  /** Epoch microseconds, never going backwards within a process. */
+  now(): Micros;
+}
+
+export interface Ids {
+  /** A new opaque id with its prefix (`crv_`, `onb_`, …), at least 128 random bits. */
+  id(prefix: string): string;
+  /** A new secret with its prefix (`onbs_`, `svc_test_`, …), at least 128 random bits. */
+  secret(prefix: string): string;
+}
+
+/** PDFs and other large bytes. */
+export interface BlobStore {
+  /** Streams `body` to `key`; resolves with the number of bytes stored. */
+  put(key: string, body: AsyncIterable<Uint8Array>, contentType: string): Promise<{ size: number }>;
+  /** Bytes [start, end) of a stored blob. */
+  readRange(key: string, start: number, end: number): Promise<Uint8Array>;
+  delete(key: string): Promise<void>;
+}
+
+/** Opens a stored PDF for real, without holding all of it in memory. */
+export interface PdfInspector {
+  inspect(blobKey: string, size: number): Promise<{ readable: true; pageCount: number } | { readable: false; reason: string }>;
+}
+
+export interface ContractRunRequest {
+  environment: Environment;
+  contractReviewId: string;
+  version: number;
+}
+
+export interface Workflows {
+  /** Starts the processing run of one version; idempotent per (contract review, version). */
+  startContractRun(run: ContractRunRequest): Promise<void>;
+}
+
+/** Signs and checks access tokens (JWT) with this environment's key. */
+export interface AccessTokens {
+  issue(claims: AccessTokenClaims): Promise<{ token: string; expiresIn: number }>;
+  verify(token: string): Promise<AccessTokenCheck>;
+}
+
+export interface AccessTokenClaims {
+  organisationId: string;
+  integrationId: string;
+  environment: Environment;
+  apiKeyId: string;
+}
+
+export type AccessTokenCheck =
+  | { valid: true; claims: AccessTokenClaims }
+  | { valid: false; reason: 'expired' | 'invalid' | 'wrong_environment' };
+
+/** Token-bucket rate limiting shared by every instance of a host. */
+export interface RateLimiter {
+  /** Takes one token from `bucket` (refilled at `ratePerSecond`, holding at most `burst`). */
+  take(bucket: string, ratePerSecond: number, burst: number): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
+}
+
+/** A kept answer of an idempotent request: replayed byte for byte. */
+export interface StoredAnswer {
+  status: number;
+  body: string;
+}
+
+export type IdempotencyClaim =
+  | { kind: 'claimed' }
+  | { kind: 'replay'; answer: StoredAnswer }
+  | { kind: 'reused' }
+  | { kind: 'in_use' };
+
+/** The idempotency record a write completes in the same transaction as its effect. */
+export interface IdempotencyCompletion {
+  scope: Scope;
+  key: string;
+  fingerprint: string;
+  answer: StoredAnswer;
+}
+
+export interface IdempotencyStore {
+  /** Claims `key` for a request with `fingerprint`, or says why it cannot be claimed. */
+  claim(scope: Scope, key: string, fingerprint: string): Promise<IdempotencyClaim>;
+  /** Keeps the answer of a claimed request that ended without an effect to write. */
+  complete(completion: IdempotencyCompletion): Promise<void>;
+  /** Gives up a claim so that a corrected retry with the same key proceeds. */
+  release(scope: Scope, key: string, fingerprint: string): Promise<void>;
+}
+
+export interface NewContractReview {
+  review: ContractReview;
+  version: ContractVersion;
+  idempotency: IdempotencyCompletion;
+}
+
+export interface NewContractVersion {
+  review: ContractReview;
+  version: ContractVersion;
+  /** The version the caller based this one on; the write fails `stale_version` if it is no longer the latest. */
+  basedOnVersion: number;
+  idempotency: IdempotencyCompletion;
+}
+
+export interface ContractReviewStore {
+  /**
+   * Writes a new contract review, its first version, the sandbox budget use and the idempotent answer
+   * in one transaction. Throws `external_reference_exists` or `budget_used`.
+   */
+  create(entry: NewContractReview): Promise<void>;
+  /** Writes a new version in one transaction. Throws `stale_version` or `budget_used`. */
+  addVersion(entry: NewContractVersion): Promise<void>;
+  get(id: string): Promise<ContractReview | null>;
+  getVersion(id: string, version: number): Promise<ContractVersion | null>;
+  findByExternalReference(scope: Scope, externalReference: string): Promise<ContractReview | null>;
+  list(scope: Scope, options: { limit: number; startingAfter?: ContractReview }): Promise<Page<ContractReview>>;
+}
+
+export interface OnboardingStore {
+  /**
+   * Opens `onboarding` under its reference and records the session token's hash. When the reference is
+   * taken, records the token against the existing onboarding instead and returns that one.
+   */
+  open(onboarding: Onboarding, sessionTokenHash: string): Promise<Onboarding>;
+  get(id: string): Promise<Onboarding | null>;
+  findByReference(scope: Scope, reference: string): Promise<Onboarding | null>;
+  findBySessionTokenHash(hash: string): Promise<Onboarding | null>;
+  /** Replaces the onboarding after a submission and upserts its clients, in one transaction. */
+  saveSubmission(onboarding: Onboarding, clients: Client[]): Promise<void>;
+  /** Saves an accepted onboarding (state, `acceptedAt`). */
+  saveAcceptance(onboarding: Onboarding): Promise<void>;
+}
+
+export interface ClientStore {
+  get(id: string): Promise<Client | null>;
+  /** The clients of one onboarding, any submission, keyed by id. */
+  listByOnboarding(onboardingId: string): Promise<Client[]>;
+  list(
+    scope: Scope,
+    options: { limit: number; onboardingId?: string; startingAfter?: Client },
+  ): Promise<Page<Client>>;
+}
+
+export interface IdentityStore {
+  putOrganisation(organisation: Organisation): Promise<void>;
+  getOrganisation(id: string): Promise<Organisation | null>;
+  /** Sets the sandbox budget; throws `not_found` for an unknown organisation. */
+  setSandboxBudget(organisationId: string, budget: number): Promise<Organisation>;
+  putIntegration(integration: Integration): Promise<void>;
+  getIntegration(id: string): Promise<Integration | null>;
+  putApiKey(key: ApiKeyRecord): Promise<void>;
+  getApiKey(id: string): Promise<ApiKeyRecord | null>;
+  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
+}
+
+/** Everything the domain needs of one environment's host. */
+export interface Ports {
+  environment: Environment;
+  clock: Clock;
+  ids: Ids;
+  blobs: BlobStore;
+  pdfs: PdfInspector;
+  workflows: Workflows;
+  tokens: AccessTokens;
+  rateLimiter: RateLimiter;
+  idempotency: IdempotencyStore;
+  contractReviews: ContractReviewStore;
+  onboardings: OnboardingStore;
+  clients: ClientStore;
+  identity: IdentityStore;
+}
