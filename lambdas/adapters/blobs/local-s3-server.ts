@@ -1,0 +1,414 @@
+// adapters -> the local twin of S3: a small S3-compatible server on loopback, keeping objects under a
+// directory. It serves the calls the S3 blob store makes (path-style): CreateBucket, HeadBucket,
+// PutObject, GetObject (with Range), HeadObject, DeleteObject and the multipart upload calls.
+//
+// Why not s3rver: its CompleteMultipartUpload copies every part into one new file, which doubles the
+// disk work of a 100 MB upload. Here an object is a manifest naming its data files, so completing a
+// multipart upload renames the part files and writes a few hundred bytes. No signature is checked
+// (loopback only) and no checksum is kept: the service verifies SHA-256 itself.
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+
+export interface LocalS3 {
+  /** `http://127.0.0.1:<port>`, for the S3 client's `endpoint` (with `forcePathStyle`). */
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** One stored object: its data is the concatenation of `parts`, each a file under the bucket's `data/`. */
+interface Manifest {
+  key: string;
+  size: number;
+  etag: string;
+  contentType: string;
+  lastModified: string;
+  parts: { file: string; size: number }[];
+}
+
+interface UploadMeta {
+  key: string;
+  contentType: string;
+}
+
+class S3Error extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Starts the local S3 twin on 127.0.0.1:`port` (0 picks a free port), storing buckets as
+ * directories under `directory`.
+ */
+export const startLocalS3 = async (directory: string, port: number): Promise<LocalS3> => {
+  await mkdir(directory, { recursive: true });
+  const store = new FileObjectStore(directory);
+  const server = createServer((request, response) => {
+    store.handle(request, response).catch((error: unknown) => sendError(response, error));
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${address.port}`,
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+};
+
+const newId = () => randomBytes(16).toString('hex');
+const keyFile = (key: string) => `${createHash('sha256').update(key).digest('hex')}.json`;
+const xmlEscape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const isNotFound = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+class FileObjectStore {
+  constructor(private readonly root: string) {}
+
+  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const [, bucket = '', ...rest] = url.pathname.split('/');
+    const key = rest.map(decodeURIComponent).join('/');
+    const query = url.searchParams;
+    const method = request.method ?? 'GET';
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+      throw new S3Error(400, 'InvalidBucketName', 'The bucket name is not valid.');
+    }
+    const bucketDir = join(this.root, bucket);
+    if (key === '') {
+      if (method === 'PUT') return this.createBucket(request, response, bucketDir);
+      if (method === 'HEAD') return this.headBucket(response, bucketDir);
+      throw new S3Error(501, 'NotImplemented', `${method} on a bucket is not served by the local twin.`);
+    }
+    await this.requireBucket(bucketDir, bucket);
+    const uploadId = query.get('uploadId');
+    if (method === 'PUT' && uploadId !== null)
+      return this.uploadPart(request, response, bucketDir, uploadId, query);
+    if (method === 'PUT') return this.putObject(request, response, bucketDir, key);
+    if (method === 'POST' && query.has('uploads'))
+      return this.createUpload(request, response, bucketDir, bucket, key);
+    if (method === 'POST' && uploadId !== null)
+      return this.completeUpload(request, response, bucketDir, bucket, key, uploadId);
+    if (method === 'DELETE' && uploadId !== null)
+      return this.abortUpload(request, response, bucketDir, uploadId);
+    if (method === 'DELETE') return this.deleteObject(request, response, bucketDir, key);
+    if (method === 'GET' || method === 'HEAD')
+      return this.getObject(request, response, bucketDir, key, method === 'HEAD');
+    throw new S3Error(501, 'NotImplemented', `${method} is not served by the local twin.`);
+  }
+
+  private async createBucket(request: IncomingMessage, response: ServerResponse, bucketDir: string) {
+    await drain(request);
+    if (await exists(bucketDir))
+      throw new S3Error(409, 'BucketAlreadyOwnedByYou', 'The bucket exists and is yours.');
+    await Promise.all(
+      ['data', 'objects', 'uploads'].map((d) => mkdir(join(bucketDir, d), { recursive: true })),
+    );
+    response.writeHead(200, { 'content-length': 0 }).end();
+  }
+
+  private async headBucket(response: ServerResponse, bucketDir: string) {
+    response.writeHead((await exists(bucketDir)) ? 200 : 404, { 'content-length': 0 }).end();
+  }
+
+  private async requireBucket(bucketDir: string, bucket: string) {
+    if (!(await exists(bucketDir))) throw new S3Error(404, 'NoSuchBucket', `No bucket ${bucket}.`);
+  }
+
+  private async putObject(
+    request: IncomingMessage,
+    response: ServerResponse,
+    bucketDir: string,
+    key: string,
+  ) {
+    if (request.headers['x-amz-copy-source'])
+      throw new S3Error(501, 'NotImplemented', 'CopyObject is not served.');
+    const file = newId();
+    const size = await receive(request, join(bucketDir, 'data', file));
+    const etag = `"${newId()}"`;
+    const contentType = request.headers['content-type'] ?? 'application/octet-stream';
+    await this.replaceObject(bucketDir, {
+      key,
+      size,
+      etag,
+      contentType,
+      lastModified: new Date().toUTCString(),
+      parts: [{ file, size }],
+    });
+    response.writeHead(200, { etag, 'content-length': 0 }).end();
+  }
+
+  private async createUpload(
+    request: IncomingMessage,
+    response: ServerResponse,
+    bucketDir: string,
+    bucket: string,
+    key: string,
+  ) {
+    await drain(request);
+    const uploadId = newId();
+    const meta: UploadMeta = {
+      key,
+      contentType: request.headers['content-type'] ?? 'application/octet-stream',
+    };
+    await mkdir(join(bucketDir, 'uploads', uploadId));
+    await writeFile(join(bucketDir, 'uploads', uploadId, 'meta.json'), JSON.stringify(meta));
+    sendXml(
+      response,
+      `<InitiateMultipartUploadResult><Bucket>${xmlEscape(bucket)}</Bucket><Key>${xmlEscape(key)}</Key><UploadId>${uploadId}</UploadId></InitiateMultipartUploadResult>`,
+    );
+  }
+
+  private async uploadPart(
+    request: IncomingMessage,
+    response: ServerResponse,
+    bucketDir: string,
+    uploadId: string,
+    query: URLSearchParams,
+  ) {
+    const partNumber = Number(query.get('partNumber'));
+    if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) {
+      throw new S3Error(400, 'InvalidArgument', 'partNumber must be an integer from 1 to 10000.');
+    }
+    const uploadDir = await this.uploadDir(bucketDir, uploadId);
+    await receive(request, join(uploadDir, String(partNumber)));
+    // The ETag names the part so that CompleteMultipartUpload can check the list it is sent.
+    response.writeHead(200, { etag: `"${uploadId}-${partNumber}"`, 'content-length': 0 }).end();
+  }
+
+  private async completeUpload(
+    request: IncomingMessage,
+    response: ServerResponse,
+    bucketDir: string,
+    bucket: string,
+    key: string,
+    uploadId: string,
+  ) {
+    const uploadDir = await this.uploadDir(bucketDir, uploadId);
+    const body = (await collect(request)).toString('utf8');
+    const meta = JSON.parse(await readFile(join(uploadDir, 'meta.json'), 'utf8')) as UploadMeta;
+    const numbers = [...body.matchAll(/<PartNumber>\s*(\d+)\s*<\/PartNumber>/g)].map((m) => Number(m[1]));
+    if (numbers.length === 0 || meta.key !== key)
+      throw new S3Error(400, 'MalformedXML', 'No parts to complete.');
+    if (numbers.some((n, i) => i > 0 && n <= (numbers[i - 1] as number))) {
+      throw new S3Error(400, 'InvalidPartOrder', 'Parts must be listed in ascending order.');
+    }
+    const parts: Manifest['parts'] = [];
+    for (const n of numbers) {
+      const file = newId();
+      try {
+        const { size } = await stat(join(uploadDir, String(n)));
+        await rename(join(uploadDir, String(n)), join(bucketDir, 'data', file));
+        parts.push({ file, size });
+      } catch (error) {
+        if (isNotFound(error)) throw new S3Error(400, 'InvalidPart', `Part ${n} was not uploaded.`);
+        throw error;
+      }
+    }
+    const size = parts.reduce((sum, p) => sum + p.size, 0);
+    const etag = `"${newId()}-${parts.length}"`;
+    await this.replaceObject(bucketDir, {
+      key,
+      size,
+      etag,
+      contentType: meta.contentType,
+      lastModified: new Date().toUTCString(),
+      parts,
+    });
+    await rm(uploadDir, { recursive: true, force: true });
+    sendXml(
+      response,
+      `<CompleteMultipartUploadResult><Bucket>${xmlEscape(bucket)}</Bucket><Key>${xmlEscape(key)}</Key><ETag>${xmlEscape(etag)}</ETag></CompleteMultipartUploadResult>`,
+    );
+  }
+
+  private async abortUpload(
+    request: IncomingMessage,
+    response: ServerResponse,
+    bucketDir: string,
+    uploadId: string,
+  ) {
+    await drain(request);
+    const uploadDir = await this.uploadDir(bucketDir, uploadId);
+    await rm(uploadDir, { recursive: true, force: true });
+    response.writeHead(204).end();
+  }
+
+  private async deleteObject(
+    request: IncomingMessage,
+    response: ServerResponse,
+    bucketDir: string,
+    key: string,
+  ) {
+    await drain(request);
+    const old = await this.readManifest(bucketDir, key);
+    if (old) {
+      await rm(join(bucketDir, 'objects', keyFile(key)), { force: true });
+      await this.removeData(bucketDir, old);
+    }
+    response.writeHead(204).end();
+  }
+
+  private async getObject(
+    request: IncomingMessage,
+    response: ServerResponse,
+    bucketDir: string,
+    key: string,
+    head: boolean,
+  ) {
+    const manifest = await this.readManifest(bucketDir, key);
+    if (!manifest) {
+      if (head) return void response.writeHead(404, { 'content-length': 0 }).end();
+      throw new S3Error(404, 'NoSuchKey', 'The specified key does not exist.');
+    }
+    const headers: Record<string, string | number> = {
+      etag: manifest.etag,
+      'content-type': manifest.contentType,
+      'last-modified': manifest.lastModified,
+      'accept-ranges': 'bytes',
+    };
+    const range = parseRange(request.headers.range, manifest.size);
+    if (range === 'unsatisfiable') {
+      throw new S3Error(416, 'InvalidRange', 'The requested range is not satisfiable.');
+    }
+    const [start, end] = range ?? [0, manifest.size - 1];
+    const length = Math.max(0, end - start + 1);
+    headers['content-length'] = length;
+    if (range) headers['content-range'] = `bytes ${start}-${end}/${manifest.size}`;
+    response.writeHead(range ? 206 : 200, headers);
+    if (head || length === 0) return void response.end();
+    await pipeline(readSpan(bucketDir, manifest, start, end), response);
+  }
+
+  private async uploadDir(bucketDir: string, uploadId: string): Promise<string> {
+    if (!/^[0-9a-f]{32}$/.test(uploadId) || !(await exists(join(bucketDir, 'uploads', uploadId)))) {
+      throw new S3Error(404, 'NoSuchUpload', 'The specified multipart upload does not exist.');
+    }
+    return join(bucketDir, 'uploads', uploadId);
+  }
+
+  private async readManifest(bucketDir: string, key: string): Promise<Manifest | null> {
+    try {
+      return JSON.parse(await readFile(join(bucketDir, 'objects', keyFile(key)), 'utf8')) as Manifest;
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Writes the manifest atomically (rename), then drops the data of the object it replaced. */
+  private async replaceObject(bucketDir: string, manifest: Manifest) {
+    const old = await this.readManifest(bucketDir, manifest.key);
+    const path = join(bucketDir, 'objects', keyFile(manifest.key));
+    const temporary = `${path}.${newId()}.tmp`;
+    await writeFile(temporary, JSON.stringify(manifest));
+    await rename(temporary, path);
+    if (old) await this.removeData(bucketDir, old);
+  }
+
+  private async removeData(bucketDir: string, manifest: Manifest) {
+    await Promise.all(manifest.parts.map((p) => rm(join(bucketDir, 'data', p.file), { force: true })));
+  }
+}
+
+/** The bytes [start, end] (inclusive, as in HTTP) of an object, read from its data files in turn. */
+async function* readSpan(
+  bucketDir: string,
+  manifest: Manifest,
+  start: number,
+  end: number,
+): AsyncGenerator<Buffer> {
+  let offset = 0;
+  for (const part of manifest.parts) {
+    const partStart = offset;
+    offset += part.size;
+    if (offset <= start || partStart > end || part.size === 0) continue;
+    const from = Math.max(start, partStart) - partStart;
+    const to = Math.min(end, offset - 1) - partStart;
+    yield* createReadStream(join(bucketDir, 'data', part.file), { start: from, end: to });
+  }
+}
+
+/** Parses a single `bytes=` range into inclusive bounds; null when absent or not understood (whole object). */
+const parseRange = (header: string | undefined, size: number): [number, number] | null | 'unsatisfiable' => {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return [Math.max(0, size - suffix), size - 1];
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return [start, end];
+};
+
+const receive = async (request: IncomingMessage, path: string): Promise<number> => {
+  let size = 0;
+  request.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+  });
+  try {
+    await pipeline(request, createWriteStream(path));
+  } catch (error) {
+    await rm(path, { force: true });
+    throw error;
+  }
+  return size;
+};
+
+const collect = async (request: IncomingMessage): Promise<Buffer> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+};
+
+const drain = async (request: IncomingMessage): Promise<void> => {
+  for await (const _ of request);
+};
+
+const exists = async (path: string): Promise<boolean> => {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+};
+
+const sendXml = (response: ServerResponse, body: string) => {
+  const bytes = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n${body}`);
+  response.writeHead(200, { 'content-type': 'application/xml', 'content-length': bytes.length }).end(bytes);
+};
+
+const sendError = (response: ServerResponse, error: unknown) => {
+  const known =
+    error instanceof S3Error ? error : new S3Error(500, 'InternalError', (error as Error).message);
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const body = Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${known.code}</Code><Message>${xmlEscape(known.message)}</Message></Error>`,
+  );
+  response
+    .writeHead(known.status, { 'content-type': 'application/xml', 'content-length': body.length })
+    .end(body);
+};
