@@ -1,0 +1,38 @@
+// adapter -> the DynamoDB implementations of core's stores, built together for one environment's table.
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Environment } from '../../core/model';
+import type { Clock, Ports } from '../../core/ports';
+import { DynamoDbClientStore } from './client-store';
+import { DynamoDbContractReviewStore } from './contract-review-store';
+import { DynamoDbIdempotencyStore } from './idempotency-store';
+import { DynamoDbIdentityStore } from './identity-store';
+import { DynamoDbOnboardingStore } from './onboarding-store';
+import { DynamoDbRateLimiter } from './rate-limiter';
+
+export { DynamoDbClientStore } from './client-store';
+export { DynamoDbContractReviewStore } from './contract-review-store';
+export { DynamoDbIdempotencyStore } from './idempotency-store';
+export { DynamoDbIdentityStore } from './identity-store';
+export { createDocumentClient, ensureTable, type LocalDynamoDb, startLocalDynamoDb } from './local-dynamodb';
+export { DynamoDbOnboardingStore } from './onboarding-store';
+export { DynamoDbRateLimiter } from './rate-limiter';
+
+export type DynamoDbStores = Pick<
+  Ports,
+  'identity' | 'contractReviews' | 'onboardings' | 'clients' | 'idempotency' | 'rateLimiter'
+>;
+
+/** Every store of one environment, all in that environment's one table. */
+export const createDynamoDbStores = (
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  clock: Clock,
+  environment: Environment,
+): DynamoDbStores => ({
+  identity: new DynamoDbIdentityStore(doc, tableName, clock),
+  contractReviews: new DynamoDbContractReviewStore(doc, tableName, clock, environment),
+  onboardings: new DynamoDbOnboardingStore(doc, tableName, clock),
+  clients: new DynamoDbClientStore(doc, tableName, clock),
+  idempotency: new DynamoDbIdempotencyStore(doc, tableName, clock),
+  rateLimiter: new DynamoDbRateLimiter(doc, tableName, clock),
+});

@@ -1,0 +1,437 @@
+// adapter -> the one mapping between domain records and table items: snake_case attributes, times as
+// epoch microseconds, nulls kept as nulls. Items are read back as the shapes written here.
+import type {
+  ApiKeyRecord,
+  Client,
+  ContractReview,
+  ContractVersion,
+  Integration,
+  LawyerReview,
+  Onboarding,
+  Organisation,
+  Part,
+  Publication,
+  Recipient,
+  Scope,
+} from '../../core/model';
+import { byCreation, keys } from './keys';
+import { LIST_INDEX, ONBOARDING_CLIENTS_INDEX, PARTITION_KEY, SORT_KEY } from './table-schema';
+
+/** An item as the document client reads it. */
+export type Item = Record<string, unknown>;
+
+interface ScopeAttributes {
+  organisation_id: string;
+  integration_id: string;
+  environment: Scope['environment'];
+}
+
+const scopeAttributes = (scope: Scope): ScopeAttributes => ({
+  organisation_id: scope.organisationId,
+  integration_id: scope.integrationId,
+  environment: scope.environment,
+});
+
+const scopeOf = (item: ScopeAttributes): Scope => ({
+  organisationId: item.organisation_id,
+  integrationId: item.integration_id,
+  environment: item.environment,
+});
+
+// Organisation
+
+interface OrganisationItem {
+  id: string;
+  name: string;
+  sandbox_budget: number;
+  sandbox_used: number;
+  created_at: number;
+}
+
+export const organisationItem = (o: Organisation): Item => ({
+  ...keys.organisation(o.id),
+  type: 'organisation',
+  id: o.id,
+  name: o.name,
+  sandbox_budget: o.sandboxBudget,
+  sandbox_used: o.sandboxUsed,
+  created_at: o.createdAt,
+});
+
+export const toOrganisation = (item: Item): Organisation => {
+  const i = item as unknown as OrganisationItem;
+  return {
+    id: i.id,
+    name: i.name,
+    sandboxBudget: i.sandbox_budget,
+    sandboxUsed: i.sandbox_used,
+    createdAt: i.created_at,
+  };
+};
+
+// Integration
+
+interface IntegrationItem {
+  id: string;
+  organisation_id: string;
+  integration_type: Integration['type'];
+  name: string;
+  created_at: number;
+}
+
+export const integrationItem = (i: Integration): Item => ({
+  ...keys.integration(i.id),
+  type: 'integration',
+  id: i.id,
+  organisation_id: i.organisationId,
+  integration_type: i.type,
+  name: i.name,
+  created_at: i.createdAt,
+});
+
+export const toIntegration = (item: Item): Integration => {
+  const i = item as unknown as IntegrationItem;
+  return {
+    id: i.id,
+    organisationId: i.organisation_id,
+    type: i.integration_type,
+    name: i.name,
+    createdAt: i.created_at,
+  };
+};
+
+// API key: the record, and a copy under its hash for the lookup at token exchange.
+
+interface ApiKeyItem {
+  id: string;
+  organisation_id: string;
+  integration_id: string;
+  environment: ApiKeyRecord['environment'];
+  hash: string;
+  prefix: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+const apiKeyAttributes = (k: ApiKeyRecord): ApiKeyItem => ({
+  id: k.id,
+  organisation_id: k.organisationId,
+  integration_id: k.integrationId,
+  environment: k.environment,
+  hash: k.hash,
+  prefix: k.prefix,
+  created_at: k.createdAt,
+  revoked_at: k.revokedAt,
+});
+
+export const apiKeyItem = (k: ApiKeyRecord): Item => ({
+  ...keys.apiKey(k.id),
+  type: 'api_key',
+  ...apiKeyAttributes(k),
+});
+
+export const apiKeyHashItem = (k: ApiKeyRecord): Item => ({
+  ...keys.apiKeyHash(k.hash),
+  type: 'api_key_hash',
+  ...apiKeyAttributes(k),
+});
+
+export const toApiKey = (item: Item): ApiKeyRecord => {
+  const i = item as unknown as ApiKeyItem;
+  return {
+    id: i.id,
+    organisationId: i.organisation_id,
+    integrationId: i.integration_id,
+    environment: i.environment,
+    hash: i.hash,
+    prefix: i.prefix,
+    createdAt: i.created_at,
+    revokedAt: i.revoked_at,
+  };
+};
+
+// Contract review
+
+interface PartAttributes {
+  state: Part['state'];
+  completed_at: number | null;
+  failure_reason: Part['failureReason'];
+  failed_at: number | null;
+}
+
+interface LawyerReviewAttributes {
+  state: LawyerReview['state'];
+  requested_at: number | null;
+  completed_at: number | null;
+}
+
+interface PublicationAttributes {
+  channel: Publication['channel'];
+  state: Publication['state'];
+  slug: string;
+  url: string | null;
+  published_at: number | null;
+}
+
+interface RecipientAttributes {
+  first_name: string;
+  last_name: string;
+  email: string;
+}
+
+interface ContractReviewItem extends ScopeAttributes {
+  id: string;
+  external_reference: string;
+  product: ContractReview['product'];
+  version: number;
+  review: ContractReview['review'];
+  processing: PartAttributes;
+  analysis: PartAttributes | null;
+  lawyer_review: LawyerReviewAttributes | null;
+  publications: PublicationAttributes[];
+  clients: string[];
+  recipient: RecipientAttributes | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const partAttributes = (p: Part): PartAttributes => ({
+  state: p.state,
+  completed_at: p.completedAt,
+  failure_reason: p.failureReason,
+  failed_at: p.failedAt,
+});
+
+const toPart = (a: PartAttributes): Part => ({
+  state: a.state,
+  completedAt: a.completed_at,
+  failureReason: a.failure_reason,
+  failedAt: a.failed_at,
+});
+
+const recipientAttributes = (r: Recipient): RecipientAttributes => ({
+  first_name: r.firstName,
+  last_name: r.lastName,
+  email: r.email,
+});
+
+export const contractReviewItem = (r: ContractReview): Item => ({
+  ...keys.contractReview(r.id),
+  type: 'contract_review',
+  [LIST_INDEX.partitionKey]: keys.contractReviewList(r.scope.integrationId),
+  [LIST_INDEX.sortKey]: byCreation(r.createdAt, r.id),
+  id: r.id,
+  ...scopeAttributes(r.scope),
+  external_reference: r.externalReference,
+  product: r.product,
+  version: r.version,
+  review: r.review,
+  processing: partAttributes(r.processing),
+  analysis: r.analysis && partAttributes(r.analysis),
+  lawyer_review: r.lawyerReview && {
+    state: r.lawyerReview.state,
+    requested_at: r.lawyerReview.requestedAt,
+    completed_at: r.lawyerReview.completedAt,
+  },
+  publications: r.publications.map(
+    (p): PublicationAttributes => ({
+      channel: p.channel,
+      state: p.state,
+      slug: p.slug,
+      url: p.url,
+      published_at: p.publishedAt,
+    }),
+  ),
+  clients: [...r.clients],
+  recipient: r.recipient && recipientAttributes(r.recipient),
+  created_at: r.createdAt,
+  updated_at: r.updatedAt,
+});
+
+export const toContractReview = (item: Item): ContractReview => {
+  const i = item as unknown as ContractReviewItem;
+  return {
+    id: i.id,
+    scope: scopeOf(i),
+    externalReference: i.external_reference,
+    product: i.product,
+    version: i.version,
+    review: i.review,
+    processing: toPart(i.processing),
+    analysis: i.analysis && toPart(i.analysis),
+    lawyerReview: i.lawyer_review && {
+      state: i.lawyer_review.state,
+      requestedAt: i.lawyer_review.requested_at,
+      completedAt: i.lawyer_review.completed_at,
+    },
+    publications: i.publications.map((p) => ({
+      channel: p.channel,
+      state: p.state,
+      slug: p.slug,
+      url: p.url,
+      publishedAt: p.published_at,
+    })),
+    clients: i.clients,
+    recipient: i.recipient && {
+      firstName: i.recipient.first_name,
+      lastName: i.recipient.last_name,
+      email: i.recipient.email,
+    },
+    createdAt: i.created_at,
+    updatedAt: i.updated_at,
+  };
+};
+
+export interface IndexKeys {
+  partitionKey: string;
+  sortKey: string;
+}
+
+/** Where an item sits in an index, as a query's ExclusiveStartKey: its table key and index key. */
+export const indexPosition = (item: Item, index: IndexKeys): Item => ({
+  [PARTITION_KEY]: item[PARTITION_KEY],
+  [SORT_KEY]: item[SORT_KEY],
+  [index.partitionKey]: item[index.partitionKey],
+  [index.sortKey]: item[index.sortKey],
+});
+
+// Contract version
+
+interface ContractVersionItem {
+  contract_review_id: string;
+  version: number;
+  file_sha256: string;
+  file_size: number;
+  page_count: number;
+  blob_key: string;
+  created_at: number;
+}
+
+export const contractVersionItem = (v: ContractVersion): Item => ({
+  ...keys.contractVersion(v.contractReviewId, v.version),
+  type: 'contract_version',
+  contract_review_id: v.contractReviewId,
+  version: v.version,
+  file_sha256: v.fileSha256,
+  file_size: v.fileSize,
+  page_count: v.pageCount,
+  blob_key: v.blobKey,
+  created_at: v.createdAt,
+});
+
+export const toContractVersion = (item: Item): ContractVersion => {
+  const i = item as unknown as ContractVersionItem;
+  return {
+    contractReviewId: i.contract_review_id,
+    version: i.version,
+    fileSha256: i.file_sha256,
+    fileSize: i.file_size,
+    pageCount: i.page_count,
+    blobKey: i.blob_key,
+    createdAt: i.created_at,
+  };
+};
+
+/** The durable start of one version's processing run, written with the version. */
+export const runItem = (
+  contractReviewId: string,
+  version: number,
+  environment: Scope['environment'],
+  createdAt: number,
+): Item => ({
+  ...keys.run(contractReviewId, version),
+  type: 'run',
+  contract_review_id: contractReviewId,
+  version,
+  environment,
+  state: 'pending',
+  created_at: createdAt,
+});
+
+// Onboarding
+
+interface OnboardingItem extends ScopeAttributes {
+  id: string;
+  reference: string;
+  state: Onboarding['state'];
+  client_ids: string[];
+  created_at: number;
+  submitted_at: number | null;
+  accepted_at: number | null;
+}
+
+export const onboardingItem = (o: Onboarding): Item => ({
+  ...keys.onboarding(o.id),
+  type: 'onboarding',
+  id: o.id,
+  ...scopeAttributes(o.scope),
+  reference: o.reference,
+  state: o.state,
+  client_ids: [...o.clientIds],
+  created_at: o.createdAt,
+  submitted_at: o.submittedAt,
+  accepted_at: o.acceptedAt,
+});
+
+export const toOnboarding = (item: Item): Onboarding => {
+  const i = item as unknown as OnboardingItem;
+  return {
+    id: i.id,
+    scope: scopeOf(i),
+    reference: i.reference,
+    state: i.state,
+    clientIds: i.client_ids,
+    createdAt: i.created_at,
+    submittedAt: i.submitted_at,
+    acceptedAt: i.accepted_at,
+  };
+};
+
+// Client
+
+interface ClientItem extends ScopeAttributes {
+  id: string;
+  onboarding_id: string;
+  reference: string;
+  primary: boolean;
+  first_name: string;
+  last_name: string;
+  email: string;
+  mobile: string | null;
+  created_at: number;
+}
+
+export const clientItem = (c: Client): Item => ({
+  ...keys.client(c.id),
+  type: 'client',
+  [LIST_INDEX.partitionKey]: keys.clientList(c.scope.integrationId),
+  [LIST_INDEX.sortKey]: byCreation(c.createdAt, c.id),
+  [ONBOARDING_CLIENTS_INDEX.partitionKey]: keys.onboardingClientList(c.onboardingId),
+  [ONBOARDING_CLIENTS_INDEX.sortKey]: byCreation(c.createdAt, c.id),
+  id: c.id,
+  ...scopeAttributes(c.scope),
+  onboarding_id: c.onboardingId,
+  reference: c.reference,
+  primary: c.primary,
+  first_name: c.firstName,
+  last_name: c.lastName,
+  email: c.email,
+  mobile: c.mobile,
+  created_at: c.createdAt,
+});
+
+export const toClient = (item: Item): Client => {
+  const i = item as unknown as ClientItem;
+  return {
+    id: i.id,
+    scope: scopeOf(i),
+    onboardingId: i.onboarding_id,
+    reference: i.reference,
+    primary: i.primary,
+    firstName: i.first_name,
+    lastName: i.last_name,
+    email: i.email,
+    mobile: i.mobile,
+    createdAt: i.created_at,
+  };
+};

@@ -1,0 +1,51 @@
+// adapter -> the key of every item in the environment's table, in one place.
+import type { Micros } from '../../core/model';
+
+export interface ItemKey {
+  pk: string;
+  sk: string;
+}
+
+/** Newest-first sort key: zero-padded creation time, ties broken by id. */
+export const byCreation = (createdAt: Micros, id: string): string =>
+  `${String(createdAt).padStart(16, '0')}#${id}`;
+
+export const keys = {
+  organisation: (id: string): ItemKey => ({ pk: `ORG#${id}`, sk: 'ORG' }),
+  integration: (id: string): ItemKey => ({ pk: `INT#${id}`, sk: 'INT' }),
+  apiKey: (id: string): ItemKey => ({ pk: `APIKEY#${id}`, sk: 'APIKEY' }),
+  apiKeyHash: (hash: string): ItemKey => ({ pk: `APIKEYHASH#${hash}`, sk: 'APIKEYHASH' }),
+
+  contractReview: (id: string): ItemKey => ({ pk: `CRV#${id}`, sk: 'CRV' }),
+  contractVersion: (id: string, version: number): ItemKey => ({
+    pk: `CRV#${id}`,
+    sk: `VERSION#${String(version).padStart(6, '0')}`,
+  }),
+  externalReference: (integrationId: string, externalReference: string): ItemKey => ({
+    pk: `CRVREF#${integrationId}#${externalReference}`,
+    sk: 'CRVREF',
+  }),
+  /** The durable record of one version's processing run. */
+  run: (contractReviewId: string, version: number): ItemKey => ({
+    pk: `RUN#${contractReviewId}#${version}`,
+    sk: 'RUN',
+  }),
+  contractReviewList: (integrationId: string): string => `CRVS#${integrationId}`,
+
+  onboarding: (id: string): ItemKey => ({ pk: `ONB#${id}`, sk: 'ONB' }),
+  onboardingReference: (integrationId: string, reference: string): ItemKey => ({
+    pk: `ONBREF#${integrationId}#${reference}`,
+    sk: 'ONBREF',
+  }),
+  sessionToken: (hash: string): ItemKey => ({ pk: `ONBTOKEN#${hash}`, sk: 'ONBTOKEN' }),
+
+  client: (id: string): ItemKey => ({ pk: `CLI#${id}`, sk: 'CLI' }),
+  clientList: (integrationId: string): string => `CLIS#${integrationId}`,
+  onboardingClientList: (onboardingId: string): string => `ONBCLIS#${onboardingId}`,
+
+  idempotency: (integrationId: string, key: string): ItemKey => ({
+    pk: `IDEM#${integrationId}#${key}`,
+    sk: 'IDEM',
+  }),
+  rateBucket: (bucket: string): ItemKey => ({ pk: `RATE#${bucket}`, sk: 'RATE' }),
+};

@@ -1,0 +1,133 @@
+// adapter -> onboardings: each under its caller's unique reference, reachable from every session token
+// issued for it; a submission replaces the onboarding and upserts its clients together.
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { notFound } from '../../core/errors';
+import type { Client, Onboarding, Scope } from '../../core/model';
+import type { Clock, OnboardingStore } from '../../core/ports';
+import { clientItem, type Item, onboardingItem, toOnboarding } from './items';
+import { keys } from './keys';
+import { getItem } from './table';
+import { isConditionFailed, transactWrite } from './transactions';
+
+/** Raised inside `open` when the reference is already taken. */
+class ReferenceTaken extends Error {}
+
+export class DynamoDbOnboardingStore implements OnboardingStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly clock: Clock,
+  ) {}
+
+  async open(onboarding: Onboarding, sessionTokenHash: string): Promise<Onboarding> {
+    const table = this.tableName;
+    try {
+      await transactWrite(this.doc, [
+        {
+          write: {
+            Put: {
+              TableName: table,
+              Item: {
+                ...keys.onboardingReference(onboarding.scope.integrationId, onboarding.reference),
+                type: 'onboarding_reference',
+                onboarding_id: onboarding.id,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          onConditionFailed: () => new ReferenceTaken(),
+        },
+        {
+          write: {
+            Put: {
+              TableName: table,
+              Item: onboardingItem(onboarding),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        },
+        { write: { Put: { TableName: table, Item: this.tokenItem(sessionTokenHash, onboarding.id) } } },
+      ]);
+      return onboarding;
+    } catch (error) {
+      if (!(error instanceof ReferenceTaken)) throw error;
+    }
+    // The reference is taken: the same onboarding answers, reachable from this token too.
+    const existing = await this.findByReference(onboarding.scope, onboarding.reference);
+    if (!existing) throw new Error(`onboarding reference ${onboarding.reference} points to no onboarding`);
+    await this.doc.send(
+      new PutCommand({ TableName: table, Item: this.tokenItem(sessionTokenHash, existing.id) }),
+    );
+    return existing;
+  }
+
+  async get(id: string): Promise<Onboarding | null> {
+    const item = await getItem(this.doc, this.tableName, keys.onboarding(id));
+    return item ? toOnboarding(item) : null;
+  }
+
+  async findByReference(scope: Scope, reference: string): Promise<Onboarding | null> {
+    const item = await getItem(
+      this.doc,
+      this.tableName,
+      keys.onboardingReference(scope.integrationId, reference),
+    );
+    return this.follow(item);
+  }
+
+  async findBySessionTokenHash(hash: string): Promise<Onboarding | null> {
+    return this.follow(await getItem(this.doc, this.tableName, keys.sessionToken(hash)));
+  }
+
+  async saveSubmission(onboarding: Onboarding, clients: Client[]): Promise<void> {
+    await transactWrite(this.doc, [
+      {
+        write: {
+          Put: {
+            TableName: this.tableName,
+            Item: onboardingItem(onboarding),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+        onConditionFailed: () => notFound('onboarding'),
+      },
+      ...clients.map((client) => ({
+        write: { Put: { TableName: this.tableName, Item: clientItem(client) } },
+      })),
+    ]);
+  }
+
+  /** Sets only the acceptance, so a submission written meanwhile keeps its clients. */
+  async saveAcceptance(onboarding: Onboarding): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.onboarding(onboarding.id),
+          UpdateExpression: 'SET #state = :state, accepted_at = :acceptedAt',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':state': onboarding.state, ':acceptedAt': onboarding.acceptedAt },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailed(error)) throw notFound('onboarding');
+      throw error;
+    }
+  }
+
+  private tokenItem(hash: string, onboardingId: string): Item {
+    return {
+      ...keys.sessionToken(hash),
+      type: 'session_token',
+      onboarding_id: onboardingId,
+      created_at: this.clock.now(),
+    };
+  }
+
+  /** Reads the onboarding a reference or token item points to. */
+  private async follow(pointer: Item | undefined): Promise<Onboarding | null> {
+    const id = pointer?.onboarding_id;
+    return typeof id === 'string' ? this.get(id) : null;
+  }
+}

@@ -1,0 +1,79 @@
+// adapter -> the reads every store shares: a strongly consistent get and a newest-first index page.
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Item } from './items';
+import type { ItemKey } from './keys';
+
+export const getItem = async (
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  key: ItemKey,
+): Promise<Item | undefined> => {
+  const { Item } = await doc.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+  return Item;
+};
+
+export interface IndexQuery {
+  index: { name: string; partitionKey: string };
+  partition: string;
+  limit: number;
+  /** The position of the last item the caller has, as the index's ExclusiveStartKey. */
+  after?: Item;
+}
+
+/**
+ * One page of an index partition, newest first (sort keys descending). Asks for one item more than
+ * `limit` to know whether another page exists; keeps reading if DynamoDB stops early at its 1 MB cap.
+ */
+export const queryNewestFirst = async (
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  query: IndexQuery,
+): Promise<{ items: Item[]; hasMore: boolean }> => {
+  const wanted = query.limit + 1;
+  const items: Item[] = [];
+  let start: Item | undefined = query.after;
+  do {
+    const page = await doc.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: query.index.name,
+        KeyConditionExpression: '#pk = :partition',
+        ExpressionAttributeNames: { '#pk': query.index.partitionKey },
+        ExpressionAttributeValues: { ':partition': query.partition },
+        ScanIndexForward: false,
+        Limit: wanted - items.length,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start && items.length < wanted);
+  return { items: items.slice(0, query.limit), hasMore: items.length > query.limit };
+};
+
+/** Every item of an index partition, newest first. */
+export const queryAll = async (
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  index: { name: string; partitionKey: string },
+  partition: string,
+): Promise<Item[]> => {
+  const items: Item[] = [];
+  let start: Item | undefined;
+  do {
+    const page = await doc.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: index.name,
+        KeyConditionExpression: '#pk = :partition',
+        ExpressionAttributeNames: { '#pk': index.partitionKey },
+        ExpressionAttributeValues: { ':partition': partition },
+        ScanIndexForward: false,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+};

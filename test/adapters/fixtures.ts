@@ -1,0 +1,142 @@
+// test support -> a settable clock and domain records for the DynamoDB adapter tests.
+import { randomUUID } from 'node:crypto';
+import type {
+  ApiKeyRecord,
+  Client,
+  ContractReview,
+  ContractVersion,
+  Environment,
+  Micros,
+  Onboarding,
+  Organisation,
+  Scope,
+} from '../../lambdas/core/model';
+import type { Clock, IdempotencyCompletion } from '../../lambdas/core/ports';
+
+/** A clock that stands still until moved, starting at a realistic time. */
+export class TestClock implements Clock {
+  constructor(private time: Micros = Date.UTC(2026, 10, 21, 9, 30) * 1000) {}
+  now(): Micros {
+    return this.time;
+  }
+  advance(micros: Micros): void {
+    this.time += micros;
+  }
+  /** Moves on by one microsecond and answers the new time: distinct creation times. */
+  tick(): Micros {
+    this.time += 1;
+    return this.time;
+  }
+}
+
+export const SECOND = 1_000_000;
+
+export const id = (prefix: string): string => `${prefix}${randomUUID().replaceAll('-', '')}`;
+
+export const scopeIn = (environment: Environment, organisationId = id('org_')): Scope => ({
+  organisationId,
+  integrationId: id('int_'),
+  environment,
+});
+
+export const organisation = (overrides: Partial<Organisation> = {}): Organisation => ({
+  id: id('org_'),
+  name: 'Harbour Conveyancing',
+  sandboxBudget: 3,
+  sandboxUsed: 0,
+  createdAt: 1_763_717_400_000_000,
+  ...overrides,
+});
+
+export const apiKey = (scope: Scope, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
+  id: id('key_'),
+  organisationId: scope.organisationId,
+  integrationId: scope.integrationId,
+  environment: scope.environment,
+  hash: randomUUID().replaceAll('-', '').repeat(2),
+  prefix: 'svc_test_abcd',
+  createdAt: 1_763_717_400_000_000,
+  revokedAt: null,
+  ...overrides,
+});
+
+export const contractReview = (
+  scope: Scope,
+  createdAt: Micros,
+  overrides: Partial<ContractReview> = {},
+): ContractReview => ({
+  id: id('crv_'),
+  scope,
+  externalReference: id('ref-'),
+  product: 'legal_information',
+  version: 1,
+  review: 'lawyer',
+  processing: { state: 'pending', completedAt: null, failureReason: null, failedAt: null },
+  analysis: { state: 'pending', completedAt: null, failureReason: null, failedAt: null },
+  lawyerReview: { state: 'not_requested', requestedAt: null, completedAt: null },
+  publications: [
+    { channel: 'contract_viewer', state: 'pending', slug: id('s'), url: null, publishedAt: null },
+    { channel: 'review', state: 'pending', slug: id('s'), url: null, publishedAt: null },
+  ],
+  clients: [],
+  recipient: null,
+  createdAt,
+  updatedAt: createdAt,
+  ...overrides,
+});
+
+export const contractVersion = (
+  review: ContractReview,
+  version: number,
+  createdAt: Micros,
+): ContractVersion => ({
+  contractReviewId: review.id,
+  version,
+  fileSha256: randomUUID().replaceAll('-', '').repeat(2),
+  fileSize: 123_456,
+  pageCount: 12,
+  blobKey: `contracts/${review.id}/${version}.pdf`,
+  createdAt,
+});
+
+export const completion = (
+  scope: Scope,
+  key: string,
+  fingerprint: string,
+  status = 202,
+): IdempotencyCompletion => ({
+  scope,
+  key,
+  fingerprint,
+  answer: { status, body: JSON.stringify({ key, status }) },
+});
+
+export const onboarding = (
+  scope: Scope,
+  createdAt: Micros,
+  overrides: Partial<Onboarding> = {},
+): Onboarding => ({
+  id: id('onb_'),
+  scope,
+  reference: id('customer-'),
+  state: 'open',
+  clientIds: [],
+  createdAt,
+  submittedAt: null,
+  acceptedAt: null,
+  ...overrides,
+});
+
+export const client = (of: Onboarding, createdAt: Micros, overrides: Partial<Client> = {}): Client => ({
+  id: id('cli_'),
+  scope: of.scope,
+  onboardingId: of.id,
+  reference: of.reference,
+  primary: false,
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: `${randomUUID()}@example.com`,
+  mobile: null,
+  createdAt,
+  ...overrides,
+});
