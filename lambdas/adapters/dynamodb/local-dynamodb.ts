@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  DescribeTimeToLiveCommand,
   DynamoDBClient,
   ListTablesCommand,
   ResourceInUseException,
@@ -209,6 +210,11 @@ const waitUntilActive = async (client: DynamoDBClient, tableName: string): Promi
 };
 
 const enableTtl = async (client: DynamoDBClient, tableName: string): Promise<void> => {
+  const { TimeToLiveDescription } = await client.send(
+    new DescribeTimeToLiveCommand({ TableName: tableName }),
+  );
+  const status = TimeToLiveDescription?.TimeToLiveStatus;
+  if (status === 'ENABLED' || status === 'ENABLING') return;
   try {
     await client.send(
       new UpdateTimeToLiveCommand({
@@ -217,15 +223,10 @@ const enableTtl = async (client: DynamoDBClient, tableName: string): Promise<voi
       }),
     );
   } catch (error) {
-    // TTL already on answers ValidationException ("TimeToLive is already enabled"), in AWS and in
-    // DynamoDB Local alike. Expiry is never relied on for correctness: every reader checks `expires_at`.
-    if (
-      !(
-        error instanceof Error &&
-        error.name === 'ValidationException' &&
-        /already enabled/i.test(error.message)
-      )
-    )
-      throw error;
+    // A concurrent start may have turned it on since: both AWS and DynamoDB Local then answer
+    // ValidationException. Expiry is never relied on for correctness (readers check `expires_at`).
+    if (!(error instanceof Error && error.name === 'ValidationException')) throw error;
+    const again = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+    if (again.TimeToLiveDescription?.TimeToLiveStatus === 'DISABLED') throw error;
   }
 };
