@@ -2,7 +2,7 @@
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
   testTimeout: 60_000,

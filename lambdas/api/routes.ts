@@ -20,7 +20,12 @@ export const ROUTES: readonly Route[] = [
   { name: 'create-contract-review', method: 'POST', path: '/v1/contract-reviews', upload: true },
   { name: 'list-contract-reviews', method: 'GET', path: '/v1/contract-reviews' },
   { name: 'get-contract-review', method: 'GET', path: '/v1/contract-reviews/{id}' },
-  { name: 'create-contract-review-version', method: 'POST', path: '/v1/contract-reviews/{id}/versions', upload: true },
+  {
+    name: 'create-contract-review-version',
+    method: 'POST',
+    path: '/v1/contract-reviews/{id}/versions',
+    upload: true,
+  },
 ];
 
 /** The handler module that answers every other path and method: 404 `not_found` or 405 `method_not_allowed`. */

@@ -76,9 +76,10 @@ export class ServiceError extends Error {
   }
 }
 
-export const fail = (code: ErrorCode, message: string, options?: { headers?: ErrorHeaders }): never => {
+/** Throws the error; declared as a function so that TypeScript narrows after a call. */
+export function fail(code: ErrorCode, message: string, options?: { headers?: ErrorHeaders }): never {
   throw new ServiceError(code, message, options);
-};
+}
 
 export const isServiceError = (error: unknown): error is ServiceError => error instanceof ServiceError;
 

@@ -37,7 +37,10 @@ export interface BlobStore {
 
 /** Opens a stored PDF for real, without holding all of it in memory. */
 export interface PdfInspector {
-  inspect(blobKey: string, size: number): Promise<{ readable: true; pageCount: number } | { readable: false; reason: string }>;
+  inspect(
+    blobKey: string,
+    size: number,
+  ): Promise<{ readable: true; pageCount: number } | { readable: false; reason: string }>;
 }
 
 export interface ContractRunRequest {
@@ -71,7 +74,11 @@ export type AccessTokenCheck =
 /** Token-bucket rate limiting shared by every instance of a host. */
 export interface RateLimiter {
   /** Takes one token from `bucket` (refilled at `ratePerSecond`, holding at most `burst`). */
-  take(bucket: string, ratePerSecond: number, burst: number): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
+  take(
+    bucket: string,
+    ratePerSecond: number,
+    burst: number,
+  ): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
 }
 
 /** A kept answer of an idempotent request: replayed byte for byte. */
@@ -128,7 +135,10 @@ export interface ContractReviewStore {
   get(id: string): Promise<ContractReview | null>;
   getVersion(id: string, version: number): Promise<ContractVersion | null>;
   findByExternalReference(scope: Scope, externalReference: string): Promise<ContractReview | null>;
-  list(scope: Scope, options: { limit: number; startingAfter?: ContractReview }): Promise<Page<ContractReview>>;
+  list(
+    scope: Scope,
+    options: { limit: number; startingAfter?: ContractReview },
+  ): Promise<Page<ContractReview>>;
 }
 
 export interface OnboardingStore {

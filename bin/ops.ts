@@ -1,0 +1,115 @@
+// bin -> the operator tool, `npm run --silent ops -- <command>`, beside a running local stack with the
+// same PORT_BASE and DATA_DIR: JSON on stdout; a clear message on stderr and exit 1 on error.
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { z } from 'zod';
+import { createDocumentClient } from '../lambdas/adapters/dynamodb';
+import { isServiceError } from '../lambdas/core/errors';
+import { devBootstrap, setSandboxBudget } from '../lambdas/core/identity';
+import { ENVIRONMENTS, type Environment } from '../lambdas/core/model';
+import {
+  acceptOnboarding,
+  type Buyer,
+  MAX_BUYERS,
+  showOnboarding,
+  submitOnboarding,
+} from '../lambdas/core/onboarding';
+import type { Ports } from '../lambdas/core/ports';
+import { localUrl, PORT_OFFSETS, readLocalConfig } from '../lambdas/hosts/local-config';
+import { localServices } from '../lambdas/hosts/local-wiring';
+
+const USAGE = `usage: npm run --silent ops -- <command>
+  dev-bootstrap                         a local organisation, integration and one API key per environment
+  set-budget <org_id> <n>               the organisation's sandbox budget of processed PDFs, in all
+  submit-onboarding <onb_id> --buyers F record a sign-up form submission (F: JSON array of buyers) for testing
+  accept-onboarding <onb_id>            accept a submitted sign-up`;
+
+class UsageError extends Error {}
+
+const BuyersFile = z
+  .array(
+    z.object({
+      first_name: z.string().trim().min(1),
+      last_name: z.string().trim().min(1),
+      email: z.email(),
+      mobile: z.string().trim().min(1).nullable().default(null),
+    }),
+  )
+  .min(1)
+  .max(MAX_BUYERS);
+
+/** Finds which environment's table holds the onboarding. */
+const findOnboarding = async (portsOf: Record<Environment, Ports>, id: string) => {
+  for (const environment of ENVIRONMENTS) {
+    const onboarding = await portsOf[environment].onboardings.get(id);
+    if (onboarding) return { ports: portsOf[environment], onboarding };
+  }
+  throw new UsageError(`no onboarding ${id} in either environment`);
+};
+
+const run = async (argv: string[]): Promise<unknown> => {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { buyers: { type: 'string' } },
+  });
+  const [command, ...args] = positionals;
+  const config = readLocalConfig();
+  const dynamoUrl = localUrl(config, PORT_OFFSETS.dynamoDb);
+  try {
+    await createDocumentClient(dynamoUrl).send(new ListTablesCommand({}));
+  } catch {
+    throw new UsageError(
+      `the local stack is not running (no storage at ${dynamoUrl}); start it with npm start, with the same PORT_BASE and DATA_DIR`,
+    );
+  }
+  const services = await localServices(config);
+  const portsOf = { sandbox: services.sandbox.ports, production: services.production.ports };
+
+  switch (command) {
+    case 'dev-bootstrap':
+      return devBootstrap(portsOf);
+    case 'set-budget': {
+      const [organisationId, budget] = args;
+      if (!organisationId || !budget || !/^[0-9]+$/.test(budget))
+        throw new UsageError('set-budget <org_id> <n>: n is a whole number');
+      return setSandboxBudget(portsOf.sandbox, organisationId, Number(budget));
+    }
+    case 'submit-onboarding': {
+      const [id] = args;
+      if (!id || !values.buyers) throw new UsageError('submit-onboarding <onb_id> --buyers FILE');
+      const parsed = BuyersFile.safeParse(JSON.parse(await readFile(values.buyers, 'utf8')));
+      if (!parsed.success)
+        throw new UsageError(
+          `--buyers: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
+      const buyers: Buyer[] = parsed.data.map((b) => ({
+        firstName: b.first_name,
+        lastName: b.last_name,
+        email: b.email,
+        mobile: b.mobile,
+      }));
+      const { ports, onboarding } = await findOnboarding(portsOf, id);
+      return showOnboarding(ports, await submitOnboarding(ports, onboarding, buyers));
+    }
+    case 'accept-onboarding': {
+      const [id] = args;
+      if (!id) throw new UsageError('accept-onboarding <onb_id>');
+      const { ports, onboarding } = await findOnboarding(portsOf, id);
+      return showOnboarding(ports, await acceptOnboarding(ports, onboarding));
+    }
+    default:
+      throw new UsageError(command ? `unknown command ${command}` : 'no command');
+  }
+};
+
+try {
+  console.log(JSON.stringify(await run(process.argv.slice(2))));
+  process.exit(0);
+} catch (error) {
+  if (error instanceof UsageError) console.error(`ops: ${error.message}\n${USAGE}`);
+  else if (isServiceError(error)) console.error(`ops: ${error.code}: ${error.message}`);
+  else console.error(`ops: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

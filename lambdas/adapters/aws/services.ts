@@ -1,0 +1,58 @@
+// adapter -> the composition root of a deployed function or the upload ingest service: configuration
+// read once from the environment and validated, AWS clients built once per instance.
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { z } from 'zod';
+import type { Services } from '../../api/http/endpoint';
+import { ENVIRONMENTS } from '../../core/model';
+import { createS3Client } from '../blobs/s3-client';
+import { composePorts } from '../compose';
+import { createDocumentClient } from '../dynamodb';
+import { stepFunctionsWorkflows } from '../workflows/step-functions-workflows';
+
+const AwsConfig = z.object({
+  SERVICE_ENVIRONMENT: z.enum(ENVIRONMENTS),
+  TABLE_NAME: z.string().min(1),
+  BLOB_BUCKET: z.string().min(1),
+  SIGNING_SECRET_ARN: z.string().min(1),
+  SANDBOX_BASE_URL: z.url(),
+  PRODUCTION_BASE_URL: z.url(),
+  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  CONTRACT_STATE_MACHINE_ARN: z.string().min(1).optional(),
+  AWS_REGION: z.string().min(1),
+});
+
+let services: Promise<Services> | undefined;
+
+const build = async (): Promise<Services> => {
+  const config = AwsConfig.parse(process.env);
+  const secrets = new SecretsManagerClient({});
+  const secret = await secrets.send(new GetSecretValueCommand({ SecretId: config.SIGNING_SECRET_ARN }));
+  if (!secret.SecretString) throw new Error('the signing secret has no value');
+  const ports = composePorts({
+    environment: config.SERVICE_ENVIRONMENT,
+    dynamo: createDocumentClient(),
+    tableName: config.TABLE_NAME,
+    s3: createS3Client({ region: config.AWS_REGION }),
+    bucket: config.BLOB_BUCKET,
+    signingKey: new TextEncoder().encode(secret.SecretString),
+    workflows: stepFunctionsWorkflows(new SFNClient({}), config.CONTRACT_STATE_MACHINE_ARN),
+  });
+  return {
+    ports,
+    settings: {
+      environment: config.SERVICE_ENVIRONMENT,
+      baseUrls: { sandbox: config.SANDBOX_BASE_URL, production: config.PRODUCTION_BASE_URL },
+      rateLimits: config.RATE_LIMITS === 'on',
+    },
+  };
+};
+
+/** The services of this instance, built on first use; a failed build is retried on the next call. */
+export const awsServices = (): Promise<Services> => {
+  services ??= build().catch((error) => {
+    services = undefined;
+    throw error;
+  });
+  return services;
+};

@@ -1,0 +1,38 @@
+// adapter -> the one place an environment's ports are assembled from their adapters; the AWS
+// composition root and the local stack differ only in the clients and keys they pass in.
+
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Environment } from '../core/model';
+import type { Ports, Workflows } from '../core/ports';
+import { S3BlobStore } from './blobs/s3-blob-store';
+import { createDynamoDbStores } from './dynamodb';
+import { joseAccessTokens } from './jose-access-tokens';
+import { PdfjsInspector } from './pdf/pdfjs-inspector';
+import { randomIds } from './random-ids';
+import { systemClock } from './system-clock';
+
+export interface PortsWiring {
+  environment: Environment;
+  dynamo: DynamoDBDocumentClient;
+  tableName: string;
+  s3: S3Client;
+  bucket: string;
+  signingKey: Uint8Array;
+  workflows: Workflows;
+}
+
+export const composePorts = (wiring: PortsWiring): Ports => {
+  const clock = systemClock();
+  const blobs = new S3BlobStore({ client: wiring.s3, bucket: wiring.bucket });
+  return {
+    environment: wiring.environment,
+    clock,
+    ids: randomIds(),
+    blobs,
+    pdfs: new PdfjsInspector(blobs),
+    workflows: wiring.workflows,
+    tokens: joseAccessTokens(wiring.environment, wiring.signingKey),
+    ...createDynamoDbStores(wiring.dynamo, wiring.tableName, clock, wiring.environment),
+  };
+};

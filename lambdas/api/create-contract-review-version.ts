@@ -1,0 +1,16 @@
+// api -> POST /v1/contract-reviews/{id}/versions: a changed contract, at the same link.
+import { authenticate } from '../core/auth';
+import { getOwnContractReview, sendVersion } from '../core/contracts/send';
+import { endpoint } from './http/endpoint';
+import { checkUploadHeaders, receiveUpload, uploadReply } from './http/receive-upload';
+
+export const createContractReviewVersion = endpoint(async (request, { ports, settings }) => {
+  const scope = await authenticate(ports, settings, request.header('authorization'));
+  const headers = checkUploadHeaders(request);
+  // An unknown id is answered before the body is read.
+  const review = await getOwnContractReview(ports, scope, request.pathParameters.id ?? '');
+  const upload = await receiveUpload(request, ports, headers);
+  return uploadReply(await sendVersion(ports, { scope, contractReviewId: review.id, ...upload }));
+});
+
+export const handler = createContractReviewVersion.handler;

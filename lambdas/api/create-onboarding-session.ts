@@ -1,0 +1,12 @@
+// api -> POST /v1/clients/onboardings/sessions: open (or reopen) a sign-up session.
+import { authenticate } from '../core/auth';
+import { openOnboardingSession, readSessionRequest } from '../core/onboarding';
+import { endpoint, ok } from './http/endpoint';
+
+export const createOnboardingSession = endpoint(async (request, { ports, settings }) => {
+  const scope = await authenticate(ports, settings, request.header('authorization'));
+  const reference = readSessionRequest(await request.text());
+  return ok(await openOnboardingSession(ports, scope, reference));
+});
+
+export const handler = createOnboardingSession.handler;

@@ -1,0 +1,25 @@
+// api -> every endpoint by the name `routes.ts` gives it, for the hosts that route in-process.
+import { createContractReview } from './create-contract-review';
+import { createContractReviewVersion } from './create-contract-review-version';
+import { createOnboardingSession } from './create-onboarding-session';
+import { getClient } from './get-client';
+import { getContractReview } from './get-contract-review';
+import { getOnboarding } from './get-onboarding';
+import type { Endpoint } from './http/endpoint';
+import { listClients } from './list-clients';
+import { listContractReviews } from './list-contract-reviews';
+import { notFound } from './not-found';
+import { token } from './token';
+
+export const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
+  token,
+  'create-onboarding-session': createOnboardingSession,
+  'get-onboarding': getOnboarding,
+  'get-client': getClient,
+  'list-clients': listClients,
+  'create-contract-review': createContractReview,
+  'list-contract-reviews': listContractReviews,
+  'get-contract-review': getContractReview,
+  'create-contract-review-version': createContractReviewVersion,
+  'not-found': notFound,
+};

@@ -1,0 +1,12 @@
+// api -> GET /v1/clients/{id}
+import { authenticate } from '../core/auth';
+import { getOwnClient } from '../core/clients';
+import { presentClient } from '../core/present';
+import { endpoint, ok } from './http/endpoint';
+
+export const getClient = endpoint(async (request, { ports, settings }) => {
+  const scope = await authenticate(ports, settings, request.header('authorization'));
+  return ok(presentClient(await getOwnClient(ports, scope, request.pathParameters.id ?? '')));
+});
+
+export const handler = getClient.handler;

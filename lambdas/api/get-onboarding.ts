@@ -1,0 +1,12 @@
+// api -> GET /v1/clients/onboardings/{id}
+import { authenticate } from '../core/auth';
+import { getOwnOnboarding, showOnboarding } from '../core/onboarding';
+import { endpoint, ok } from './http/endpoint';
+
+export const getOnboarding = endpoint(async (request, { ports, settings }) => {
+  const scope = await authenticate(ports, settings, request.header('authorization'));
+  const onboarding = await getOwnOnboarding(ports, scope, request.pathParameters.id ?? '');
+  return ok(await showOnboarding(ports, onboarding));
+});
+
+export const handler = getOnboarding.handler;

@@ -1,0 +1,48 @@
+// api -> every answer: JSON with `Content-Type: application/json; charset=utf-8` and
+// `Service-Request-Id`, errors as `{ error: { code, message } }`; unknown faults logged, never shown.
+import { randomBytes } from 'node:crypto';
+import { isServiceError, ServiceError } from '../../core/errors';
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+export const newRequestId = (): string => {
+  const bytes = randomBytes(16);
+  return `rqs_${Array.from(bytes, (byte) => ALPHABET[byte % ALPHABET.length]).join('')}`;
+};
+
+export const jsonAnswer = (
+  requestId: string,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): HttpAnswer => ({
+  status,
+  headers: { 'Content-Type': 'application/json; charset=utf-8', 'Service-Request-Id': requestId, ...headers },
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
+
+export const errorAnswer = (requestId: string, error: unknown): HttpAnswer => {
+  if (isServiceError(error)) return jsonAnswer(requestId, error.status, error.toJSON(), { ...error.headers });
+  console.error(
+    JSON.stringify({
+      level: 'error',
+      message: 'unhandled fault',
+      service_request_id: requestId,
+      error:
+        error instanceof Error
+          ? { name: error.name, message: error.message, stack: error.stack }
+          : String(error),
+    }),
+  );
+  const internal = new ServiceError(
+    'internal_error',
+    `The service failed to answer; quote ${requestId} if you report it.`,
+  );
+  return jsonAnswer(requestId, internal.status, internal.toJSON());
+};

@@ -1,0 +1,11 @@
+// api -> GET /v1/clients
+import { authenticate } from '../core/auth';
+import { listClients as list } from '../core/clients';
+import { endpoint, ok } from './http/endpoint';
+
+export const listClients = endpoint(async (request, { ports, settings }) => {
+  const scope = await authenticate(ports, settings, request.header('authorization'));
+  return ok(await list(ports, scope, request.query));
+});
+
+export const handler = listClients.handler;

@@ -1,0 +1,11 @@
+// api -> GET /v1/contract-reviews
+import { authenticate } from '../core/auth';
+import { listContractReviews as list } from '../core/contracts/list';
+import { endpoint, ok } from './http/endpoint';
+
+export const listContractReviews = endpoint(async (request, { ports, settings }) => {
+  const scope = await authenticate(ports, settings, request.header('authorization'));
+  return ok(await list(ports, scope, request.query));
+});
+
+export const handler = listContractReviews.handler;

@@ -1,0 +1,159 @@
+// core -> who is calling: API keys exchanged for access tokens (`POST /v1/token`), access tokens checked
+// on every other call, and the rate limits of decisions.md §4.
+import { createHash } from 'node:crypto';
+import { type ErrorCode, fail, ServiceError } from './errors';
+import type { ApiKeyRecord, Environment, Micros, Scope } from './model';
+import type { Ports } from './ports';
+import type { Settings } from './settings';
+import { SECOND } from './time';
+
+export const API_KEY_PREFIX: Readonly<Record<Environment, string>> = {
+  sandbox: 'svc_test_',
+  production: 'svc_live_',
+};
+const API_KEY = /^svc_(test|live)_[A-Za-z0-9]{32,128}$/;
+
+export const hashSecret = (secret: string): string =>
+  createHash('sha256').update(secret, 'utf8').digest('hex');
+
+const otherEnvironment = (environment: Environment): Environment =>
+  environment === 'sandbox' ? 'production' : 'sandbox';
+
+const unauthorized = (code: ErrorCode, message: string, tokenSent: boolean): ServiceError =>
+  new ServiceError(code, message, {
+    headers: {
+      'WWW-Authenticate': tokenSent
+        ? 'Bearer realm="service", error="invalid_token"'
+        : 'Bearer realm="service"',
+    },
+  });
+
+const wrongEnvironment = (settings: Settings, what: string, tokenSent: boolean): ServiceError => {
+  const right = otherEnvironment(settings.environment);
+  return unauthorized(
+    'wrong_environment',
+    `This ${what} belongs to the ${right} environment; send it to ${settings.baseUrls[right]}.`,
+    tokenSent,
+  );
+};
+
+/** The credential of `Authorization: Bearer <credential>`, or `authentication_required`. */
+export const bearerCredential = (authorization: string | undefined): string => {
+  const match = /^Bearer +(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match?.[1]) {
+    throw unauthorized(
+      'authentication_required',
+      'Send `Authorization: Bearer <credential>`: an API key to POST /v1/token, an access token elsewhere.',
+      false,
+    );
+  }
+  return match[1];
+};
+
+/** `POST /v1/token`: an API key of this environment for a 15-minute access token. */
+export const exchangeApiKey = async (ports: Ports, settings: Settings, credential: string) => {
+  const other = API_KEY_PREFIX[otherEnvironment(settings.environment)];
+  if (credential.startsWith(other)) throw wrongEnvironment(settings, 'API key', true);
+  const refused = () =>
+    unauthorized('api_key_invalid', 'The API key is unknown or revoked; create a key in the portal.', true);
+  if (!API_KEY.test(credential) || !credential.startsWith(API_KEY_PREFIX[settings.environment]))
+    throw refused();
+  const key = await ports.identity.findApiKeyByHash(hashSecret(credential));
+  if (key === null || key.revokedAt !== null || key.environment !== settings.environment) throw refused();
+  await enforceRate(ports, settings, `key#${key.id}`, TOKEN_RATE_PER_SECOND, TOKEN_BURST);
+  const issued = await ports.tokens.issue({
+    organisationId: key.organisationId,
+    integrationId: key.integrationId,
+    environment: key.environment,
+    apiKeyId: key.id,
+  });
+  return {
+    access_token: issued.token,
+    token_type: 'Bearer',
+    expires_in: issued.expiresIn,
+    environment: settings.environment,
+  };
+};
+
+/** How long a key's status is trusted before it is read again: a revoked key's tokens stop within 60 s. */
+const KEY_STATUS_TTL: Micros = 30 * SECOND;
+const keyStatus = new Map<string, { key: ApiKeyRecord | null; readAt: Micros }>();
+
+const currentKey = async (ports: Ports, apiKeyId: string): Promise<ApiKeyRecord | null> => {
+  const now = ports.clock.now();
+  const cached = keyStatus.get(apiKeyId);
+  if (cached && now - cached.readAt < KEY_STATUS_TTL) return cached.key;
+  const key = await ports.identity.getApiKey(apiKeyId);
+  keyStatus.set(apiKeyId, { key, readAt: now });
+  return key;
+};
+
+/** Every endpoint but `POST /v1/token`: the caller's scope from a valid access token, within its rate limit. */
+export const authenticate = async (
+  ports: Ports,
+  settings: Settings,
+  authorization: string | undefined,
+): Promise<Scope> => {
+  const credential = bearerCredential(authorization);
+  if (credential.startsWith('svc_')) {
+    throw unauthorized(
+      'token_invalid',
+      'API keys are accepted only by POST /v1/token; exchange it there for an access token.',
+      true,
+    );
+  }
+  const check = await ports.tokens.verify(credential);
+  if (!check.valid) {
+    if (check.reason === 'wrong_environment') throw wrongEnvironment(settings, 'access token', true);
+    if (check.reason === 'expired')
+      throw unauthorized(
+        'token_expired',
+        'The access token has expired; exchange your API key at POST /v1/token again.',
+        true,
+      );
+    throw unauthorized(
+      'token_invalid',
+      'The access token is not valid; exchange your API key at POST /v1/token for a new one.',
+      true,
+    );
+  }
+  const { claims } = check;
+  const key = await currentKey(ports, claims.apiKeyId);
+  if (key === null || key.revokedAt !== null) {
+    throw unauthorized(
+      'token_invalid',
+      'The API key behind this access token was revoked; use another key.',
+      true,
+    );
+  }
+  const scope: Scope = {
+    organisationId: claims.organisationId,
+    integrationId: claims.integrationId,
+    environment: claims.environment,
+  };
+  const rate = REQUESTS_PER_SECOND[settings.environment];
+  await enforceRate(ports, settings, `int#${scope.integrationId}`, rate, 2 * rate);
+  return scope;
+};
+
+/** decisions.md §4: per integration; bursts of twice the rate. */
+export const REQUESTS_PER_SECOND: Readonly<Record<Environment, number>> = { production: 100, sandbox: 25 };
+/** decisions.md §4: `POST /v1/token`, per key. */
+const TOKEN_RATE_PER_SECOND = 10 / 60;
+const TOKEN_BURST = 10;
+
+const enforceRate = async (
+  ports: Ports,
+  settings: Settings,
+  bucket: string,
+  ratePerSecond: number,
+  burst: number,
+) => {
+  if (!settings.rateLimits) return;
+  const result = await ports.rateLimiter.take(bucket, ratePerSecond, burst);
+  if (!result.allowed) {
+    fail('rate_limited', `Too many requests; retry after ${result.retryAfterSeconds} s.`, {
+      headers: { 'Retry-After': String(result.retryAfterSeconds) },
+    });
+  }
+};

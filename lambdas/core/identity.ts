@@ -1,0 +1,76 @@
+// core -> organisations, integrations and API keys, as the operator tool makes them for local work.
+// (The portal that makes them for people comes later and calls the same functions.)
+import { API_KEY_PREFIX, hashSecret } from './auth';
+import { fail } from './errors';
+import { ENVIRONMENTS, type Environment, type Integration, type Organisation } from './model';
+import type { Ports } from './ports';
+
+export const DEFAULT_SANDBOX_BUDGET = 3;
+
+/** Fixed ids: `dev-bootstrap` makes its records once, and a second run finds the same ones. */
+export const DEV_ORGANISATION_ID = 'org_localdev';
+export const DEV_INTEGRATION_ID = 'int_localdev';
+
+/** Creates an API key for an integration; the key is returned once and only its hash is stored. */
+export const createApiKey = async (ports: Ports, integration: Integration): Promise<string> => {
+  const key = ports.ids.secret(API_KEY_PREFIX[ports.environment]);
+  await ports.identity.putApiKey({
+    id: ports.ids.id('key'),
+    organisationId: integration.organisationId,
+    integrationId: integration.id,
+    environment: ports.environment,
+    hash: hashSecret(key),
+    prefix: key.slice(0, API_KEY_PREFIX[ports.environment].length + 4),
+    createdAt: ports.clock.now(),
+    revokedAt: null,
+  });
+  return key;
+};
+
+/**
+ * `ops dev-bootstrap`: a local organisation with one Contract reviews integration, recorded in both
+ * environments, and a fresh API key for each environment.
+ */
+export const devBootstrap = async (portsOf: Readonly<Record<Environment, Ports>>) => {
+  const keys = {} as Record<Environment, string>;
+  for (const environment of ENVIRONMENTS) {
+    const ports = portsOf[environment];
+    const now = ports.clock.now();
+    let organisation = await ports.identity.getOrganisation(DEV_ORGANISATION_ID);
+    if (organisation === null) {
+      organisation = {
+        id: DEV_ORGANISATION_ID,
+        name: 'Local development',
+        sandboxBudget: DEFAULT_SANDBOX_BUDGET,
+        sandboxUsed: 0,
+        createdAt: now,
+      } satisfies Organisation;
+      await ports.identity.putOrganisation(organisation);
+    }
+    let integration = await ports.identity.getIntegration(DEV_INTEGRATION_ID);
+    if (integration === null) {
+      integration = {
+        id: DEV_INTEGRATION_ID,
+        organisationId: organisation.id,
+        type: 'contract_reviews',
+        name: 'Local integration',
+        createdAt: now,
+      };
+      await ports.identity.putIntegration(integration);
+    }
+    keys[environment] = await createApiKey(ports, integration);
+  }
+  return { organisation_id: DEV_ORGANISATION_ID, integration_id: DEV_INTEGRATION_ID, keys };
+};
+
+/** `ops set-budget`: the organisation's sandbox budget of processed PDFs, in all. */
+export const setSandboxBudget = async (sandbox: Ports, organisationId: string, budget: number) => {
+  if (!Number.isInteger(budget) || budget < 0 || budget > 1_000_000)
+    fail('request_invalid', 'The budget must be a whole number from 0 to 1000000.');
+  const organisation = await sandbox.identity.setSandboxBudget(organisationId, budget);
+  return {
+    organisation_id: organisation.id,
+    sandbox_budget: organisation.sandboxBudget,
+    sandbox_used: organisation.sandboxUsed,
+  };
+};

@@ -1,0 +1,10 @@
+// core -> what the domain needs to know of the environment it serves.
+import type { Environment } from './model';
+
+export interface Settings {
+  environment: Environment;
+  /** Public API base address of each environment, for `wrong_environment` messages. */
+  baseUrls: Readonly<Record<Environment, string>>;
+  /** decisions.md §4; the local stack may lift them (`RATE_LIMITS=off`). */
+  rateLimits: boolean;
+}

@@ -1,0 +1,150 @@
+// host -> serves one environment's API over Node HTTP the way it is served deployed: each request that
+// API Gateway would carry becomes the same API Gateway (HTTP API, payload 2.0) event and goes to that
+// endpoint's Lambda `handler`; the two upload routes stream their body into the endpoint, as the
+// deployed upload ingest service does.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { ENDPOINTS } from '../api/endpoints';
+import { errorAnswer, type HttpAnswer, newRequestId } from '../api/http/answer';
+import type { Services } from '../api/http/endpoint';
+import { fromNodeRequest } from '../api/http/request';
+import { matchRoute } from '../api/http/router';
+import { FALLBACK_HANDLER, type Route } from '../api/routes';
+import { ServiceError } from '../core/errors';
+
+/** API Gateway's own limit on a request body. */
+const API_GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+/** How long an early answer (401, 413, …) waits for the rest of an unread body before closing. */
+const DRAIN_MS = 5_000;
+
+const endpointOf = (name: string) => {
+  const found = ENDPOINTS[name];
+  if (!found) throw new Error(`no endpoint named ${name}`);
+  return found;
+};
+
+const readBody = async (request: IncomingMessage): Promise<Buffer | null> => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > API_GATEWAY_MAX_BODY) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+};
+
+const isText = (contentType: string | undefined): boolean =>
+  contentType === undefined || /^(text\/|application\/(json|x-www-form-urlencoded))/i.test(contentType);
+
+/** The event API Gateway's HTTP API hands a Lambda integration (payload format 2.0). */
+const toEvent = (
+  request: IncomingMessage,
+  url: URL,
+  route: Route | undefined,
+  pathParameters: Record<string, string>,
+  body: Buffer,
+  stage: string,
+): APIGatewayProxyEventV2 => {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const method = (request.method ?? 'GET').toUpperCase();
+  const text = isText(headers['content-type']);
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey: route ? `${route.method} ${route.path}` : '$default',
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    queryStringParameters: url.search ? Object.fromEntries(url.searchParams) : undefined,
+    pathParameters: Object.keys(pathParameters).length > 0 ? pathParameters : undefined,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: url.host,
+      domainPrefix: 'local',
+      http: {
+        method,
+        path: url.pathname,
+        protocol: 'HTTP/1.1',
+        sourceIp: request.socket.remoteAddress ?? '',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: newRequestId(),
+      routeKey: route ? `${route.method} ${route.path}` : '$default',
+      stage,
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+    },
+    body: body.length === 0 ? undefined : body.toString(text ? 'utf8' : 'base64'),
+    isBase64Encoded: body.length > 0 && !text,
+  };
+};
+
+const fromLambdaResult = (result: APIGatewayProxyStructuredResultV2): HttpAnswer => ({
+  status: result.statusCode ?? 200,
+  headers: Object.fromEntries(
+    Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]),
+  ),
+  body: result.body ?? '',
+});
+
+const send = (request: IncomingMessage, response: ServerResponse, answer: HttpAnswer): void => {
+  const unread = !request.complete;
+  // Null once the client has gone; taken before the answer ends, as Node detaches it from a finished exchange.
+  const socket: Socket | null = request.socket;
+  response.writeHead(answer.status, {
+    ...answer.headers,
+    'Content-Length': Buffer.byteLength(answer.body),
+    ...(unread && { Connection: 'close' }),
+  });
+  response.end(answer.body);
+  if (unread) {
+    // Answered before the body was read (401, 413, …): discard what is still coming, then hang up.
+    const hangUp = setTimeout(() => socket?.destroy(), DRAIN_MS).unref();
+    request.once('end', () => clearTimeout(hangUp));
+    request.resume();
+  }
+};
+
+/**
+ * A request listener for one environment's API. `stage` names the environment in the event's
+ * `requestContext.stage`, which the local stack's services resolver reads.
+ */
+export const apiListener =
+  (services: Services, stage: string) =>
+  async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    try {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const method = (request.method ?? 'GET').toUpperCase();
+      const match = matchRoute(method, url.pathname);
+      const route = match?.route;
+      const pathParameters = match?.pathParameters ?? {};
+      const endpoint = endpointOf(route?.name ?? FALLBACK_HANDLER);
+      if (route?.upload) {
+        send(request, response, await endpoint.run(fromNodeRequest(request, url, pathParameters), services));
+        return;
+      }
+      const body = await readBody(request);
+      if (body === null) {
+        send(
+          request,
+          response,
+          errorAnswer(
+            newRequestId(),
+            new ServiceError('payload_too_large', 'A request body here may be up to 10 MB.'),
+          ),
+        );
+        return;
+      }
+      const result = await endpoint.handler(toEvent(request, url, route, pathParameters, body, stage));
+      send(request, response, fromLambdaResult(result));
+    } catch (error) {
+      if (!response.headersSent) send(request, response, errorAnswer(newRequestId(), error));
+      else response.destroy();
+    }
+  };

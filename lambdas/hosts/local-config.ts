@@ -1,0 +1,51 @@
+// host -> the local stack's settings (decisions.md §9), read once from the environment and validated.
+import path from 'node:path';
+import { z } from 'zod';
+
+const LocalConfigSchema = z.object({
+  PORT_BASE: z.coerce.number().int().min(1024).max(65_000).default(3000),
+  DATA_DIR: z.string().min(1).default('.data'),
+  DELAY_SCALE: z.coerce.number().positive().default(1),
+  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+});
+
+export interface LocalConfig {
+  portBase: number;
+  dataDir: string;
+  delayScale: number;
+  rateLimits: boolean;
+}
+
+export const readLocalConfig = (env: NodeJS.ProcessEnv = process.env): LocalConfig => {
+  const parsed = LocalConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+      .join('; ');
+    throw new Error(`invalid local stack settings: ${problems}`);
+  }
+  const { PORT_BASE, DATA_DIR, DELAY_SCALE, RATE_LIMITS } = parsed.data;
+  return {
+    portBase: PORT_BASE,
+    dataDir: path.resolve(DATA_DIR),
+    delayScale: DELAY_SCALE,
+    rateLimits: RATE_LIMITS === 'on',
+  };
+};
+
+/** Port offsets from PORT_BASE (decisions.md §9), and the two embedded stores after them. */
+export const PORT_OFFSETS = {
+  productionApi: 0,
+  sandboxApi: 1,
+  productionFrame: 2,
+  sandboxFrame: 3,
+  productionPages: 4,
+  sandboxPages: 5,
+  portal: 6,
+  identityProvider: 7,
+  dynamoDb: 10,
+  blobStore: 11,
+} as const;
+
+export const localUrl = (config: LocalConfig, offset: number): string =>
+  `http://127.0.0.1:${config.portBase + offset}`;

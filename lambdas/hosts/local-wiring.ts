@@ -1,0 +1,57 @@
+// host -> the local stack's ports for each environment, against the embedded stores it runs (DynamoDB
+// Local and the S3 twin) and a signing key file per environment under DATA_DIR. The operator tool
+// wires the same way beside a running stack.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createS3Client } from '../adapters/blobs/s3-client';
+import { composePorts } from '../adapters/compose';
+import { createDocumentClient } from '../adapters/dynamodb';
+import { localTableName } from '../adapters/dynamodb/table-schema';
+import { localWorkflows } from '../adapters/workflows/local-workflows';
+import type { Services } from '../api/http/endpoint';
+import { ENVIRONMENTS, type Environment } from '../core/model';
+import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
+
+export const LOCAL_BUCKET = 'service-blobs';
+
+/** The environment's access-token signing key: made once, kept under DATA_DIR (KMS/Secrets Manager deployed). */
+const signingKey = async (dataDir: string, environment: Environment): Promise<Uint8Array> => {
+  const file = path.join(dataDir, 'keys', `${environment}-signing.key`);
+  try {
+    return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+  } catch {
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    const key = randomBytes(32);
+    await writeFile(file, key.toString('base64'), { mode: 0o600, flag: 'wx' }).catch(() => undefined);
+    return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+  }
+};
+
+export const localBaseUrls = (config: LocalConfig): Record<Environment, string> => ({
+  production: localUrl(config, PORT_OFFSETS.productionApi),
+  sandbox: localUrl(config, PORT_OFFSETS.sandboxApi),
+});
+
+export const localServices = async (config: LocalConfig): Promise<Record<Environment, Services>> => {
+  const dynamo = createDocumentClient(localUrl(config, PORT_OFFSETS.dynamoDb));
+  const s3 = createS3Client({ region: 'us-east-1', endpoint: localUrl(config, PORT_OFFSETS.blobStore) });
+  const entries = await Promise.all(
+    ENVIRONMENTS.map(async (environment): Promise<[Environment, Services]> => {
+      const ports = composePorts({
+        environment,
+        dynamo,
+        tableName: localTableName(environment),
+        s3,
+        bucket: LOCAL_BUCKET,
+        signingKey: await signingKey(config.dataDir, environment),
+        workflows: localWorkflows(),
+      });
+      return [
+        environment,
+        { ports, settings: { environment, baseUrls: localBaseUrls(config), rateLimits: config.rateLimits } },
+      ];
+    }),
+  );
+  return Object.fromEntries(entries) as Record<Environment, Services>;
+};

@@ -1,0 +1,99 @@
+// test -> the real local stack (`bin/local.ts`) as a child process on its own ports and data directory,
+// the way `npm start` runs it, and the operator tool beside it.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+
+export interface RunningStack {
+  portBase: number;
+  dataDir: string;
+  production: string;
+  sandbox: string;
+  /** Stops the stack (SIGTERM) and waits for it to exit; resolves with its exit code. */
+  stop(): Promise<number | null>;
+  /** The stack's output so far, for failure messages. */
+  output(): string;
+}
+
+export interface StackOptions {
+  dataDir?: string;
+  portBase?: number;
+  env?: Record<string, string>;
+}
+
+const randomPortBase = () => 20_000 + 20 * Math.floor(Math.random() * 2_000);
+
+export const makeDataDir = () => mkdtemp(path.join(tmpdir(), 'service-test-'));
+
+export const startStack = async (options: StackOptions = {}): Promise<RunningStack> => {
+  const dataDir = options.dataDir ?? (await makeDataDir());
+  const portBase = options.portBase ?? randomPortBase();
+  const child: ChildProcess = spawn(TSX, ['bin/local.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT_BASE: String(portBase), DATA_DIR: dataDir, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  // A stack that dies mid-test says why, on the test run's own output.
+  child.once('exit', (code, signal) => {
+    if (code !== 0 && signal !== 'SIGTERM')
+      console.error(`local stack exited (${code ?? signal}):\n${output.slice(-8_000)}`);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`local stack did not start within 90 s:\n${output}`)),
+      90_000,
+    );
+    const check = () => {
+      if (output.includes('Local stack ready')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`local stack exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+  return {
+    portBase,
+    dataDir,
+    production: `http://127.0.0.1:${portBase}`,
+    sandbox: `http://127.0.0.1:${portBase + 1}`,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    output: () => output,
+  };
+};
+
+export const removeDataDir = (dataDir: string) => rm(dataDir, { recursive: true, force: true });
+
+/** Runs `npm run --silent ops -- …` beside `stack`; resolves with its exit code, stdout and stderr. */
+export const ops = async (stack: Pick<RunningStack, 'portBase' | 'dataDir'>, ...args: string[]) => {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(TSX, ['bin/ops.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, PORT_BASE: String(stack.portBase), DATA_DIR: stack.dataDir },
+    });
+    return { code: 0, stdout, stderr, json: JSON.parse(stdout) as Record<string, unknown> };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr, json: undefined };
+  }
+};
