@@ -1,0 +1,79 @@
+// infra -> the one Lambda function shape of the service: every function is a ServiceFunction.
+import { Duration } from 'aws-cdk-lib';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  LogLevel,
+  NodejsFunction,
+  type NodejsFunctionProps,
+  OutputFormat,
+} from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { fromRoot, PROJECT_ROOT } from './paths';
+import { copyPdfjsAssetsCommands } from './pdfjs-assets';
+
+/**
+ * Modules left out of every bundle. `@napi-rs/canvas` is native (its binary is per platform) and only
+ * page rendering needs it; pdfjs-dist loads it lazily, so the API functions run without it.
+ */
+export const EXTERNAL_MODULES = ['@napi-rs/canvas'];
+
+/** Lets bundled CommonJS dependencies call `require` inside the ESM output. */
+const REQUIRE_BANNER =
+  "import { createRequire as __serviceCreateRequire } from 'node:module'; const require = __serviceCreateRequire(import.meta.url);";
+
+export interface ServiceFunctionProps
+  extends Omit<NodejsFunctionProps, 'entry' | 'runtime' | 'architecture' | 'bundling' | 'code' | 'logGroup'> {
+  /** Handler module, relative to the repository root, e.g. `lambdas/api/token.ts`. */
+  readonly entry: string;
+}
+
+/**
+ * A `NodejsFunction` with the service's defaults: Node 24 on ARM64, ESM bundled by the local esbuild
+ * (never Docker), minified with source maps, one-month logs and X-Ray tracing.
+ *
+ * @example new ServiceFunction(this, 'Token', { entry: 'lambdas/api/token.ts' });
+ */
+export class ServiceFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    // Created beside the function (not by the Lambda service on first call) so retention is ours.
+    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
+    super(scope, id, {
+      memorySize: 1024,
+      // Below the HTTP API's 30 s integration limit, so the function's own timeout is what gets logged.
+      timeout: Duration.seconds(29),
+      tracing: Tracing.ACTIVE,
+      ...props,
+      entry: fromRoot(props.entry),
+      handler: props.handler ?? 'handler',
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      logGroup,
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: fromRoot('package-lock.json'),
+      environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      bundling: {
+        forceDockerBundling: false,
+        format: OutputFormat.ESM,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        banner: REQUIRE_BANNER,
+        minify: true,
+        sourceMap: true,
+        // File and line are enough for stack traces; the sources would only grow the package.
+        sourcesContent: false,
+        // Warnings and errors only: the per-file size table of every bundle drowns the synth output.
+        logLevel: LogLevel.WARNING,
+        // The SDK is bundled: the deployed code runs the SDK version the tests ran against.
+        bundleAwsSDK: true,
+        externalModules: EXTERNAL_MODULES,
+        // Every function composes the PDF adapter, which needs pdf.js's worker and data files on disk.
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (_inputDir, outputDir) => copyPdfjsAssetsCommands(outputDir),
+        },
+      },
+    });
+  }
+}

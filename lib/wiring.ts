@@ -1,0 +1,59 @@
+// infra -> connects a function or container to the environment's resources: each helper sets the
+// setting the code reads and grants exactly the access it needs, so the two cannot drift apart.
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IPrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { BaseUrls, Environment } from './environments';
+
+/** A Lambda function or an ECS container: something with settings and an identity. */
+export interface ResourceUser {
+  addEnvironment(key: string, value: string): unknown;
+  readonly grantPrincipal: IPrincipal;
+}
+
+/** Sets `TABLE_NAME` and grants reading and writing items (and the table's key, if any). */
+export function useTable(user: ResourceUser, table: ITable): void {
+  user.addEnvironment('TABLE_NAME', table.tableName);
+  table.grantReadWriteData(user.grantPrincipal);
+}
+
+/** `none`: the setting only; `read`: get objects; `read-put`: get and put (uploads). Nothing deletes. */
+export type BlobAccess = 'none' | 'read' | 'read-put';
+
+/** Sets `BLOB_BUCKET` and grants the given access to the bucket's objects. */
+export function useBucket(user: ResourceUser, bucket: IBucket, access: BlobAccess): void {
+  user.addEnvironment('BLOB_BUCKET', bucket.bucketName);
+  if (access === 'read' || access === 'read-put') bucket.grantRead(user.grantPrincipal);
+  if (access === 'read-put') bucket.grantPut(user.grantPrincipal);
+}
+
+/** Sets `<setting>` to the secret's ARN and grants reading its value. */
+export function useSecret(user: ResourceUser, setting: string, secret: ISecret): void {
+  user.addEnvironment(setting, secret.secretArn);
+  secret.grantRead(user.grantPrincipal);
+}
+
+/** The stateful resources of one environment, and what every piece of service code is told. */
+export interface ServiceResources {
+  readonly environment: Environment;
+  readonly baseUrls: BaseUrls;
+  readonly table: ITable;
+  readonly blobBucket: IBucket;
+  readonly signingSecret: ISecret;
+}
+
+/** Gives a handler host (function or container) every setting the service's configuration requires. */
+export function connectService(
+  user: ResourceUser,
+  resources: ServiceResources,
+  blobAccess: BlobAccess,
+): void {
+  user.addEnvironment('SERVICE_ENVIRONMENT', resources.environment);
+  user.addEnvironment('SANDBOX_BASE_URL', resources.baseUrls.sandbox);
+  user.addEnvironment('PRODUCTION_BASE_URL', resources.baseUrls.production);
+  user.addEnvironment('RATE_LIMITS', 'on');
+  useTable(user, resources.table);
+  useBucket(user, resources.blobBucket, blobAccess);
+  useSecret(user, 'SIGNING_SECRET_ARN', resources.signingSecret);
+}
