@@ -1,0 +1,87 @@
+// infra -> what an environment keeps: the table, the blob bucket and the access-token signing key.
+// Everything here is retained when the stack goes, and the stateless stack is built on top of it.
+import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import {
+  GLOBAL_INDEXES,
+  PARTITION_KEY,
+  SORT_KEY,
+  TTL_ATTRIBUTE,
+} from '../lambdas/adapters/dynamodb/table-schema';
+import type { Environment } from './environments';
+
+export interface StatefulStackProps extends StackProps {
+  readonly environment: Environment;
+}
+
+export class StatefulStack extends Stack {
+  readonly table: Table;
+  readonly blobBucket: Bucket;
+  /** HS256 key of the environment's access tokens (a generated 64-character string). */
+  readonly signingSecret: Secret;
+
+  constructor(scope: Construct, id: string, props: StatefulStackProps) {
+    super(scope, id, props);
+    const { environment } = props;
+
+    // A key of our own for the records (personal data of buyers): its use is audited in CloudTrail and
+    // access can be revoked in its key policy, which the AWS-managed key does not allow.
+    const tableKey = new Key(this, 'TableKey', {
+      description: `contract-service ${environment}: DynamoDB table encryption`,
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    // `Table`, not `TableV2`: a global table with a customer-managed key cannot be region-agnostic.
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: PARTITION_KEY, type: AttributeType.STRING },
+      sortKey: { name: SORT_KEY, type: AttributeType.STRING },
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      // The event outbox is read from the stream; both images let a consumer see what changed.
+      stream: StreamViewType.NEW_AND_OLD_IMAGES,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.CUSTOMER_MANAGED,
+      encryptionKey: tableKey,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of GLOBAL_INDEXES) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+      });
+    }
+
+    this.blobBucket = new Bucket(this, 'Blobs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // SSE-S3 rather than KMS: CloudFront will serve hosted pages from this bucket, and a KMS key here
+      // would need a key policy naming the distribution of the stateless stack (a cross-stack cycle).
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      // Versioned so an overwritten or deleted contract PDF can be recovered for 30 days.
+      versioned: true,
+      lifecycleRules: [
+        {
+          noncurrentVersionExpiration: Duration.days(30),
+          // Uploads stream to S3 in parts; an interrupted one must not leave parts billed forever.
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.signingSecret = new Secret(this, 'AccessTokenSigningKey', {
+      description: `contract-service ${environment}: HS256 key signing API access tokens`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+}

@@ -1,0 +1,155 @@
+// infra -> the stateful stack alone (no functions, so no bundling): table, bucket and signing key.
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import {
+  GLOBAL_INDEXES,
+  PARTITION_KEY,
+  SORT_KEY,
+  TTL_ATTRIBUTE,
+} from '../../lambdas/adapters/dynamodb/table-schema';
+import { StatefulStack } from '../../lib/stateful-stack';
+
+describe('StatefulStack', () => {
+  let template: Template;
+
+  beforeAll(() => {
+    const stack = new StatefulStack(new App(), 'Stateful', { environment: 'sandbox' });
+    template = Template.fromStack(stack);
+  });
+
+  describe('table', () => {
+    it('has the key schema and attribute types of table-schema.ts', () => {
+      template.resourceCountIs('AWS::DynamoDB::Table', 1);
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        KeySchema: [
+          { AttributeName: PARTITION_KEY, KeyType: 'HASH' },
+          { AttributeName: SORT_KEY, KeyType: 'RANGE' },
+        ],
+        AttributeDefinitions: Match.arrayWith([
+          { AttributeName: PARTITION_KEY, AttributeType: 'S' },
+          { AttributeName: SORT_KEY, AttributeType: 'S' },
+        ]),
+        BillingMode: 'PAY_PER_REQUEST',
+      });
+    });
+
+    it('has both global secondary indexes, projecting every attribute', () => {
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        GlobalSecondaryIndexes: GLOBAL_INDEXES.map((index) => ({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      });
+    });
+
+    it('expires items on the TTL attribute', () => {
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      });
+    });
+
+    it('has point-in-time recovery, a stream of both images, and deletion protection', () => {
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+        DeletionProtectionEnabled: true,
+      });
+    });
+
+    it('is encrypted with a customer-managed key that rotates', () => {
+      const keys = template.findResources('AWS::KMS::Key');
+      const [keyId, key] = Object.entries(keys)[0] ?? [];
+      expect(Object.keys(keys)).toHaveLength(1);
+      expect(key?.Properties.EnableKeyRotation).toBe(true);
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        SSESpecification: {
+          SSEEnabled: true,
+          SSEType: 'KMS',
+          KMSMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] },
+        },
+      });
+    });
+
+    it('is retained when the stack is deleted, and so is its key', () => {
+      template.hasResource('AWS::DynamoDB::Table', {
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      });
+      template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain' });
+    });
+  });
+
+  describe('blob bucket', () => {
+    it('blocks every form of public access and enforces bucket-owner ownership', () => {
+      template.resourceCountIs('AWS::S3::Bucket', 1);
+      template.hasResourceProperties('AWS::S3::Bucket', {
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      });
+    });
+
+    it('is encrypted and versioned, expiring old versions and abandoned multipart uploads', () => {
+      template.hasResourceProperties('AWS::S3::Bucket', {
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
+        VersioningConfiguration: { Status: 'Enabled' },
+        LifecycleConfiguration: {
+          Rules: [
+            Match.objectLike({
+              AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+              NoncurrentVersionExpiration: { NoncurrentDays: 30 },
+              Status: 'Enabled',
+            }),
+          ],
+        },
+      });
+    });
+
+    it('refuses requests without TLS, or with TLS older than 1.2', () => {
+      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } },
+            }),
+          ]),
+        },
+      });
+    });
+
+    it('is retained when the stack is deleted', () => {
+      template.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    });
+  });
+
+  describe('access-token signing key', () => {
+    it('is one generated 64-character secret, retained', () => {
+      template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+      template.hasResource('AWS::SecretsManager::Secret', {
+        Properties: { GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true } },
+        DeletionPolicy: 'Retain',
+      });
+    });
+  });
+
+  it('makes no Lambda function (no custom resources)', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 0);
+  });
+});
