@@ -1,0 +1,46 @@
+// infra -> the HTTP API of one environment: one route and one ServiceFunction per endpoint of
+// `ROUTES`, and the fallback handler on `$default` for every other path and method.
+import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Construct } from 'constructs';
+import { FALLBACK_HANDLER, ROUTES, type Route } from '../lambdas/api/routes';
+import { ServiceFunction } from './service-function';
+import { type BlobAccess, connectService, type ServiceResources } from './wiring';
+
+/** Handler module of an endpoint, relative to the repository root. */
+export const handlerEntry = (name: string): string => `lambdas/api/${name}.ts`;
+
+/** Uploads put PDFs; no other endpoint reads or writes blobs (they answer from the table). */
+const blobAccessOf = (route: Route): BlobAccess => (route.upload ? 'read-put' : 'none');
+
+export class ServiceApi extends Construct {
+  readonly httpApi: HttpApi;
+  /** Endpoint functions by handler name, the fallback included. */
+  readonly functions: ReadonlyMap<string, ServiceFunction>;
+
+  constructor(scope: Construct, id: string, resources: ServiceResources) {
+    super(scope, id);
+    const functions = new Map<string, ServiceFunction>();
+    const endpointFunction = (name: string, description: string, blobAccess: BlobAccess): ServiceFunction => {
+      const fn = new ServiceFunction(this, name, { entry: handlerEntry(name), description });
+      connectService(fn, resources, blobAccess);
+      functions.set(name, fn);
+      return fn;
+    };
+
+    const fallback = endpointFunction(FALLBACK_HANDLER, 'every other path and method', 'none');
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      description: `contract-service ${resources.environment}`,
+      defaultIntegration: new HttpLambdaIntegration('Fallback', fallback),
+    });
+    for (const route of ROUTES) {
+      const fn = endpointFunction(route.name, `${route.method} ${route.path}`, blobAccessOf(route));
+      this.httpApi.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${route.name}-integration`, fn),
+      });
+    }
+    this.functions = functions;
+  }
+}

@@ -1,0 +1,88 @@
+// infra -> what an environment runs: the HTTP API with a function per endpoint, the upload ingest
+// service, and the CloudFront distribution in front of both. Safe to delete and redeploy.
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import {
+  AllowedMethods,
+  type BehaviorOptions,
+  CachePolicy,
+  Distribution,
+  HttpVersion,
+  type IOrigin,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  OriginSslPolicy,
+  PriceClass,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, LoadBalancerV2Origin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { Construct } from 'constructs';
+import { ROUTES } from '../lambdas/api/routes';
+import { ServiceApi } from './service-api';
+import { ORIGIN_VERIFY_HEADER, UploadIngest } from './upload-ingest';
+import type { ServiceResources } from './wiring';
+
+export interface StatelessStackProps extends StackProps {
+  readonly resources: ServiceResources;
+}
+
+/** CloudFront path patterns of the upload routes: `{id}` becomes `*`. */
+export const UPLOAD_PATH_PATTERNS: readonly string[] = ROUTES.filter((route) => route.upload).map((route) =>
+  route.path.replace(/\{[^}]+\}/g, '*'),
+);
+
+export class StatelessStack extends Stack {
+  readonly api: ServiceApi;
+  readonly ingest: UploadIngest;
+  readonly distribution: Distribution;
+
+  constructor(scope: Construct, id: string, props: StatelessStackProps) {
+    super(scope, id, props);
+    const { resources } = props;
+
+    this.api = new ServiceApi(this, 'Api', resources);
+    this.ingest = new UploadIngest(this, 'UploadIngest', resources);
+
+    // An API answers per caller: nothing is cached, and every header but Host reaches the origin
+    // (with caching disabled this policy also forwards Authorization).
+    const behaviour = (origin: IOrigin): BehaviorOptions => ({
+      origin,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      // Not a redirect: a client's POST would be replayed as a GET without its body.
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+    });
+    const apiOrigin = new HttpOrigin(
+      `${this.api.httpApi.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
+      {
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+      },
+    );
+    const ingestOrigin = new LoadBalancerV2Origin(this.ingest.loadBalancer, {
+      protocolPolicy: OriginProtocolPolicy.HTTP_ONLY,
+      customHeaders: { [ORIGIN_VERIFY_HEADER]: this.ingest.originVerifySecret.secretValue.unsafeUnwrap() },
+      // The answer comes after the whole body is stored and checked (60 s is the most without a quota raise).
+      readTimeout: Duration.seconds(60),
+    });
+
+    this.distribution = new Distribution(this, 'Front', {
+      comment: `contract-service ${resources.environment}`,
+      defaultBehavior: behaviour(apiOrigin),
+      additionalBehaviors: Object.fromEntries(
+        UPLOAD_PATH_PATTERNS.map((pattern) => [pattern, behaviour(ingestOrigin)]),
+      ),
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+    });
+
+    new CfnOutput(this, 'DistributionDomainName', {
+      description: 'Public front of the environment (CloudFront)',
+      value: this.distribution.distributionDomainName,
+    });
+    new CfnOutput(this, 'ApiUrl', {
+      description: 'HTTP API endpoint (also reachable directly, without the upload ingest service)',
+      value: this.api.httpApi.apiEndpoint,
+    });
+  }
+}

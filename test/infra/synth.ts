@@ -1,0 +1,78 @@
+// test support -> synthesises the real CDK app (both stages, real esbuild bundling) into a temporary
+// directory, with the context of cdk.json, and reads templates and asset manifests back.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type Stack } from 'aws-cdk-lib';
+import type { Template } from 'aws-cdk-lib/assertions';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import { fromRoot } from '../../lib/paths';
+import { addServiceStages } from '../../lib/service-app';
+import type { ServiceStage } from '../../lib/service-stage';
+
+export interface SynthesisedApp {
+  readonly outdir: string;
+  readonly assembly: CloudAssembly;
+  readonly stages: { readonly sandbox: ServiceStage; readonly production: ServiceStage };
+  readonly milliseconds: number;
+  cleanUp(): void;
+}
+
+/** The context `cdk synth` gets from cdk.json, so the tests build what the CLI builds. */
+export const cdkJsonContext = (): Record<string, unknown> =>
+  JSON.parse(readFileSync(fromRoot('cdk.json'), 'utf8')).context;
+
+export function synthServiceApp(): SynthesisedApp {
+  const started = Date.now();
+  const outdir = mkdtempSync(join(tmpdir(), 'infra-test-'));
+  const app = new App({ outdir, context: cdkJsonContext() });
+  const stages = addServiceStages(app);
+  const assembly = app.synth();
+  return {
+    outdir,
+    assembly,
+    stages,
+    milliseconds: Date.now() - started,
+    cleanUp: () => rmSync(outdir, { recursive: true, force: true }),
+  };
+}
+
+export type Resource = { Type: string; Properties?: Record<string, unknown> };
+
+/** The template's resources, by logical id. */
+export const resources = (template: Template): Record<string, Resource> =>
+  (template.toJSON() as { Resources: Record<string, Resource> }).Resources;
+
+/** The logical id a construct's CloudFormation resource has in its stack. */
+export const logicalIdOf = (stack: Stack, construct: { node: { defaultChild?: unknown } }): string => {
+  const child = construct.node.defaultChild;
+  if (!child) throw new Error('construct has no CloudFormation resource');
+  return stack.getLogicalId(child as Parameters<Stack['getLogicalId']>[0]);
+};
+
+export interface PolicyStatement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+/** Every statement of the inline policies attached to a role. */
+export function statementsOfRole(template: Template, roleLogicalId: string): PolicyStatement[] {
+  return Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) => {
+    const roles = (policy.Properties.Roles ?? []) as unknown[];
+    const attached = roles.some((role) => JSON.stringify(role) === JSON.stringify({ Ref: roleLogicalId }));
+    return attached ? (policy.Properties.PolicyDocument.Statement as PolicyStatement[]) : [];
+  });
+}
+
+export const actionsOf = (statement: PolicyStatement): string[] =>
+  Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+
+/** Whether an Allow statement grants `action` on a resource whose rendering mentions `resource` (a logical id or export). */
+export const grants = (statements: PolicyStatement[], action: string, resource: string): boolean =>
+  statements.some(
+    (statement) =>
+      statement.Effect === 'Allow' &&
+      actionsOf(statement).includes(action) &&
+      JSON.stringify(statement.Resource).includes(resource),
+  );
