@@ -3,7 +3,6 @@ import type { Construct } from 'constructs';
 import type { Environment } from '../lambdas/core/model';
 
 export type { Environment } from '../lambdas/core/model';
-export { ENVIRONMENTS } from '../lambdas/core/model';
 
 /** CDK context keys (`cdk.json`) holding each environment's public API base address. */
 export const BASE_URL_CONTEXT: Readonly<Record<Environment, string>> = {
