@@ -32,7 +32,7 @@ const BuyersFile = z
     z.object({
       first_name: z.string().trim().min(1),
       last_name: z.string().trim().min(1),
-      email: z.email(),
+      email: z.string().trim().pipe(z.email()),
       mobile: z.string().trim().min(1).nullable().default(null),
     }),
   )

@@ -4,11 +4,10 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Environment } from '../core/model';
-import type { Ports, Workflows } from '../core/ports';
+import type { BlobStore, PdfInspector, Ports, Workflows } from '../core/ports';
 import { S3BlobStore } from './blobs/s3-blob-store';
 import { createDynamoDbStores } from './dynamodb';
 import { joseAccessTokens } from './jose-access-tokens';
-import { PdfjsInspector } from './pdf/pdfjs-inspector';
 import { randomIds } from './random-ids';
 import { systemClock } from './system-clock';
 
@@ -22,6 +21,17 @@ export interface PortsWiring {
   workflows: Workflows;
 }
 
+/** pdf.js (1.5 MB) is loaded on the first inspection, so only the two upload endpoints pay for it. */
+const lazyPdfInspector = (blobs: BlobStore): PdfInspector => {
+  let inspector: Promise<PdfInspector> | undefined;
+  return {
+    inspect: async (blobKey, size) => {
+      inspector ??= import('./pdf/pdfjs-inspector').then(({ PdfjsInspector }) => new PdfjsInspector(blobs));
+      return (await inspector).inspect(blobKey, size);
+    },
+  };
+};
+
 export const composePorts = (wiring: PortsWiring): Ports => {
   const clock = systemClock();
   const blobs = new S3BlobStore({ client: wiring.s3, bucket: wiring.bucket });
@@ -30,7 +40,7 @@ export const composePorts = (wiring: PortsWiring): Ports => {
     clock,
     ids: randomIds(),
     blobs,
-    pdfs: new PdfjsInspector(blobs),
+    pdfs: lazyPdfInspector(blobs),
     workflows: wiring.workflows,
     tokens: joseAccessTokens(wiring.environment, wiring.signingKey),
     ...createDynamoDbStores(wiring.dynamo, wiring.tableName, clock, wiring.environment),

@@ -36,10 +36,8 @@ export const checkUploadHeaders = (request: ApiRequest): UploadHeaders => {
   }
   const digest = parseContentDigest(digestHeader);
   if (!digest.valid) {
-    fail(
-      'content_digest_invalid',
-      `\`Content-Digest\` must be an RFC 9530 dictionary with a 32-byte sha-256 member, as sha-256=:<base64>:; ${digest.reason}.`,
-    );
+    // The reason names the fault and what to send instead.
+    fail('content_digest_invalid', digest.reason);
   }
   if (request.contentLength !== undefined && request.contentLength > MAX_UPLOAD_BODY_BYTES)
     throw payloadTooLarge();

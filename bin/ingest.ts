@@ -1,0 +1,52 @@
+// bin -> the upload ingest service (ECS Fargate behind CloudFront): the API host the local stack uses,
+// wired to AWS, for the paths API Gateway cannot take (100 MB bodies). CloudFront routes by path, not
+// method, so every method of those paths arrives here and is answered by the same handler code.
+
+import { timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { z } from 'zod';
+import { awsServices } from '../lambdas/adapters/aws/services';
+import { apiListener } from '../lambdas/hosts/api-host';
+
+const IngestConfig = z.object({
+  PORT: z.coerce.number().int().min(1).max(65_535).default(8080),
+  ORIGIN_VERIFY_SECRET_ARN: z.string().min(1),
+  ORIGIN_VERIFY_HEADER: z.string().min(1).default('x-origin-verify'),
+});
+
+const config = IngestConfig.parse(process.env);
+const secret = await new SecretsManagerClient({}).send(
+  new GetSecretValueCommand({ SecretId: config.ORIGIN_VERIFY_SECRET_ARN }),
+);
+const expected = Buffer.from(secret.SecretString ?? '');
+if (expected.length === 0) throw new Error('the origin-verify secret has no value');
+const services = await awsServices();
+const serve = apiListener(services, services.settings.environment);
+const header = config.ORIGIN_VERIFY_HEADER.toLowerCase();
+
+/** Only CloudFront, which adds the secret header, may reach the service. */
+const fromCloudFront = (value: string | string[] | undefined): boolean => {
+  const given = Buffer.from(typeof value === 'string' ? value : '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+};
+
+const server = createServer({ requestTimeout: 15 * 60_000 }, (request, response) => {
+  if (request.url === '/healthz') {
+    response.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
+    return;
+  }
+  if (!fromCloudFront(request.headers[header])) {
+    response.writeHead(403, { 'Content-Type': 'text/plain', Connection: 'close' }).end('forbidden');
+    request.resume();
+    return;
+  }
+  void serve(request, response);
+});
+
+server.listen(config.PORT, () =>
+  console.log(JSON.stringify({ level: 'info', message: 'upload ingest listening', port: config.PORT })),
+);
+
+// ECS stops a task with SIGTERM: finish the uploads under way, then exit.
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
