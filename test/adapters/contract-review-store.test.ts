@@ -5,7 +5,7 @@ import { DynamoDbIdentityStore } from '../../lambdas/adapters/dynamodb/identity-
 import { ServiceError } from '../../lambdas/core/errors';
 import type { ContractReview, Environment, Scope } from '../../lambdas/core/model';
 import type { NewContractReview } from '../../lambdas/core/ports';
-import { startTestDynamoDb, type TestDynamoDb } from '../support/dynamodb-local';
+import { useTestDynamoDb } from '../support/dynamodb-local';
 import {
   completion,
   contractReview,
@@ -16,15 +16,7 @@ import {
   TestClock,
 } from './fixtures';
 
-let db: TestDynamoDb;
-
-beforeAll(async () => {
-  db = await startTestDynamoDb();
-});
-
-afterAll(async () => {
-  await db.stop();
-});
+const db = useTestDynamoDb();
 
 /** A fresh table with an organisation of `budget` and the stores of `environment`. */
 const setUp = async (environment: Environment, budget = 3) => {

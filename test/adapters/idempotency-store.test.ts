@@ -1,18 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
 import type { IdempotencyClaim } from '../../lambdas/core/ports';
-import { startTestDynamoDb, type TestDynamoDb } from '../support/dynamodb-local';
+import { useTestDynamoDb } from '../support/dynamodb-local';
 import { completion, SECOND, scopeIn, TestClock } from './fixtures';
 
-let db: TestDynamoDb;
-
-beforeAll(async () => {
-  db = await startTestDynamoDb();
-});
-
-afterAll(async () => {
-  await db.stop();
-});
+const db = useTestDynamoDb();
 
 const setUp = async () => {
   const tableName = await db.freshTable();

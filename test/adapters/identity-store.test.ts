@@ -1,17 +1,9 @@
 import { DynamoDbIdentityStore } from '../../lambdas/adapters/dynamodb/identity-store';
 import type { Integration } from '../../lambdas/core/model';
-import { startTestDynamoDb, type TestDynamoDb } from '../support/dynamodb-local';
+import { useTestDynamoDb } from '../support/dynamodb-local';
 import { apiKey, id, organisation, scopeIn, TestClock } from './fixtures';
 
-let db: TestDynamoDb;
-
-beforeAll(async () => {
-  db = await startTestDynamoDb();
-});
-
-afterAll(async () => {
-  await db.stop();
-});
+const db = useTestDynamoDb();
 
 const setUp = async () => {
   const tableName = await db.freshTable();

@@ -1,18 +1,10 @@
 import { DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbIdentityStore } from '../../lambdas/adapters/dynamodb/identity-store';
 import { ensureTable } from '../../lambdas/adapters/dynamodb/local-dynamodb';
-import { startTestDynamoDb, type TestDynamoDb } from '../support/dynamodb-local';
+import { useTestDynamoDb } from '../support/dynamodb-local';
 import { organisation, TestClock } from './fixtures';
 
-let db: TestDynamoDb;
-
-beforeAll(async () => {
-  db = await startTestDynamoDb();
-});
-
-afterAll(async () => {
-  await db.stop();
-});
+const db = useTestDynamoDb();
 
 describe('ensureTable', () => {
   it('creates the table with both newest-first indexes and TTL on expires_at', async () => {

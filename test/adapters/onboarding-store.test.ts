@@ -1,18 +1,10 @@
 import { DynamoDbClientStore } from '../../lambdas/adapters/dynamodb/client-store';
 import { DynamoDbOnboardingStore } from '../../lambdas/adapters/dynamodb/onboarding-store';
 import type { Onboarding } from '../../lambdas/core/model';
-import { startTestDynamoDb, type TestDynamoDb } from '../support/dynamodb-local';
+import { useTestDynamoDb } from '../support/dynamodb-local';
 import { client, onboarding, scopeIn, TestClock } from './fixtures';
 
-let db: TestDynamoDb;
-
-beforeAll(async () => {
-  db = await startTestDynamoDb();
-});
-
-afterAll(async () => {
-  await db.stop();
-});
+const db = useTestDynamoDb();
 
 const setUp = async () => {
   const tableName = await db.freshTable();

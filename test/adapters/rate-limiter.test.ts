@@ -1,16 +1,8 @@
 import { DynamoDbRateLimiter } from '../../lambdas/adapters/dynamodb/rate-limiter';
-import { startTestDynamoDb, type TestDynamoDb } from '../support/dynamodb-local';
+import { useTestDynamoDb } from '../support/dynamodb-local';
 import { SECOND, TestClock } from './fixtures';
 
-let db: TestDynamoDb;
-
-beforeAll(async () => {
-  db = await startTestDynamoDb();
-});
-
-afterAll(async () => {
-  await db.stop();
-});
+const db = useTestDynamoDb();
 
 const setUp = async () => {
   const tableName = await db.freshTable();

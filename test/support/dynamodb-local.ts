@@ -49,3 +49,29 @@ export const startTestDynamoDb = async (): Promise<TestDynamoDb> => {
     },
   };
 };
+
+/** Starts one DynamoDB Local for the calling test file (before its tests) and stops it after them. */
+export const useTestDynamoDb = (): TestDynamoDb => {
+  let started: TestDynamoDb | undefined;
+  beforeAll(async () => {
+    started = await startTestDynamoDb();
+  });
+  afterAll(async () => {
+    await started?.stop();
+  });
+  const current = (): TestDynamoDb => {
+    if (!started) throw new Error('DynamoDB Local is used before the test file started it');
+    return started;
+  };
+  return {
+    get endpoint() {
+      return current().endpoint;
+    },
+    get doc() {
+      return current().doc;
+    },
+    freshTable: () => current().freshTable(),
+    restart: () => current().restart(),
+    stop: () => current().stop(),
+  };
+};
