@@ -1,0 +1,319 @@
+// bench -> `npm run bench`: in one run, (1) a 100 MiB contract upload against a disk baseline, with the
+// server's memory, and (2) GET /v1/contract-reviews/{id} throughput against a bare node:http server.
+// Prints a table, then one JSON summary line. Everything it starts is stopped, even on failure.
+// BENCH_CPU_PROF=<dir> also CPU-profiles the stack; `npx tsx bench/cpu-profile-summary.ts <dir>` reads it.
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { bearer, contractParts, upload } from '../test/support/api-client';
+import { contractPdf, writeLargePdf } from '../test/support/pdfs';
+import type { Phase } from './cpu-profile-summary';
+import { toMiB } from './process-memory';
+import { median, mib, ms, percent, ratio, round, table, verdict } from './report';
+import { type BenchStack, freePortBase, productionToken, startStack } from './stack';
+import { capture, LOAD, type LoadFigures, load, startBareServer } from './throughput';
+import { baselineCopy, flushDisk, sendUpload, type UploadTiming, writeUploadBody } from './upload';
+
+const PDF_BYTES = 100 * 1024 * 1024; // the largest PDF the interface accepts
+const UPLOAD_RUNS = 3;
+const GOALS = { uploadRatio: 1.5, memoryGrowthMiB: 64, throughputShare: 0.25 } as const;
+
+/** Set to a directory to CPU-profile the stack (see bench/cpu-profile-summary.ts). */
+const PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
+
+/** Other work on the machine skews every figure; the load average at the start says how much there was. */
+const LOAD_AVERAGE_AT_START = loadavg()[0] ?? 0;
+
+const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+/** Phase windows on CLOCK_MONOTONIC in µs, the clock of the stack's CPU profile. */
+const phases: Phase[] = [];
+const phase = async <T>(name: string, action: () => Promise<T>): Promise<T> => {
+  const startUs = Number(process.hrtime.bigint() / 1000n);
+  try {
+    return await action();
+  } finally {
+    phases.push({ name, startUs, endUs: Number(process.hrtime.bigint() / 1000n) });
+  }
+};
+
+/** Undo steps, run last-in first-out; each one runs even if another fails. */
+class Cleanup {
+  private readonly steps: Array<() => Promise<unknown>> = [];
+  add(step: () => Promise<unknown>) {
+    this.steps.push(step);
+  }
+  async run() {
+    for (const step of this.steps.splice(0).reverse()) {
+      await step().catch((error: unknown) => progress(`cleanup step failed: ${String(error)}`));
+    }
+  }
+}
+
+/** A small contract sent through the ordinary client helper; answers the contract review id. */
+const sendSmallContract = async (stack: BenchStack, token: string, reference: string): Promise<string> => {
+  const request = { external_reference: reference, product: 'contract_viewer' };
+  const answer = await upload(
+    `${stack.production}/v1/contract-reviews`,
+    token,
+    contractParts(await contractPdf(3), request),
+  );
+  if (answer.status !== 202) throw new Error(`small upload answered ${answer.status}: ${answer.text}`);
+  return answer.body.id as string;
+};
+
+interface UploadRun extends UploadTiming {
+  baselineMs: number;
+  baselineCpuMs: number;
+  bodyBytes: number;
+  /** Peak RSS growth over the pre-upload RSS: the larger of the sampled and the kernel's peak. */
+  growth: number;
+}
+
+const uploadRuns = async (stack: BenchStack, token: string, workDir: string): Promise<UploadRun[]> => {
+  const pdfPath = path.join(workDir, 'contract-100mib.pdf');
+  progress(`writing a ${toMiB(PDF_BYTES)} MiB PDF…`);
+  await writeLargePdf(pdfPath, PDF_BYTES);
+  const runs: UploadRun[] = [];
+  for (let run = 1; run <= UPLOAD_RUNS; run++) {
+    const request = { external_reference: `bench-large-${randomUUID()}`, product: 'contract_viewer' };
+    const body = await writeUploadBody(pdfPath, path.join(workDir, 'body.multipart'), request);
+    await flushDisk();
+    const baseline = await baselineCopy(body, path.join(workDir, 'baseline-copy'));
+    await flushDisk();
+    progress(`upload ${run}/${UPLOAD_RUNS} (${body.size} bytes)…`);
+    const timing = await sendUpload(`${stack.production}/v1/contract-reviews`, token, body, stack.pid);
+    const lastByteUs = timing.startedUs + timing.sendMs * 1000;
+    phases.push(
+      { name: `upload ${run}: until the last byte is sent`, startUs: timing.startedUs, endUs: lastByteUs },
+      {
+        name: `upload ${run}: last byte sent to 202`,
+        startUs: lastByteUs,
+        endUs: timing.startedUs + timing.totalMs * 1000,
+      },
+    );
+    const peak = Math.max(timing.memory.sampledPeak, timing.memory.kernelPeak ?? 0);
+    runs.push({
+      ...timing,
+      baselineMs: baseline.wallMs,
+      baselineCpuMs: baseline.cpuMs,
+      bodyBytes: body.size,
+      growth: peak - timing.memory.before,
+    });
+  }
+  return runs;
+};
+
+interface Throughput {
+  service: LoadFigures;
+  bare: LoadFigures;
+  bodyBytes: number;
+}
+
+const throughput = async (stack: BenchStack, token: string, cleanup: Cleanup): Promise<Throughput> => {
+  const id = await sendSmallContract(stack, token, `bench-read-${randomUUID()}`);
+  const pathname = `/v1/contract-reviews/${id}`;
+  const headers = bearer(token);
+  const answer = await capture(`${stack.production}${pathname}`, headers);
+  if (answer.status !== 200) throw new Error(`GET ${pathname} answered ${answer.status}`);
+  progress(`loading GET ${pathname} (${LOAD.connections} connections, ${LOAD.durationS} s)…`);
+  const service = await phase('GET load (incl. warm-up)', () =>
+    load(`${stack.production}${pathname}`, headers, stack.pid),
+  );
+  const bareServer = await startBareServer(answer, pathname);
+  cleanup.add(bareServer.stop);
+  progress(`loading the bare server (${answer.body.length}-byte body, same headers)…`);
+  const bare = await load(bareServer.url, headers, bareServer.pid);
+  await bareServer.stop();
+  return { service, bare, bodyBytes: answer.body.length };
+};
+
+const uploadTable = (runs: UploadRun[]) =>
+  table([
+    [
+      'run',
+      'upload→202',
+      'last byte sent',
+      'status line',
+      'baseline',
+      'ratio',
+      'RSS before',
+      'RSS growth',
+      'sampled',
+      'VmHWM',
+    ],
+    ...runs.map((run, i) => [
+      String(i + 1),
+      ms(run.totalMs),
+      ms(run.sendMs),
+      ms(run.answerMs),
+      ms(run.baselineMs),
+      ratio(run.totalMs / run.baselineMs),
+      ms(run.serverCpuMs),
+      ms(run.baselineCpuMs),
+      ms(run.clientCpuMs),
+      mib(toMiB(run.memory.before)),
+      mib(toMiB(run.growth)),
+      `${mib(toMiB(run.memory.sampledPeak - run.memory.before))} (${run.memory.samples})`,
+      run.memory.kernelPeak === null ? 'n/a' : mib(toMiB(run.memory.kernelPeak - run.memory.before)),
+    ]),
+  ]);
+
+const loadTable = ({ service, bare }: Throughput) =>
+  table([
+    [
+      'target',
+      'req/s',
+      'p50',
+      'p99',
+      'requests',
+      '2xx',
+      'non-2xx',
+      'errors',
+      'timeouts',
+      'server CPU',
+      'its children',
+      'client CPU',
+      'server µs/req',
+    ],
+    ...[
+      ['service GET', service],
+      ['bare node:http', bare],
+    ].map(([name, f]) => {
+      const figures = f as LoadFigures;
+      return [
+        name as string,
+        figures.requestsPerSecond.toFixed(0),
+        `${figures.latencyP50Ms} ms`,
+        `${figures.latencyP99Ms} ms`,
+        String(figures.total),
+        String(figures.ok),
+        String(figures.non2xx),
+        String(figures.errors),
+        String(figures.timeouts),
+        `${figures.cpu.server.toFixed(1)} s`,
+        `${figures.cpu.serverChildren.toFixed(1)} s`,
+        `${figures.cpu.client.toFixed(1)} s`,
+        figures.cpu.serverMicrosPerRequest.toFixed(0),
+      ];
+    }),
+  ]);
+
+const summarise = (runs: UploadRun[], reads: Throughput) => {
+  const uploadMs = median(runs.map((run) => run.totalMs));
+  const baselineMs = median(runs.map((run) => run.baselineMs));
+  const growthMiB = toMiB(Math.max(...runs.map((run) => run.growth)));
+  const share = reads.service.requestsPerSecond / reads.bare.requestsPerSecond;
+  return {
+    machine: {
+      cpus: availableParallelism(),
+      cpu_model: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      load_average_at_start: round(LOAD_AVERAGE_AT_START),
+    },
+    upload: {
+      pdf_bytes: PDF_BYTES,
+      body_bytes: runs[0]?.bodyBytes,
+      runs_ms: runs.map((run) => round(run.totalMs, 0)),
+      last_byte_sent_ms: runs.map((run) => round(run.sendMs, 0)),
+      server_cpu_ms: runs.map((run) => round(run.serverCpuMs, 0)),
+      baseline_cpu_ms: runs.map((run) => round(run.baselineCpuMs, 0)),
+      median_ms: round(uploadMs, 0),
+      baseline_runs_ms: runs.map((run) => round(run.baselineMs, 0)),
+      baseline_median_ms: round(baselineMs, 0),
+      ratio: round(uploadMs / baselineMs),
+      cpu_ratio: round(
+        median(runs.map((run) => run.serverCpuMs)) / median(runs.map((run) => run.baselineCpuMs)),
+      ),
+      rss_growth_mib: runs.map((run) => round(toMiB(run.growth), 1)),
+      rss_growth_max_mib: round(growthMiB, 1),
+    },
+    get: {
+      connections: LOAD.connections,
+      duration_s: LOAD.durationS,
+      body_bytes: reads.bodyBytes,
+      service_rps: round(reads.service.requestsPerSecond, 0),
+      bare_rps: round(reads.bare.requestsPerSecond, 0),
+      share: round(share, 3),
+      service_server_cpu_us_per_request: round(reads.service.cpu.serverMicrosPerRequest, 0),
+      bare_server_cpu_us_per_request: round(reads.bare.cpu.serverMicrosPerRequest, 0),
+      service_non2xx: reads.service.non2xx + reads.service.errors,
+      bare_non2xx: reads.bare.non2xx + reads.bare.errors,
+    },
+    goals: {
+      upload_ratio_at_most_1_5: uploadMs / baselineMs <= GOALS.uploadRatio,
+      rss_growth_under_64_mib: growthMiB < GOALS.memoryGrowthMiB,
+      get_share_at_least_25_percent: share >= GOALS.throughputShare,
+      all_get_answers_200: reads.service.non2xx + reads.service.errors === 0,
+    },
+  };
+};
+
+const printReport = (runs: UploadRun[], reads: Throughput) => {
+  const summary = summarise(runs, reads);
+  const { upload: up, get, goals, machine } = summary;
+  console.log(
+    `\nMachine: ${machine.cpus} CPUs (${machine.cpu_model}), Node ${machine.node}, ` +
+      `1-min load average at start ${machine.load_average_at_start}`,
+  );
+  console.log(
+    `\n1. Upload of a ${toMiB(PDF_BYTES)} MiB PDF (multipart body ${up.body_bytes} bytes, from a file)`,
+  );
+  console.log('   baseline = read the same body, SHA-256 it, write it to a new file, fsync at the end\n');
+  console.log(uploadTable(runs));
+  console.log(
+    `\n   median ${ms(up.median_ms)} vs baseline ${ms(up.baseline_median_ms)}: ${ratio(up.ratio)} ` +
+      `(goal ≤ ${GOALS.uploadRatio}x: ${verdict(goals.upload_ratio_at_most_1_5)})`,
+  );
+  console.log(
+    `   CPU time: server ${ratio(up.cpu_ratio)} the baseline's (medians; a check that is less ` +
+      'sensitive to other load on the machine than wall time)',
+  );
+  console.log(
+    `   peak RSS growth ${mib(up.rss_growth_max_mib)} (the larger of 20 ms samples and the kernel's VmHWM; ` +
+      `goal < ${GOALS.memoryGrowthMiB} MiB: ${verdict(goals.rss_growth_under_64_mib)})`,
+  );
+  console.log(
+    `\n2. GET /v1/contract-reviews/{id}: ${LOAD.connections} connections, ${LOAD.durationS} s ` +
+      `(after ${LOAD.warmUpS} s warm-up), ${get.body_bytes}-byte answer\n`,
+  );
+  console.log(loadTable(reads));
+  console.log(
+    `\n   service/bare ${percent(get.share)} (goal ≥ 25%: ${verdict(goals.get_share_at_least_25_percent)}); ` +
+      `every service answer 200: ${goals.all_get_answers_200 ? 'yes' : `NO ${JSON.stringify(reads.service.statusCodes)}`}`,
+  );
+  console.log(`\n${JSON.stringify(summary)}`);
+};
+
+const main = async () => {
+  const cleanup = new Cleanup();
+  const interrupted = () => {
+    progress('interrupted: stopping…');
+    void cleanup.run().then(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    const workDir = await mkdtemp(path.join(tmpdir(), 'contract-bench-'));
+    cleanup.add(() => rm(workDir, { recursive: true, force: true }));
+    const portBase = await freePortBase();
+    progress(`starting the local stack (PORT_BASE=${portBase}, RATE_LIMITS=off)…`);
+    const profileFlags = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+    if (PROFILE_DIR) await mkdir(PROFILE_DIR, { recursive: true });
+    const stack = await startStack(portBase, path.join(workDir, 'data'), profileFlags);
+    cleanup.add(stack.stop);
+    if (PROFILE_DIR)
+      cleanup.add(() => writeFile(path.join(PROFILE_DIR, 'phases.json'), JSON.stringify(phases)));
+    const token = await productionToken(stack);
+    progress('warm-up upload (small PDF)…');
+    await sendSmallContract(stack, token, `bench-warm-up-${randomUUID()}`);
+    const runs = await uploadRuns(stack, token, workDir);
+    const reads = await throughput(stack, token, cleanup);
+    printReport(runs, reads);
+  } finally {
+    await cleanup.run();
+  }
+};
+
+await main();

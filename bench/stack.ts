@@ -1,0 +1,119 @@
+// bench -> the local stack as ONE Node process (`node --import tsx bin/local.ts`, not the tsx CLI, which
+// forks a second process), so that the pid we hold is the process whose memory we read.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { exchange } from '../test/support/api-client';
+import { ops } from '../test/support/local-stack';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The project's own Node (the `node` dev dependency), the one `npm start` runs on. */
+export const NODE = path.join(ROOT, 'node_modules/.bin/node');
+
+/** Ports the stack takes from PORT_BASE: the eight of decisions.md §9 and its two embedded stores. */
+const PORTS_USED = 12;
+const READY_TIMEOUT_MS = 90_000;
+const STOP_TIMEOUT_MS = 20_000;
+
+export interface BenchStack {
+  pid: number;
+  portBase: number;
+  dataDir: string;
+  production: string;
+  /** SIGTERM, then wait for the exit; SIGKILL of its process group only if it hangs. */
+  stop(): Promise<void>;
+  output(): string;
+}
+
+const portFree = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+
+/** A PORT_BASE whose whole range is free right now (random, so parallel runs rarely collide). */
+export const freePortBase = async (): Promise<number> => {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 30_000 + 20 * Math.floor(Math.random() * 1_500);
+    const checks = await Promise.all(Array.from({ length: PORTS_USED }, (_, i) => portFree(base + i)));
+    if (checks.every(Boolean)) return base;
+  }
+  throw new Error('no free range of ports for the local stack');
+};
+
+const waitForReady = (child: ChildProcess, output: () => string): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error('local stack not ready within 90 s')), READY_TIMEOUT_MS);
+    const onData = () => {
+      if (output().includes('Local stack ready')) finish();
+    };
+    const onExit = (code: number | null) => finish(new Error(`local stack exited (${code}) before ready`));
+    const finish = (error?: Error) => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      if (error) reject(new Error(`${error.message}:\n${output().slice(-4_000)}`));
+      else resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+  });
+
+const stopChild = async (child: ChildProcess): Promise<void> => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    // Its own group (detached): this reaches DynamoDB Local too, and nothing we did not start.
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  }, STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+};
+
+/** Starts `bin/local.ts` with RATE_LIMITS=off; `nodeFlags` go to Node itself (e.g. --cpu-prof). */
+export const startStack = async (
+  portBase: number,
+  dataDir: string,
+  nodeFlags: string[] = [],
+): Promise<BenchStack> => {
+  const child = spawn(NODE, [...nodeFlags, '--import', 'tsx', 'bin/local.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT_BASE: String(portBase), DATA_DIR: dataDir, RATE_LIMITS: 'off' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const stack: BenchStack = {
+    pid: child.pid ?? -1,
+    portBase,
+    dataDir,
+    production: `http://127.0.0.1:${portBase}`,
+    stop: () => stopChild(child),
+    output: () => output,
+  };
+  try {
+    await waitForReady(child, stack.output);
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+  return stack;
+};
+
+/** `dev-bootstrap` beside the stack, then a production access token from its production key. */
+export const productionToken = async (stack: BenchStack): Promise<string> => {
+  const bootstrap = await ops(stack, 'dev-bootstrap');
+  const keys = bootstrap.json?.keys as { production?: string } | undefined;
+  if (bootstrap.code !== 0 || !keys?.production)
+    throw new Error(`dev-bootstrap failed (${bootstrap.code}): ${bootstrap.stderr || bootstrap.stdout}`);
+  return exchange(stack.production, keys.production);
+};

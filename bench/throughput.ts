@@ -1,0 +1,133 @@
+// bench -> GET throughput with autocannon: the service's read of one contract review against a bare
+// node:http server sending the same bytes and headers, under identical load settings.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon, { type Result } from 'autocannon';
+import { countCpu, descendants } from './cpu-time';
+import { NODE, ROOT } from './stack';
+
+export const LOAD = { connections: 50, durationS: 10, warmUpS: 2 } as const;
+
+/** Headers the bare server must not copy: per-connection or per-answer ones Node sets itself. */
+const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+const REQUEST_ID_HEADER = 'service-request-id';
+
+export interface CapturedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export const capture = async (url: string, headers: Record<string, string>): Promise<CapturedAnswer> => {
+  const response = await fetch(url, { headers });
+  const copied: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!OWN_HEADERS.has(name)) copied[name] = value;
+  });
+  return { status: response.status, headers: copied, body: Buffer.from(await response.arrayBuffer()) };
+};
+
+export interface LoadFigures {
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  total: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  /** CPU seconds used during the measured run, and per request (µs) for the server's process tree. */
+  cpu: { server: number; serverChildren: number; client: number; serverMicrosPerRequest: number };
+}
+
+const figures = (result: Result, cpu: LoadFigures['cpu']): LoadFigures => ({
+  requestsPerSecond: result.requests.average,
+  latencyP50Ms: result.latency.p50,
+  latencyP99Ms: result.latency.p99,
+  total: Object.values(result.statusCodeStats).reduce((sum, { count }) => sum + Number(count), 0),
+  ok: result['2xx'],
+  non2xx: result.non2xx,
+  errors: result.errors,
+  timeouts: result.timeouts,
+  statusCodes: Object.fromEntries(
+    Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]),
+  ),
+  cpu,
+});
+
+/**
+ * A short untimed run first (JIT, connection set-up), then the measured run with the same settings,
+ * counting the CPU time of the server (`serverPid`), of the processes it started, and of this client.
+ */
+export const load = async (
+  url: string,
+  headers: Record<string, string>,
+  serverPid: number,
+): Promise<LoadFigures> => {
+  const settings = { url, headers, connections: LOAD.connections };
+  await autocannon({ ...settings, duration: LOAD.warmUpS });
+  const children = descendants(serverPid);
+  const serverCpu = countCpu([serverPid, ...children]);
+  const clientCpu = process.cpuUsage();
+  const result = await autocannon({ ...settings, duration: LOAD.durationS });
+  const [server = 0, ...others] = serverCpu.stop();
+  const { user, system } = process.cpuUsage(clientCpu);
+  const serverChildren = others.reduce((sum, seconds) => sum + seconds, 0);
+  const requests = Math.max(1, result['2xx'] + result.non2xx);
+  return figures(result, {
+    server,
+    serverChildren,
+    client: (user + system) / 1e6,
+    serverMicrosPerRequest: ((server + serverChildren) * 1e6) / requests,
+  });
+};
+
+export interface BareServer {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+const firstLine = async (child: ChildProcess): Promise<string> => {
+  if (!child.stdout) throw new Error('bare server has no stdout');
+  const lines = createInterface({ input: child.stdout });
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`bare server exited (${code}) before listening`);
+  });
+  exited.catch(() => {}); // only the race below cares; a later exit is the normal stop
+  const [line] = (await Promise.race([once(lines, 'line'), exited])) as [string];
+  lines.close();
+  return line;
+};
+
+/** Starts bench/bare-server.ts in its own Node process, answering `answer`; its URL ends in `pathname`. */
+export const startBareServer = async (answer: CapturedAnswer, pathname: string): Promise<BareServer> => {
+  const headers = { ...answer.headers };
+  delete headers[REQUEST_ID_HEADER];
+  const child = spawn(NODE, ['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      BENCH_BODY: answer.body.toString('base64'),
+      BENCH_HEADERS: JSON.stringify(headers),
+      BENCH_REQUEST_ID_HEADER: REQUEST_ID_HEADER,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    const { port } = JSON.parse(await firstLine(child)) as { port: number };
+    return { url: `http://127.0.0.1:${port}${pathname}`, pid: child.pid ?? -1, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+};
