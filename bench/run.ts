@@ -38,16 +38,23 @@ const phase = async <T>(name: string, action: () => Promise<T>): Promise<T> => {
   }
 };
 
-/** Undo steps, run last-in first-out; each one runs even if another fails. */
+/**
+ * Undo steps, run last-in first-out; each one runs even if another fails. `run()` runs them once: a
+ * second caller (the signal handler and the `finally`) waits for the same run.
+ */
 class Cleanup {
   private readonly steps: Array<() => Promise<unknown>> = [];
+  private running: Promise<void> | undefined;
   add(step: () => Promise<unknown>) {
     this.steps.push(step);
   }
-  async run() {
-    for (const step of this.steps.splice(0).reverse()) {
-      await step().catch((error: unknown) => progress(`cleanup step failed: ${String(error)}`));
-    }
+  run(): Promise<void> {
+    this.running ??= (async () => {
+      for (const step of this.steps.splice(0).reverse()) {
+        await step().catch((error: unknown) => progress(`cleanup step failed: ${String(error)}`));
+      }
+    })();
+    return this.running;
   }
 }
 
@@ -288,12 +295,14 @@ const printReport = (runs: UploadRun[], reads: Throughput) => {
 
 const main = async () => {
   const cleanup = new Cleanup();
-  const interrupted = () => {
+  let interrupted = false;
+  const interrupt = () => {
+    interrupted = true;
     progress('interrupted: stopping…');
     void cleanup.run().then(() => process.exit(130));
   };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
   try {
     const workDir = await mkdtemp(path.join(tmpdir(), 'contract-bench-'));
     cleanup.add(() => rm(workDir, { recursive: true, force: true }));
@@ -311,6 +320,9 @@ const main = async () => {
     const runs = await uploadRuns(stack, token, workDir);
     const reads = await throughput(stack, token, cleanup);
     printReport(runs, reads);
+  } catch (error) {
+    // After an interrupt the steps under way fail as their servers stop: that is not the news.
+    if (!interrupted) throw error;
   } finally {
     await cleanup.run();
   }

@@ -86,6 +86,13 @@ export const startStack = async (
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  // Last resort if this process exits before stop() (e.g. Ctrl-C during start-up): nothing left behind.
+  const killOnExit = () => {
+    if (child.pid && child.exitCode === null && child.signalCode === null)
+      process.kill(-child.pid, 'SIGKILL');
+  };
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   let output = '';
   const collect = (chunk: Buffer) => {
     output += chunk.toString();

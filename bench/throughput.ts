@@ -117,6 +117,10 @@ export const startBareServer = async (answer: CapturedAnswer, pathname: string):
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // Last resort if this process exits before stop(): the server must not outlive the bench.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = once(child, 'exit');
