@@ -9,6 +9,7 @@ import { S3BlobStore } from './blobs/s3-blob-store';
 import { createDynamoDbStores } from './dynamodb';
 import { joseAccessTokens } from './jose-access-tokens';
 import { randomIds } from './random-ids';
+import { withRecentReads } from './recent-reads';
 import { systemClock } from './system-clock';
 
 export interface PortsWiring {
@@ -35,6 +36,8 @@ const lazyPdfInspector = (blobs: BlobStore): PdfInspector => {
 export const composePorts = (wiring: PortsWiring): Ports => {
   const clock = systemClock();
   const blobs = new S3BlobStore({ client: wiring.s3, bucket: wiring.bucket });
+  const stores = createDynamoDbStores(wiring.dynamo, wiring.tableName, clock, wiring.environment);
+  const contractReviews = withRecentReads(stores.contractReviews, clock);
   return {
     environment: wiring.environment,
     clock,
@@ -43,6 +46,8 @@ export const composePorts = (wiring: PortsWiring): Ports => {
     pdfs: lazyPdfInspector(blobs),
     workflows: wiring.workflows,
     tokens: joseAccessTokens(wiring.environment, wiring.signingKey),
-    ...createDynamoDbStores(wiring.dynamo, wiring.tableName, clock, wiring.environment),
+    ...stores,
+    contractReviews: contractReviews.store,
+    contractReviewReads: contractReviews.reads,
   };
 };

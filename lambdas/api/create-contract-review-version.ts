@@ -1,6 +1,7 @@
 // api -> POST /v1/contract-reviews/{id}/versions: a changed contract, at the same link.
 import { authenticate } from '../core/auth';
-import { getOwnContractReview, sendVersion } from '../core/contracts/send';
+import { getOwnContractReview } from '../core/contracts/read';
+import { sendVersion } from '../core/contracts/send';
 import { endpoint } from './http/endpoint';
 import { checkUploadHeaders, receiveUpload, uploadReply } from './http/receive-upload';
 

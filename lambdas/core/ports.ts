@@ -141,6 +141,14 @@ export interface ContractReviewStore {
   ): Promise<Page<ContractReview>>;
 }
 
+/**
+ * Contract reviews as polling reads them: at most a second old, so that clients polling for a
+ * publication cost no database read each. Never for decisions; those read `ContractReviewStore`.
+ */
+export interface ContractReviewReads {
+  get(id: string): Promise<ContractReview | null>;
+}
+
 export interface OnboardingStore {
   /**
    * Opens `onboarding` under its reference and records the session token's hash. When the reference is
@@ -190,6 +198,7 @@ export interface Ports {
   rateLimiter: RateLimiter;
   idempotency: IdempotencyStore;
   contractReviews: ContractReviewStore;
+  contractReviewReads: ContractReviewReads;
   onboardings: OnboardingStore;
   clients: ClientStore;
   identity: IdentityStore;

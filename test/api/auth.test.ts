@@ -4,6 +4,7 @@ import path from 'node:path';
 import { SignJWT } from 'jose';
 import { type Answer, bearer, call, exchange } from '../support/api-client';
 import { ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import { createTenant, revokeKey } from '../support/tenants';
 
 let stack: RunningStack;
 let keys: { sandbox: string; production: string };
@@ -142,6 +143,14 @@ describe('access tokens on the other endpoints', () => {
       Math.floor(Date.now() / 1000) - 60,
     );
     expectError(await list(stack.production, expired), 401, 'token_expired');
+  });
+
+  test('a revoked key: refused at POST /v1/token, and its access tokens stop working', async () => {
+    const tenant = await createTenant(stack, 'revoked');
+    const accessToken = await exchange(stack.production, tenant.keys.production);
+    await revokeKey(stack, 'production', tenant.keys.production);
+    expectError(await token(stack.production, tenant.keys.production), 401, 'api_key_invalid');
+    expectError(await list(stack.production, accessToken), 401, 'token_invalid');
   });
 
   test('no Authorization on a read: 401 authentication_required', async () => {

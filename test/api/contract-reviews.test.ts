@@ -647,6 +647,13 @@ describe('new versions', () => {
     expect((await get(created.body.id)).body.version).toBe(2);
   });
 
+  test('a poll right after a new version shows the new version', async () => {
+    const created = await send(viewer());
+    expect((await get(created.body.id)).body.version).toBe(1);
+    expect((await versionOf(created.body.id, { based_on_version: 1 })).status).toBe(202);
+    expect((await get(created.body.id)).body).toMatchObject({ version: 2, processing: { state: 'running' } });
+  });
+
   test('a version based on an older one: 409 stale_version naming the latest', async () => {
     const created = await send(viewer());
     expect((await versionOf(created.body.id, { based_on_version: 1 })).status).toBe(202);

@@ -1,5 +1,6 @@
 // test -> more tenants than `dev-bootstrap` makes, created through the core against a running local
 // stack's storage, the way the portal will: to show that one tenant cannot see another's records.
+import { hashSecret } from '../../lambdas/core/auth';
 import { createApiKey, DEFAULT_SANDBOX_BUDGET } from '../../lambdas/core/identity';
 import type { Environment } from '../../lambdas/core/model';
 import { type Buyer, submitOnboarding } from '../../lambdas/core/onboarding';
@@ -53,4 +54,12 @@ export const submitDirectly = async (
   const onboarding = await ports.onboardings.get(onboardingId);
   if (!onboarding) throw new Error(`no onboarding ${onboardingId}`);
   return submitOnboarding(ports, onboarding, buyers);
+};
+
+/** Revokes an API key, as the portal will. */
+export const revokeKey = async (stack: RunningStack, environment: Environment, key: string) => {
+  const ports = (await portsOf(stack))[environment];
+  const record = await ports.identity.findApiKeyByHash(hashSecret(key));
+  if (!record) throw new Error('no such key');
+  await ports.identity.putApiKey({ ...record, revokedAt: ports.clock.now() });
 };

@@ -1,11 +1,12 @@
 // core -> sending a contract (`POST /v1/contract-reviews`) and a new version of one
 // (`POST /v1/contract-reviews/{id}/versions`), from the idempotency claim on, in the order of
 // decisions.md §1: idempotency, multipart, `request` fields, the file, then references.
-import { fail, isServiceError, notFound, ServiceError } from '../errors';
+import { fail, isServiceError, ServiceError } from '../errors';
 import type { Client, ContractReview, ContractVersion, Recipient, Scope } from '../model';
 import type { IdempotencyCompletion, Ports, StoredAnswer } from '../ports';
 import { presentContractReview } from '../present';
 import { sameScope } from '../scope';
+import { getOwnContractReview } from './read';
 import { readContractRequest, readVersionRequest, usableAsRecipient } from './request';
 import { CHANNELS_OF, newContractReview, withNewVersion } from './shape';
 
@@ -207,17 +208,6 @@ export const sendContract = (ports: Ports, input: UploadInput): Promise<UploadAn
     await startRun(ports, review);
     return { answer, answerKept: true, fileKept: true };
   });
-
-/** The contract review `id` as the caller may see it, or `not_found`. */
-export const getOwnContractReview = async (
-  ports: Ports,
-  scope: Scope,
-  id: string,
-): Promise<ContractReview> => {
-  const review = await ports.contractReviews.get(id);
-  if (review === null || !sameScope(review.scope, scope)) throw notFound('contract review');
-  return review;
-};
 
 export const sendVersion = (
   ports: Ports,
