@@ -1,6 +1,7 @@
 // api -> every answer: JSON with `Content-Type: application/json; charset=utf-8` and
 // `Service-Request-Id`, errors as `{ error: { code, message } }`; unknown faults logged, never shown.
 import { randomBytes } from 'node:crypto';
+import { isDependencyUnavailable } from '../../adapters/unavailable';
 import { isServiceError, ServiceError } from '../../core/errors';
 
 export interface HttpAnswer {
@@ -27,12 +28,16 @@ export const jsonAnswer = (
   body: typeof body === 'string' ? body : JSON.stringify(body),
 });
 
+/** Seconds a caller is asked to wait when a dependency is down. */
+const UNAVAILABLE_RETRY_AFTER = 5;
+
 export const errorAnswer = (requestId: string, error: unknown): HttpAnswer => {
   if (isServiceError(error)) return jsonAnswer(requestId, error.status, error.toJSON(), { ...error.headers });
+  const unavailable = isDependencyUnavailable(error);
   console.error(
     JSON.stringify({
       level: 'error',
-      message: 'unhandled fault',
+      message: unavailable ? 'dependency unavailable' : 'unhandled fault',
       service_request_id: requestId,
       error:
         error instanceof Error
@@ -40,9 +45,17 @@ export const errorAnswer = (requestId: string, error: unknown): HttpAnswer => {
           : String(error),
     }),
   );
-  const internal = new ServiceError(
-    'internal_error',
-    `The service failed to answer; quote ${requestId} if you report it.`,
-  );
-  return jsonAnswer(requestId, internal.status, internal.toJSON());
+  const answer = unavailable
+    ? new ServiceError(
+        'service_unavailable',
+        `The service cannot reach its storage just now; retry in ${UNAVAILABLE_RETRY_AFTER} s.`,
+        {
+          headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER) },
+        },
+      )
+    : new ServiceError(
+        'internal_error',
+        `The service failed to answer; quote ${requestId} if you report it.`,
+      );
+  return jsonAnswer(requestId, answer.status, answer.toJSON(), { ...answer.headers });
 };

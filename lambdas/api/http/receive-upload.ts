@@ -71,12 +71,18 @@ export const receiveUpload = async (
       `The body's SHA-256 is ${formatContentDigest(received.bodySha256)}, not the one in \`Content-Digest\`; hash the exact bytes you send.`,
     );
   }
-  // "The same request": same method, path and body bytes (decisions.md §2).
-  const fingerprint = createHash('sha256')
-    .update(`${request.method} ${request.path} ${headers.digest.toString('base64')}`)
-    .digest('hex');
-  return { idempotencyKey: headers.idempotencyKey, fingerprint, parts: received.parts };
+  return {
+    idempotencyKey: headers.idempotencyKey,
+    fingerprint: requestFingerprint(request.method, request.path, headers.digest),
+    parts: received.parts,
+  };
 };
+
+/** "The same request": the same method, path and body bytes (decisions.md §2). */
+export const requestFingerprint = (method: string, path: string, bodySha256: Buffer): string =>
+  createHash('sha256')
+    .update(`${method} ${path} ${bodySha256.toString('base64')}`)
+    .digest('hex');
 
 export const uploadReply = (answer: UploadAnswer): Reply => ({
   status: answer.status,

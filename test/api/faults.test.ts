@@ -1,0 +1,77 @@
+// Requests meeting work in flight or a dependency that is down, over HTTP against the local stack.
+import { execFileSync } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { requestFingerprint } from '../../lambdas/api/http/receive-upload';
+import { bearer, call, contentDigest, contractParts, exchange, multipart } from '../support/api-client';
+import { ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import { contractPdf } from '../support/pdfs';
+import { portsOf } from '../support/tenants';
+
+let stack: RunningStack;
+let token: string;
+let bootstrap: { organisation_id: string; integration_id: string };
+
+beforeAll(async () => {
+  stack = await startStack({ env: { RATE_LIMITS: 'off' } });
+  const boot = await ops(stack, 'dev-bootstrap');
+  bootstrap = boot.json as typeof bootstrap;
+  token = await exchange(stack.production, (boot.json?.keys as { production: string }).production);
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await removeDataDir(stack.dataDir);
+});
+
+test('a key whose first request is still being processed: 409 idempotency_key_in_use, then it proceeds', async () => {
+  const key = randomUUID();
+  const { body, contentType } = multipart(
+    contractParts(await contractPdf(1), { external_reference: `busy-${key}`, product: 'contract_viewer' }),
+  );
+  const headers = {
+    ...bearer(token),
+    'content-type': contentType,
+    'idempotency-key': key,
+    'content-digest': contentDigest(body),
+  };
+  // The same request, already claimed by another host that has not finished it.
+  const ports = (await portsOf(stack)).production;
+  const scope = {
+    organisationId: bootstrap.organisation_id,
+    integrationId: bootstrap.integration_id,
+    environment: 'production' as const,
+  };
+  const fingerprint = requestFingerprint(
+    'POST',
+    '/v1/contract-reviews',
+    createHash('sha256').update(body).digest(),
+  );
+  expect(await ports.idempotency.claim(scope, key, fingerprint)).toEqual({ kind: 'claimed' });
+
+  const busy = await call(`${stack.production}/v1/contract-reviews`, { method: 'POST', headers, body });
+  expect({ status: busy.status, code: busy.body.error.code }).toEqual({
+    status: 409,
+    code: 'idempotency_key_in_use',
+  });
+
+  await ports.idempotency.release(scope, key, fingerprint);
+  expect(
+    (await call(`${stack.production}/v1/contract-reviews`, { method: 'POST', headers, body })).status,
+  ).toBe(202);
+});
+
+test('storage down: 503 service_unavailable with Retry-After, never a stack trace', async () => {
+  const fresh = await exchange(
+    stack.production,
+    ((await ops(stack, 'dev-bootstrap')).json?.keys as { production: string }).production,
+  );
+  execFileSync('pkill', ['-KILL', '-f', `${stack.dataDir}/dynamodb`]);
+  const answer = await call(`${stack.production}/v1/contract-reviews`, { headers: bearer(fresh) });
+  expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({
+    status: 503,
+    code: 'service_unavailable',
+  });
+  expect(answer.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+  expect(answer.headers.get('service-request-id')).toMatch(/^rqs_/);
+  expect(answer.text).not.toMatch(/ECONNREFUSED|at \w+ \(/);
+});
