@@ -2,6 +2,11 @@
 import { readLocalConfig } from '../lambdas/hosts/local-config';
 import { startLocalStack } from '../lambdas/hosts/local-stack';
 
+// One request's stray promise must not take down every environment's API: log it and go on serving.
+process.on('unhandledRejection', (reason) => {
+  console.error(JSON.stringify({ level: 'error', message: 'unhandled rejection', error: String(reason) }));
+});
+
 const config = readLocalConfig();
 const stack = await startLocalStack(config);
 
