@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,23 @@ import { BlobNotFoundError, S3BlobStore } from '../../lambdas/adapters/blobs/s3-
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
 
 const MiB = 1024 * 1024;
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const waitUntilGone = async (pid: number, ms = 10_000): Promise<boolean> => {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+    if (!alive(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return !alive(pid);
+};
 
 /** `total` deterministic bytes in chunks of `chunk`, generated as they are read (never all in memory). */
 async function* stream(total: number, chunk = 64 * 1024, seed = 7): AsyncGenerator<Uint8Array> {
@@ -76,6 +94,14 @@ describe('S3BlobStore on the local S3 twin', () => {
     expect(createHash('sha256').update(whole).digest('hex')).toBe(expected.digest('hex'));
   });
 
+  it('stores a body of exactly two parts (no short last part), in chunks that straddle the parts', async () => {
+    const total = 16 * MiB; // two 8 MiB parts
+    await blobs.put('exact', stream(total, 3 * 1000 * 1000, 5), 'application/pdf');
+    const whole = Buffer.from(await blobs.readRange('exact', 0, total + 10));
+    expect(whole.length).toBe(total);
+    expect(whole.equals(pattern(0, total, 5))).toBe(true);
+  });
+
   it('puts a small body in one request, and an empty one', async () => {
     const bytes = randomBytes(1000);
     const body = async function* () {
@@ -126,5 +152,35 @@ describe('S3BlobStore on the local S3 twin', () => {
     client = createS3Client({ region: 'us-east-1', endpoint: s3.endpoint });
     blobs = new S3BlobStore({ client, bucket: 'blobs' });
     expect(Buffer.from(await blobs.readRange('kept', 0, 1000))).toEqual(Buffer.from(pattern(0, 1000)));
+  });
+
+  it('runs as a process of its own, which stop() ends', async () => {
+    expect(s3.pid).not.toBe(process.pid);
+    expect(alive(s3.pid)).toBe(true);
+    const other = await startLocalS3(directory, 0);
+    expect(alive(other.pid)).toBe(true);
+    await other.stop();
+    expect(alive(other.pid)).toBe(false);
+    await expect(other.stop()).resolves.toBeUndefined();
+  });
+
+  it('is not left behind when the process that started it is killed', async () => {
+    const server = new URL('../../lambdas/adapters/blobs/local-s3-server.ts', import.meta.url).href;
+    const script = `const { startLocalS3 } = await import(${JSON.stringify(server)}); const s3 = await startLocalS3(${JSON.stringify(directory)}, 0); console.log(s3.pid); setInterval(() => {}, 1000);`;
+    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const twinPid = await new Promise<number>((resolve, reject) => {
+      parent.stdout.once('data', (data: Buffer) => resolve(Number(data.toString().trim())));
+      parent.once('exit', (code) => reject(new Error(`parent exited (${code})`)));
+    });
+    expect(alive(twinPid)).toBe(true);
+    parent.kill('SIGKILL');
+    expect(await waitUntilGone(twinPid)).toBe(true);
+  });
+
+  it('refuses a port that is taken, and says so', async () => {
+    const port = Number(new URL(s3.endpoint).port);
+    await expect(startLocalS3(directory, port)).rejects.toThrow(/did not start.*EADDRINUSE/);
   });
 });

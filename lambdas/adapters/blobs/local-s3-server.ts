@@ -6,17 +6,22 @@
 // disk work of a 100 MB upload. Here an object is a manifest naming its data files, so completing a
 // multipart upload renames the part files and writes a few hundred bytes. No signature is checked
 // (loopback only) and no checksum is kept: the service verifies SHA-256 itself.
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { type FileHandle, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export interface LocalS3 {
   /** `http://127.0.0.1:<port>`, for the S3 client's `endpoint` (with `forcePathStyle`). */
   endpoint: string;
+  /** The process serving it. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -45,11 +50,76 @@ class S3Error extends Error {
   }
 }
 
+/** How long the twin may take to start (it loads TypeScript through tsx) and to stop before SIGKILL. */
+const START_TIMEOUT_MS = 30_000;
+const STOP_GRACE_MS = 5_000;
+
 /**
- * Starts the local S3 twin on 127.0.0.1:`port` (0 picks a free port), storing buckets as
- * directories under `directory`.
+ * Starts the local S3 twin as a process of its own (local-s3-process.ts, run by this Node with tsx),
+ * on 127.0.0.1:`port` (0 picks a free port), storing buckets as directories under `directory`. Like
+ * DynamoDB Local, it works beside the API rather than inside it: a 100 MB upload's disk writes then
+ * take the other core instead of the API's event loop. The process ends with `stop()`, when this
+ * process exits, and on its own when this process dies without exiting (its IPC channel closes).
  */
 export const startLocalS3 = async (directory: string, port: number): Promise<LocalS3> => {
+  await mkdir(directory, { recursive: true });
+  const entry = fileURLToPath(new URL('./local-s3-process.ts', import.meta.url));
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const child = spawn(process.execPath, ['--import', tsx, entry, directory, String(port)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve()); // could not be spawned: there is nothing to stop
+  });
+  const killOnExit = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(timer);
+    }
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const endpoint = await new Promise<string>((resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`The local S3 twin did not start within ${START_TIMEOUT_MS} ms.`)),
+        START_TIMEOUT_MS,
+      );
+      child.once('error', reject);
+      child.once('exit', (code, signal) =>
+        reject(new Error(`The local S3 twin exited while starting (${signal ?? `exit code ${code}`}).`)),
+      );
+      child.once('message', (message: { endpoint?: string; error?: string }) => {
+        if (typeof message.endpoint === 'string') resolve(message.endpoint);
+        else reject(new Error(`The local S3 twin did not start: ${message.error ?? 'no reason given'}`));
+      });
+    });
+    // Neither the process nor its channel keeps this one alive; `stop()` or this process's end ends it.
+    child.channel?.unref();
+    child.unref();
+    return { endpoint, pid: child.pid as number, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/**
+ * Serves the local S3 twin in this process on 127.0.0.1:`port` (0 picks a free port), storing buckets
+ * as directories under `directory`. The local stack and the tests run it as its own process instead
+ * (`startLocalS3`, in local-s3-process.ts), so that the twin's disk writes get a core of their own.
+ */
+export const serveLocalS3 = async (directory: string, port: number): Promise<LocalS3> => {
   await mkdir(directory, { recursive: true });
   const store = new FileObjectStore(directory);
   const server = createServer((request, response) => {
@@ -63,6 +133,7 @@ export const startLocalS3 = async (directory: string, port: number): Promise<Loc
   const address = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${address.port}`,
+    pid: process.pid,
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -359,18 +430,51 @@ const parseRange = (header: string | undefined, size: number): [number, number] 
   return [start, end];
 };
 
+/** Bytes gathered from a request before they are written: few large writes, not one per socket read. */
+const WRITE_BATCH_BYTES = 1024 * 1024;
+
+/**
+ * Writes a request's body to a new file at `path` and returns its size. The body is written in batches
+ * of about 1 MiB, each while the next arrives (one write in flight); on failure the file is removed.
+ */
 const receive = async (request: IncomingMessage, path: string): Promise<number> => {
+  const file = await open(path, 'w');
   let size = 0;
-  request.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-  });
   try {
-    await pipeline(request, createWriteStream(path));
+    let batch: Buffer[] = [];
+    let batchBytes = 0;
+    let writing: Promise<void> = Promise.resolve();
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      batch.push(chunk);
+      batchBytes += chunk.length;
+      if (batchBytes >= WRITE_BATCH_BYTES) {
+        await writing;
+        writing = writeAll(file, batch, batchBytes);
+        writing.catch(() => {}); // awaited before the next batch or at the end
+        batch = [];
+        batchBytes = 0;
+      }
+    }
+    await writing;
+    if (batchBytes > 0) await writeAll(file, batch, batchBytes);
+    await file.close();
   } catch (error) {
+    await file.close().catch(() => {});
     await rm(path, { force: true });
     throw error;
   }
   return size;
+};
+
+const writeAll = async (file: FileHandle, chunks: Buffer[], total: number): Promise<void> => {
+  const { bytesWritten } = await file.writev(chunks);
+  if (bytesWritten === total) return;
+  // A short write (not expected for a regular file): write the rest.
+  const rest = Buffer.concat(chunks, total);
+  for (let written = bytesWritten; written < total; ) {
+    written += (await file.write(rest, written, total - written)).bytesWritten;
+  }
 };
 
 const collect = async (request: IncomingMessage): Promise<Buffer> => {
