@@ -3,19 +3,24 @@ import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { requestFingerprint } from '../../lambdas/api/http/receive-upload';
 import { bearer, call, contentDigest, contractParts, exchange, multipart } from '../support/api-client';
-import { ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import {
+  type Bootstrap,
+  devBootstrap,
+  type RunningStack,
+  removeDataDir,
+  startStack,
+} from '../support/local-stack';
 import { contractPdf } from '../support/pdfs';
 import { portsOf } from '../support/tenants';
 
 let stack: RunningStack;
 let token: string;
-let bootstrap: { organisation_id: string; integration_id: string };
+let bootstrap: Bootstrap;
 
 beforeAll(async () => {
   stack = await startStack({ env: { RATE_LIMITS: 'off' } });
-  const boot = await ops(stack, 'dev-bootstrap');
-  bootstrap = boot.json as typeof bootstrap;
-  token = await exchange(stack.production, (boot.json?.keys as { production: string }).production);
+  bootstrap = await devBootstrap(stack);
+  token = await exchange(stack.production, bootstrap.keys.production);
 }, 120_000);
 
 afterAll(async () => {
@@ -61,10 +66,7 @@ test('a key whose first request is still being processed: 409 idempotency_key_in
 });
 
 test('storage down: 503 service_unavailable with Retry-After, never a stack trace', async () => {
-  const fresh = await exchange(
-    stack.production,
-    ((await ops(stack, 'dev-bootstrap')).json?.keys as { production: string }).production,
-  );
+  const fresh = await exchange(stack.production, (await devBootstrap(stack)).keys.production);
   execFileSync('pkill', ['-KILL', '-f', `${stack.dataDir}/dynamodb`]);
   const answer = await call(`${stack.production}/v1/contract-reviews`, { headers: bearer(fresh) });
   expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({

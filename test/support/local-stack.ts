@@ -97,3 +97,16 @@ export const ops = async (stack: Pick<RunningStack, 'portBase' | 'dataDir'>, ...
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr, json: undefined };
   }
 };
+
+export interface Bootstrap {
+  organisation_id: string;
+  integration_id: string;
+  keys: { sandbox: string; production: string };
+}
+
+/** `ops dev-bootstrap` beside `stack`: the local organisation, integration and fresh keys. */
+export const devBootstrap = async (stack: Pick<RunningStack, 'portBase' | 'dataDir'>): Promise<Bootstrap> => {
+  const result = await ops(stack, 'dev-bootstrap');
+  if (result.code !== 0) throw new Error(`dev-bootstrap failed: ${result.stderr}`);
+  return result.json as unknown as Bootstrap;
+};
