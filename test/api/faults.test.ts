@@ -1,8 +1,18 @@
 // Requests meeting work in flight or a dependency that is down, over HTTP against the local stack.
 import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { requestFingerprint } from '../../lambdas/api/http/receive-upload';
-import { bearer, call, contentDigest, contractParts, exchange, multipart } from '../support/api-client';
+import {
+  bearer,
+  call,
+  contentDigest,
+  contractParts,
+  exchange,
+  multipart,
+  upload,
+} from '../support/api-client';
 import {
   type Bootstrap,
   devBootstrap,
@@ -10,7 +20,7 @@ import {
   removeDataDir,
   startStack,
 } from '../support/local-stack';
-import { contractPdf } from '../support/pdfs';
+import { contractPdf, notAPdf } from '../support/pdfs';
 import { portsOf } from '../support/tenants';
 
 let stack: RunningStack;
@@ -63,6 +73,40 @@ test('a key whose first request is still being processed: 409 idempotency_key_in
   expect(
     (await call(`${stack.production}/v1/contract-reviews`, { method: 'POST', headers, body })).status,
   ).toBe(202);
+});
+
+test('a refused upload leaves nothing in the blob store, wherever it was refused; an accepted one keeps its PDF', async () => {
+  const blobFiles = async () =>
+    (await readdir(path.join(stack.dataDir, 'blobs'), { recursive: true, withFileTypes: true })).filter(
+      (entry) => entry.isFile(),
+    ).length;
+  const url = `${stack.production}/v1/contract-reviews`;
+  const pdf = await contractPdf(1);
+  const request = (fields: Record<string, unknown> = {}) => ({
+    external_reference: `blob-${randomUUID()}`,
+    product: 'contract_viewer',
+    ...fields,
+  });
+  const before = await blobFiles();
+  const refused = [
+    await upload(url, token, contractParts(pdf, request()), {
+      digest: contentDigest(Buffer.from('other bytes')),
+    }),
+    await upload(url, token, [...contractParts(pdf, request()), { name: 'extra', content: 'x' }]),
+    await upload(url, token, contractParts(pdf, request({ product: 'nope' }))),
+    await upload(url, token, contractParts(notAPdf(), request())),
+    await upload(url, token, contractParts(pdf, request({ clients: ['cli_nobody123'] }))),
+  ];
+  expect(refused.map((answer) => answer.body.error.code)).toEqual([
+    'content_digest_mismatch',
+    'multipart_invalid',
+    'product_invalid',
+    'file_rejected',
+    'client_unknown',
+  ]);
+  expect(await blobFiles()).toBe(before);
+  expect((await upload(url, token, contractParts(pdf, request()))).status).toBe(202);
+  expect(await blobFiles()).toBeGreaterThan(before);
 });
 
 test('storage down: 503 service_unavailable with Retry-After, never a stack trace', async () => {
