@@ -2,17 +2,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SignJWT } from 'jose';
-import { type Answer, bearer, call, exchange } from '../support/api-client';
+import { bearer, call, exchange, expectError } from '../support/api-client';
 import { ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
 import { createTenant, revokeKey } from '../support/tenants';
 
 let stack: RunningStack;
 let keys: { sandbox: string; production: string };
-
-const expectError = (answer: Answer, status: number, code: string) => {
-  expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({ status, code });
-  expect(answer.headers.get('service-request-id')).toMatch(/^rqs_/);
-};
 
 const token = (base: string, credential?: string) =>
   call(`${base}/v1/token`, { method: 'POST', headers: credential === undefined ? {} : bearer(credential) });

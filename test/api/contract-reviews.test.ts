@@ -8,6 +8,7 @@ import {
   contentDigest,
   contractParts,
   exchange,
+  expectError,
   multipart,
   type Part,
   upload,
@@ -25,12 +26,6 @@ let pdf: Uint8Array;
 let otherPdf: Uint8Array;
 let organisationId: string;
 let keys: { sandbox: string; production: string };
-
-const expectError = (answer: Answer, status: number, code: string) => {
-  expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({ status, code });
-  expect(typeof answer.body.error.message).toBe('string');
-  expect(answer.headers.get('service-request-id')).toMatch(/^rqs_/);
-};
 
 const viewer = (fields: Record<string, unknown> = {}) => ({
   external_reference: `ref-${randomUUID()}`,

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Answer, bearer, call, exchange } from '../support/api-client';
+import { bearer, call, exchange, expectError } from '../support/api-client';
 import { ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
 import { createTenant } from '../support/tenants';
 
@@ -11,11 +11,6 @@ const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 let stack: RunningStack;
 let production: string;
 let sandbox: string;
-
-const expectError = (answer: Answer, status: number, code: string) => {
-  expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({ status, code });
-  expect(answer.headers.get('service-request-id')).toMatch(/^rqs_/);
-};
 
 const openSession = (body: unknown, token = production, base = stack.production) =>
   call(`${base}/v1/clients/onboardings/sessions`, {

@@ -80,3 +80,12 @@ export const upload = (url: string, token: string, parts: Part[], options: Uploa
   if (options.digest !== null) headers['content-digest'] = options.digest ?? contentDigest(body);
   return call(url, { method: 'POST', headers, body });
 };
+
+/** An error answer as the interface shapes it: the status and code, a message, and the request id. */
+export const expectError = (answer: Answer, status: number, code: string) => {
+  expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({ status, code });
+  expect(answer.body.error.message).toEqual(expect.any(String));
+  expect(answer.body.error.message.length).toBeGreaterThan(0);
+  expect(answer.headers.get('service-request-id')).toMatch(/^rqs_[A-Za-z0-9]+$/);
+  expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+};
