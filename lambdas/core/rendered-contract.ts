@@ -51,3 +51,33 @@ export const pageText = (page: Pick<RenderedPage, 'text'>): string =>
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
+
+/** What processing asks of the renderer for one version. */
+export interface RenderRequest {
+  contractReviewId: string;
+  version: number;
+  /** Blob key and size of the version's PDF. */
+  pdfKey: string;
+  pdfSize: number;
+  /** Where the page images go: `${outputPrefix}page-0001.webp` and so on. */
+  outputPrefix: string;
+  /** Epoch milliseconds by which rendering must be done, or it fails `timed_out`. */
+  deadline: number;
+}
+
+/** Why a version could not be rendered: the interface's `failure_reason`. */
+export class RenderFailed extends Error {
+  constructor(
+    readonly reason: 'timed_out' | 'processing_error',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'RenderFailed';
+  }
+}
+
+/** Reads a stored PDF for real and renders every page; throws `RenderFailed`. */
+export interface ContractRenderer {
+  render(request: RenderRequest): Promise<RenderedContract>;
+}
