@@ -2,6 +2,7 @@
 // clients, one per buyer; the service accepts the sign-up (interface.md, decisions.md §7).
 import { hashSecret } from './auth';
 import { fail, notFound } from './errors';
+import { clientEvent } from './events';
 import type { Client, Onboarding, Scope } from './model';
 import type { Ports } from './ports';
 import { presentOnboarding, presentOnboardingSession } from './present';
@@ -122,18 +123,23 @@ export const submitOnboarding = async (
     clientIds: clients.map((c) => c.id),
     submittedAt: now,
   };
-  await ports.onboardings.saveSubmission(submitted, clients);
+  const events = clients.map((client) => clientEvent(ports.ids, 'clients.submitted', client, now));
+  await ports.onboardings.saveSubmission(submitted, clients, events);
   return submitted;
 };
 
-/** The service accepts a submitted sign-up. */
+/** The service accepts a submitted sign-up: `accepted_at`, and one `clients.accepted` per buyer. */
 export const acceptOnboarding = async (ports: Ports, onboarding: Onboarding): Promise<Onboarding> => {
   if (onboarding.state === 'open')
     fail(
       'request_invalid',
       `${onboarding.id} has not been submitted yet; only a submitted sign-up can be accepted.`,
     );
-  const accepted: Onboarding = { ...onboarding, state: 'accepted', acceptedAt: ports.clock.now() };
-  await ports.onboardings.saveAcceptance(accepted);
+  const now = ports.clock.now();
+  const accepted: Onboarding = { ...onboarding, state: 'accepted', acceptedAt: now };
+  const events = (await currentClients(ports, onboarding)).map((client) =>
+    clientEvent(ports.ids, 'clients.accepted', client, now),
+  );
+  await ports.onboardings.saveAcceptance(accepted, events);
   return accepted;
 };

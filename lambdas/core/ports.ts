@@ -1,5 +1,6 @@
 // core -> the ports through which the domain talks to the world. Adapters implement them: DynamoDB
 // and S3 deployed and locally (DynamoDB Local, a local S3 twin), Step Functions, jose.
+import type { ServiceEvent } from './events';
 import type {
   ApiKeyRecord,
   Client,
@@ -158,10 +159,10 @@ export interface OnboardingStore {
   get(id: string): Promise<Onboarding | null>;
   findByReference(scope: Scope, reference: string): Promise<Onboarding | null>;
   findBySessionTokenHash(hash: string): Promise<Onboarding | null>;
-  /** Replaces the onboarding after a submission and upserts its clients, in one transaction. */
-  saveSubmission(onboarding: Onboarding, clients: Client[]): Promise<void>;
-  /** Saves an accepted onboarding (state, `acceptedAt`). */
-  saveAcceptance(onboarding: Onboarding): Promise<void>;
+  /** Replaces the onboarding after a submission, upserts its clients and records `events`, in one transaction. */
+  saveSubmission(onboarding: Onboarding, clients: Client[], events: ServiceEvent[]): Promise<void>;
+  /** Saves an accepted onboarding (state, `acceptedAt`) and records `events`, in one transaction. */
+  saveAcceptance(onboarding: Onboarding, events: ServiceEvent[]): Promise<void>;
 }
 
 export interface ClientStore {
@@ -186,6 +187,15 @@ export interface IdentityStore {
   findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
 }
 
+/** The events recorded with the changes they announce, waiting to be fanned out to webhook endpoints. */
+export interface EventOutbox {
+  /** Events not yet fanned out, oldest first. */
+  pending(limit: number): Promise<ServiceEvent[]>;
+  /** Marks an event fanned out; it stays readable by id for redelivery. */
+  acknowledge(eventId: string): Promise<void>;
+  get(eventId: string): Promise<ServiceEvent | null>;
+}
+
 /** Everything the domain needs of one environment's host. */
 export interface Ports {
   environment: Environment;
@@ -202,4 +212,5 @@ export interface Ports {
   onboardings: OnboardingStore;
   clients: ClientStore;
   identity: IdentityStore;
+  outbox: EventOutbox;
 }

@@ -21,6 +21,7 @@ const setUp = async () => {
     await onboardings.saveSubmission(
       { ...onb, state: 'submitted', clientIds: buyers.map((b) => b.id), submittedAt: clock.tick() },
       buyers,
+      [],
     );
     return { onb, buyers };
   };
@@ -99,6 +100,7 @@ describe('list', () => {
     await onboardings.saveSubmission(
       { ...onb, state: 'submitted', clientIds: ['cli_b', 'cli_c', 'cli_a'] },
       buyers,
+      [],
     );
 
     const page = await store.list(scope, { limit: 10 });

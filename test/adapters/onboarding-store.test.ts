@@ -91,7 +91,7 @@ describe('saveSubmission and saveAcceptance', () => {
       submittedAt,
     };
 
-    await store.saveSubmission(submitted, [primary, second]);
+    await store.saveSubmission(submitted, [primary, second], []);
 
     await expect(store.get(opened.id)).resolves.toEqual(submitted);
     await expect(clients.get(primary.id)).resolves.toEqual(primary);
@@ -101,7 +101,7 @@ describe('saveSubmission and saveAcceptance', () => {
     const resubmittedAt = clock.tick();
     const renamed = { ...primary, firstName: 'Augusta' };
     const resubmitted: Onboarding = { ...submitted, clientIds: [primary.id], submittedAt: resubmittedAt };
-    await store.saveSubmission(resubmitted, [renamed]);
+    await store.saveSubmission(resubmitted, [renamed], []);
 
     await expect(store.get(opened.id)).resolves.toEqual(resubmitted);
     await expect(clients.get(primary.id)).resolves.toEqual(renamed);
@@ -119,11 +119,11 @@ describe('saveSubmission and saveAcceptance', () => {
       clientIds: ['cli_a'],
       submittedAt: clock.tick(),
     };
-    await store.saveSubmission(submitted, []);
+    await store.saveSubmission(submitted, [], []);
     const acceptedAt = clock.tick();
 
     // A stale copy without the clients: they are kept.
-    await store.saveAcceptance({ ...opened, state: 'accepted', acceptedAt });
+    await store.saveAcceptance({ ...opened, state: 'accepted', acceptedAt }, []);
 
     await expect(store.get(opened.id)).resolves.toEqual({ ...submitted, state: 'accepted', acceptedAt });
   });
@@ -132,10 +132,10 @@ describe('saveSubmission and saveAcceptance', () => {
     const { store, scope, clock } = await setUp();
     const never = onboarding(scope, clock.tick());
 
-    await expect(store.saveSubmission({ ...never, state: 'submitted' }, [])).rejects.toMatchObject({
+    await expect(store.saveSubmission({ ...never, state: 'submitted' }, [], [])).rejects.toMatchObject({
       code: 'not_found',
     });
-    await expect(store.saveAcceptance({ ...never, state: 'accepted' })).rejects.toMatchObject({
+    await expect(store.saveAcceptance({ ...never, state: 'accepted' }, [])).rejects.toMatchObject({
       code: 'not_found',
     });
     await expect(store.get(never.id)).resolves.toBeNull();

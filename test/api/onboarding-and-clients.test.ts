@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bearer, call, exchange, expectError } from '../support/api-client';
 import { ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
-import { createTenant } from '../support/tenants';
+import { createTenant, portsOf } from '../support/tenants';
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
@@ -154,6 +154,41 @@ describe('onboardings and their clients', () => {
       [luca.id, true],
     ]);
     expect((await getJson(`${stack.production}/v1/clients/${maria.id}`)).status).toBe(200);
+  });
+
+  test('a submission and an acceptance record one client event per buyer in the outbox', async () => {
+    const session = await openSession({ reference: `events-${randomUUID()}` });
+    const submitted = await submit(session.body.id, [
+      { first_name: 'Ivy', last_name: 'Ng', email: 'ivy@example.com' },
+      { first_name: 'Oli', last_name: 'Ng', email: 'oli@example.com' },
+    ]);
+    expect((await ops(stack, 'accept-onboarding', session.body.id)).code).toBe(0);
+    const clients = (submitted.json as { clients: Array<{ id: string; email: string; primary: boolean }> })
+      .clients;
+    const outbox = (await portsOf(stack)).production.outbox;
+    const mine = (await outbox.pending(1000))
+      .map((event) => ({ type: event.type, data: JSON.parse(event.data) }))
+      .filter((event) => event.data.onboarding_id === session.body.id);
+    const expected = (type: string) =>
+      clients.map((c) => ({
+        type,
+        data: {
+          client_id: c.id,
+          onboarding_id: session.body.id,
+          reference: session.body.reference,
+          primary: c.primary,
+          first_name: expect.any(String),
+          last_name: 'Ng',
+          email: c.email,
+        },
+      }));
+    // Events of one instant have no order among themselves.
+    const byTypeAndClient = (a: { type: string; data: { client_id: string } }, b: typeof a) =>
+      `${a.type}${a.data.client_id}`.localeCompare(`${b.type}${b.data.client_id}`);
+    const sortedExpectation = [...expected('clients.submitted'), ...expected('clients.accepted')].sort(
+      byTypeAndClient,
+    );
+    expect(mine.sort(byTypeAndClient)).toEqual(sortedExpectation);
   });
 
   test('an onboarding or client of another environment or integration: 404 not_found', async () => {

@@ -4,6 +4,7 @@ import type { Environment } from '../../core/model';
 import type { Clock, Ports } from '../../core/ports';
 import { DynamoDbClientStore } from './client-store';
 import { DynamoDbContractReviewStore } from './contract-review-store';
+import { DynamoDbEventOutbox } from './event-outbox';
 import { DynamoDbIdempotencyStore } from './idempotency-store';
 import { DynamoDbIdentityStore } from './identity-store';
 import { DynamoDbOnboardingStore } from './onboarding-store';
@@ -11,6 +12,7 @@ import { DynamoDbRateLimiter } from './rate-limiter';
 
 export { DynamoDbClientStore } from './client-store';
 export { DynamoDbContractReviewStore } from './contract-review-store';
+export { DynamoDbEventOutbox } from './event-outbox';
 export { DynamoDbIdempotencyStore } from './idempotency-store';
 export { DynamoDbIdentityStore } from './identity-store';
 export { createDocumentClient, ensureTable, type LocalDynamoDb, startLocalDynamoDb } from './local-dynamodb';
@@ -19,7 +21,7 @@ export { DynamoDbRateLimiter } from './rate-limiter';
 
 export type DynamoDbStores = Pick<
   Ports,
-  'identity' | 'contractReviews' | 'onboardings' | 'clients' | 'idempotency' | 'rateLimiter'
+  'identity' | 'contractReviews' | 'onboardings' | 'clients' | 'idempotency' | 'rateLimiter' | 'outbox'
 >;
 
 /** Every store of one environment, all in that environment's one table. */
@@ -35,4 +37,5 @@ export const createDynamoDbStores = (
   clients: new DynamoDbClientStore(doc, tableName, clock),
   idempotency: new DynamoDbIdempotencyStore(doc, tableName, clock),
   rateLimiter: new DynamoDbRateLimiter(doc, tableName, clock),
+  outbox: new DynamoDbEventOutbox(doc, tableName),
 });

@@ -1,10 +1,13 @@
 // adapter -> the one mapping between domain records and table items: snake_case attributes, times as
 // epoch microseconds, nulls kept as nulls. Items are read back as the shapes written here.
+
+import type { EventType, ServiceEvent } from '../../core/events';
 import type {
   ApiKeyRecord,
   Client,
   ContractReview,
   ContractVersion,
+  Environment,
   Integration,
   LawyerReview,
   Onboarding,
@@ -15,7 +18,7 @@ import type {
   Scope,
 } from '../../core/model';
 import { byCreation, keys } from './keys';
-import { LIST_INDEX, ONBOARDING_CLIENTS_INDEX, PARTITION_KEY, SORT_KEY } from './table-schema';
+import { LIST_INDEX, ONBOARDING_CLIENTS_INDEX, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from './table-schema';
 
 /** An item as the document client reads it. */
 export type Item = Record<string, unknown>;
@@ -435,3 +438,45 @@ export const toClient = (item: Item): Client => {
     createdAt: i.created_at,
   };
 };
+
+// Event (outbox)
+
+interface EventItem {
+  id: string;
+  event_type: EventType;
+  organisation_id: string;
+  integration_id: string;
+  environment: Environment;
+  occurred_at: number;
+  data: string;
+}
+
+/** Kept this long after it happened, for redelivery. */
+const EVENT_KEEP_SECONDS = 30 * 24 * 3600;
+
+/** A new outbox event: in the pending index until fanned out. */
+export const eventItem = (e: ServiceEvent): Item => ({
+  ...keys.event(e.id),
+  type: 'event',
+  [LIST_INDEX.partitionKey]: keys.pendingEvents,
+  [LIST_INDEX.sortKey]: byCreation(e.occurredAt, e.id),
+  id: e.id,
+  event_type: e.type,
+  ...scopeAttributes(e.scope),
+  occurred_at: e.occurredAt,
+  data: e.data,
+  [TTL_ATTRIBUTE]: Math.floor(e.occurredAt / 1_000_000) + EVENT_KEEP_SECONDS,
+});
+
+export const toEvent = (item: Item): ServiceEvent => {
+  const i = item as unknown as EventItem;
+  return { id: i.id, type: i.event_type, scope: scopeOf(i), occurredAt: i.occurred_at, data: i.data };
+};
+
+/** The transaction writes that record `events` with the change they announce. */
+export const eventWrites = (tableName: string, events: ServiceEvent[]) =>
+  events.map((event) => ({
+    write: {
+      Put: { TableName: tableName, Item: eventItem(event), ConditionExpression: 'attribute_not_exists(pk)' },
+    },
+  }));

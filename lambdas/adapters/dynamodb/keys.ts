@@ -48,4 +48,8 @@ export const keys = {
     sk: 'IDEM',
   }),
   rateBucket: (bucket: string): ItemKey => ({ pk: `RATE#${bucket}`, sk: 'RATE' }),
+
+  event: (id: string): ItemKey => ({ pk: `EVT#${id}`, sk: 'EVT' }),
+  /** The sparse index partition of events not yet fanned out. */
+  pendingEvents: 'OUTBOX#pending',
 };

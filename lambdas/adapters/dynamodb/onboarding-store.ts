@@ -1,13 +1,14 @@
 // adapter -> onboardings: each under its caller's unique reference, reachable from every session token
-// issued for it; a submission replaces the onboarding and upserts its clients together.
-import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// issued for it; a submission replaces the onboarding and upserts its clients together, with its events.
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { notFound } from '../../core/errors';
+import type { ServiceEvent } from '../../core/events';
 import type { Client, Onboarding, Scope } from '../../core/model';
 import type { Clock, OnboardingStore } from '../../core/ports';
-import { clientItem, type Item, onboardingItem, toOnboarding } from './items';
+import { clientItem, eventWrites, type Item, onboardingItem, toOnboarding } from './items';
 import { keys } from './keys';
 import { getItem } from './table';
-import { isConditionFailed, transactWrite } from './transactions';
+import { transactWrite } from './transactions';
 
 /** Raised inside `open` when the reference is already taken. */
 class ReferenceTaken extends Error {}
@@ -79,7 +80,7 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
     return this.follow(await getItem(this.doc, this.tableName, keys.sessionToken(hash)));
   }
 
-  async saveSubmission(onboarding: Onboarding, clients: Client[]): Promise<void> {
+  async saveSubmission(onboarding: Onboarding, clients: Client[], events: ServiceEvent[]): Promise<void> {
     await transactWrite(this.doc, [
       {
         write: {
@@ -94,26 +95,28 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
       ...clients.map((client) => ({
         write: { Put: { TableName: this.tableName, Item: clientItem(client) } },
       })),
+      ...eventWrites(this.tableName, events),
     ]);
   }
 
   /** Sets only the acceptance, so a submission written meanwhile keeps its clients. */
-  async saveAcceptance(onboarding: Onboarding): Promise<void> {
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.onboarding(onboarding.id),
-          UpdateExpression: 'SET #state = :state, accepted_at = :acceptedAt',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':state': onboarding.state, ':acceptedAt': onboarding.acceptedAt },
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailed(error)) throw notFound('onboarding');
-      throw error;
-    }
+  async saveAcceptance(onboarding: Onboarding, events: ServiceEvent[]): Promise<void> {
+    await transactWrite(this.doc, [
+      {
+        write: {
+          Update: {
+            TableName: this.tableName,
+            Key: keys.onboarding(onboarding.id),
+            UpdateExpression: 'SET #state = :state, accepted_at = :acceptedAt',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':state': onboarding.state, ':acceptedAt': onboarding.acceptedAt },
+          },
+        },
+        onConditionFailed: () => notFound('onboarding'),
+      },
+      ...eventWrites(this.tableName, events),
+    ]);
   }
 
   private tokenItem(hash: string, onboardingId: string): Item {

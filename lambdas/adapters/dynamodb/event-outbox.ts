@@ -1,0 +1,55 @@
+// adapter -> the event outbox: events are written by the stores in the transactions of the changes
+// they announce (`eventWrites`); pending ones sit in a sparse index partition, oldest first, until the
+// fan-out acknowledges them, which takes them out of the index and keeps the event for redelivery.
+import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ServiceEvent } from '../../core/events';
+import type { EventOutbox } from '../../core/ports';
+import { toEvent } from './items';
+import { keys } from './keys';
+import { getItem } from './table';
+import { LIST_INDEX } from './table-schema';
+import { isConditionFailed } from './transactions';
+
+export class DynamoDbEventOutbox implements EventOutbox {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async pending(limit: number): Promise<ServiceEvent[]> {
+    const { Items } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: LIST_INDEX.name,
+        KeyConditionExpression: '#pk = :pending',
+        ExpressionAttributeNames: { '#pk': LIST_INDEX.partitionKey },
+        ExpressionAttributeValues: { ':pending': keys.pendingEvents },
+        ScanIndexForward: true,
+        Limit: limit,
+      }),
+    );
+    return (Items ?? []).map(toEvent);
+  }
+
+  async acknowledge(eventId: string): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.event(eventId),
+          UpdateExpression: 'REMOVE #pk, #sk',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#pk': LIST_INDEX.partitionKey, '#sk': LIST_INDEX.sortKey },
+        }),
+      );
+    } catch (error) {
+      // Acknowledging an event that is gone (expired) is done already.
+      if (!isConditionFailed(error)) throw error;
+    }
+  }
+
+  async get(eventId: string): Promise<ServiceEvent | null> {
+    const item = await getItem(this.doc, this.tableName, keys.event(eventId));
+    return item ? toEvent(item) : null;
+  }
+}

@@ -1,0 +1,85 @@
+// The event outbox over DynamoDB Local: events written in the transaction of their change, pending
+// oldest first until acknowledged, and never written when the change fails.
+import { DynamoDbEventOutbox } from '../../lambdas/adapters/dynamodb/event-outbox';
+import { DynamoDbOnboardingStore } from '../../lambdas/adapters/dynamodb/onboarding-store';
+import { randomIds } from '../../lambdas/adapters/random-ids';
+import { clientEvent } from '../../lambdas/core/events';
+import type { Onboarding } from '../../lambdas/core/model';
+import { useTestDynamoDb } from '../support/dynamodb-local';
+import { client, onboarding, scopeIn, TestClock } from './fixtures';
+
+const db = useTestDynamoDb();
+const ids = randomIds();
+
+const setUp = async () => {
+  const tableName = await db.freshTable();
+  const clock = new TestClock();
+  const store = new DynamoDbOnboardingStore(db.doc, tableName, clock);
+  const outbox = new DynamoDbEventOutbox(db.doc, tableName);
+  const opened = onboarding(scopeIn('sandbox'), clock.tick());
+  await store.open(opened, `token-${opened.id}`);
+  return { clock, store, outbox, opened };
+};
+
+test('a submission records one clients.submitted per buyer with it; pending oldest first until acknowledged', async () => {
+  const { clock, store, outbox, opened } = await setUp();
+  const at = clock.tick();
+  const buyers = [client(opened, at, { primary: true }), client(opened, at)];
+  const submitted: Onboarding = {
+    ...opened,
+    state: 'submitted',
+    clientIds: buyers.map((b) => b.id),
+    submittedAt: at,
+  };
+  const events = buyers.map((buyer, i) => clientEvent(ids, 'clients.submitted', buyer, at + i));
+  await store.saveSubmission(submitted, buyers, events);
+
+  const pending = await outbox.pending(10);
+  expect(pending).toEqual(events);
+  expect(JSON.parse(pending[0]?.data ?? '')).toEqual({
+    client_id: buyers[0]?.id,
+    onboarding_id: opened.id,
+    reference: opened.reference,
+    primary: true,
+    first_name: buyers[0]?.firstName,
+    last_name: buyers[0]?.lastName,
+    email: buyers[0]?.email,
+  });
+
+  await outbox.acknowledge(events[0]?.id as string);
+  expect((await outbox.pending(10)).map((e) => e.id)).toEqual([events[1]?.id]);
+  // Acknowledged events stay readable for redelivery; acknowledging twice is harmless.
+  expect(await outbox.get(events[0]?.id as string)).toEqual(events[0]);
+  await outbox.acknowledge(events[0]?.id as string);
+  await outbox.acknowledge('evt_never');
+});
+
+test('an acceptance records its events with it', async () => {
+  const { clock, store, outbox, opened } = await setUp();
+  const buyer = client(opened, clock.tick(), { primary: true });
+  const accepted: Onboarding = {
+    ...opened,
+    state: 'accepted',
+    clientIds: [buyer.id],
+    acceptedAt: clock.tick(),
+  };
+  const event = clientEvent(ids, 'clients.accepted', buyer, clock.now());
+  await store.saveAcceptance(accepted, [event]);
+  expect(await outbox.pending(10)).toEqual([event]);
+  expect((await store.get(opened.id))?.state).toBe('accepted');
+});
+
+test('a change that fails records none of its events', async () => {
+  const { clock, store, outbox } = await setUp();
+  const never = onboarding(scopeIn('sandbox'), clock.tick());
+  const buyer = client(never, clock.tick());
+  const event = clientEvent(ids, 'clients.submitted', buyer, clock.now());
+  await expect(
+    store.saveSubmission({ ...never, state: 'submitted' }, [buyer], [event]),
+  ).rejects.toMatchObject({ code: 'not_found' });
+  await expect(store.saveAcceptance({ ...never, state: 'accepted' }, [event])).rejects.toMatchObject({
+    code: 'not_found',
+  });
+  expect(await outbox.pending(10)).toEqual([]);
+  expect(await outbox.get(event.id)).toBeNull();
+});
