@@ -45,6 +45,13 @@ export const withRecentReads = (
     store: {
       create: forgetting((entry) => store.create(entry)),
       addVersion: forgetting((entry) => store.addVersion(entry)),
+      update: async (review, expectedUpdatedAt, events) => {
+        try {
+          await store.update(review, expectedUpdatedAt, events);
+        } finally {
+          recent.delete(review.id);
+        }
+      },
       get: (id) => store.get(id),
       getVersion: (id, version) => store.getVersion(id, version),
       findByExternalReference: (scope, reference) => store.findByExternalReference(scope, reference),

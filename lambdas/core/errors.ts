@@ -86,3 +86,11 @@ export const isServiceError = (error: unknown): error is ServiceError => error i
 /** The one not-found answer: existence of another scope's record is never revealed. */
 export const notFound = (what = 'resource'): ServiceError =>
   new ServiceError('not_found', `No ${what} with that id exists here.`);
+
+/** A record changed since it was read: the writer re-reads and applies its change again. */
+export class ConcurrentChange extends Error {
+  constructor(readonly recordId: string) {
+    super(`${recordId} changed since it was read`);
+    this.name = 'ConcurrentChange';
+  }
+}

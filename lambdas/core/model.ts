@@ -82,6 +82,7 @@ export interface ContractReview {
   clients: string[];
   recipient: Recipient | null;
   createdAt: Micros;
+  /** Rises with every write (see `nextWriteTime`): the revision that concurrent writers check. */
   updatedAt: Micros;
 }
 

@@ -133,6 +133,11 @@ export interface ContractReviewStore {
   create(entry: NewContractReview): Promise<void>;
   /** Writes a new version in one transaction. Throws `stale_version` or `budget_used`. */
   addVersion(entry: NewContractVersion): Promise<void>;
+  /**
+   * Replaces the review, with `events` in the same transaction, if it is unchanged since it was read
+   * (its `updatedAt` is still `expectedUpdatedAt`); otherwise throws `ConcurrentChange`.
+   */
+  update(review: ContractReview, expectedUpdatedAt: Micros, events: ServiceEvent[]): Promise<void>;
   get(id: string): Promise<ContractReview | null>;
   getVersion(id: string, version: number): Promise<ContractVersion | null>;
   findByExternalReference(scope: Scope, externalReference: string): Promise<ContractReview | null>;

@@ -1,8 +1,9 @@
 // adapter -> contract reviews and their versions. A first send or a new version is one transaction:
 // the review, the version, its processing run, the sandbox budget use and the idempotent answer.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { notFound, ServiceError } from '../../core/errors';
-import type { ContractReview, ContractVersion, Environment, Page, Scope } from '../../core/model';
+import { ConcurrentChange, notFound, ServiceError } from '../../core/errors';
+import type { ServiceEvent } from '../../core/events';
+import type { ContractReview, ContractVersion, Environment, Micros, Page, Scope } from '../../core/model';
 import type {
   Clock,
   ContractReviewStore,
@@ -14,6 +15,7 @@ import { claimLost, idempotencyCompletionWrite } from './idempotency-store';
 import {
   contractReviewItem,
   contractVersionItem,
+  eventWrites,
   indexPosition,
   runItem,
   toContractReview,
@@ -90,6 +92,24 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
       ...this.budgetUse(review.scope),
       ...this.versionWrites(review.scope, version),
       this.completion(idempotency),
+    ]);
+  }
+
+  async update(review: ContractReview, expectedUpdatedAt: Micros, events: ServiceEvent[]): Promise<void> {
+    this.checkEnvironment(review.scope);
+    await transactWrite(this.doc, [
+      {
+        write: {
+          Put: {
+            TableName: this.tableName,
+            Item: contractReviewItem(review),
+            ConditionExpression: 'attribute_exists(pk) AND updated_at = :expected',
+            ExpressionAttributeValues: { ':expected': expectedUpdatedAt },
+          },
+        },
+        onConditionFailed: () => new ConcurrentChange(review.id),
+      },
+      ...eventWrites(this.tableName, events),
     ]);
   }
 

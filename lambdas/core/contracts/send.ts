@@ -6,6 +6,7 @@ import type { Client, ContractReview, ContractVersion, Recipient, Scope } from '
 import type { IdempotencyCompletion, Ports, StoredAnswer } from '../ports';
 import { presentContractReview } from '../present';
 import { sameScope } from '../scope';
+import { nextWriteTime } from './change';
 import { getOwnContractReview } from './read';
 import { readContractRequest, readVersionRequest, usableAsRecipient } from './request';
 import { CHANNELS_OF, newContractReview, withNewVersion } from './shape';
@@ -230,7 +231,7 @@ export const sendVersion = (
         ? current.clients
         : (await resolveClients(ports, input.scope, request.clients)).map((c) => c.id);
     if (request.basedOnVersion !== current.version) throw staleVersion(current.version);
-    const next = withNewVersion(current, clients, ports.clock.now());
+    const next = withNewVersion(current, clients, nextWriteTime(ports.clock, current));
     const answer = accepted(next);
     await ports.contractReviews.addVersion({
       review: next,
