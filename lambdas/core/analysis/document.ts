@@ -1,0 +1,133 @@
+// core -> the contract text the extractors search: every page cleaned up and joined into one string,
+// with a map back from a position to its page, so a clause that runs over a page break is still found.
+import type { PageTextInput } from './types';
+
+/**
+ * Words the extractors look for, glued back together when PDF text runs split them ("Pur chaser").
+ * Only words of five letters or more: a short word split by a space too often is two real words.
+ */
+const SPLIT_KEYWORDS = [
+  'vendor',
+  'purchaser',
+  'seller',
+  'buyer',
+  'settlement',
+  'completion',
+  'deposit',
+  'price',
+  'balance',
+  'cooling',
+  'special',
+  'condition',
+  'conditions',
+  'solicitor',
+  'conveyancer',
+  'practitioner',
+  'property',
+  'address',
+  'contract',
+  'finance',
+  'approval',
+  'easement',
+  'covenant',
+  'tenancy',
+  'margin',
+  'sunset',
+  'warranty',
+  'terminate',
+  'rescind',
+  'interest',
+  'possession',
+  'strata',
+  'corporate',
+  'adjustment',
+  'guarantee',
+  'reference',
+  'folio',
+  'volume',
+  'business',
+  'million',
+];
+
+const SPLIT_PATTERNS = SPLIT_KEYWORDS.map(
+  (word) => new RegExp(`(?<!\\p{L})${[...word].join('\\s?')}(?=s?(?!\\p{L}))`, 'giu'),
+);
+
+/** One page's text made regular: one space between words, plain quotes and dashes, split words rejoined. */
+export const normaliseText = (raw: string): string => {
+  let text = raw
+    .normalize('NFKC')
+    .replace(/\u00ad/g, '')
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    // A word hyphenated over a line break is one word.
+    .replace(/(\p{L})-[ \t]*\r?\n\s*(\p{Ll})/gu, '$1$2')
+    .replace(/\s+/g, ' ')
+    .trim();
+  for (const pattern of SPLIT_PATTERNS) {
+    text = text.replace(pattern, (match) => (match.includes(' ') ? match.replace(/ /g, '') : match));
+  }
+  return text;
+};
+
+/** All pages' text in page order, searchable as one string. */
+export interface ContractDocument {
+  text: string;
+  pageCount: number;
+  /** Page number and where its text starts in `text`, in order. */
+  pages: ReadonlyArray<{ number: number; start: number; end: number }>;
+}
+
+export const buildDocument = (input: readonly PageTextInput[]): ContractDocument => {
+  const ordered = [...input].sort((a, b) => a.number - b.number);
+  let text = '';
+  const pages: Array<{ number: number; start: number; end: number }> = [];
+  for (const page of ordered) {
+    const clean = normaliseText(page.text);
+    if (text.length > 0) text += ' ';
+    pages.push({ number: page.number, start: text.length, end: text.length + clean.length });
+    text += clean;
+  }
+  return { text, pageCount: ordered.length, pages };
+};
+
+/** The page a position in `document.text` falls on (a gap between pages counts as the earlier page). */
+export const pageAt = (document: ContractDocument, index: number): number => {
+  let number = document.pages[0]?.number ?? 1;
+  for (const page of document.pages) {
+    if (page.start > index) break;
+    number = page.number;
+  }
+  return number;
+};
+
+const SENTENCE_END = /[.!?;](?=\s+["(]?[A-Z0-9])/g;
+const MAX_BEFORE = 160;
+const MAX_AFTER = 240;
+const MIN_SENTENCE = 40;
+
+/**
+ * The sentence around a match, cut to a readable length on word boundaries, for an attention excerpt.
+ * Sentences end at . ! ? or ; followed by a capital or digit, which keeps "Pty. ltd." together only loosely.
+ */
+export const sentenceAround = (text: string, start: number, end: number): string => {
+  const windowStart = Math.max(0, start - MAX_BEFORE);
+  let from = windowStart;
+  SENTENCE_END.lastIndex = windowStart;
+  for (let m = SENTENCE_END.exec(text); m !== null && m.index < start; m = SENTENCE_END.exec(text)) {
+    from = m.index + 1;
+  }
+  SENTENCE_END.lastIndex = end;
+  let next = SENTENCE_END.exec(text);
+  // A heading on its own ("Early access.") says little: take the sentence after it too.
+  if (next !== null && next.index + 1 - from < MIN_SENTENCE) next = SENTENCE_END.exec(text);
+  let to = next === null ? text.length : next.index + 1;
+  let excerpt = text.slice(from, Math.min(to, end + MAX_AFTER)).trim();
+  if (from === windowStart && windowStart > 0) excerpt = `…${excerpt.replace(/^\S*\s/, '')}`;
+  if (to > end + MAX_AFTER) {
+    to = end + MAX_AFTER;
+    excerpt = `${excerpt.replace(/\s\S*$/, '')}…`;
+  }
+  return excerpt;
+};

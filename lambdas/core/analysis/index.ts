@@ -1,0 +1,4 @@
+// core -> the contract analysis's public surface.
+export { analyseContract, pagesOf } from './analyse-contract';
+export { analysisToMarkdown, escapeMarkdown, formatMoney } from './markdown';
+export type * from './types';
