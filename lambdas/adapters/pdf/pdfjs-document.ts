@@ -1,0 +1,111 @@
+// adapters -> what the PDF inspector and the page renderer share: pdf.js's asset paths, opening a stored
+// PDF over blob range reads (never the whole file at once), and why pdf.js refused a file, in words.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import {
+  getDocument,
+  PasswordException,
+  PDFDataRangeTransport,
+  VerbosityLevel,
+} from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { BlobStore } from '../../core/ports';
+
+/** pdf.js's font, character map and WebAssembly files, as directory paths with a trailing slash. */
+export interface PdfjsAssets {
+  standardFontDataUrl: string;
+  cMapUrl: string;
+  wasmUrl: string;
+}
+
+/** The asset directories of the installed `pdfjs-dist` (a bundle ships them beside itself and passes its own). */
+export const installedPdfjsAssets = (): PdfjsAssets => {
+  const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+  return {
+    standardFontDataUrl: `${join(root, 'standard_fonts')}/`,
+    cMapUrl: `${join(root, 'cmaps')}/`,
+    wasmUrl: `${join(root, 'wasm')}/`,
+  };
+};
+
+/**
+ * Serves pdf.js's range requests from the blob store. When a read fails, the error is kept and pdf.js
+ * is answered with zeros so that it finishes on its own: destroying it while it waits for data leaves
+ * an unhandled rejection in pdf.js ("Worker was terminated"), which would end the process. `stop()`
+ * does the same on purpose (a deadline passed): every read from then on is answered at once with zeros.
+ */
+export class BlobRangeTransport extends PDFDataRangeTransport {
+  /** The first read that failed, if any. */
+  error: unknown = null;
+  private stopped = false;
+
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly key: string,
+    length: number,
+  ) {
+    super(length, null);
+  }
+
+  /** Answers every read from now on with zeros, so that pdf.js stops waiting for data. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  override requestDataRange(begin: number, end: number): void {
+    if (this.error !== null || this.stopped) {
+      this.onDataRange(begin, new Uint8Array(end - begin));
+      return;
+    }
+    this.blobs.readRange(this.key, begin, end).then(
+      (chunk) => {
+        if (chunk.length === end - begin && !this.stopped) return this.onDataRange(begin, chunk);
+        if (chunk.length !== end - begin)
+          this.error ??= new Error(`Blob ${this.key} is shorter than the size given (${this.length} bytes)`);
+        this.onDataRange(begin, new Uint8Array(end - begin));
+      },
+      (error: unknown) => {
+        this.error ??= error;
+        this.onDataRange(begin, new Uint8Array(end - begin));
+      },
+    );
+  }
+}
+
+export interface OpenPdfOptions {
+  assets: PdfjsAssets;
+  /** Bytes per range read (pdf.js groups adjacent missing chunks into one read). */
+  rangeChunkSize: number;
+}
+
+/**
+ * Starts opening a stored PDF of `size` bytes. The caller awaits `task.promise` and must always
+ * `await task.destroy()`; after a failure, `transport.error` says whether the blob itself could not be read.
+ */
+export const openStoredPdf = (
+  blobs: BlobStore,
+  key: string,
+  size: number,
+  { assets, rangeChunkSize }: OpenPdfOptions,
+) => {
+  const transport = new BlobRangeTransport(blobs, key, size);
+  const task = getDocument({
+    range: transport,
+    rangeChunkSize,
+    // Read what each page needs when it needs it, not the whole file in the background.
+    disableAutoFetch: true,
+    disableStream: true,
+    ...assets,
+    cMapPacked: true,
+    verbosity: VerbosityLevel.ERRORS,
+  });
+  return { task, transport };
+};
+
+/** Why pdf.js refused to open a file, in words for a person. */
+export const reasonFor = (error: unknown): string => {
+  if (error instanceof PasswordException) return 'The PDF is password protected; send it without a password.';
+  const name = (error as { name?: string } | null)?.name;
+  if (name === 'InvalidPDFException')
+    return 'The file is damaged or truncated: its PDF structure cannot be read.';
+  return 'The PDF is damaged and cannot be opened.';
+};
