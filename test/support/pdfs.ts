@@ -1,9 +1,21 @@
-// test support -> PDFs for tests: a realistic text contract, a PDF of any size written by streaming,
-// and the bad ones (not a PDF, truncated, no pages, password protected).
+// test support -> PDFs for tests: a realistic text contract, a scanned one, a long one, a PDF of any size
+// written by streaming, and the bad ones (not a PDF, truncated, no pages, password protected, a page
+// that cannot be rendered).
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
+import { createCanvas } from '@napi-rs/canvas';
+import {
+  concatTransformationMatrix,
+  degrees,
+  drawObject,
+  PDFDocument,
+  type PDFFont,
+  PDFPage,
+  popGraphicsState,
+  pushGraphicsState,
+  StandardFonts,
+} from 'pdf-lib';
 
 const CLAUSES = [
   'The Vendor agrees to sell and the Purchaser agrees to buy the Property for the Price on the terms of this contract.',
@@ -73,6 +85,102 @@ export const contractPdf = async (pages = 3): Promise<Uint8Array> => {
     }
     page.drawText(`Page ${n} of ${pages}`, { x: 270, y: 40, size: 9, font });
   }
+  return doc.save();
+};
+
+/** A4 in points. */
+const A4: [number, number] = [595.28, 841.89];
+
+/**
+ * A JPEG that looks like a scanned page of text at `dpi` (A4): grey lines of word-shaped marks and
+ * speckles, different for each `seed`. Made with @napi-rs/canvas.
+ */
+export const scannedPageJpeg = (seed: number, dpi = 150): Uint8Array => {
+  const width = Math.round((A4[0] / 72) * dpi);
+  const height = Math.round((A4[1] / 72) * dpi);
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  let state = seed * 7919 + 1;
+  const random = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+  context.fillStyle = '#f6f4ee';
+  context.fillRect(0, 0, width, height);
+  const unit = dpi / 72;
+  context.fillStyle = '#2b2b2b';
+  for (let y = 60 * unit; y < height - 60 * unit; y += 16 * unit) {
+    for (let x = 50 * unit; x < width - 60 * unit; ) {
+      const word = (15 + random() * 45) * unit;
+      context.fillRect(x, y, Math.min(word, width - 50 * unit - x), 7 * unit);
+      x += word + 5 * unit;
+    }
+  }
+  context.fillStyle = '#9a9a9a';
+  for (let i = 0; i < 2000; i++) context.fillRect(random() * width, random() * height, unit, unit);
+  return canvas.encodeSync('jpeg', 75);
+};
+
+/**
+ * A scanned contract: `pages` A4 pages, each one full-page JPEG image (its own image object) and no text.
+ */
+export const scannedPdf = async (pages = 1, dpi = 150): Promise<Uint8Array> => {
+  const doc = await PDFDocument.create();
+  for (let n = 1; n <= pages; n++) {
+    const image = await doc.embedJpg(scannedPageJpeg(n, dpi));
+    doc.addPage(A4).drawImage(image, { x: 0, y: 0, width: A4[0], height: A4[1] });
+  }
+  return doc.save();
+};
+
+/**
+ * A PDF of `count` pages made cheaply from page 1 of `source`: the first is copied, the others are page
+ * objects sharing its content stream and resources (as a long generated document would).
+ */
+export const repeatedPagePdf = async (source: Uint8Array, count: number): Promise<Uint8Array> => {
+  const doc = await PDFDocument.create();
+  const [first] = await doc.copyPages(await PDFDocument.load(source), [0]);
+  if (!first) throw new Error('The source PDF has no page');
+  doc.addPage(first);
+  for (let n = 2; n <= count; n++) {
+    const node = first.node.clone();
+    doc.addPage(PDFPage.of(node, doc.context.register(node), doc));
+  }
+  return doc.save({ objectsPerTick: Number.POSITIVE_INFINITY });
+};
+
+/**
+ * A contract of `pages` pages whose page `broken` also draws an image that claims to be 100,000 pixels
+ * square but holds three bytes: pdf.js opens the file and the other pages render, but rendering that
+ * page throws (the canvas for the image cannot be made).
+ */
+export const brokenImagePdf = async (pages = 3, broken = 2): Promise<Uint8Array> => {
+  const doc = await PDFDocument.load(await contractPdf(pages));
+  const page = doc.getPage(broken - 1);
+  const image = doc.context.register(
+    doc.context.stream(new Uint8Array(3), {
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: 100_000,
+      Height: 100_000,
+      ColorSpace: 'DeviceRGB',
+      BitsPerComponent: 8,
+    }),
+  );
+  const name = page.node.newXObject('Broken', image);
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(200, 0, 0, 200, 100, 300),
+    drawObject(name),
+    popGraphicsState(),
+  );
+  return doc.save();
+};
+
+/** A one-page contract turned a quarter clockwise (`/Rotate 90`): landscape on screen. */
+export const rotatedPdf = async (): Promise<Uint8Array> => {
+  const doc = await PDFDocument.load(await contractPdf(1));
+  doc.getPage(0).setRotation(degrees(90));
   return doc.save();
 };
 
