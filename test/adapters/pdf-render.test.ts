@@ -1,0 +1,334 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
+import { BlobNotFoundError, S3BlobStore } from '../../lambdas/adapters/blobs/s3-blob-store';
+import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
+import { PdfjsRenderer, type PdfjsRendererOptions } from '../../lambdas/adapters/pdf/pdfjs-renderer';
+import {
+  pageText,
+  type RenderedContract,
+  RenderFailed,
+  type RenderRequest,
+  type TextRun,
+} from '../../lambdas/core/rendered-contract';
+import {
+  brokenImagePdf,
+  contractPdf,
+  encryptedPdf,
+  notAPdf,
+  repeatedPagePdf,
+  rotatedPdf,
+  scannedPdf,
+  truncatedPdf,
+  zeroPagePdf,
+} from '../support/pdfs';
+
+/** The pixels of a stored image, decoded, and its first bytes. */
+interface Decoded {
+  head: Buffer;
+  width: number;
+  height: number;
+  pixels: Uint8ClampedArray;
+}
+
+describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
+  let directory: string;
+  let s3: LocalS3;
+  let client: S3Client;
+  let blobs: S3BlobStore;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  let sequence = 0;
+
+  const store = async (bytes: Uint8Array): Promise<{ pdfKey: string; pdfSize: number }> => {
+    const pdfKey = `pdfs/${++sequence}.pdf`;
+    const body = async function* () {
+      yield bytes;
+    };
+    return { pdfKey, pdfSize: (await blobs.put(pdfKey, body(), 'application/pdf')).size };
+  };
+
+  const request = async (bytes: Uint8Array, deadlineMs = 20_000): Promise<RenderRequest> => {
+    const stored = await store(bytes);
+    return {
+      contractReviewId: `crv_${sequence}`,
+      version: 1,
+      ...stored,
+      outputPrefix: `pages/crv_${sequence}/v1/`,
+      deadline: Date.now() + deadlineMs,
+    };
+  };
+
+  const render = (req: RenderRequest, options?: PdfjsRendererOptions) =>
+    new PdfjsRenderer(blobs, options).render(req);
+
+  const failure = async (req: RenderRequest, options?: PdfjsRendererOptions): Promise<RenderFailed> => {
+    try {
+      await render(req, options);
+    } catch (error) {
+      if (error instanceof RenderFailed) return error;
+      throw error;
+    }
+    throw new Error('rendered, but should have failed');
+  };
+
+  const decode = async (key: string): Promise<Decoded> => {
+    const bytes = Buffer.from(await blobs.readRange(key, 0, 64 * 1024 * 1024));
+    const image = await loadImage(bytes);
+    const canvas = createCanvas(image.width, image.height);
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0);
+    return {
+      head: bytes.subarray(0, 16),
+      width: image.width,
+      height: image.height,
+      pixels: context.getImageData(0, 0, image.width, image.height).data,
+    };
+  };
+
+  /** The share of dark pixels inside a box given in fractions of the image. */
+  const ink = (image: Decoded, box: Pick<TextRun, 'x' | 'y' | 'width' | 'height'>): number => {
+    const x0 = Math.floor(box.x * image.width);
+    const y0 = Math.floor(box.y * image.height);
+    const x1 = Math.ceil((box.x + box.width) * image.width);
+    const y1 = Math.ceil((box.y + box.height) * image.height);
+    let dark = 0;
+    let all = 0;
+    for (let y = y0; y < y1; y++)
+      for (let x = x0; x < x1; x++) {
+        all++;
+        if ((image.pixels[(y * image.width + x) * 4] as number) < 128) dark++;
+      }
+    return all === 0 ? 0 : dark / all;
+  };
+
+  const runOf = (contract: RenderedContract, page: number, text: string): TextRun => {
+    const run = contract.pages[page - 1]?.text.find((r) => r.text === text);
+    if (!run) throw new Error(`no run "${text}" on page ${page}`);
+    return run;
+  };
+
+  beforeAll(async () => {
+    process.on('unhandledRejection', onUnhandled);
+    directory = await mkdtemp(join(tmpdir(), 'render-'));
+    s3 = await startLocalS3(join(directory, 'blobs'), 0);
+    client = createS3Client({ region: 'us-east-1', endpoint: s3.endpoint });
+    await ensureBucket(client, 'blobs');
+    blobs = new S3BlobStore({ client, bucket: 'blobs' });
+  });
+
+  afterEach(() => {
+    expect(unhandled).toEqual([]);
+  });
+
+  afterAll(async () => {
+    process.off('unhandledRejection', onUnhandled);
+    client.destroy();
+    await s3.stop();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('renders a text contract: WebP pages and thumbnails, and its words where they are drawn', async () => {
+    const req = await request(await contractPdf(3));
+    const progress: Array<[number, number]> = [];
+    const contract = await render(req, { onPage: (done, total) => progress.push([done, total]) });
+
+    expect(contract).toMatchObject({ contractReviewId: req.contractReviewId, version: 1, pageCount: 3 });
+    expect(progress).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
+    for (const [i, page] of contract.pages.entries()) {
+      const name = String(i + 1).padStart(4, '0');
+      expect(page).toMatchObject({
+        number: i + 1,
+        widthPoints: expect.closeTo(595.28, 2),
+        heightPoints: expect.closeTo(841.89, 2),
+        image: {
+          key: `${req.outputPrefix}page-${name}.webp`,
+          contentType: 'image/webp',
+          width: 1240,
+          height: 1754,
+        },
+        thumbnail: {
+          key: `${req.outputPrefix}thumb-${name}.webp`,
+          contentType: 'image/webp',
+          width: 200,
+          height: 283,
+        },
+      });
+      const image = await decode(page.image.key);
+      expect(image.head.subarray(0, 4).toString('latin1')).toBe('RIFF');
+      expect(image.head.subarray(8, 15).toString('latin1')).toBe('WEBPVP8');
+      expect([image.width, image.height]).toEqual([1240, 1754]);
+      const thumbnail = await decode(page.thumbnail.key);
+      expect([thumbnail.width, thumbnail.height]).toEqual([200, 283]);
+      expect(ink(thumbnail, { x: 0.08, y: 0.1, width: 0.8, height: 0.7 })).toBeGreaterThan(0.01);
+      expect(pageText(page)).toContain(`Page ${i + 1} of 3`);
+    }
+
+    const first = pageText(contract.pages[0] as never);
+    for (const words of ['CONTRACT OF SALE OF REAL ESTATE', 'Margaret Ellen Hayes', 'Price: $1,250,000'])
+      expect(first).toContain(words);
+    expect(pageText(contract.pages[1] as never)).toContain('The Vendor agrees to sell');
+
+    // The title is drawn at (50, 790) pt in Helvetica Bold 16: left edge, baseline and size as fractions.
+    const title = runOf(contract, 1, 'CONTRACT OF SALE OF REAL ESTATE');
+    expect(title.x).toBeCloseTo(50 / 595.28, 3);
+    expect(title.height).toBeCloseTo(16 / 841.89, 3);
+    expect(title.y).toBeGreaterThan((841.89 - 790 - 16) / 841.89);
+    expect(title.y + title.height).toBeGreaterThan((841.89 - 790) / 841.89);
+    expect(title.y + title.height).toBeLessThan((841.89 - 790 + 6) / 841.89);
+    expect(title.width).toBeGreaterThan(0.45);
+    expect(title.width).toBeLessThan(0.55);
+    const footer = runOf(contract, 2, 'Page 2 of 3');
+    expect(footer.x).toBeCloseTo(270 / 595.28, 3);
+    expect(footer.y).toBeGreaterThan(0.94);
+
+    // And the image has the title's ink inside the run's box, none in the same band's right margin.
+    const page1 = await decode(contract.pages[0]?.image.key as string);
+    expect(ink(page1, title)).toBeGreaterThan(0.1);
+    expect(ink(page1, { ...title, x: 0.9, width: 0.05 })).toBe(0);
+    for (const run of contract.pages[0]?.text ?? []) expect(ink(page1, run)).toBeGreaterThan(0.03);
+  });
+
+  it('renders a rotated page as it is shown, with its text boxes turned too', async () => {
+    const contract = await render(await request(await rotatedPdf()));
+    const [page] = contract.pages;
+    expect(page).toMatchObject({
+      widthPoints: expect.closeTo(841.89, 2),
+      heightPoints: expect.closeTo(595.28, 2),
+      image: { width: 1754, height: 1240 },
+      thumbnail: { width: 200, height: 141 },
+    });
+    // Turned a quarter clockwise, the title runs down the right-hand side.
+    const title = runOf(contract, 1, 'CONTRACT OF SALE OF REAL ESTATE');
+    expect(title.x).toBeGreaterThan(0.9);
+    expect(title.y).toBeCloseTo(50 / 595.28, 3);
+    expect(title.height).toBeGreaterThan(0.45);
+    expect(ink(await decode(page?.image.key as string), title)).toBeGreaterThan(0.1);
+  });
+
+  it('renders a scanned contract with images and no text', async () => {
+    const contract = await render(await request(await scannedPdf(2)));
+    expect(contract.pageCount).toBe(2);
+    for (const page of contract.pages) {
+      expect(page.text).toEqual([]);
+      const image = await decode(page.image.key);
+      expect([image.width, image.height]).toEqual([1240, 1754]);
+      expect(ink(image, { x: 0.1, y: 0.1, width: 0.8, height: 0.8 })).toBeGreaterThan(0.1);
+    }
+  });
+
+  it.each([
+    ['a truncated PDF', () => truncatedPdf(0.5), /damaged or truncated/],
+    ['a PDF cut at 90%', () => truncatedPdf(0.9), /damaged or truncated/],
+    ['random bytes', () => notAPdf('random'), /damaged or truncated/],
+    ['an HTML page', () => notAPdf('html'), /damaged or truncated/],
+    ['a PDF with a user password', () => encryptedPdf(), /password/],
+    ['a PDF without pages', () => zeroPagePdf(), /no pages/],
+    [
+      'a PDF whose page 2 of 3 cannot be rendered',
+      () => brokenImagePdf(3, 2),
+      /^Page 2 of 3 cannot be rendered/,
+    ],
+  ])('fails %s as processing_error', async (_, make, message) => {
+    const error = await failure(await request(await make()));
+    expect(error).toMatchObject({ reason: 'processing_error', message: expect.stringMatching(message) });
+  });
+
+  it('the broken page really throws in pdf.js, and the pages around it render', async () => {
+    const req = await request(await brokenImagePdf(3, 2));
+    const error = await failure(req);
+    expect((error.cause as Error).message).toMatch(/skia surface/i);
+    // Page 1 was done before page 2 failed: its image is stored (a retry overwrites it).
+    expect((await decode(`${req.outputPrefix}page-0001.webp`)).width).toBe(1240);
+    const three = await render(await request(await brokenImagePdf(3, 3)), { encoders: 1 }).catch(
+      (e: RenderFailed) => e,
+    );
+    expect(three).toMatchObject({
+      reason: 'processing_error',
+      message: expect.stringMatching(/^Page 3 of 3/),
+    });
+  });
+
+  it('fails processing_error when the PDF cannot be read from the blob store', async () => {
+    const req = await request(await contractPdf(1));
+    const error = await failure({ ...req, pdfKey: 'pdfs/never-stored.pdf' });
+    expect(error.reason).toBe('processing_error');
+    expect(error.cause).toBeInstanceOf(BlobNotFoundError);
+  });
+
+  describe('a 1,000-page contract', () => {
+    let thousand: Uint8Array;
+    beforeAll(async () => {
+      // A light page (a heading and a few lines), so that rendering all 1,000 stays quick.
+      const source = await PDFDocument.create();
+      const font = await source.embedFont(StandardFonts.Helvetica);
+      const page = source.addPage([595.28, 841.89]);
+      page.drawText('CONTRACT OF SALE OF REAL ESTATE', { x: 50, y: 790, size: 16, font });
+      for (let line = 0; line < 5; line++)
+        page.drawText(`Schedule item ${line + 1}: chattels included in the sale.`, {
+          x: 50,
+          y: 750 - 16 * line,
+          size: 11,
+          font,
+        });
+      thousand = await repeatedPagePdf(await source.save(), 1000);
+    });
+
+    it('times out when its deadline passes, soon after', async () => {
+      const req = await request(thousand, 400);
+      const started = Date.now();
+      const progress: number[] = [];
+      const error = await failure(req, { onPage: (done) => progress.push(done) });
+      expect(error.reason).toBe('timed_out');
+      expect(Date.now() - req.deadline).toBeLessThan(1000);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+      expect(progress.length).toBeLessThan(1000);
+    });
+
+    it('times out at once when the deadline has already passed', async () => {
+      const req = await request(thousand, -1);
+      expect(await failure(req)).toMatchObject({ reason: 'timed_out' });
+    });
+
+    it('renders every page with memory that does not grow with the page count', async () => {
+      const req = await request(thousand, 60_000);
+      const rss: number[] = [];
+      // Small images keep this test quick; the per-page work of pdf.js is the same.
+      const contract = await render(req, {
+        dpi: 24,
+        thumbnailWidth: 40,
+        onPage: (done) => {
+          if (done % 100 === 0) rss.push(process.memoryUsage().rss);
+        },
+      });
+      expect(contract.pageCount).toBe(1000);
+      expect(contract.pages.map((page) => page.number)).toEqual(
+        Array.from({ length: 1000 }, (_, i) => i + 1),
+      );
+      expect(contract.pages[999]?.image.key).toBe(`${req.outputPrefix}page-1000.webp`);
+      expect(pageText(contract.pages[999] as never)).toContain('CONTRACT OF SALE OF REAL ESTATE');
+      // From page 200 (caches warm) to page 1,000.
+      const growthMiB = ((rss[9] as number) - (rss[1] as number)) / 1024 / 1024;
+      expect(growthMiB).toBeLessThan(40);
+    });
+  });
+
+  it('a second render of the same version overwrites the same keys', async () => {
+    const req = await request(await contractPdf(2));
+    const objects = () => readdir(join(directory, 'blobs', 'blobs', 'objects'));
+    const first = await render(req);
+    const before = await objects();
+    const second = await render({ ...req, deadline: Date.now() + 20_000 });
+    expect(second).toEqual(first);
+    expect((await objects()).sort()).toEqual(before.sort());
+    expect((await decode(second.pages[1]?.image.key as string)).width).toBe(1240);
+  });
+});
