@@ -9,6 +9,7 @@ import type { PageTextInput } from './types';
 const SPLIT_KEYWORDS = [
   'vendor',
   'purchaser',
+  'purchase',
   'seller',
   'buyer',
   'settlement',
@@ -85,7 +86,8 @@ export const buildDocument = (input: readonly PageTextInput[]): ContractDocument
   const pages: Array<{ number: number; start: number; end: number }> = [];
   for (const page of ordered) {
     const clean = normaliseText(page.text);
-    if (text.length > 0) text += ' ';
+    // Pages are joined by a line break, the only one left in the text: a field's value stops there.
+    if (text.length > 0) text += '\n';
     pages.push({ number: page.number, start: text.length, end: text.length + clean.length });
     text += clean;
   }

@@ -16,6 +16,7 @@ export const FIELD_LABEL = new RegExp(
     String.raw`settlement\s+date`,
     String.raw`land\s*\(`,
     String.raw`property\s+address`,
+    String.raw`(?:property|land|premises|address)\s*:`,
     String.raw`title\s+reference`,
     String.raw`folio\s+identifier`,
     String.raw`certificate\s+of\s+title`,
@@ -67,11 +68,18 @@ const firstAt = (pattern: RegExp, text: string, from: number, heading: boolean):
   return text.length;
 };
 
+/** Pages are joined by the text's only line breaks (see `buildDocument`): no field runs over one. */
+const pageBreakAt = (text: string, from: number): number => {
+  const index = text.indexOf('\n', from);
+  return index === -1 ? text.length : index;
+};
+
 /** Where the next field label starts at or after `from`, or the end of the text. */
 export const nextLabelAt = (text: string, from: number, limit = 400): number =>
   Math.min(
     firstAt(FIELD_LABEL, text, from, false),
     firstAt(HEADING_LABEL, text, from, true),
+    pageBreakAt(text, from),
     from + limit,
     text.length,
   );
