@@ -1,5 +1,6 @@
 // bench -> `npm run bench`: in one run, (1) a 100 MiB contract upload against a disk baseline, with the
-// server's memory, and (2) GET /v1/contract-reviews/{id} throughput against a bare node:http server.
+// server's memory, (2) GET /v1/contract-reviews/{id} throughput against a bare node:http server, and
+// (3) pages rendered per second against mutool and pdftoppm (bench/render.ts).
 // Prints a table, then one JSON summary line. Everything it starts is stopped, even on failure.
 // BENCH_CPU_PROF=<dir> also CPU-profiles the stack; `npx tsx bench/cpu-profile-summary.ts <dir>` reads it.
 import { randomUUID } from 'node:crypto';
@@ -10,6 +11,7 @@ import { bearer, contractParts, upload } from '../test/support/api-client';
 import { contractPdf, writeLargePdf } from '../test/support/pdfs';
 import type { Phase } from './cpu-profile-summary';
 import { toMiB } from './process-memory';
+import { renderingSection } from './render';
 import { median, mib, ms, percent, ratio, round, table, verdict } from './report';
 import { type BenchStack, freePortBase, productionToken, startStack } from './stack';
 import { capture, LOAD, type LoadFigures, load, startBareServer } from './throughput';
@@ -320,6 +322,7 @@ const main = async () => {
     const runs = await uploadRuns(stack, token, workDir);
     const reads = await throughput(stack, token, cleanup);
     printReport(runs, reads);
+    await renderingSection(workDir, progress);
   } catch (error) {
     // After an interrupt the steps under way fail as their servers stop: that is not the news.
     if (!interrupted) throw error;

@@ -1,0 +1,256 @@
+// bench -> section 3: pages rendered per second by PdfjsRenderer (pdf.js + @napi-rs/canvas) on a 30-page
+// text contract and a 30-page scanned one, against `mutool draw` (MuPDF) and `pdftoppm` (Poppler) on the
+// same files at the same resolution, all writing PNG files; and our WebP, the format the service stores.
+// Our renderer also makes a thumbnail and reads the text of every page; the others only draw.
+import { execFile } from 'node:child_process';
+import { mkdir, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { PdfjsRenderer } from '../lambdas/adapters/pdf/pdfjs-renderer';
+import type { BlobStore } from '../lambdas/core/ports';
+import { contractPdf, scannedPdf } from '../test/support/pdfs';
+import { median, ratio, round, table, verdict } from './report';
+
+const PAGES = 30;
+const DPI = 150;
+/** Dots per inch of the scanned contract's page images: a common scanner setting. */
+const SCAN_DPI = 300;
+const RUNS = 3;
+const GOAL_SHARE_OF_MUTOOL = 0.5;
+const INSTALL_HINT = 'apt-get install -y mupdf-tools poppler-utils';
+
+const run = promisify(execFile);
+
+/** The blob store as files under a directory: the renderer reads and writes the same disk as the tools. */
+class FileBlobs implements BlobStore {
+  constructor(private readonly root: string) {}
+  async put(key: string, body: AsyncIterable<Uint8Array>): Promise<{ size: number }> {
+    const file = path.join(this.root, key);
+    await mkdir(path.dirname(file), { recursive: true });
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of body) chunks.push(chunk);
+    await writeFile(file, chunks);
+    return { size: chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0) };
+  }
+  async readRange(key: string, start: number, end: number): Promise<Uint8Array> {
+    const file = await open(path.join(this.root, key));
+    try {
+      const buffer = Buffer.alloc(end - start);
+      const { bytesRead } = await file.read(buffer, 0, end - start, start);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await file.close();
+    }
+  }
+  async delete(key: string): Promise<void> {
+    await rm(path.join(this.root, key), { force: true });
+  }
+}
+
+interface Timing {
+  seconds: number;
+  cpuSeconds: number;
+  /** Bytes of the page images written (thumbnails not counted). */
+  imageBytes: number;
+}
+
+interface Figures {
+  tool: string;
+  document: string;
+  runs: Timing[];
+  pagesPerSecond: number;
+  cpuMsPerPage: number;
+  kibPerPage: number;
+}
+
+const sizeOf = async (directory: string, match: (name: string) => boolean): Promise<number> => {
+  let total = 0;
+  for (const name of await readdir(directory, { recursive: true }))
+    if (match(name)) total += (await stat(path.join(directory, name))).size;
+  return total;
+};
+
+/** One run of PdfjsRenderer: wall time and this process's CPU (every thread, so the encoders too). */
+const renderOnce = async (pdf: string, out: string, format: 'webp' | 'png'): Promise<Timing> => {
+  const blobs = new FileBlobs('/');
+  const { size } = await stat(pdf);
+  const renderer = new PdfjsRenderer(blobs, { format, dpi: DPI });
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await renderer.render({
+    contractReviewId: 'bench',
+    version: 1,
+    pdfKey: pdf,
+    pdfSize: size,
+    outputPrefix: `${out}/`,
+    deadline: Date.now() + 600_000,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  return {
+    seconds,
+    cpuSeconds: (used.user + used.system) / 1e6,
+    imageBytes: await sizeOf(out, (name) => name.startsWith('page-')),
+  };
+};
+
+/** One run of a command line tool under bash, whose `times` reports the CPU its children used. */
+const toolOnce = async (command: string, out: string): Promise<Timing> => {
+  const started = performance.now();
+  const { stdout } = await run('bash', ['-c', `${command} >/dev/null 2>&1 && times`]);
+  const seconds = (performance.now() - started) / 1000;
+  // `times` prints the shell's user and system time, then its children's: "0m0.990s 0m0.201s".
+  const children = stdout.trim().split('\n')[1] ?? '';
+  const cpuSeconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+    (sum, [, minutes, secs]) => sum + Number(minutes) * 60 + Number(secs),
+    0,
+  );
+  return { seconds, cpuSeconds, imageBytes: await sizeOf(out, (name) => name.endsWith('.png')) };
+};
+
+const measure = async (
+  tool: string,
+  document: string,
+  once: (out: string) => Promise<Timing>,
+  workDir: string,
+): Promise<Figures> => {
+  const runs: Timing[] = [];
+  // One warm-up run (pdf.js's code compiled, files in the page cache), then the measured ones.
+  for (let n = 0; n <= RUNS; n++) {
+    const out = path.join(workDir, 'out');
+    await rm(out, { recursive: true, force: true });
+    await mkdir(out, { recursive: true });
+    const timing = await once(out);
+    if (n > 0) runs.push(timing);
+  }
+  const seconds = median(runs.map((r) => r.seconds));
+  return {
+    tool,
+    document,
+    runs,
+    pagesPerSecond: PAGES / seconds,
+    cpuMsPerPage: (median(runs.map((r) => r.cpuSeconds)) / PAGES) * 1000,
+    kibPerPage: median(runs.map((r) => r.imageBytes)) / PAGES / 1024,
+  };
+};
+
+const installed = async (command: string): Promise<boolean> =>
+  run('bash', ['-c', `command -v ${command}`]).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * Runs section 3 of the bench in `workDir` and prints it: a table, the ratios to mutool, and one JSON
+ * line. Without mutool or pdftoppm, says how to install them and compares with what there is.
+ */
+export const renderingSection = async (workDir: string, progress: (message: string) => void) => {
+  const dir = path.join(workDir, 'render');
+  await mkdir(dir, { recursive: true });
+  progress(`rendering: writing a ${PAGES}-page text contract and a ${PAGES}-page ${SCAN_DPI} dpi scan…`);
+  const documents = {
+    text: path.join(dir, 'text.pdf'),
+    scanned: path.join(dir, 'scanned.pdf'),
+  };
+  await writeFile(documents.text, await contractPdf(PAGES));
+  await writeFile(documents.scanned, await scannedPdf(PAGES, SCAN_DPI));
+  const hasMutool = await installed('mutool');
+  const hasPdftoppm = await installed('pdftoppm');
+
+  const figures: Figures[] = [];
+  for (const [document, pdf] of Object.entries(documents)) {
+    progress(`rendering the ${document} contract (${RUNS} runs each)…`);
+    figures.push(await measure('PdfjsRenderer PNG', document, (out) => renderOnce(pdf, out, 'png'), dir));
+    figures.push(await measure('PdfjsRenderer WebP', document, (out) => renderOnce(pdf, out, 'webp'), dir));
+    if (hasMutool)
+      figures.push(
+        await measure(
+          'mutool draw PNG',
+          document,
+          (out) => toolOnce(`mutool draw -q -r ${DPI} -o '${out}/page-%d.png' '${pdf}'`, out),
+          dir,
+        ),
+      );
+    if (hasPdftoppm)
+      figures.push(
+        await measure(
+          'pdftoppm PNG',
+          document,
+          (out) => toolOnce(`pdftoppm -r ${DPI} -png '${pdf}' '${out}/page'`, out),
+          dir,
+        ),
+      );
+  }
+  await rm(dir, { recursive: true, force: true });
+
+  const find = (tool: string, document: string) =>
+    figures.find((f) => f.tool === tool && f.document === document);
+  console.log(
+    `\n3. Rendering ${PAGES}-page contracts at ${DPI} dpi (A4: 1240 x 1754 px): a text contract, and a ` +
+      `scan (one ${SCAN_DPI} dpi JPEG a page); median of ${RUNS} runs after a warm-up\n`,
+  );
+  console.log(
+    '   PdfjsRenderer also makes a 200 px thumbnail and reads the text of each page; its CPU counts every',
+  );
+  console.log(
+    '   thread (it encodes up to 2 pages while the next renders). The tools are single-threaded.\n',
+  );
+  console.log(
+    table([
+      ['document', 'tool', 'pages/s', 'runs (s)', 'CPU per page', 'image per page', 'vs mutool'],
+      ...figures.map((f) => {
+        const mutool = find('mutool draw PNG', f.document);
+        return [
+          f.document,
+          f.tool,
+          f.pagesPerSecond.toFixed(1),
+          f.runs.map((r) => r.seconds.toFixed(2)).join(' '),
+          `${f.cpuMsPerPage.toFixed(0)} ms`,
+          `${f.kibPerPage.toFixed(0)} KiB`,
+          mutool ? ratio(f.pagesPerSecond / mutool.pagesPerSecond) : 'n/a',
+        ];
+      }),
+    ]),
+  );
+  if (!hasMutool || !hasPdftoppm)
+    console.log(
+      `\n   ${[!hasMutool && 'mutool', !hasPdftoppm && 'pdftoppm'].filter(Boolean).join(' and ')} not ` +
+        `installed: no comparison with it. Install with: ${INSTALL_HINT}`,
+    );
+
+  const share = (document: string, tool = 'PdfjsRenderer PNG') => {
+    const ours = find(tool, document);
+    const mutool = find('mutool draw PNG', document);
+    return ours && mutool ? ours.pagesPerSecond / mutool.pagesPerSecond : null;
+  };
+  for (const document of Object.keys(documents)) {
+    const png = share(document);
+    if (png !== null)
+      console.log(
+        `   ${document}: PdfjsRenderer PNG at ${ratio(png)} mutool's pages/s (goal ≥ ${ratio(GOAL_SHARE_OF_MUTOOL)}: ` +
+          `${verdict(png >= GOAL_SHARE_OF_MUTOOL)}); WebP at ${ratio(share(document, 'PdfjsRenderer WebP') ?? 0)}`,
+      );
+  }
+  const summary = {
+    rendering: {
+      pages: PAGES,
+      dpi: DPI,
+      scan_dpi: SCAN_DPI,
+      figures: figures.map((f) => ({
+        document: f.document,
+        tool: f.tool,
+        pages_per_second: round(f.pagesPerSecond, 1),
+        cpu_ms_per_page: round(f.cpuMsPerPage, 0),
+        kib_per_page: round(f.kibPerPage, 0),
+      })),
+      share_of_mutool_png: {
+        text: share('text') === null ? null : round(share('text') as number),
+        scanned: share('scanned') === null ? null : round(share('scanned') as number),
+      },
+      mutool_installed: hasMutool,
+      pdftoppm_installed: hasPdftoppm,
+    },
+  };
+  console.log(`\n${JSON.stringify(summary)}`);
+};
