@@ -1,0 +1,34 @@
+// frontend/pages -> the security headers of every hosted page, deployed (CloudFront response headers
+// policy) and locally (pages-host.ts). The CSP allows only this origin's images and stylesheets: no
+// inline style or script (positions live in the stylesheet as classes), no script at all, no frames.
+
+/** The content security policy of every hosted page. */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "img-src 'self'",
+  "style-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * The same policy for a `<meta http-equiv>` tag, so the page keeps it wherever it is served from;
+ * `frame-ancestors` is ignored in a meta tag, so only the header carries it.
+ */
+export const PAGE_CSP_META = PAGE_CSP.split('; ')
+  .filter((directive) => !directive.startsWith('frame-ancestors'))
+  .join('; ');
+
+/** Headers on every answer of the pages host, whatever its status. */
+export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': PAGE_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  // The link is the only key to a page: never send it to another site.
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  // Unguessable links are not for search engines.
+  'X-Robots-Tag': 'noindex, nofollow',
+};

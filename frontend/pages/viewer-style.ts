@@ -1,0 +1,50 @@
+// frontend/pages -> the contract viewer's fixed stylesheet. The per-run positions are appended to it by
+// viewer.ts, so the page needs no inline style and the CSP can refuse 'unsafe-inline'.
+//
+// Layout: one column on a phone (thumbnails a strip that scrolls sideways within itself), thumbnails a
+// sticky column beside the pages from 56rem. A page's text layer sits over its image; each run's font
+// size is in `cqw` of the page (`.sheet` is an inline-size container), so the layer scales with it.
+export const VIEWER_BASE_CSS = `*,*::before,*::after{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
+body{margin:0;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:#1b1f24;background:#e9ecef}
+a{color:#0b57d0}
+:focus-visible{outline:3px solid #1b1f24;outline-offset:2px}
+.skip{position:absolute;left:.5rem;top:-4rem;padding:.5rem .75rem;background:#fff;color:#0b57d0;z-index:2}
+.skip:focus{top:.5rem}
+.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap;border:0}
+.top{background:#fff;border-bottom:1px solid #cfd4da;padding:1rem}
+.top h1{margin:0;font-size:1.375rem;line-height:1.3;overflow-wrap:anywhere}
+.meta{margin:.25rem 0 .75rem;color:#49525d}
+.actions{margin:0}
+.download{display:inline-block;padding:.5rem .9rem;border-radius:.375rem;background:#0b57d0;color:#fff;font-weight:600;text-decoration:none}
+.download:hover{background:#0842a0}
+.layout{display:grid;grid-template-columns:minmax(0,1fr)}
+.thumbs{background:#f6f7f9;border-bottom:1px solid #cfd4da;min-width:0}
+.thumbs ol{list-style:none;margin:0;padding:.5rem;display:flex;gap:.5rem;overflow-x:auto}
+.thumbs li{flex:0 0 auto}
+.thumbs a{display:block;width:4.5rem;padding:.25rem;border-radius:.25rem;text-align:center;color:#1b1f24;text-decoration:none;font-size:.8125rem;line-height:1.4}
+.thumbs a:hover{background:#e2e6ea}
+.thumbs img{display:block;width:100%;height:auto;margin-bottom:.125rem;border:1px solid #c4cad1;background:#fff}
+.pages{min-width:0;padding:1rem .5rem 2rem;display:flex;flex-direction:column;align-items:center;gap:1.5rem}
+.page{width:100%;max-width:60rem;scroll-margin-top:.5rem}
+.page-title{margin:0 0 .25rem;font-size:.875rem;font-weight:600;color:#49525d}
+.sheet{position:relative;container-type:inline-size;background:#fff;box-shadow:0 1px 3px rgba(0,0,0,.3)}
+.scan{display:block;width:100%;height:auto}
+.text-layer{position:absolute;inset:0;overflow:hidden;color:transparent;line-height:1;font-family:Arial,"Liberation Sans",Helvetica,sans-serif}
+.text-layer span{position:absolute;white-space:pre;transform-origin:0 0;cursor:text}
+.text-layer ::selection{background:rgba(11,87,208,.3);color:transparent}
+@media (min-width:56rem){
+.layout{grid-template-columns:9rem minmax(0,1fr)}
+.thumbs{border-bottom:0;border-right:1px solid #cfd4da}
+.thumbs ol{position:sticky;top:0;flex-direction:column;align-items:center;max-height:100vh;overflow-x:hidden;overflow-y:auto;padding:1rem .5rem}
+.thumbs a{width:6rem}
+.pages{padding:1.5rem 1.5rem 3rem}
+}
+@media print{
+body{background:#fff}
+.thumbs,.skip,.actions{display:none}
+.layout{display:block}
+.sheet{box-shadow:none}
+.page{break-after:page}
+}
+`;

@@ -1,0 +1,146 @@
+import { escapeHtml } from '../../frontend/pages/html';
+import { renderNotFound, renderWithdrawn } from '../../frontend/pages/plain';
+import { PAGE_CSP, PAGE_CSP_META } from '../../frontend/pages/security';
+import { INDEX_FILE, renderViewer, type ViewerInput } from '../../frontend/pages/viewer';
+import type { RenderedPage } from '../../lambdas/core/rendered-contract';
+
+const page = (number: number, text: RenderedPage['text']): RenderedPage => ({
+  number,
+  widthPoints: 595,
+  heightPoints: 842,
+  image: {
+    key: `renders/crv_1/v2/page-000${number}.webp`,
+    contentType: 'image/webp',
+    width: 1240,
+    height: 1754,
+  },
+  thumbnail: {
+    key: `renders/crv_1/v2/thumb-000${number}.webp`,
+    contentType: 'image/webp',
+    width: 160,
+    height: 226,
+  },
+  text,
+});
+
+const HOSTILE = `</title><script>alert("x")</script><img src=x onerror='alert(1)'> & "Smith's"`;
+
+const input = (overrides: Partial<ViewerInput> = {}): ViewerInput => ({
+  contract: {
+    contractReviewId: 'crv_1',
+    version: 2,
+    pageCount: 2,
+    pages: [
+      page(1, [
+        { text: 'Purchase price', x: 0.1, y: 0.2, width: 0.25, height: 0.02 },
+        { text: '   ', x: 0.4, y: 0.2, width: 0.01, height: 0.02 },
+        { text: '<b>$1,000,000</b> & "more"', x: 0.5, y: 0.2, width: 0.3, height: 0.02 },
+      ]),
+      page(2, []),
+    ],
+  },
+  title: 'sale-2291',
+  publishedAt: '2025-03-12T14:03:09.123456Z',
+  pdfKey: 'uploads/crv_1/v2.pdf',
+  ...overrides,
+});
+
+const file = (output: ReturnType<typeof renderViewer>, path: string) => {
+  const found = output.files.find((f) => f.path === path || (path === 'css' && f.path.endsWith('.css')));
+  if (!found) throw new Error(`no ${path}`);
+  return found;
+};
+
+describe('renderViewer', () => {
+  test('a title with markup and quotes stays text, in the heading, the title and the file name', () => {
+    const output = renderViewer(input({ title: HOSTILE }));
+    const html = file(output, INDEX_FILE).body;
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('<img src=x');
+    expect(html).not.toMatch(/onerror='/);
+    expect(html).toContain(`<h1>${escapeHtml(HOSTILE)}</h1>`);
+    expect(html).toContain(`<title>${escapeHtml(HOSTILE)} – contract</title>`);
+    // The download name keeps safe characters only.
+    expect(html).toMatch(/download="[A-Za-z0-9._-]+-v2\.pdf"/);
+    expect(escapeHtml(HOSTILE)).not.toMatch(/[<>"']/);
+  });
+
+  test('text runs are escaped: markup in a PDF is text on the page', () => {
+    const html = file(renderViewer(input()), INDEX_FILE).body;
+    expect(html).toContain('&lt;b&gt;$1,000,000&lt;/b&gt; &amp; &quot;more&quot;');
+    expect(html).not.toContain('<b>');
+  });
+
+  test('every text run with text becomes a positioned span, in reading order, placed by the stylesheet', () => {
+    const output = renderViewer(input());
+    const html = file(output, INDEX_FILE).body;
+    const css = file(output, 'css').body;
+    const spans = [...html.matchAll(/<span class="(t\d+-\d+)">([^<]*)<\/span>/g)];
+    expect(spans.map((m) => m[2])).toEqual([
+      'Purchase price',
+      '&lt;b&gt;$1,000,000&lt;/b&gt; &amp; &quot;more&quot;',
+    ]);
+    // Run 2 is whitespace only and has no span; each span's class has its own rule.
+    expect(spans.map((m) => m[1])).toEqual(['t1-1', 't1-3']);
+    expect(css).toContain('.t1-1{left:10%;top:20%;font-size:2.8303cqw;');
+    expect(css).toMatch(/\.t1-3\{left:50%;top:20%;font-size:2\.8303cqw;transform:scaleX\([\d.]+\)\}/);
+    expect(html).not.toMatch(/style=/);
+  });
+
+  test('each page image says which page it is; a page without text says so to a screen reader', () => {
+    const html = file(renderViewer(input()), INDEX_FILE).body;
+    expect(html).toContain('alt="Page 1 of 2"');
+    expect(html).toContain('alt="Page 2 of 2"');
+    expect(html).toContain('No text could be read from this page.');
+    expect(html).toMatch(/<img class="scan" src="v2\/page-2\.webp"[^>]*loading="lazy"/);
+    expect(html).toContain('<a href="#page-2">');
+  });
+
+  test('paths are relative to the base and versioned; the blobs to copy are listed; index.html comes last', () => {
+    const output = renderViewer(input());
+    expect(output.files.at(-1)?.path).toBe(INDEX_FILE);
+    expect(output.files[0]?.path).toMatch(/^v2\/viewer-[0-9a-f]{16}\.css$/);
+    expect(output.copies).toEqual([
+      { path: 'v2/contract.pdf', contentType: 'application/pdf', fromKey: 'uploads/crv_1/v2.pdf' },
+      { path: 'v2/page-1.webp', contentType: 'image/webp', fromKey: 'renders/crv_1/v2/page-0001.webp' },
+      { path: 'v2/thumb-1.webp', contentType: 'image/webp', fromKey: 'renders/crv_1/v2/thumb-0001.webp' },
+      { path: 'v2/page-2.webp', contentType: 'image/webp', fromKey: 'renders/crv_1/v2/page-0002.webp' },
+      { path: 'v2/thumb-2.webp', contentType: 'image/webp', fromKey: 'renders/crv_1/v2/thumb-0002.webp' },
+    ]);
+    const html = file(output, INDEX_FILE).body;
+    expect(html).not.toMatch(/(src|href)="(\/|https?:)/);
+  });
+
+  test('the same input gives the same files (a retried publish rewrites the same bytes)', () => {
+    expect(renderViewer(input())).toEqual(renderViewer(input()));
+  });
+
+  test('refuses a contract whose pages do not match its page count', () => {
+    const bad = input();
+    bad.contract.pageCount = 3;
+    expect(() => renderViewer(bad)).toThrow(/pageCount/);
+  });
+
+  test('an unreadable publication time is refused rather than shown', () => {
+    expect(() => renderViewer(input({ publishedAt: 'yesterday' }))).toThrow(/publishedAt/);
+  });
+});
+
+describe('the content security policy', () => {
+  test('allows no inline code or style and nothing from another origin', () => {
+    for (const policy of [PAGE_CSP, PAGE_CSP_META]) {
+      expect(policy).not.toContain('unsafe-inline');
+      expect(policy).not.toContain('unsafe-eval');
+      expect(policy).not.toMatch(/https?:|\*/);
+      expect(policy).toContain("default-src 'none'");
+    }
+    expect(PAGE_CSP).toContain("frame-ancestors 'none'");
+  });
+
+  test('every page carries it in a meta tag too', () => {
+    const meta = `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(PAGE_CSP_META)}">`;
+    expect(file(renderViewer(input()), INDEX_FILE).body).toContain(meta);
+    expect(renderWithdrawn()).toContain(meta);
+    expect(renderNotFound()).toContain(meta);
+  });
+});
