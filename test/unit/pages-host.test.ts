@@ -84,7 +84,7 @@ describe('pagesListener', () => {
   });
 
   /** GET of a path exactly as written: fetch would resolve `..` and `%2e%2e` before sending. */
-  const rawGet = (path: string): Promise<{ status: number; body: string; csp: string | undefined }> =>
+  const rawGet = (path: string): Promise<{ status: number; body: string; csp: string }> =>
     new Promise((resolve, reject) => {
       const { port } = server.address() as AddressInfo;
       httpRequest({ host: '127.0.0.1', port, path, method: 'GET' }, (response) => {
@@ -97,7 +97,7 @@ describe('pagesListener', () => {
           resolve({
             status: response.statusCode ?? 0,
             body,
-            csp: response.headers['content-security-policy'],
+            csp: String(response.headers['content-security-policy']),
           }),
         );
       })
