@@ -30,7 +30,7 @@ a{color:#0b57d0}
 .page-title{margin:0 0 .25rem;font-size:.875rem;font-weight:600;color:#49525d}
 .sheet{position:relative;container-type:inline-size;background:#fff;box-shadow:0 1px 3px rgba(0,0,0,.3)}
 .scan{display:block;width:100%;height:auto}
-.text-layer{position:absolute;inset:0;overflow:hidden;color:transparent;line-height:1;font-family:Arial,"Liberation Sans",Helvetica,sans-serif}
+.text-layer{position:absolute;inset:0;overflow:hidden;color:transparent;line-height:1;font-family:Arial,"Liberation Sans",Helvetica,sans-serif;font-weight:400;letter-spacing:0;word-spacing:0;font-kerning:none}
 .text-layer span{position:absolute;white-space:pre;transform-origin:0 0;cursor:text}
 .text-layer ::selection{background:rgba(11,87,208,.3);color:transparent}
 @media (min-width:56rem){

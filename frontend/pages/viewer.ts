@@ -15,6 +15,7 @@ import type {
 } from '../../lambdas/core/rendered-contract';
 import { cssNumber, escapeHtml, safeFileName } from './html';
 import { PAGE_CSP_META } from './security';
+import { textWidthEm } from './text-metrics';
 import { VIEWER_BASE_CSS } from './viewer-style';
 
 export interface ViewerInput {
@@ -51,9 +52,6 @@ export interface ViewerOutput {
 /** The page at the publication's base path. */
 export const INDEX_FILE = 'index.html';
 
-/** Approximate advance of an average character, in ems, of the sans-serif text layer font. */
-const AVERAGE_CHAR_EM = 0.5;
-
 const extensionOf = (image: PageImage): string => (image.contentType === 'image/png' ? 'png' : 'webp');
 
 /** The publication time, shown in UTC, and its machine-readable form. */
@@ -72,14 +70,14 @@ const runClass = (page: number, index: number): string => `t${page}-${index}`;
 
 /**
  * One run's rule. The font size is the run's height as a fraction of the page height, turned into a
- * fraction of the page width (the container's `cqw`). Without a script the text cannot be measured, so
- * the run is stretched to its width by an estimate of its natural width; selection and find don't
- * depend on it, only how closely the selection highlight covers the drawn words.
+ * fraction of the page width (the container's `cqw`). The run is stretched from its width in the
+ * layer's font (known metrics, so no script has to measure it) to the width the PDF gives it, so that
+ * a selection covers the drawn words whatever font the PDF used.
  */
 const runRule = (page: RenderedPage, run: TextRun, className: string): string => {
   const aspect = page.heightPoints / page.widthPoints;
   const fontOfWidth = run.height * aspect;
-  const natural = [...run.text].length * AVERAGE_CHAR_EM * fontOfWidth;
+  const natural = textWidthEm(run.text) * fontOfWidth;
   const stretch = natural > 0 && run.width > 0 ? Math.min(3, Math.max(0.3, run.width / natural)) : 1;
   return (
     `.${className}{left:${cssNumber(run.x * 100)}%;top:${cssNumber(run.y * 100)}%;` +

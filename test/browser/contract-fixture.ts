@@ -1,0 +1,119 @@
+// test support -> a rendered contract drawn for the browser tests: A4 pages as WebP images with text
+// drawn at known places, and the text runs that say where, as processing would leave them.
+import { createCanvas } from '@napi-rs/canvas';
+import type { BlobStore } from '../../lambdas/core/ports';
+import type { RenderedContract, RenderedPage, TextRun } from '../../lambdas/core/rendered-contract';
+
+/** A4 in points. */
+const WIDTH_POINTS = 595;
+const HEIGHT_POINTS = 842;
+/** About 100 dpi: enough to read, quick to draw and encode. */
+const PAGE_PX = { width: 827, height: 1170 };
+const THUMB_PX = { width: 120, height: 170 };
+
+interface Line {
+  text: string;
+  /** Left edge and baseline position in page pixels; font size in pixels. */
+  x: number;
+  y: number;
+  size: number;
+  bold?: boolean;
+}
+
+const PAGES: Line[][] = [
+  [
+    { text: 'CONTRACT OF SALE OF LAND', x: 80, y: 120, size: 34, bold: true },
+    { text: 'Vendor: Margaret Ellen Walsh', x: 80, y: 200, size: 18 },
+    { text: 'Purchaser: Daniel O’Brien', x: 80, y: 232, size: 18 },
+    { text: 'Property: 14 Wattle Grove, Brunswick', x: 80, y: 264, size: 18 },
+    { text: 'Purchase price', x: 80, y: 340, size: 22, bold: true },
+    { text: '$1,250,000', x: 500, y: 340, size: 22 },
+    { text: 'Deposit', x: 80, y: 380, size: 18 },
+    { text: '$125,000 (ten per cent)', x: 500, y: 380, size: 18 },
+    { text: 'Settlement date: 60 days after the day of sale', x: 80, y: 440, size: 18 },
+  ],
+  [
+    { text: 'General conditions', x: 80, y: 120, size: 28, bold: true },
+    {
+      text: '1. The Vendor agrees to sell and the Purchaser agrees to buy the Property.',
+      x: 80,
+      y: 190,
+      size: 16,
+    },
+    { text: '2. The Purchaser must pay the Deposit on the day of sale.', x: 80, y: 222, size: 16 },
+    {
+      text: '3. Settlement is due on the Settlement Date against transfer of the land.',
+      x: 80,
+      y: 254,
+      size: 16,
+    },
+    { text: '4. Rates and taxes are apportioned as at the Settlement Date.', x: 80, y: 286, size: 16 },
+  ],
+  [
+    { text: 'Signatures', x: 80, y: 120, size: 28, bold: true },
+    { text: 'Signed by the Vendor', x: 80, y: 220, size: 18 },
+    { text: 'Signed by the Purchaser', x: 80, y: 320, size: 18 },
+  ],
+];
+
+const draw = (
+  lines: Line[],
+  number: number,
+  scale: number,
+  total: number,
+): { webp: Buffer; runs: TextRun[] } => {
+  const width = Math.round(PAGE_PX.width * scale);
+  const height = Math.round(PAGE_PX.height * scale);
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, width, height);
+  context.scale(scale, scale);
+  context.fillStyle = '#111111';
+  context.textBaseline = 'alphabetic';
+  const runs: TextRun[] = [];
+  for (const line of lines) {
+    context.font = `${line.bold ? 'bold ' : ''}${line.size}px "Liberation Sans"`;
+    context.fillText(line.text, line.x, line.y);
+    const metrics = context.measureText(line.text);
+    // As pdf.js gives a run: its box from the baseline up by the font size.
+    runs.push({
+      text: line.text,
+      x: line.x / PAGE_PX.width,
+      y: (line.y - line.size * 0.8) / PAGE_PX.height,
+      width: metrics.width / PAGE_PX.width,
+      height: line.size / PAGE_PX.height,
+    });
+  }
+  context.font = '14px "Liberation Sans"';
+  context.fillStyle = '#555555';
+  context.fillText(`Page ${number} of ${total}`, PAGE_PX.width / 2 - 40, PAGE_PX.height - 50);
+  return { webp: canvas.toBuffer('image/webp', 85), runs };
+};
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
+}
+
+/** Draws the three pages, stores their images and thumbnails in `blobs`, and answers the contract. */
+export const storeDrawnContract = async (blobs: BlobStore, prefix: string): Promise<RenderedContract> => {
+  const pages: RenderedPage[] = [];
+  for (const [i, lines] of PAGES.entries()) {
+    const number = i + 1;
+    const page = draw(lines, number, 1, PAGES.length);
+    const thumb = draw(lines, number, THUMB_PX.width / PAGE_PX.width, PAGES.length);
+    const image = `${prefix}page-${number}.webp`;
+    const thumbnail = `${prefix}thumb-${number}.webp`;
+    await blobs.put(image, once(page.webp), 'image/webp');
+    await blobs.put(thumbnail, once(thumb.webp), 'image/webp');
+    pages.push({
+      number,
+      widthPoints: WIDTH_POINTS,
+      heightPoints: HEIGHT_POINTS,
+      image: { key: image, contentType: 'image/webp', ...PAGE_PX },
+      thumbnail: { key: thumbnail, contentType: 'image/webp', ...THUMB_PX },
+      text: page.runs,
+    });
+  }
+  return { contractReviewId: 'crv_browser', version: 1, pageCount: pages.length, pages };
+};
