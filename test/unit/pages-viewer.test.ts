@@ -1,6 +1,8 @@
+import { createCanvas } from '@napi-rs/canvas';
 import { escapeHtml } from '../../frontend/pages/html';
 import { renderNotFound, renderWithdrawn } from '../../frontend/pages/plain';
 import { PAGE_CSP, PAGE_CSP_META } from '../../frontend/pages/security';
+import { textWidthEm } from '../../frontend/pages/text-metrics';
 import { INDEX_FILE, renderViewer, type ViewerInput } from '../../frontend/pages/viewer';
 import type { RenderedPage } from '../../lambdas/core/rendered-contract';
 
@@ -142,5 +144,21 @@ describe('the content security policy', () => {
     expect(file(renderViewer(input()), INDEX_FILE).body).toContain(meta);
     expect(renderWithdrawn()).toContain(meta);
     expect(renderNotFound()).toContain(meta);
+  });
+});
+
+describe('the text layer font widths', () => {
+  test('match Liberation Sans (Arial metrics) as a canvas measures it', () => {
+    const context = createCanvas(10, 10).getContext('2d');
+    context.font = '1000px "Liberation Sans"';
+    for (const text of [
+      'Purchase price',
+      'CONTRACT OF SALE OF LAND',
+      '$1,250,000 (ten per cent)',
+      'il1|.,;:',
+    ]) {
+      const measured = context.measureText(text).width / 1000;
+      expect(Math.abs(textWidthEm(text) - measured) / measured).toBeLessThan(0.01);
+    }
   });
 });
