@@ -1,6 +1,7 @@
 // host -> the whole service on one machine (`npm start`): DynamoDB Local and the S3 twin under
-// DATA_DIR, and each environment's API on its port, every request going to the deployed handler code.
-import { createServer, type Server } from 'node:http';
+// DATA_DIR, each environment's API on its port (every request going to the deployed handler code), and
+// each environment's hosted pages.
+import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { startLocalS3 } from '../adapters/blobs/local-s3-server';
 import { createS3Client, ensureBucket } from '../adapters/blobs/s3-client';
@@ -10,7 +11,8 @@ import { useServicesResolver } from '../api/http/endpoint';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import { apiListener } from './api-host';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
-import { LOCAL_BUCKET, localServices } from './local-wiring';
+import { localBucket, localServices } from './local-wiring';
+import { pagesListener } from './pages-host';
 
 export interface LocalStack {
   addresses: Record<string, string>;
@@ -45,7 +47,8 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
   try {
     const dynamo = createDocumentClient(dynamoDb.endpoint);
     for (const environment of ENVIRONMENTS) await ensureTable(dynamo, localTableName(environment));
-    await ensureBucket(createS3Client({ region: 'us-east-1', endpoint: blobStore.endpoint }), LOCAL_BUCKET);
+    const s3 = createS3Client({ region: 'us-east-1', endpoint: blobStore.endpoint });
+    for (const environment of ENVIRONMENTS) await ensureBucket(s3, localBucket(environment));
 
     const services = await localServices(config);
     useServicesResolver(async (event) => {
@@ -54,20 +57,19 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
       return found;
     });
 
-    const apis: Array<[Environment, number]> = [
-      ['production', PORT_OFFSETS.productionApi],
-      ['sandbox', PORT_OFFSETS.sandboxApi],
+    const hosts: Array<[string, number, RequestListener]> = [
+      ['production API', PORT_OFFSETS.productionApi, apiListener(services.production, 'production')],
+      ['sandbox API', PORT_OFFSETS.sandboxApi, apiListener(services.sandbox, 'sandbox')],
+      ['production pages', PORT_OFFSETS.productionPages, pagesListener(services.production.ports.blobs)],
+      ['sandbox pages', PORT_OFFSETS.sandboxPages, pagesListener(services.sandbox.ports.blobs)],
     ];
     const servers: Server[] = [];
     const addresses: Record<string, string> = {};
-    for (const [environment, offset] of apis) {
-      const server = createServer(
-        { requestTimeout: 15 * 60_000 },
-        apiListener(services[environment], environment),
-      );
+    for (const [name, offset, listener] of hosts) {
+      const server = createServer({ requestTimeout: 15 * 60_000 }, listener);
       await listen(server, config.portBase + offset);
       servers.push(server);
-      addresses[`${environment} API`] = localUrl(config, offset);
+      addresses[name] = localUrl(config, offset);
     }
     return {
       addresses,

@@ -13,7 +13,8 @@ import type { Services } from '../api/http/endpoint';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 
-export const LOCAL_BUCKET = 'service-blobs';
+/** One bucket per environment, as deployed (each stage has its own), so one environment's pages and PDFs are never served by the other's hosts. */
+export const localBucket = (environment: Environment): string => `service-blobs-${environment}`;
 
 /** The environment's access-token signing key: made once, kept under DATA_DIR (KMS/Secrets Manager deployed). */
 const signingKey = async (dataDir: string, environment: Environment): Promise<Uint8Array> => {
@@ -43,7 +44,7 @@ export const localServices = async (config: LocalConfig): Promise<Record<Environ
         dynamo,
         tableName: localTableName(environment),
         s3,
-        bucket: LOCAL_BUCKET,
+        bucket: localBucket(environment),
         signingKey: await signingKey(config.dataDir, environment),
         workflows: localWorkflows(),
       });

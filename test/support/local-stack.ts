@@ -15,6 +15,8 @@ export interface RunningStack {
   dataDir: string;
   production: string;
   sandbox: string;
+  /** The hosted pages of each environment. */
+  pages: { production: string; sandbox: string };
   /** Stops the stack (SIGTERM) and waits for it to exit; resolves with its exit code. */
   stop(): Promise<number | null>;
   /** The stack's output so far, for failure messages. */
@@ -74,6 +76,7 @@ export const startStack = async (options: StackOptions = {}): Promise<RunningSta
     dataDir,
     production: `http://127.0.0.1:${portBase}`,
     sandbox: `http://127.0.0.1:${portBase + 1}`,
+    pages: { production: `http://127.0.0.1:${portBase + 4}`, sandbox: `http://127.0.0.1:${portBase + 5}` },
     stop: async () => {
       child.kill('SIGTERM');
       return exited;
