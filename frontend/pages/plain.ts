@@ -2,20 +2,11 @@
 // (410), not found (404), unavailable (503). No stylesheet, script or image: they must work when
 // nothing else of the publication does.
 import { escapeHtml } from './html';
-import { PAGE_CSP_META } from './security';
+import { documentHead } from './security';
 
 const plainPage = (title: string, message: string): string =>
   [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(PAGE_CSP_META)}">`,
-    '<meta name="referrer" content="no-referrer">',
-    '<meta name="robots" content="noindex, nofollow">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title>`,
-    '</head>',
+    ...documentHead(title),
     '<body>',
     '<main>',
     `<h1>${escapeHtml(title)}</h1>`,

@@ -1,6 +1,7 @@
 // frontend/pages -> the security headers of every hosted page, deployed (CloudFront response headers
 // policy) and locally (pages-host.ts). The CSP allows only this origin's images and stylesheets: no
 // inline style or script (positions live in the stylesheet as classes), no script at all, no frames.
+import { escapeHtml } from './html';
 
 /** The content security policy of every hosted page. */
 export const PAGE_CSP = [
@@ -32,3 +33,21 @@ export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   // Unguessable links are not for search engines.
   'X-Robots-Tag': 'noindex, nofollow',
 };
+
+/**
+ * The opening of every hosted page up to `</head>`: the policy, referrer and robots rules in one place,
+ * so no page can leave one out. `title` is text (escaped here); `extra` is markup the caller built.
+ */
+export const documentHead = (title: string, extra: string[] = []): string[] => [
+  '<!doctype html>',
+  '<html lang="en">',
+  '<head>',
+  '<meta charset="utf-8">',
+  `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(PAGE_CSP_META)}">`,
+  '<meta name="referrer" content="no-referrer">',
+  '<meta name="robots" content="noindex, nofollow">',
+  '<meta name="viewport" content="width=device-width, initial-scale=1">',
+  `<title>${escapeHtml(title)}</title>`,
+  ...extra,
+  '</head>',
+];

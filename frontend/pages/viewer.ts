@@ -14,7 +14,7 @@ import type {
   TextRun,
 } from '../../lambdas/core/rendered-contract';
 import { cssNumber, escapeHtml, safeFileName } from './html';
-import { PAGE_CSP_META } from './security';
+import { documentHead } from './security';
 import { textWidthEm } from './text-metrics';
 import { VIEWER_BASE_CSS } from './viewer-style';
 
@@ -159,17 +159,7 @@ export const renderViewer = (input: ViewerInput): ViewerOutput => {
   const title = escapeHtml(input.title);
   const pages = `${total} ${total === 1 ? 'page' : 'pages'}`;
   const html = [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(PAGE_CSP_META)}">`,
-    '<meta name="referrer" content="no-referrer">',
-    '<meta name="robots" content="noindex, nofollow">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${title} – contract</title>`,
-    `<link rel="stylesheet" href="${escapeHtml(cssPath)}">`,
-    '</head>',
+    ...documentHead(`${input.title} – contract`, [`<link rel="stylesheet" href="${escapeHtml(cssPath)}">`]),
     '<body>',
     '<a class="skip" href="#pages">Skip to the contract pages</a>',
     '<header class="top">',
