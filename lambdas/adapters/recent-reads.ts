@@ -31,27 +31,21 @@ export const withRecentReads = (
       return read;
     },
   };
-  const forgetting =
-    <A extends { review: ContractReview }>(write: (entry: A) => Promise<void>) =>
-    async (entry: A) => {
-      try {
-        await write(entry);
-      } finally {
-        recent.delete(entry.review.id);
-      }
-    };
+  /** Forgets `id` once `write` settles, whether it succeeded or not. */
+  const forgetAfter = async (id: string, write: Promise<void>): Promise<void> => {
+    try {
+      await write;
+    } finally {
+      recent.delete(id);
+    }
+  };
   return {
     reads,
     store: {
-      create: forgetting((entry) => store.create(entry)),
-      addVersion: forgetting((entry) => store.addVersion(entry)),
-      update: async (review, expectedUpdatedAt, events) => {
-        try {
-          await store.update(review, expectedUpdatedAt, events);
-        } finally {
-          recent.delete(review.id);
-        }
-      },
+      create: (entry) => forgetAfter(entry.review.id, store.create(entry)),
+      addVersion: (entry) => forgetAfter(entry.review.id, store.addVersion(entry)),
+      update: (review, expectedUpdatedAt, events) =>
+        forgetAfter(review.id, store.update(review, expectedUpdatedAt, events)),
       get: (id) => store.get(id),
       getVersion: (id, version) => store.getVersion(id, version),
       findByExternalReference: (scope, reference) => store.findByExternalReference(scope, reference),

@@ -78,17 +78,7 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
   async addVersion({ review, version, basedOnVersion, idempotency }: NewContractVersion): Promise<void> {
     this.checkEnvironment(review.scope);
     await transactWrite(this.doc, [
-      {
-        write: {
-          Put: {
-            TableName: this.tableName,
-            Item: contractReviewItem(review),
-            ConditionExpression: 'attribute_exists(pk) AND version = :basedOn',
-            ExpressionAttributeValues: { ':basedOn': basedOnVersion },
-          },
-        },
-        onConditionFailed: () => this.staleVersion(review.id),
-      },
+      this.putReviewIf(review, 'version = :expected', basedOnVersion, () => this.staleVersion(review.id)),
       ...this.budgetUse(review.scope),
       ...this.versionWrites(review.scope, version),
       this.completion(idempotency),
@@ -98,19 +88,34 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
   async update(review: ContractReview, expectedUpdatedAt: Micros, events: ServiceEvent[]): Promise<void> {
     this.checkEnvironment(review.scope);
     await transactWrite(this.doc, [
-      {
-        write: {
-          Put: {
-            TableName: this.tableName,
-            Item: contractReviewItem(review),
-            ConditionExpression: 'attribute_exists(pk) AND updated_at = :expected',
-            ExpressionAttributeValues: { ':expected': expectedUpdatedAt },
-          },
-        },
-        onConditionFailed: () => new ConcurrentChange(review.id),
-      },
+      this.putReviewIf(
+        review,
+        'updated_at = :expected',
+        expectedUpdatedAt,
+        () => new ConcurrentChange(review.id),
+      ),
       ...eventWrites(this.tableName, events),
     ]);
+  }
+
+  /** Replaces an existing review if `condition` (on `:expected`) still holds, else `onConditionFailed`. */
+  private putReviewIf(
+    review: ContractReview,
+    condition: string,
+    expected: number,
+    onConditionFailed: () => Promise<Error> | Error,
+  ): GuardedWrite {
+    return {
+      write: {
+        Put: {
+          TableName: this.tableName,
+          Item: contractReviewItem(review),
+          ConditionExpression: `attribute_exists(pk) AND ${condition}`,
+          ExpressionAttributeValues: { ':expected': expected },
+        },
+      },
+      onConditionFailed,
+    };
   }
 
   async get(id: string): Promise<ContractReview | null> {

@@ -28,7 +28,12 @@ export const fromApiGatewayEvent = (event: APIGatewayProxyEventV2): ApiRequest =
   const headers = new Map(
     Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
   );
-  const body = (): Buffer => Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+  // Decoded once, on first use: the length and the reading both need it.
+  let decoded: Buffer | undefined;
+  const body = (): Buffer => {
+    decoded ??= Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+    return decoded;
+  };
   return {
     method: event.requestContext.http.method.toUpperCase(),
     path: event.rawPath,
