@@ -3,6 +3,10 @@
 // beside them. Pure: the publisher writes the result (publication.ts), the pages host or CloudFront
 // serves it. Every path is relative to the publication's base (`/{slug}/`).
 //
+// The parts every page that shows the contract shares (the review and snapshot pages too) are built by
+// the exported helpers here: the page sections with their text layer and its stylesheet rules, the
+// thumbnails, the PDF and its download link, the header, the stylesheet file and the whole output.
+//
 // The text layer: each page's text runs, in reading order, as transparent spans over the page image,
 // placed by a class per run in the stylesheet (left/top in percent of the page, font size in `cqw` of
 // the page width), so the browser's find, selection and screen readers all read real text.
@@ -54,16 +58,19 @@ export const INDEX_FILE = 'index.html';
 
 const extensionOf = (image: PageImage): string => (image.contentType === 'image/png' ? 'png' : 'webp');
 
-/** The publication time, shown in UTC, and its machine-readable form. */
-const publicationTime = (iso: string): { text: string; datetime: string } => {
+/**
+ * A `<time>` element for an ISO 8601 instant, shown in UTC; throws, naming `field`, when `iso` is not a
+ * date-time, so an unreadable time is refused rather than shown.
+ */
+export const timeElement = (iso: string, field: string): string => {
   const time = new Date(iso);
-  if (Number.isNaN(time.getTime())) throw new Error(`publishedAt is not a date-time: ${iso}`);
+  if (Number.isNaN(time.getTime())) throw new Error(`${field} is not a date-time: ${iso}`);
   const text = new Intl.DateTimeFormat('en-GB', {
     dateStyle: 'long',
     timeStyle: 'short',
     timeZone: 'UTC',
   }).format(time);
-  return { text: `${text} UTC`, datetime: time.toISOString() };
+  return `<time datetime="${time.toISOString()}">${escapeHtml(`${text} UTC`)}</time>`;
 };
 
 const runClass = (page: number, index: number): string => `t${page}-${index}`;
@@ -89,7 +96,8 @@ const runRule = (page: RenderedPage, run: TextRun, className: string): string =>
 const shownRuns = (page: RenderedPage): Array<{ run: TextRun; index: number }> =>
   page.text.map((run, index) => ({ run, index: index + 1 })).filter(({ run }) => run.text.trim() !== '');
 
-const checkContract = (contract: RenderedContract): void => {
+/** Throws unless the contract's pages are numbered 1..pageCount, each with a size, and its version is valid. */
+export const checkContract = (contract: RenderedContract): void => {
   if (contract.pages.length !== contract.pageCount)
     throw new Error(`pageCount ${contract.pageCount} but ${contract.pages.length} pages`);
   contract.pages.forEach((page, i) => {
@@ -100,28 +108,56 @@ const checkContract = (contract: RenderedContract): void => {
     throw new Error(`version must be a positive integer: ${contract.version}`);
 };
 
-/** The contract viewer of one version. */
-export const renderViewer = (input: ViewerInput): ViewerOutput => {
-  const { contract } = input;
-  checkContract(contract);
-  const published = publicationTime(input.publishedAt);
-  // Everything of a version lives under its own folder, so those paths never change content and can be
-  // cached for good; only index.html, at the stable link, changes from version to version.
-  const folder = `v${contract.version}`;
-  const total = contract.pageCount;
-  const copies: ViewerCopy[] = [];
-  const pdfPath = `${folder}/contract.pdf`;
-  copies.push({ path: pdfPath, contentType: 'application/pdf', fromKey: input.pdfKey });
+/**
+ * The folder of a version. Everything of a version lives under its own folder, so those paths never
+ * change content and can be cached for good; only index.html, at the stable link, changes from version
+ * to version.
+ */
+export const versionFolder = (contract: RenderedContract): string => `v${contract.version}`;
 
-  const css: string[] = [VIEWER_BASE_CSS];
+/** The version's PDF: the blob to copy beside the page, and the paragraph offering it for download. */
+export const contractPdf = (
+  input: Pick<ViewerInput, 'contract' | 'title' | 'pdfKey'>,
+): { copy: ViewerCopy; download: string } => {
+  const { version } = input.contract;
+  const path = `${versionFolder(input.contract)}/contract.pdf`;
+  return {
+    copy: { path, contentType: 'application/pdf', fromKey: input.pdfKey },
+    download:
+      `<p class="actions"><a class="download" href="${escapeHtml(path)}" ` +
+      `download="${escapeHtml(`${safeFileName(input.title, 'contract')}-v${version}.pdf`)}" type="application/pdf">` +
+      `Download the PDF</a></p>`,
+  };
+};
+
+/** The contract's pages, ready to place in a page. */
+export interface ContractPages {
+  /** One `<section class="page">` per page, its image with the text layer over it. */
+  sections: string[];
+  /** The thumbnails, a `<nav>` of links to the pages. */
+  thumbnails: string[];
+  /** One stylesheet rule per text run shown, placing its span. */
+  textRules: string[];
+  /** Each page's image and thumbnail, to copy beside the page. */
+  copies: ViewerCopy[];
+}
+
+/** The contract's pages exactly as the viewer shows them; the contract must have passed `checkContract`. */
+export const contractPages = (contract: RenderedContract): ContractPages => {
+  const folder = versionFolder(contract);
+  const total = contract.pageCount;
+  const result: ContractPages = { sections: [], thumbnails: [], textRules: [], copies: [] };
   const thumbs: string[] = [];
-  const sections: string[] = [];
   for (const page of contract.pages) {
     const n = page.number;
     const imagePath = `${folder}/page-${n}.${extensionOf(page.image)}`;
     const thumbPath = `${folder}/thumb-${n}.${extensionOf(page.thumbnail)}`;
-    copies.push({ path: imagePath, contentType: page.image.contentType, fromKey: page.image.key });
-    copies.push({ path: thumbPath, contentType: page.thumbnail.contentType, fromKey: page.thumbnail.key });
+    result.copies.push({ path: imagePath, contentType: page.image.contentType, fromKey: page.image.key });
+    result.copies.push({
+      path: thumbPath,
+      contentType: page.thumbnail.contentType,
+      fromKey: page.thumbnail.key,
+    });
 
     thumbs.push(
       `<li><a href="#page-${n}"><img src="${escapeHtml(thumbPath)}" alt="" ` +
@@ -132,12 +168,12 @@ export const renderViewer = (input: ViewerInput): ViewerOutput => {
     const runs = shownRuns(page);
     const spans = runs.map(({ run, index }) => {
       const className = runClass(n, index);
-      css.push(runRule(page, run, className));
+      result.textRules.push(runRule(page, run, className));
       return `<span class="${className}">${escapeHtml(run.text)}</span>`;
     });
     // The first page is what the reader sees at once; the rest load as they come near the screen.
     const loading = n === 1 ? 'loading="eager" fetchpriority="high"' : 'loading="lazy"';
-    sections.push(
+    result.sections.push(
       [
         `<section class="page" id="page-${n}" aria-labelledby="page-${n}-title">`,
         `<h2 class="page-title" id="page-${n}-title">Page ${n}<span class="visually-hidden"> of ${total}</span></h2>`,
@@ -153,42 +189,80 @@ export const renderViewer = (input: ViewerInput): ViewerOutput => {
       ].join('\n'),
     );
   }
+  result.thumbnails = ['<nav class="thumbs" aria-label="Pages">', `<ol>${thumbs.join('')}</ol>`, '</nav>'];
+  return result;
+};
 
-  const stylesheet = css.join('\n');
-  const cssPath = `${folder}/viewer-${createHash('sha256').update(stylesheet).digest('hex').slice(0, 16)}.css`;
-  const title = escapeHtml(input.title);
+/**
+ * The banner of a page showing the contract: its title (escaped here), version, publication time and
+ * page count, then `extra` (markup the caller built), then the download link.
+ */
+export const contractHeader = (
+  input: Pick<ViewerInput, 'contract' | 'title' | 'publishedAt'>,
+  download: string,
+  extra: string[] = [],
+): string[] => {
+  const { version, pageCount: total } = input.contract;
   const pages = `${total} ${total === 1 ? 'page' : 'pages'}`;
-  const html = [
-    ...documentHead(`${input.title} – contract`, [`<link rel="stylesheet" href="${escapeHtml(cssPath)}">`]),
-    '<body>',
-    '<a class="skip" href="#pages">Skip to the contract pages</a>',
+  return [
     '<header class="top">',
-    `<h1>${title}</h1>`,
-    `<p class="meta">Version ${contract.version} · published ` +
-      `<time datetime="${published.datetime}">${escapeHtml(published.text)}</time>` +
-      ` · ${pages}</p>`,
-    `<p class="actions"><a class="download" href="${escapeHtml(pdfPath)}" ` +
-      `download="${escapeHtml(`${safeFileName(input.title, 'contract')}-v${contract.version}.pdf`)}" type="application/pdf">` +
-      `Download the PDF</a></p>`,
+    `<h1>${escapeHtml(input.title)}</h1>`,
+    `<p class="meta">Version ${version} · published ${timeElement(input.publishedAt, 'publishedAt')} · ${pages}</p>`,
+    ...extra,
+    download,
     '</header>',
-    '<div class="layout">',
-    '<nav class="thumbs" aria-label="Pages">',
-    `<ol>${thumbs.join('')}</ol>`,
-    '</nav>',
-    '<main class="pages" id="pages">',
-    ...sections,
-    '</main>',
-    '</div>',
+  ];
+};
+
+/**
+ * A page's output: its stylesheet, under the version's folder and named by the hash of its content (so a
+ * changed sheet is a new path), then `index.html`, whose `<body>` holds `body` (markup the caller built)
+ * and whose `<title>` is `title` (text, escaped). `index.html` comes last, as `writeViewer` requires.
+ */
+export const pageOutput = (
+  contract: RenderedContract,
+  page: { name: string; title: string; css: string[]; body: string[]; copies: ViewerCopy[] },
+): ViewerOutput => {
+  const stylesheet = page.css.join('\n');
+  const hash = createHash('sha256').update(stylesheet).digest('hex').slice(0, 16);
+  const cssPath = `${versionFolder(contract)}/${page.name}-${hash}.css`;
+  const html = [
+    ...documentHead(page.title, [`<link rel="stylesheet" href="${escapeHtml(cssPath)}">`]),
+    '<body>',
+    ...page.body,
     '</body>',
     '</html>',
     '',
   ].join('\n');
-
   return {
     files: [
       { path: cssPath, contentType: 'text/css; charset=utf-8', body: stylesheet },
       { path: INDEX_FILE, contentType: 'text/html; charset=utf-8', body: html },
     ],
-    copies,
+    copies: page.copies,
   };
+};
+
+/** The contract viewer of one version. */
+export const renderViewer = (input: ViewerInput): ViewerOutput => {
+  const { contract } = input;
+  checkContract(contract);
+  const pdf = contractPdf(input);
+  const pages = contractPages(contract);
+  return pageOutput(contract, {
+    name: 'viewer',
+    title: `${input.title} – contract`,
+    css: [VIEWER_BASE_CSS, ...pages.textRules],
+    copies: [pdf.copy, ...pages.copies],
+    body: [
+      '<a class="skip" href="#pages">Skip to the contract pages</a>',
+      ...contractHeader(input, pdf.download),
+      '<div class="layout">',
+      ...pages.thumbnails,
+      '<main class="pages" id="pages">',
+      ...pages.sections,
+      '</main>',
+      '</div>',
+    ],
+  });
 };
