@@ -18,6 +18,21 @@ import { copyPdfjsAssetsCommands } from './pdfjs-assets';
  */
 export const EXTERNAL_MODULES = ['@napi-rs/canvas'];
 
+/** The native package a rendering function installs beside its bundle, with its Linux ARM64 binary. */
+export const CANVAS_MODULE = '@napi-rs/canvas';
+
+/**
+ * What `npm ci` in a rendering function's bundle installs for: the Lambda platform (Linux, glibc, ARM64),
+ * not the machine that synthesises. npm then picks `@napi-rs/canvas-linux-arm64-gnu` among the canvas
+ * package's optional dependencies, at the version and integrity of the project's lock file, from the
+ * same registry as every other package (no Docker, no network beyond it); it takes about a second.
+ */
+export const LAMBDA_NPM_PLATFORM: Readonly<Record<string, string>> = {
+  npm_config_os: 'linux',
+  npm_config_cpu: 'arm64',
+  npm_config_libc: 'glibc',
+};
+
 /** Lets bundled CommonJS dependencies call `require` inside the ESM output. */
 const REQUIRE_BANNER =
   "import { createRequire as __serviceCreateRequire } from 'node:module'; const require = __serviceCreateRequire(import.meta.url);";
@@ -26,16 +41,23 @@ export interface ServiceFunctionProps
   extends Omit<NodejsFunctionProps, 'entry' | 'runtime' | 'architecture' | 'bundling' | 'code' | 'logGroup'> {
   /** Handler module, relative to the repository root, e.g. `lambdas/api/token.ts`. */
   readonly entry: string;
+  /**
+   * Renders pages with `@napi-rs/canvas`: the package and its Linux ARM64 binary are installed into
+   * `node_modules` beside the bundle (it stays external to the bundle either way).
+   */
+  readonly renders?: boolean;
 }
 
 /**
  * A `NodejsFunction` with the service's defaults: Node 24 on ARM64, ESM bundled by the local esbuild
- * (never Docker), minified with source maps, one-month logs and X-Ray tracing.
+ * (never Docker), minified with source maps, one-month logs and X-Ray tracing. A function that
+ * `renders` also gets `@napi-rs/canvas` with its Linux ARM64 binary, installed by `npm ci` beside the
+ * bundle for the Lambda platform whatever machine synthesises (it needs the npm registry, not Docker).
  *
  * @example new ServiceFunction(this, 'Token', { entry: 'lambdas/api/token.ts' });
  */
 export class ServiceFunction extends NodejsFunction {
-  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+  constructor(scope: Construct, id: string, { renders = false, ...props }: ServiceFunctionProps) {
     // Created beside the function (not by the Lambda service on first call) so retention is ours.
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
     super(scope, id, {
@@ -67,11 +89,17 @@ export class ServiceFunction extends NodejsFunction {
         // The SDK is bundled: the deployed code runs the SDK version the tests ran against.
         bundleAwsSDK: true,
         externalModules: EXTERNAL_MODULES,
-        // Every function composes the PDF adapter, which needs pdf.js's worker and data files on disk.
+        ...(renders && { nodeModules: [CANVAS_MODULE], environment: { ...LAMBDA_NPM_PLATFORM } }),
+        // Every function composes the PDF adapter, which needs pdf.js's worker and data files on disk
+        // (copied after `npm ci`, which would empty node_modules). The lock file CDK copies in for
+        // `npm ci` is the whole project's: it is left out of the package.
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
-          afterBundling: (_inputDir, outputDir) => copyPdfjsAssetsCommands(outputDir),
+          afterBundling: (_inputDir, outputDir) => [
+            ...copyPdfjsAssetsCommands(outputDir),
+            ...(renders ? [`rm -f "${outputDir}/package-lock.json"`] : []),
+          ],
         },
       },
     });
