@@ -2,6 +2,7 @@
 // Everything here is retained when the stack goes, and the stateless stack is built on top of it.
 import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -13,6 +14,7 @@ import {
   TTL_ATTRIBUTE,
 } from '../lambdas/adapters/dynamodb/table-schema';
 import type { Environment } from './environments';
+import { PUBLISHED_PREFIX } from './hosted-pages';
 
 export interface StatefulStackProps extends StackProps {
   readonly environment: Environment;
@@ -77,6 +79,23 @@ export class StatefulStack extends Stack {
       ],
       removalPolicy: RemovalPolicy.RETAIN,
     });
+
+    // The hosted pages' distribution (lib/hosted-pages.ts) reads published pages through origin access
+    // control. It is in the stateless stack, so it cannot be named here without each stack depending on
+    // the other: any distribution of this account may read `published/*` (public pages by design), and
+    // nothing else of the bucket.
+    this.blobBucket.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'HostedPagesThroughCloudFront',
+        principals: [new ServicePrincipal('cloudfront.amazonaws.com')],
+        actions: ['s3:GetObject'],
+        resources: [this.blobBucket.arnForObjects(`${PUBLISHED_PREFIX}/*`)],
+        conditions: {
+          StringEquals: { 'AWS:SourceAccount': this.account },
+          ArnLike: { 'AWS:SourceArn': `arn:${this.partition}:cloudfront::${this.account}:distribution/*` },
+        },
+      }),
+    );
 
     this.signingSecret = new Secret(this, 'AccessTokenSigningKey', {
       description: `contract-service ${environment}: HS256 key signing API access tokens`,

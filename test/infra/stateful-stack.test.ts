@@ -134,6 +134,41 @@ describe('StatefulStack', () => {
       });
     });
 
+    it('lets CloudFront distributions of its own account read published pages, and nothing else', () => {
+      const [policy] = Object.values(template.findResources('AWS::S3::BucketPolicy'));
+      const allowed = ((policy?.Properties.PolicyDocument.Statement ?? []) as { Effect: string }[]).filter(
+        (statement) => statement.Effect === 'Allow',
+      );
+      expect(allowed).toEqual([
+        {
+          Sid: 'HostedPagesThroughCloudFront',
+          Effect: 'Allow',
+          Principal: { Service: 'cloudfront.amazonaws.com' },
+          Action: 's3:GetObject',
+          Resource: {
+            'Fn::Join': ['', [{ 'Fn::GetAtt': [expect.stringMatching(/^Blobs/), 'Arn'] }, '/published/*']],
+          },
+          Condition: {
+            StringEquals: { 'AWS:SourceAccount': { Ref: 'AWS::AccountId' } },
+            ArnLike: {
+              'AWS:SourceArn': {
+                'Fn::Join': [
+                  '',
+                  [
+                    'arn:',
+                    { Ref: 'AWS::Partition' },
+                    ':cloudfront::',
+                    { Ref: 'AWS::AccountId' },
+                    ':distribution/*',
+                  ],
+                ],
+              },
+            },
+          },
+        },
+      ]);
+    });
+
     it('is retained when the stack is deleted', () => {
       template.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
     });
