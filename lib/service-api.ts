@@ -1,11 +1,18 @@
 // infra -> the HTTP API of one environment: one route and one ServiceFunction per endpoint of
-// `ROUTES`, and the fallback handler on `$default` for every other path and method.
+// `ROUTES`, and the fallback handler on `$default` for every other path and method. The upload
+// endpoints, which accept versions, start their contract runs.
 import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
 import { FALLBACK_HANDLER, ROUTES, type Route } from '../lambdas/api/routes';
 import { ServiceFunction } from './service-function';
-import { type BlobAccess, connectService, type ServiceResources } from './wiring';
+import {
+  type BlobAccess,
+  connectService,
+  type HostResources,
+  type StateMachines,
+  useStateMachines,
+} from './wiring';
 
 /** Handler module of an endpoint, relative to the repository root. */
 export const handlerEntry = (name: string): string => `lambdas/api/${name}.ts`;
@@ -18,7 +25,7 @@ export class ServiceApi extends Construct {
   /** Endpoint functions by handler name, the fallback included. */
   readonly functions: ReadonlyMap<string, ServiceFunction>;
 
-  constructor(scope: Construct, id: string, resources: ServiceResources) {
+  constructor(scope: Construct, id: string, resources: HostResources, stateMachines: StateMachines) {
     super(scope, id);
     const functions = new Map<string, ServiceFunction>();
     const endpointFunction = (name: string, description: string, blobAccess: BlobAccess): ServiceFunction => {
@@ -35,6 +42,7 @@ export class ServiceApi extends Construct {
     });
     for (const route of ROUTES) {
       const fn = endpointFunction(route.name, `${route.method} ${route.path}`, blobAccessOf(route));
+      if (route.upload) useStateMachines(fn, stateMachines);
       this.httpApi.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],

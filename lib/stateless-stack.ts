@@ -1,5 +1,6 @@
-// infra -> what an environment runs: the HTTP API with a function per endpoint, the upload ingest
-// service, and the CloudFront distribution in front of both. Safe to delete and redeploy.
+// infra -> what an environment runs: the hosted pages' distribution, the contract pipeline (workers and
+// state machines), the HTTP API with a function per endpoint, the upload ingest service, and the
+// CloudFront distribution in front of both. Safe to delete and redeploy.
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   AllowedMethods,
@@ -17,9 +18,11 @@ import {
 import { HttpOrigin, LoadBalancerV2Origin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { Construct } from 'constructs';
 import { ROUTES } from '../lambdas/api/routes';
+import { ContractPipeline } from './contract-pipeline';
+import { HostedPages } from './hosted-pages';
 import { ServiceApi } from './service-api';
 import { ORIGIN_VERIFY_HEADER, UploadIngest } from './upload-ingest';
-import type { ServiceResources } from './wiring';
+import type { HostResources, ServiceResources } from './wiring';
 
 export interface StatelessStackProps extends StackProps {
   readonly resources: ServiceResources;
@@ -31,16 +34,25 @@ export const UPLOAD_PATH_PATTERNS: readonly string[] = ROUTES.filter((route) => 
 );
 
 export class StatelessStack extends Stack {
+  readonly pages: HostedPages;
+  readonly pipeline: ContractPipeline;
   readonly api: ServiceApi;
   readonly ingest: UploadIngest;
   readonly distribution: Distribution;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
-    const { resources } = props;
+    this.pages = new HostedPages(this, 'Pages', {
+      environment: props.resources.environment,
+      blobBucket: props.resources.blobBucket,
+    });
+    const resources: HostResources = { ...props.resources, pagesBaseUrl: this.pages.baseUrl };
 
-    this.api = new ServiceApi(this, 'Api', resources);
-    this.ingest = new UploadIngest(this, 'UploadIngest', resources);
+    // No cycle: the state machines reference the workers, the upload functions and the ingest service
+    // reference the state machines, and no worker is told a state machine's ARN.
+    this.pipeline = new ContractPipeline(this, 'Pipeline', resources);
+    this.api = new ServiceApi(this, 'Api', resources, this.pipeline.stateMachines);
+    this.ingest = new UploadIngest(this, 'UploadIngest', resources, this.pipeline.stateMachines);
 
     // An API answers per caller: nothing is cached, and every header but Host reaches the origin
     // (with caching disabled this policy also forwards Authorization).
@@ -79,6 +91,19 @@ export class StatelessStack extends Stack {
     new CfnOutput(this, 'DistributionDomainName', {
       description: 'Public front of the environment (CloudFront)',
       value: this.distribution.distributionDomainName,
+    });
+    new CfnOutput(this, 'PagesBaseUrl', {
+      description:
+        'Hosted pages of the environment (CloudFront over the published/ folder of the blob bucket)',
+      value: this.pages.baseUrl,
+    });
+    new CfnOutput(this, 'ContractStateMachineArn', {
+      description: 'State machine of contract runs (started by the uploads)',
+      value: this.pipeline.stateMachines.contract.stateMachineArn,
+    });
+    new CfnOutput(this, 'ReviewStateMachineArn', {
+      description: 'State machine of review runs (started when a lawyer publishes a review)',
+      value: this.pipeline.stateMachines.review.stateMachineArn,
     });
     new CfnOutput(this, 'ApiUrl', {
       description: 'HTTP API endpoint (also reachable directly, without the upload ingest service)',

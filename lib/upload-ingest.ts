@@ -24,7 +24,14 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { PROJECT_ROOT } from './paths';
-import { connectService, type ResourceUser, type ServiceResources, useSecret } from './wiring';
+import {
+  connectService,
+  type HostResources,
+  type ResourceUser,
+  type StateMachines,
+  useSecret,
+  useStateMachines,
+} from './wiring';
 
 /** Header CloudFront adds to every request it forwards to the ingest service (lower case, as Node sees it). */
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
@@ -39,7 +46,7 @@ export class UploadIngest extends Construct {
   /** The value CloudFront must send in `x-origin-verify`. */
   readonly originVerifySecret: Secret;
 
-  constructor(scope: Construct, id: string, resources: ServiceResources) {
+  constructor(scope: Construct, id: string, resources: HostResources, stateMachines: StateMachines) {
     super(scope, id);
     const production = resources.environment === 'production';
 
@@ -90,8 +97,10 @@ export class UploadIngest extends Construct {
       addEnvironment: (key, value) => container.addEnvironment(key, value),
       grantPrincipal: taskDefinition.taskRole,
     };
-    // It serves whatever CloudFront routes to it: the two uploads and `GET /v1/contract-reviews`.
+    // It serves whatever CloudFront routes to it: the two uploads and `GET /v1/contract-reviews`; an
+    // accepted upload starts its contract run.
     connectService(user, resources, 'read-put');
+    useStateMachines(user, stateMachines);
     useSecret(user, 'ORIGIN_VERIFY_SECRET_ARN', this.originVerifySecret);
 
     this.service = new FargateService(this, 'Service', {

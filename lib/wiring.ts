@@ -4,6 +4,8 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IPrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { RUN_KINDS, type RunKind } from '../lambdas/core/ports';
 import type { BaseUrls, Environment } from './environments';
 
 /** A Lambda function or an ECS container: something with settings and an identity. */
@@ -18,20 +20,39 @@ export function useTable(user: ResourceUser, table: ITable): void {
   table.grantReadWriteData(user.grantPrincipal);
 }
 
-/** `none`: the setting only; `read`: get objects; `read-put`: get and put (uploads). Nothing deletes. */
-export type BlobAccess = 'none' | 'read' | 'read-put';
+/**
+ * `none`: the setting only; `read`: get objects; `read-put`: get and put (uploads, analysis);
+ * `read-put-delete`: also delete objects (the workers that publish pages and replace what they wrote).
+ */
+export type BlobAccess = 'none' | 'read' | 'read-put' | 'read-put-delete';
 
 /** Sets `BLOB_BUCKET` and grants the given access to the bucket's objects. */
 export function useBucket(user: ResourceUser, bucket: IBucket, access: BlobAccess): void {
   user.addEnvironment('BLOB_BUCKET', bucket.bucketName);
-  if (access === 'read' || access === 'read-put') bucket.grantRead(user.grantPrincipal);
-  if (access === 'read-put') bucket.grantPut(user.grantPrincipal);
+  if (access === 'none') return;
+  bucket.grantRead(user.grantPrincipal);
+  if (access === 'read-put' || access === 'read-put-delete') bucket.grantPut(user.grantPrincipal);
+  if (access === 'read-put-delete') bucket.grantDelete(user.grantPrincipal);
 }
 
 /** Sets `<setting>` to the secret's ARN and grants reading its value. */
 export function useSecret(user: ResourceUser, setting: string, secret: ISecret): void {
   user.addEnvironment(setting, secret.secretArn);
   secret.grantRead(user.grantPrincipal);
+}
+
+/** The state machine of each kind of run (lib/contract-pipeline.ts). */
+export type StateMachines = Readonly<Record<RunKind, IStateMachine>>;
+
+/** The setting holding the ARN of the state machine of a kind of run, e.g. `CONTRACT_STATE_MACHINE_ARN`. */
+export const stateMachineSetting = (kind: RunKind): string => `${kind.toUpperCase()}_STATE_MACHINE_ARN`;
+
+/** Sets `<KIND>_STATE_MACHINE_ARN` of each kind of run and grants starting executions of it (nothing more). */
+export function useStateMachines(user: ResourceUser, stateMachines: StateMachines): void {
+  for (const kind of RUN_KINDS) {
+    user.addEnvironment(stateMachineSetting(kind), stateMachines[kind].stateMachineArn);
+    stateMachines[kind].grantStartExecution(user.grantPrincipal);
+  }
 }
 
 /** The stateful resources of one environment, and what every piece of service code is told. */
@@ -43,15 +64,18 @@ export interface ServiceResources {
   readonly signingSecret: ISecret;
 }
 
+/** What a handler host is connected to: the stateful resources, and what the stateless stack adds. */
+export interface HostResources extends ServiceResources {
+  /** The environment's hosted pages address (`https://{domain}`, no trailing slash). */
+  readonly pagesBaseUrl: string;
+}
+
 /** Gives a handler host (function or container) every setting the service's configuration requires. */
-export function connectService(
-  user: ResourceUser,
-  resources: ServiceResources,
-  blobAccess: BlobAccess,
-): void {
+export function connectService(user: ResourceUser, resources: HostResources, blobAccess: BlobAccess): void {
   user.addEnvironment('SERVICE_ENVIRONMENT', resources.environment);
   user.addEnvironment('SANDBOX_BASE_URL', resources.baseUrls.sandbox);
   user.addEnvironment('PRODUCTION_BASE_URL', resources.baseUrls.production);
+  user.addEnvironment('PAGES_BASE_URL', resources.pagesBaseUrl);
   user.addEnvironment('RATE_LIMITS', 'on');
   useTable(user, resources.table);
   useBucket(user, resources.blobBucket, blobAccess);

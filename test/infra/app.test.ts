@@ -5,10 +5,18 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ROUTES } from '../../lambdas/api/routes';
+import { WORKERS } from '../../lib/contract-pipeline';
 import { fromRoot } from '../../lib/paths';
 import { handlerEntry } from '../../lib/service-api';
 import { INGEST_DOCKERFILE } from '../../lib/upload-ingest';
-import { logicalIdOf, type SynthesisedApp, synthServiceApp } from './synth';
+import {
+  assetManifestOf,
+  assetPathOf,
+  logicalIdOf,
+  resources,
+  type SynthesisedApp,
+  synthServiceApp,
+} from './synth';
 
 let synthesised: SynthesisedApp;
 
@@ -18,19 +26,6 @@ beforeAll(() => {
 });
 
 afterAll(() => synthesised?.cleanUp());
-
-interface AssetManifest {
-  files: Record<string, { source: { path: string; packaging: string } }>;
-  dockerImages: Record<string, { source: { directory: string; dockerFile?: string; platform?: string } }>;
-}
-/** A stack's asset manifest, and the directory its asset paths are relative to (the stage's assembly). */
-const assetManifestOf = (stackName: string): { manifest: AssetManifest; directory: string } => {
-  const artifact = synthesised.assembly.stacksRecursively.find((stack) => stack.stackName === stackName);
-  const dependency = artifact?.dependencies.find((candidate) => candidate.id.endsWith('.assets'));
-  if (!artifact || !dependency) throw new Error(`no asset manifest for ${stackName}`);
-  const directory = artifact.assembly.directory;
-  return { manifest: JSON.parse(readFileSync(join(directory, `${dependency.id}.json`), 'utf8')), directory };
-};
 
 describe('CDK app', () => {
   it('has a sandbox and a production stage of a stateful and a stateless stack each, all distinctly named', () => {
@@ -67,25 +62,33 @@ describe('CDK app', () => {
     expect(synthesised.stages.production.stateful.terminationProtection).toBe(true);
   });
 
-  it('has a handler module for every endpoint and the fallback', () => {
-    for (const name of [...ROUTES.map((route) => route.name), 'not-found']) {
-      expect([name, existsSync(fromRoot(handlerEntry(name)))]).toEqual([name, true]);
+  it('has a handler module for every endpoint, the fallback and every worker', () => {
+    const entries = [...ROUTES.map((route) => route.name), 'not-found'].map(handlerEntry);
+    for (const entry of [...entries, ...WORKERS.map((worker) => worker.entry)]) {
+      expect([entry, existsSync(fromRoot(entry))]).toEqual([entry, true]);
     }
   });
 
-  it('bundles every function with esbuild into ESM with a `require`, source maps, pdf.js’s files, and no @napi-rs/canvas', () => {
-    const { manifest, directory: base } = assetManifestOf('contract-service-sandbox-stateless');
-    const bundles = Object.values(manifest.files)
-      .map((file) => join(base, file.source.path))
-      .filter((directory) => existsSync(join(directory, 'index.mjs')));
-    expect(bundles).toHaveLength(ROUTES.length + 1);
-    for (const directory of bundles) {
-      expect(readdirSync(directory).sort()).toEqual([
-        'index.mjs',
-        'index.mjs.map',
-        'node_modules',
-        'pdf.worker.mjs',
-      ]);
+  /** The staged bundle of each function of the sandbox stateless stack: endpoints by name, workers by id. */
+  const bundlesByFunction = (): Map<string, string> => {
+    const stack = synthesised.stages.sandbox.stateless;
+    const all = resources(Template.fromStack(stack));
+    const functions = [...stack.api.functions, ...stack.pipeline.workers];
+    return new Map(
+      functions.map(([name, fn]) => {
+        const code = all[logicalIdOf(stack, fn)]?.Properties?.Code as { S3Key: string };
+        return [name, assetPathOf(synthesised, stack.stackName, code.S3Key)];
+      }),
+    );
+  };
+
+  it('bundles every function with esbuild into ESM with a `require`, source maps and pdf.js’s files', () => {
+    const bundles = bundlesByFunction();
+    expect(bundles.size).toBe(ROUTES.length + 1 + WORKERS.length);
+    for (const directory of bundles.values()) {
+      expect(readdirSync(directory)).toEqual(
+        expect.arrayContaining(['index.mjs', 'index.mjs.map', 'node_modules', 'pdf.worker.mjs']),
+      );
       // What lambdas/adapters/pdf resolves at run time, relative to the bundle.
       const pdfjs = createRequire(join(directory, 'index.mjs')).resolve('pdfjs-dist/package.json');
       expect(pdfjs.startsWith(directory)).toBe(true);
@@ -95,12 +98,45 @@ describe('CDK app', () => {
       expect(code.startsWith("import { createRequire as __serviceCreateRequire } from 'node:module';")).toBe(
         true,
       );
+      // Never inlined: the native package is loaded from node_modules, where there is one.
       expect(code).not.toMatch(/@napi-rs\/canvas-(linux|darwin|win32)/);
     }
   });
 
+  it('installs @napi-rs/canvas with its Linux ARM64 binary beside the rendering worker only', () => {
+    const rendering = new Set(WORKERS.filter((worker) => worker.renders).map((worker) => worker.id));
+    expect([...rendering]).toEqual(['ProcessContract']);
+    for (const [name, directory] of bundlesByFunction()) {
+      const files = readdirSync(directory).sort();
+      if (!rendering.has(name)) {
+        expect([name, files]).toEqual([
+          name,
+          ['index.mjs', 'index.mjs.map', 'node_modules', 'pdf.worker.mjs'],
+        ]);
+        expect([name, readdirSync(join(directory, 'node_modules'))]).toEqual([name, ['pdfjs-dist']]);
+        continue;
+      }
+      // The project's lock file, which `npm ci` needed, is not shipped.
+      expect(files).toEqual(['index.mjs', 'index.mjs.map', 'node_modules', 'package.json', 'pdf.worker.mjs']);
+      expect(readdirSync(join(directory, 'node_modules', '@napi-rs')).sort()).toEqual([
+        'canvas',
+        'canvas-linux-arm64-gnu',
+      ]);
+      const canvas = createRequire(join(directory, 'index.mjs')).resolve('@napi-rs/canvas/package.json');
+      expect(JSON.parse(readFileSync(canvas, 'utf8')).version).toBe(
+        JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')).dependencies['@napi-rs/canvas'],
+      );
+      // An ELF shared object for AArch64 (e_machine 183), which Lambda's arm64 runtime loads.
+      const binary = readFileSync(
+        join(directory, 'node_modules/@napi-rs/canvas-linux-arm64-gnu/skia.linux-arm64-gnu.node'),
+      );
+      expect(binary.subarray(0, 4).toString('latin1')).toBe('\x7fELF');
+      expect(binary.readUInt16LE(18)).toBe(183);
+    }
+  });
+
   it('stages the ingest image from ingest/Dockerfile for ARM64, without node_modules, cdk.out, .data, .git or test results', () => {
-    const { manifest, directory: base } = assetManifestOf('contract-service-sandbox-stateless');
+    const { manifest, directory: base } = assetManifestOf(synthesised, 'contract-service-sandbox-stateless');
     const images = Object.values(manifest.dockerImages);
     expect(images).toHaveLength(1);
     const [image] = images;

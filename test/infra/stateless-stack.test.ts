@@ -1,13 +1,23 @@
 // infra -> the stateless stack of each stage, from the real app (both stages synthesised once, with
-// real esbuild bundling of every handler): functions, routes, grants, upload ingest and CloudFront.
+// real esbuild bundling of every handler): functions, routes, grants, the contract pipeline, upload
+// ingest, and the API's and the hosted pages' CloudFront distributions.
+import { readFileSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import type { CfnRole } from 'aws-cdk-lib/aws-iam';
+import type { CfnRole, IRole } from 'aws-cdk-lib/aws-iam';
+import { renderNotFound } from '../../frontend/pages/plain';
+import { PAGE_SECURITY_HEADERS } from '../../frontend/pages/security';
 import { FALLBACK_HANDLER, ROUTES } from '../../lambdas/api/routes';
+import type { RunKind } from '../../lambdas/core/ports';
+import { WORKERS, WORKFLOW_FILES } from '../../lib/contract-pipeline';
 import type { Environment } from '../../lib/environments';
+import { fromRoot } from '../../lib/paths';
+import type { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStage } from '../../lib/service-stage';
 import { ORIGIN_VERIFY_HEADER } from '../../lib/upload-ingest';
 import {
   actionsOf,
+  assetPathOf,
   cdkJsonContext,
   grants,
   logicalIdOf,
@@ -26,8 +36,35 @@ const SERVICE_SETTINGS = [
   'SIGNING_SECRET_ARN',
   'SANDBOX_BASE_URL',
   'PRODUCTION_BASE_URL',
+  'PAGES_BASE_URL',
   'RATE_LIMITS',
 ];
+/** The settings naming the state machines (only the hosts that start runs have them). */
+const STATE_MACHINE_SETTINGS = ['CONTRACT_STATE_MACHINE_ARN', 'REVIEW_STATE_MACHINE_ARN'];
+/** Which worker each Task state of the ASL files runs, by the worker's construct id. */
+const TASK_WORKERS: Readonly<Record<RunKind, Readonly<Record<string, string>>>> = {
+  contract: {
+    Process: 'ProcessContract',
+    PublishViewer: 'PublishViewer',
+    Analyse: 'AnalyseContract',
+    Completed: 'FinishRun',
+    Superseded: 'FinishRun',
+    GiveUp: 'FinishRun',
+  },
+  review: { PublishReview: 'PublishReview', Finished: 'FinishRun', GiveUp: 'FinishRun' },
+};
+/** Memory (MB) and timeout (s) of each worker. */
+const WORKER_SIZES: Readonly<Record<string, { MemorySize: number; Timeout: number }>> = {
+  ProcessContract: { MemorySize: 3008, Timeout: 900 },
+  PublishViewer: { MemorySize: 1024, Timeout: 900 },
+  AnalyseContract: { MemorySize: 1024, Timeout: 300 },
+  PublishReview: { MemorySize: 1024, Timeout: 900 },
+  FinishRun: { MemorySize: 256, Timeout: 60 },
+};
+/** The workers that replace what they publish, and so may delete objects. */
+const DELETING_WORKERS = ['ProcessContract', 'PublishViewer', 'PublishReview'];
+/** CloudFront's managed CachingOptimized policy. */
+const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';
 /** CloudFront's managed policies: CachingDisabled and AllViewerExceptHostHeader. */
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const ALL_VIEWER_EXCEPT_HOST = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
@@ -44,7 +81,9 @@ afterAll(() => synthesised?.cleanUp());
 describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (environment) => {
   let stage: ServiceStage;
   let template: Template;
-  /** Logical id of each endpoint's function, by handler name. */
+  /** Every function: endpoints by handler name, workers by construct id. */
+  let functions: Map<string, ServiceFunction>;
+  /** Logical id of each function, by the same names. */
   let functionIds: Map<string, string>;
 
   /** An import of the same stage's stateful stack export (for CDK's Match, and for Jest's expect). */
@@ -65,24 +104,39 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     if (!id || !resource) throw new Error(`no function for ${name}`);
     return { id, properties: resource.Properties as unknown as FunctionProperties };
   };
-  const statementsOfFunction = (name: string): PolicyStatement[] => {
-    const fn = stage.stateless.api.functions.get(name);
-    if (!fn?.role) throw new Error(`no role for ${name}`);
-    return statementsOfRole(template, stage.stateless.getLogicalId(fn.role.node.defaultChild as CfnRole));
+  const roleIdOf = (role: IRole | undefined): string => {
+    if (!role) throw new Error('no role');
+    return stage.stateless.getLogicalId(role.node.defaultChild as CfnRole);
   };
+  const statementsOfFunction = (name: string): PolicyStatement[] =>
+    statementsOfRole(template, roleIdOf(functions.get(name)?.role));
+  const bucketActionsOf = (name: string): string[] =>
+    statementsOfFunction(name).flatMap((s) => actionsOf(s).filter((a) => a.startsWith('s3:')));
+  /** The pages' distribution's address, as the template builds it. */
+  const pagesBaseUrl = () => ({
+    'Fn::Join': [
+      '',
+      [
+        'https://',
+        { 'Fn::GetAtt': [logicalIdOf(stage.stateless, stage.stateless.pages.distribution), 'DomainName'] },
+      ],
+    ],
+  });
 
   beforeAll(() => {
     stage = synthesised.stages[environment];
     template = Template.fromStack(stage.stateless);
-    functionIds = new Map(
-      [...stage.stateless.api.functions].map(([name, fn]) => [name, logicalIdOf(stage.stateless, fn)]),
-    );
+    functions = new Map([...stage.stateless.api.functions, ...stage.stateless.pipeline.workers]);
+    functionIds = new Map([...functions].map(([name, fn]) => [name, logicalIdOf(stage.stateless, fn)]));
   });
 
   describe('functions', () => {
-    it('has exactly one function per endpoint plus the fallback, and no other', () => {
-      template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1);
-      expect([...functionIds.keys()].sort()).toEqual([...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort());
+    it('has exactly one function per endpoint, the fallback and one per worker, and no other', () => {
+      template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1 + WORKERS.length);
+      expect([...stage.stateless.api.functions.keys()].sort()).toEqual(
+        [...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort(),
+      );
+      expect([...stage.stateless.pipeline.workers.keys()].sort()).toEqual(Object.keys(WORKER_SIZES).sort());
     });
 
     it('runs every function on nodejs24.x, arm64, with X-Ray tracing and source maps', () => {
@@ -112,6 +166,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         expect(variables.TABLE_NAME).toEqual(expectImportOf(TABLE));
         expect(variables.BLOB_BUCKET).toEqual(expectImportOf(BUCKET));
         expect(variables.SIGNING_SECRET_ARN).toEqual(expectImportOf(SIGNING_SECRET));
+        expect(variables.PAGES_BASE_URL).toEqual(pagesBaseUrl());
       }
     });
 
@@ -177,10 +232,10 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       }
     });
 
-    it('lets the upload functions put and read blobs, and no other function touch the bucket', () => {
+    it('lets the upload functions put and read blobs, and no other endpoint touch the bucket', () => {
       for (const route of ROUTES) {
         const statements = statementsOfFunction(route.name);
-        const bucketActions = statements.flatMap((s) => actionsOf(s).filter((a) => a.startsWith('s3:')));
+        const bucketActions = bucketActionsOf(route.name);
         if (route.upload) {
           expect(bucketActions).toEqual(expect.arrayContaining(['s3:PutObject', 's3:GetObject*']));
           expect(grants(statements, 's3:PutObject', 'ExportsOutputFnGetAttBlobs')).toBe(true);
@@ -204,10 +259,19 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
             Environment: Match.arrayWith([
               { Name: 'ORIGIN_VERIFY_HEADER', Value: ORIGIN_VERIFY_HEADER },
               { Name: 'SERVICE_ENVIRONMENT', Value: environment },
+              { Name: 'PAGES_BASE_URL', Value: pagesBaseUrl() },
               { Name: 'RATE_LIMITS', Value: 'on' },
               { Name: 'TABLE_NAME', Value: importOf(TABLE) },
               { Name: 'BLOB_BUCKET', Value: importOf(BUCKET) },
               { Name: 'SIGNING_SECRET_ARN', Value: importOf(SIGNING_SECRET) },
+              {
+                Name: 'CONTRACT_STATE_MACHINE_ARN',
+                Value: { Ref: Match.stringLikeRegexp('^PipelineContractRuns') },
+              },
+              {
+                Name: 'REVIEW_STATE_MACHINE_ARN',
+                Value: { Ref: Match.stringLikeRegexp('^PipelineReviewRuns') },
+              },
               { Name: 'ORIGIN_VERIFY_SECRET_ARN', Value: { Ref: Match.stringLikeRegexp('OriginVerify') } },
             ]),
           }),
@@ -269,6 +333,338 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     });
   });
 
+  describe('contract pipeline', () => {
+    const stateMachineOf = (kind: RunKind) => {
+      const machine = stage.stateless.pipeline.stateMachines[kind];
+      const id = logicalIdOf(stage.stateless, machine);
+      const properties = resources(template)[id]?.Properties;
+      if (!properties) throw new Error(`no state machine for ${kind}`);
+      return { machine, id, properties };
+    };
+    /** The logical ids a policy statement's resources name through `Fn::GetAtt` (`*` as itself). */
+    const resourceIdsOf = (statement: PolicyStatement): string[] =>
+      [...JSON.stringify(statement.Resource).matchAll(/"Fn::GetAtt":\["([^"]+)"|^"(\*)"$/g)].map(
+        (match) => match[1] ?? match[2] ?? '',
+      );
+    /** The logical ids of the functions a role may invoke. */
+    const invokedBy = (roleId: string): string[] => [
+      ...new Set(
+        statementsOfRole(template, roleId)
+          .filter((statement) => actionsOf(statement).some((action) => action.startsWith('lambda:')))
+          .flatMap(resourceIdsOf),
+      ),
+    ];
+    const kinds: RunKind[] = ['contract', 'review'];
+
+    it('has two Standard state machines, logging errors without execution data for a month, traced', () => {
+      template.resourceCountIs('AWS::StepFunctions::StateMachine', 2);
+      for (const kind of kinds) {
+        const { properties } = stateMachineOf(kind);
+        expect(properties).toMatchObject({
+          StateMachineType: 'STANDARD',
+          TracingConfiguration: { Enabled: true },
+          LoggingConfiguration: { Level: 'ERROR', IncludeExecutionData: false },
+        });
+        const [destination] = (
+          properties.LoggingConfiguration as {
+            Destinations: { CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [string, string] } } }[];
+          }
+        ).Destinations;
+        const logGroupId = destination?.CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0] ?? '';
+        expect(resources(template)[logGroupId]).toMatchObject({
+          Type: 'AWS::Logs::LogGroup',
+          Properties: { RetentionInDays: 30 },
+        });
+      }
+    });
+
+    it('deploys each ASL file as it is, every placeholder replaced by the ARN of the worker its Task runs', () => {
+      for (const kind of kinds) {
+        const { properties } = stateMachineOf(kind);
+        const source = readFileSync(fromRoot(WORKFLOW_FILES[kind]), 'utf8');
+        const location = properties.DefinitionS3Location as { Key: string };
+        expect(readFileSync(assetPathOf(synthesised, stage.stateless.stackName, location.Key), 'utf8')).toBe(
+          source,
+        );
+
+        // What Step Functions runs: each `${Name}` replaced by its substitution, a worker's ARN.
+        const substitutions = properties.DefinitionSubstitutions as Record<string, unknown>;
+        const used = new Set<string>();
+        const definition = JSON.parse(
+          source.replace(/\$\{([A-Za-z0-9_]+)\}/g, (_placeholder, name: string) => {
+            used.add(name);
+            const value = substitutions[name] as { 'Fn::GetAtt'?: [string, string] } | undefined;
+            const [id, attribute] = value?.['Fn::GetAtt'] ?? [];
+            if (attribute !== 'Arn') throw new Error(`\${${name}} is not replaced by a function ARN`);
+            return `arn-of:${id}`;
+          }),
+        ) as { States: Record<string, { Type: string; Resource?: string }> };
+        expect(Object.keys(substitutions).sort()).toEqual([...used].sort());
+        const tasks = Object.fromEntries(
+          Object.entries(definition.States)
+            .filter(([, state]) => state.Type === 'Task')
+            .map(([name, state]) => [name, state.Resource]),
+        );
+        expect(tasks).toEqual(
+          Object.fromEntries(
+            Object.entries(TASK_WORKERS[kind]).map(([state, worker]) => [
+              state,
+              `arn-of:${functionIds.get(worker)}`,
+            ]),
+          ),
+        );
+      }
+    });
+
+    it('lets each state machine invoke exactly the workers its file runs, and both together the five workers', () => {
+      const invoked = kinds.map((kind) => {
+        const ids = invokedBy(roleIdOf(stateMachineOf(kind).machine.role));
+        const workers = [...new Set(Object.values(TASK_WORKERS[kind]))];
+        expect(ids.sort()).toEqual(workers.map((worker) => functionIds.get(worker)).sort());
+        return ids;
+      });
+      expect([...new Set(invoked.flat())].sort()).toEqual(
+        WORKERS.map((worker) => functionIds.get(worker.id)).sort(),
+      );
+      // And nothing else in the stack may invoke a function.
+      const invokers = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+        (policy.Properties.PolicyDocument.Statement as PolicyStatement[]).some((statement) =>
+          actionsOf(statement).some((action) => action.startsWith('lambda:')),
+        ),
+      );
+      expect(invokers.map((policy) => policy.Properties.Roles).sort()).toEqual(
+        kinds.map((kind) => [{ Ref: roleIdOf(stateMachineOf(kind).machine.role) }]).sort(),
+      );
+    });
+
+    it('sizes each worker, with the default ephemeral storage, on ARM64 like every function', () => {
+      for (const worker of WORKERS) {
+        const { properties } = functionOf(worker.id) as unknown as { properties: Record<string, unknown> };
+        expect([worker.id, properties]).toEqual([
+          worker.id,
+          expect.objectContaining({ ...WORKER_SIZES[worker.id], Architectures: ['arm64'] }),
+        ]);
+        expect(properties.EphemeralStorage).toBeUndefined();
+      }
+    });
+
+    it('lets the page-writing workers read, put and delete blobs, and the others only read and put', () => {
+      for (const worker of WORKERS) {
+        const actions = bucketActionsOf(worker.id);
+        const statements = statementsOfFunction(worker.id);
+        expect([worker.id, actions]).toEqual([
+          worker.id,
+          expect.arrayContaining(['s3:GetObject*', 's3:PutObject']),
+        ]);
+        expect(grants(statements, 's3:PutObject', 'ExportsOutputFnGetAttBlobs')).toBe(true);
+        const deletes = actions.filter((action) => action.startsWith('s3:Delete'));
+        expect([worker.id, deletes]).toEqual([
+          worker.id,
+          DELETING_WORKERS.includes(worker.id) ? ['s3:DeleteObject*'] : [],
+        ]);
+      }
+    });
+
+    it('tells only the upload functions and the ingest service the state machines, and lets only them start runs', () => {
+      const machineRefs = kinds.map((kind) => ({ Ref: stateMachineOf(kind).id }));
+      for (const [name, fn] of functions) {
+        const variables = functionOf(name).properties.Environment.Variables;
+        const upload = ROUTES.some((route) => route.upload && route.name === name);
+        const expected = upload
+          ? Object.fromEntries(STATE_MACHINE_SETTINGS.map((setting, i) => [setting, machineRefs[i]]))
+          : {};
+        const told = Object.fromEntries(
+          STATE_MACHINE_SETTINGS.filter((s) => s in variables).map((s) => [s, variables[s]]),
+        );
+        expect([name, told]).toEqual([name, expected]);
+        expect([name, !!fn.role]).toEqual([name, true]);
+      }
+      const starters = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) => {
+        const statements = (policy.Properties.PolicyDocument.Statement as PolicyStatement[]).filter(
+          (statement) => actionsOf(statement).includes('states:StartExecution'),
+        );
+        return statements.length === 0 ? [] : [{ roles: policy.Properties.Roles, statements }];
+      });
+      const [taskRoleId] = Object.keys(template.findResources('AWS::IAM::Role')).filter((id) =>
+        id.includes('TaskTaskRole'),
+      );
+      const uploadRoles = ROUTES.filter((route) => route.upload).map((route) => ({
+        Ref: roleIdOf(functions.get(route.name)?.role),
+      }));
+      expect(starters.map((starter) => starter.roles).sort()).toEqual(
+        [...uploadRoles, { Ref: taskRoleId }].map((role) => [role]).sort(),
+      );
+      for (const { statements } of starters) {
+        expect(statements.map((statement) => [actionsOf(statement), statement.Resource])).toEqual(
+          machineRefs.map((ref) => [['states:StartExecution'], ref]),
+        );
+      }
+    });
+
+    it('outputs both state machines’ ARNs', () => {
+      template.hasOutput('ContractStateMachineArn', { Value: { Ref: stateMachineOf('contract').id } });
+      template.hasOutput('ReviewStateMachineArn', { Value: { Ref: stateMachineOf('review').id } });
+    });
+  });
+
+  describe('hosted pages', () => {
+    interface Behaviour {
+      PathPattern?: string;
+      AllowedMethods: string[];
+      CachePolicyId: unknown;
+      ResponseHeadersPolicyId: { Ref: string };
+      FunctionAssociations: { EventType: string; FunctionARN: { 'Fn::GetAtt': [string, string] } }[];
+      ViewerProtocolPolicy: string;
+    }
+    interface PagesDistribution {
+      Origins: {
+        DomainName: unknown;
+        OriginPath: string;
+        OriginAccessControlId: unknown;
+        S3OriginConfig: unknown;
+      }[];
+      DefaultCacheBehavior: Behaviour;
+      CacheBehaviors: Behaviour[];
+    }
+    const pages = (): PagesDistribution =>
+      resources(template)[logicalIdOf(stage.stateless, stage.stateless.pages.distribution)]?.Properties
+        ?.DistributionConfig as PagesDistribution;
+    const functionCode = (): string => {
+      const [fn] = Object.values(template.findResources('AWS::CloudFront::Function'));
+      return fn?.Properties.FunctionCode;
+    };
+    type Answer = {
+      uri?: string;
+      statusCode?: number;
+      headers?: Record<string, { value: string }>;
+      body?: { data: string };
+    };
+    /** Runs the viewer-request function as CloudFront would, on a request for `uri`. */
+    const viewerRequest = (uri: string): Answer => {
+      const handler = runInNewContext(`${functionCode()}\nhandler;`) as (event: unknown) => Answer;
+      return JSON.parse(JSON.stringify(handler({ request: { uri, method: 'GET', headers: {} } })));
+    };
+    /** The headers a response headers policy sets, by name. */
+    const headersOfPolicy = (id: string): Record<string, string> => {
+      const config = resources(template)[id]?.Properties?.ResponseHeadersPolicyConfig as {
+        SecurityHeadersConfig: {
+          ContentSecurityPolicy: { ContentSecurityPolicy: string; Override: boolean };
+          ContentTypeOptions: { Override: boolean };
+          ReferrerPolicy: { ReferrerPolicy: string; Override: boolean };
+          FrameOptions: { FrameOption: string; Override: boolean };
+        };
+        CustomHeadersConfig: { Items: { Header: string; Value: string; Override: boolean }[] };
+      };
+      const security = config.SecurityHeadersConfig;
+      for (const header of Object.values(security)) expect(header.Override).toBe(true);
+      for (const header of config.CustomHeadersConfig.Items) expect(header.Override).toBe(true);
+      return {
+        'Content-Security-Policy': security.ContentSecurityPolicy.ContentSecurityPolicy,
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': security.ReferrerPolicy.ReferrerPolicy,
+        'X-Frame-Options': security.FrameOptions.FrameOption,
+        ...Object.fromEntries(config.CustomHeadersConfig.Items.map((item) => [item.Header, item.Value])),
+      };
+    };
+
+    it('serves only the blob bucket’s published/ folder, through origin access control', () => {
+      const origins = pages().Origins;
+      expect(origins).toHaveLength(1);
+      expect(origins[0]).toMatchObject({
+        DomainName: {
+          'Fn::ImportValue': expect.stringMatching(
+            `^contract-service-${environment}-stateful:ExportsOutputFnGetAttBlobs`,
+          ),
+        },
+        OriginPath: '/published',
+        OriginAccessControlId: { 'Fn::GetAtt': [expect.any(String), 'Id'] },
+      });
+      template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+        OriginAccessControlConfig: {
+          OriginAccessControlOriginType: 's3',
+          SigningBehavior: 'always',
+          SigningProtocol: 'sigv4',
+        },
+      });
+    });
+
+    it('serves GET and HEAD over HTTPS, every path through the viewer-request function', () => {
+      const [fnId] = Object.keys(template.findResources('AWS::CloudFront::Function'));
+      template.hasResourceProperties('AWS::CloudFront::Function', {
+        FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }),
+      });
+      for (const behaviour of [pages().DefaultCacheBehavior, ...pages().CacheBehaviors]) {
+        expect(behaviour).toMatchObject({
+          AllowedMethods: ['GET', 'HEAD'],
+          ViewerProtocolPolicy: 'redirect-to-https',
+          FunctionAssociations: [
+            { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnId, 'FunctionARN'] } },
+          ],
+        });
+      }
+    });
+
+    it('resolves paths as the pages host does: /{slug}/ is index.html, /{slug} moves there, the rest is 404', () => {
+      expect(viewerRequest('/abc_D-9/')).toMatchObject({ uri: '/abc_D-9/index.html' });
+      expect(viewerRequest('/abc/v3/page-1.webp')).toMatchObject({ uri: '/abc/v3/page-1.webp' });
+      expect(viewerRequest('/abc/v3/viewer-1a2b.css')).toMatchObject({ uri: '/abc/v3/viewer-1a2b.css' });
+      expect(viewerRequest('/abc')).toMatchObject({
+        statusCode: 301,
+        headers: { location: { value: '/abc/' } },
+      });
+      for (const uri of [
+        '/',
+        '/a.b/',
+        '/abc/withdrawn',
+        '/abc/../x.html',
+        '/abc/.hidden.html',
+        '/abc/v1/x.exe',
+        '//x.html',
+      ]) {
+        const answer = viewerRequest(uri);
+        expect([uri, answer.statusCode, answer.body?.data]).toEqual([uri, 404, renderNotFound()]);
+        for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) {
+          expect(answer.headers?.[name.toLowerCase()]?.value).toBe(value);
+        }
+      }
+    });
+
+    it('answers with the pages’ security headers, revalidating the stable page and caching a version’s files for good', () => {
+      const byPattern = new Map(
+        pages().CacheBehaviors.map((behaviour) => [behaviour.PathPattern, behaviour]),
+      );
+      expect([...byPattern.keys()]).toEqual(['/*/v*/*.pdf', '/*/v*/*']);
+      const stable = pages().DefaultCacheBehavior;
+      expect(headersOfPolicy(stable.ResponseHeadersPolicyId.Ref)).toEqual({
+        ...PAGE_SECURITY_HEADERS,
+        'Cache-Control': 'no-cache',
+      });
+      const revalidate = stable.CachePolicyId as { Ref: string };
+      expect(resources(template)[revalidate.Ref]?.Properties?.CachePolicyConfig).toMatchObject({
+        MinTTL: 0,
+        DefaultTTL: 0,
+      });
+      const immutable = 'public, max-age=31536000, immutable';
+      const files = byPattern.get('/*/v*/*');
+      expect(files?.CachePolicyId).toBe(CACHING_OPTIMIZED);
+      expect(headersOfPolicy(files?.ResponseHeadersPolicyId.Ref ?? '')).toEqual({
+        ...PAGE_SECURITY_HEADERS,
+        'Cache-Control': immutable,
+      });
+      const download = byPattern.get('/*/v*/*.pdf');
+      expect(download?.CachePolicyId).toBe(CACHING_OPTIMIZED);
+      expect(headersOfPolicy(download?.ResponseHeadersPolicyId.Ref ?? '')).toEqual({
+        ...PAGE_SECURITY_HEADERS,
+        'Cache-Control': immutable,
+        'Content-Disposition': 'attachment',
+      });
+    });
+
+    it('outputs the pages’ address', () => {
+      template.hasOutput('PagesBaseUrl', { Value: pagesBaseUrl() });
+    });
+  });
+
   describe('CloudFront', () => {
     interface Origin {
       Id: string;
@@ -280,15 +676,15 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       DefaultCacheBehavior: Record<string, unknown>;
       CacheBehaviors: { PathPattern: string }[];
     }
-    const distribution = (): DistributionConfig => {
-      const [first] = Object.values(template.findResources('AWS::CloudFront::Distribution'));
-      return first?.Properties.DistributionConfig;
-    };
+    const distribution = (): DistributionConfig =>
+      resources(template)[logicalIdOf(stage.stateless, stage.stateless.distribution)]?.Properties
+        ?.DistributionConfig as DistributionConfig;
     const originOf = (domain: string): Origin | undefined =>
       distribution().Origins.find((origin) => JSON.stringify(origin.DomainName).includes(domain));
 
     it('sends everything by default to the HTTP API, uncached, every header but Host', () => {
-      template.resourceCountIs('AWS::CloudFront::Distribution', 1);
+      // This one and the hosted pages' one.
+      template.resourceCountIs('AWS::CloudFront::Distribution', 2);
       expect(distribution().DefaultCacheBehavior).toMatchObject({
         TargetOriginId: originOf('execute-api')?.Id,
         AllowedMethods: ALL_METHODS,

@@ -37,6 +37,36 @@ export function synthServiceApp(): SynthesisedApp {
   };
 }
 
+interface AssetManifest {
+  files: Record<
+    string,
+    { source: { path: string; packaging: string }; destinations: Record<string, { objectKey: string }> }
+  >;
+  dockerImages: Record<string, { source: { directory: string; dockerFile?: string; platform?: string } }>;
+}
+
+/** A stack's asset manifest, and the directory its asset paths are relative to (the stage's assembly). */
+export const assetManifestOf = (
+  synthesised: SynthesisedApp,
+  stackName: string,
+): { manifest: AssetManifest; directory: string } => {
+  const artifact = synthesised.assembly.stacksRecursively.find((stack) => stack.stackName === stackName);
+  const dependency = artifact?.dependencies.find((candidate) => candidate.id.endsWith('.assets'));
+  if (!artifact || !dependency) throw new Error(`no asset manifest for ${stackName}`);
+  const directory = artifact.assembly.directory;
+  return { manifest: JSON.parse(readFileSync(join(directory, `${dependency.id}.json`), 'utf8')), directory };
+};
+
+/** Where the file or directory of the asset a template names by its S3 object key was staged. */
+export const assetPathOf = (synthesised: SynthesisedApp, stackName: string, objectKey: string): string => {
+  const { manifest, directory } = assetManifestOf(synthesised, stackName);
+  const file = Object.values(manifest.files).find((candidate) =>
+    Object.values(candidate.destinations).some((destination) => destination.objectKey === objectKey),
+  );
+  if (!file) throw new Error(`no asset ${objectKey} in ${stackName}`);
+  return join(directory, file.source.path);
+};
+
 export type Resource = { Type: string; Properties?: Record<string, unknown> };
 
 /** The template's resources, by logical id. */
