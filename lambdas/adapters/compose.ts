@@ -5,6 +5,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Environment } from '../core/model';
 import type { BlobStore, PdfInspector, Ports, Workflows } from '../core/ports';
+import type { ContractRenderer } from '../core/rendered-contract';
 import { S3BlobStore } from './blobs/s3-blob-store';
 import { createDynamoDbStores } from './dynamodb';
 import { joseAccessTokens } from './jose-access-tokens';
@@ -33,6 +34,17 @@ const lazyPdfInspector = (blobs: BlobStore): PdfInspector => {
   };
 };
 
+/** The renderer (pdf.js and Skia) likewise loads only where a version is processed. */
+const lazyRenderer = (blobs: BlobStore): ContractRenderer => {
+  let renderer: Promise<ContractRenderer> | undefined;
+  return {
+    render: async (request) => {
+      renderer ??= import('./pdf/pdfjs-renderer').then(({ PdfjsRenderer }) => new PdfjsRenderer(blobs));
+      return (await renderer).render(request);
+    },
+  };
+};
+
 export const composePorts = (wiring: PortsWiring): Ports => {
   const clock = systemClock();
   const blobs = new S3BlobStore({ client: wiring.s3, bucket: wiring.bucket });
@@ -44,6 +56,7 @@ export const composePorts = (wiring: PortsWiring): Ports => {
     ids: randomIds(),
     blobs,
     pdfs: lazyPdfInspector(blobs),
+    renderer: lazyRenderer(blobs),
     workflows: wiring.workflows,
     tokens: joseAccessTokens(wiring.environment, wiring.signingKey),
     ...stores,

@@ -94,3 +94,11 @@ export class ConcurrentChange extends Error {
     this.name = 'ConcurrentChange';
   }
 }
+
+/** An operator's action that the record's state does not allow (publishing a review nobody asked for). */
+export class ActionRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ActionRefused';
+  }
+}

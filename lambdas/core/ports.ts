@@ -14,6 +14,7 @@ import type {
   Page,
   Scope,
 } from './model';
+import type { ContractRenderer } from './rendered-contract';
 
 export interface Clock {
   /** Epoch microseconds, never going backwards within a process. */
@@ -44,15 +45,37 @@ export interface PdfInspector {
   ): Promise<{ readable: true; pageCount: number } | { readable: false; reason: string }>;
 }
 
-export interface ContractRunRequest {
+/**
+ * The two workflows of a contract version: `contract` reads, publishes and analyses it (started when the
+ * version is accepted); `review` publishes the review channels (started when the lawyer publishes).
+ */
+export const RUN_KINDS = ['contract', 'review'] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
+
+/** One workflow run: at most one per (kind, contract review, version). */
+export interface RunRequest {
+  kind: RunKind;
   environment: Environment;
   contractReviewId: string;
   version: number;
 }
 
+export type RunOutcome = 'completed' | 'failed' | 'superseded';
+
 export interface Workflows {
-  /** Starts the processing run of one version; idempotent per (contract review, version). */
-  startContractRun(run: ContractRunRequest): Promise<void>;
+  /** Starts a recorded run; starting one that is already running or finished does nothing. */
+  start(run: RunRequest): Promise<void>;
+}
+
+/**
+ * The durable record of every run, written in the transaction that makes the run due (a version
+ * accepted, a review published). A run not yet finished is re-driven after a restart.
+ */
+export interface RunStore {
+  /** Runs recorded and not finished, oldest first. */
+  unfinished(limit: number): Promise<RunRequest[]>;
+  /** Marks a run finished; finishing it again changes nothing. */
+  finish(run: RunRequest, outcome: RunOutcome): Promise<void>;
 }
 
 /** Signs and checks access tokens (JWT) with this environment's key. */
@@ -134,10 +157,16 @@ export interface ContractReviewStore {
   /** Writes a new version in one transaction. Throws `stale_version` or `budget_used`. */
   addVersion(entry: NewContractVersion): Promise<void>;
   /**
-   * Replaces the review, with `events` in the same transaction, if it is unchanged since it was read
-   * (its `updatedAt` is still `expectedUpdatedAt`); otherwise throws `ConcurrentChange`.
+   * Replaces the review, with `events` and the records of the `runs` it makes due in the same
+   * transaction, if it is unchanged since it was read (its `updatedAt` is still `expectedUpdatedAt`);
+   * otherwise throws `ConcurrentChange`.
    */
-  update(review: ContractReview, expectedUpdatedAt: Micros, events: ServiceEvent[]): Promise<void>;
+  update(
+    review: ContractReview,
+    expectedUpdatedAt: Micros,
+    events: ServiceEvent[],
+    runs?: RunRequest[],
+  ): Promise<void>;
   get(id: string): Promise<ContractReview | null>;
   getVersion(id: string, version: number): Promise<ContractVersion | null>;
   findByExternalReference(scope: Scope, externalReference: string): Promise<ContractReview | null>;
@@ -208,7 +237,9 @@ export interface Ports {
   ids: Ids;
   blobs: BlobStore;
   pdfs: PdfInspector;
+  renderer: ContractRenderer;
   workflows: Workflows;
+  runs: RunStore;
   tokens: AccessTokens;
   rateLimiter: RateLimiter;
   idempotency: IdempotencyStore;

@@ -5,6 +5,8 @@ export interface Settings {
   environment: Environment;
   /** Public API base address of each environment, for `wrong_environment` messages. */
   baseUrls: Readonly<Record<Environment, string>>;
+  /** This environment's hosted pages address, without a trailing slash: a publication is `{pagesBaseUrl}/{slug}/`. */
+  pagesBaseUrl: string;
   /** decisions.md §4; the local stack may lift them (`RATE_LIMITS=off`). */
   rateLimits: boolean;
 }

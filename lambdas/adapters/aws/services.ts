@@ -18,7 +18,9 @@ const AwsConfig = z.object({
   SANDBOX_BASE_URL: z.url(),
   PRODUCTION_BASE_URL: z.url(),
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  PAGES_BASE_URL: z.url(),
   CONTRACT_STATE_MACHINE_ARN: z.string().min(1).optional(),
+  REVIEW_STATE_MACHINE_ARN: z.string().min(1).optional(),
   AWS_REGION: z.string().min(1),
 });
 
@@ -36,13 +38,17 @@ const build = async (): Promise<Services> => {
     s3: createS3Client({ region: config.AWS_REGION }),
     bucket: config.BLOB_BUCKET,
     signingKey: new TextEncoder().encode(secret.SecretString),
-    workflows: stepFunctionsWorkflows(new SFNClient({}), config.CONTRACT_STATE_MACHINE_ARN),
+    workflows: stepFunctionsWorkflows(new SFNClient({}), {
+      contract: config.CONTRACT_STATE_MACHINE_ARN,
+      review: config.REVIEW_STATE_MACHINE_ARN,
+    }),
   });
   return {
     ports,
     settings: {
       environment: config.SERVICE_ENVIRONMENT,
       baseUrls: { sandbox: config.SANDBOX_BASE_URL, production: config.PRODUCTION_BASE_URL },
+      pagesBaseUrl: config.PAGES_BASE_URL.replace(/\/+$/, ''),
       rateLimits: config.RATE_LIMITS === 'on',
     },
   };

@@ -10,6 +10,7 @@ import type {
   IdempotencyCompletion,
   NewContractReview,
   NewContractVersion,
+  RunRequest,
 } from '../../core/ports';
 import { claimLost, idempotencyCompletionWrite } from './idempotency-store';
 import {
@@ -85,7 +86,12 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
     ]);
   }
 
-  async update(review: ContractReview, expectedUpdatedAt: Micros, events: ServiceEvent[]): Promise<void> {
+  async update(
+    review: ContractReview,
+    expectedUpdatedAt: Micros,
+    events: ServiceEvent[],
+    runs: RunRequest[] = [],
+  ): Promise<void> {
     this.checkEnvironment(review.scope);
     await transactWrite(this.doc, [
       this.putReviewIf(
@@ -95,7 +101,21 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
         () => new ConcurrentChange(review.id),
       ),
       ...eventWrites(this.tableName, events),
+      ...runs.map((run) => this.runWrite(run)),
     ]);
+  }
+
+  /** A run's record; a run is due once, so an existing record (started or finished) is never replaced. */
+  private runWrite(run: RunRequest): GuardedWrite {
+    return {
+      write: {
+        Put: {
+          TableName: this.tableName,
+          Item: runItem(run, this.clock.now()),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    };
   }
 
   /** Replaces an existing review if `condition` (on `:expected`) still holds, else `onConditionFailed`. */
@@ -163,15 +183,12 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
           },
         },
       },
-      {
-        write: {
-          Put: {
-            TableName: this.tableName,
-            Item: runItem(version.contractReviewId, version.version, scope.environment, this.clock.now()),
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-      },
+      this.runWrite({
+        kind: 'contract',
+        environment: scope.environment,
+        contractReviewId: version.contractReviewId,
+        version: version.version,
+      }),
     ];
   }
 

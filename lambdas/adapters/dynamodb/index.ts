@@ -9,6 +9,7 @@ import { DynamoDbIdempotencyStore } from './idempotency-store';
 import { DynamoDbIdentityStore } from './identity-store';
 import { DynamoDbOnboardingStore } from './onboarding-store';
 import { DynamoDbRateLimiter } from './rate-limiter';
+import { DynamoDbRunStore } from './run-store';
 
 export { DynamoDbClientStore } from './client-store';
 export { DynamoDbContractReviewStore } from './contract-review-store';
@@ -18,10 +19,18 @@ export { DynamoDbIdentityStore } from './identity-store';
 export { createDocumentClient, ensureTable, type LocalDynamoDb, startLocalDynamoDb } from './local-dynamodb';
 export { DynamoDbOnboardingStore } from './onboarding-store';
 export { DynamoDbRateLimiter } from './rate-limiter';
+export { DynamoDbRunStore } from './run-store';
 
 export type DynamoDbStores = Pick<
   Ports,
-  'identity' | 'contractReviews' | 'onboardings' | 'clients' | 'idempotency' | 'rateLimiter' | 'outbox'
+  | 'identity'
+  | 'contractReviews'
+  | 'onboardings'
+  | 'clients'
+  | 'idempotency'
+  | 'rateLimiter'
+  | 'outbox'
+  | 'runs'
 >;
 
 /** Every store of one environment, all in that environment's one table. */
@@ -38,4 +47,5 @@ export const createDynamoDbStores = (
   idempotency: new DynamoDbIdempotencyStore(doc, tableName, clock),
   rateLimiter: new DynamoDbRateLimiter(doc, tableName, clock),
   outbox: new DynamoDbEventOutbox(doc, tableName),
+  runs: new DynamoDbRunStore(doc, tableName, clock),
 });

@@ -10,6 +10,7 @@ import type {
   Environment,
   Integration,
   LawyerReview,
+  Micros,
   Onboarding,
   Organisation,
   Part,
@@ -17,6 +18,7 @@ import type {
   Recipient,
   Scope,
 } from '../../core/model';
+import type { RunRequest } from '../../core/ports';
 import { byCreation, keys } from './keys';
 import { LIST_INDEX, ONBOARDING_CLIENTS_INDEX, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from './table-schema';
 
@@ -335,20 +337,25 @@ export const toContractVersion = (item: Item): ContractVersion => {
   };
 };
 
-/** The durable start of one version's processing run, written with the version. */
-export const runItem = (
-  contractReviewId: string,
-  version: number,
-  environment: Scope['environment'],
-  createdAt: number,
-): Item => ({
-  ...keys.run(contractReviewId, version),
+/** The durable record of a run, written with what makes it due; in the unfinished index until it ends. */
+export const runItem = (run: RunRequest, createdAt: Micros): Item => ({
+  ...keys.run(run.kind, run.contractReviewId, run.version),
   type: 'run',
-  contract_review_id: contractReviewId,
-  version,
-  environment,
+  [LIST_INDEX.partitionKey]: keys.unfinishedRuns,
+  [LIST_INDEX.sortKey]: byCreation(createdAt, `${run.contractReviewId}#${run.version}#${run.kind}`),
+  kind: run.kind,
+  contract_review_id: run.contractReviewId,
+  version: run.version,
+  environment: run.environment,
   state: 'pending',
   created_at: createdAt,
+});
+
+export const toRunRequest = (item: Item): RunRequest => ({
+  kind: item.kind as RunRequest['kind'],
+  environment: item.environment as RunRequest['environment'],
+  contractReviewId: item.contract_review_id as string,
+  version: item.version as number,
 });
 
 // Onboarding

@@ -25,11 +25,13 @@ export const keys = {
     pk: `CRVREF#${integrationId}#${externalReference}`,
     sk: 'CRVREF',
   }),
-  /** The durable record of one version's processing run. */
-  run: (contractReviewId: string, version: number): ItemKey => ({
+  /** The durable record of one workflow run of a version (kind `contract` or `review`). */
+  run: (kind: string, contractReviewId: string, version: number): ItemKey => ({
     pk: `RUN#${contractReviewId}#${version}`,
-    sk: 'RUN',
+    sk: `RUN#${kind}`,
   }),
+  /** The sparse index partition of runs not yet finished, for the re-drive. */
+  unfinishedRuns: 'RUNS#unfinished',
   contractReviewList: (integrationId: string): string => `CRVS#${integrationId}`,
 
   onboarding: (id: string): ItemKey => ({ pk: `ONB#${id}`, sk: 'ONB' }),

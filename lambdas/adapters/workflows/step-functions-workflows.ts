@@ -1,22 +1,23 @@
-// adapter -> the workflows port deployed: one Step Functions execution per version, named after it so a
-// second start of the same version is refused by Step Functions itself (idempotent).
+// adapter -> the workflows port deployed: one Step Functions execution per run, named after it so a
+// second start of the same run is refused by Step Functions itself (idempotent).
 import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import type { ContractRunRequest, Workflows } from '../../core/ports';
+import type { RunKind, RunRequest, Workflows } from '../../core/ports';
+
+/** The execution name of a run: unique per (kind, contract review, version), at most 80 characters. */
+export const executionName = (run: RunRequest): string =>
+  `${run.contractReviewId}-v${run.version}-${run.kind}`;
 
 export const stepFunctionsWorkflows = (
   client: SFNClient,
-  stateMachineArn: string | undefined,
+  stateMachineArns: Readonly<Partial<Record<RunKind, string>>>,
 ): Workflows => ({
-  startContractRun: async (run: ContractRunRequest) => {
+  start: async (run) => {
+    const stateMachineArn = stateMachineArns[run.kind];
     // Without a state machine (before the pipeline is deployed) the recorded run waits for the re-drive.
     if (stateMachineArn === undefined) return;
     try {
       await client.send(
-        new StartExecutionCommand({
-          stateMachineArn,
-          name: `${run.contractReviewId}-v${run.version}`,
-          input: JSON.stringify(run),
-        }),
+        new StartExecutionCommand({ stateMachineArn, name: executionName(run), input: JSON.stringify(run) }),
       );
     } catch (error) {
       if (!(error instanceof ExecutionAlreadyExists)) throw error;

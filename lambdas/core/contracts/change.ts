@@ -3,11 +3,13 @@
 import { ConcurrentChange, notFound } from '../errors';
 import type { ServiceEvent } from '../events';
 import type { ContractReview, Micros } from '../model';
-import type { Ports } from '../ports';
+import type { Ports, RunRequest } from '../ports';
 
 export interface Change {
   review: ContractReview;
   events: ServiceEvent[];
+  /** Workflow runs the change makes due, recorded in its transaction. */
+  runs?: RunRequest[];
 }
 
 /**
@@ -41,7 +43,7 @@ export const changeContractReview = async (
     if (outcome === null) return current;
     const next: ContractReview = { ...outcome.review, updatedAt: now };
     try {
-      await ports.contractReviews.update(next, current.updatedAt, outcome.events);
+      await ports.contractReviews.update(next, current.updatedAt, outcome.events, outcome.runs);
       return next;
     } catch (error) {
       if (!(error instanceof ConcurrentChange) || attempt >= MAX_ATTEMPTS) throw error;

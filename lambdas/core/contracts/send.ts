@@ -156,7 +156,8 @@ const newVersionRecord = (
 /** The run is recorded durably with the version; starting it here only saves waiting for the re-drive. */
 const startRun = async (ports: Ports, review: ContractReview): Promise<void> => {
   try {
-    await ports.workflows.startContractRun({
+    await ports.workflows.start({
+      kind: 'contract',
       environment: ports.environment,
       contractReviewId: review.id,
       version: review.version,

@@ -1,0 +1,59 @@
+// adapter -> the records of workflow runs. A run's item is written with the change that makes it due
+// (contract-review-store.ts) and sits in a sparse index partition until it finishes, so the re-drive
+// after a restart reads just the runs still to do, oldest first.
+import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Clock, RunOutcome, RunRequest, RunStore } from '../../core/ports';
+import { toRunRequest } from './items';
+import { keys } from './keys';
+import { LIST_INDEX } from './table-schema';
+import { isConditionFailed } from './transactions';
+
+export class DynamoDbRunStore implements RunStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly clock: Clock,
+  ) {}
+
+  async unfinished(limit: number): Promise<RunRequest[]> {
+    const { Items } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: LIST_INDEX.name,
+        KeyConditionExpression: '#pk = :unfinished',
+        ExpressionAttributeNames: { '#pk': LIST_INDEX.partitionKey },
+        ExpressionAttributeValues: { ':unfinished': keys.unfinishedRuns },
+        ScanIndexForward: true,
+        Limit: limit,
+      }),
+    );
+    return (Items ?? []).map(toRunRequest);
+  }
+
+  async finish(run: RunRequest, outcome: RunOutcome): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.run(run.kind, run.contractReviewId, run.version),
+          // Out of the index, and the outcome kept for whoever looks into the run later.
+          UpdateExpression: 'SET #state = :finished, outcome = :outcome, finished_at = :now REMOVE #pk, #sk',
+          ConditionExpression: 'attribute_exists(pk) AND #state <> :finished',
+          ExpressionAttributeNames: {
+            '#state': 'state',
+            '#pk': LIST_INDEX.partitionKey,
+            '#sk': LIST_INDEX.sortKey,
+          },
+          ExpressionAttributeValues: {
+            ':finished': 'finished',
+            ':outcome': outcome,
+            ':now': this.clock.now(),
+          },
+        }),
+      );
+    } catch (error) {
+      // Finished already (a repeated last step), or never recorded: nothing to change either way.
+      if (!isConditionFailed(error)) throw error;
+    }
+  }
+}
