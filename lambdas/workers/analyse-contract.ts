@@ -1,0 +1,31 @@
+// workers -> step `Analyse` (review products): the deterministic analysis of the version's text, kept
+// for the lawyer as JSON and as the Markdown draft of the review; then the lawyer's review is due.
+import { analyseContract, analysisToMarkdown } from '../core/analysis';
+import { changeContractReview } from '../core/contracts/change';
+import { analysisCompleted, lawyerReviewRequested } from '../core/contracts/pipeline';
+import type { RenderedContract } from '../core/rendered-contract';
+import { artifacts, putJson, putText, readJson } from './artifacts';
+import { RunInput, worker } from './worker';
+
+export const analyseVersion = worker(RunInput, async (run, { ports }): Promise<null> => {
+  const id = run.contractReviewId;
+  const review = await ports.contractReviews.get(id);
+  if (review === null || review.version !== run.version || review.analysis === null) return null;
+  if (review.analysis.state !== 'completed') {
+    const contract = await readJson<RenderedContract>(ports.blobs, artifacts.manifest(id, run.version));
+    const analysis = analyseContract(contract);
+    await putJson(ports.blobs, artifacts.analysis(id, run.version), analysis);
+    await putText(
+      ports.blobs,
+      artifacts.analysisMarkdown(id, run.version),
+      analysisToMarkdown(analysis),
+      'text/markdown; charset=utf-8',
+    );
+    await changeContractReview(ports, id, analysisCompleted(ports.ids, run.version));
+  }
+  // Its own write, after the analysis's: `lawyer_review.requested` follows `analysis.completed`.
+  await changeContractReview(ports, id, lawyerReviewRequested(ports.ids, run.version));
+  return null;
+});
+
+export const handler = analyseVersion.handler;

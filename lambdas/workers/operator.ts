@@ -1,0 +1,79 @@
+// workers -> the operator's (or the lawyer's) actions on a contract review, for the operator tool now and
+// the portal later: publish the lawyer's review, withdraw a publication. Both check the record's state
+// before writing anything, so a refused action leaves nothing behind.
+import { withdrawPublication } from '../../frontend/pages/publication';
+import { changeContractReview } from '../core/contracts/change';
+import { lawyerReviewCompleted, publicationOf, publicationWithdrawn } from '../core/contracts/pipeline';
+import { ActionRefused } from '../core/errors';
+import type { Channel, ContractReview } from '../core/model';
+import type { Ports } from '../core/ports';
+import { isPrintableText } from '../core/text';
+import { artifacts, putText, readText } from './artifacts';
+
+/** A review longer than this is refused: it is a page of advice, not a book. */
+export const MAX_REVIEW_BYTES = 256 * 1024;
+
+const latest = async (ports: Ports, id: string): Promise<ContractReview> => {
+  const review = await ports.contractReviews.get(id);
+  if (review === null)
+    throw new ActionRefused(`no contract review ${id} in the ${ports.environment} environment`);
+  return review;
+};
+
+const checkReviewText = (markdown: string): string => {
+  const bytes = Buffer.byteLength(markdown, 'utf8');
+  if (bytes > MAX_REVIEW_BYTES)
+    throw new ActionRefused(`the review is ${bytes} bytes; at most ${MAX_REVIEW_BYTES} are accepted`);
+  if (markdown.trim() === '') throw new ActionRefused('the review is empty');
+  if (!isPrintableText(markdown.replace(/[\r\n\t]/g, ' '), MAX_REVIEW_BYTES))
+    throw new ActionRefused('the review holds control characters; send plain UTF-8 Markdown');
+  return markdown;
+};
+
+/**
+ * The lawyer publishes the review of the latest version: `markdown`, or when none is given the analysis
+ * as drafted for the lawyer. Records `lawyer_review` completed (with its event) and the review run that
+ * publishes each review channel.
+ */
+export const publishLawyerReview = async (
+  ports: Ports,
+  id: string,
+  markdown: string | undefined,
+): Promise<ContractReview> => {
+  const current = await latest(ports, id);
+  // Checked first, so that nothing is stored for a review that will be refused.
+  lawyerReviewCompleted(ports.ids)(current, ports.clock.now());
+  const text = checkReviewText(
+    markdown ?? (await readText(ports.blobs, artifacts.analysisMarkdown(id, current.version))),
+  );
+  await putText(ports.blobs, artifacts.review(id, current.version), text, 'text/markdown; charset=utf-8');
+  // A version accepted meanwhile refuses this (no review requested for it), rather than publishing the
+  // text against a contract the lawyer did not read.
+  const version = current.version;
+  const published = await changeContractReview(ports, id, (review, now) => {
+    if (review.version !== version)
+      throw new ActionRefused(`version ${review.version} of ${id} arrived meanwhile; review that one`);
+    return lawyerReviewCompleted(ports.ids)(review, now);
+  });
+  await ports.workflows.start({
+    kind: 'review',
+    environment: ports.environment,
+    contractReviewId: id,
+    version,
+  });
+  return published;
+};
+
+/** Takes a live publication down: its page answers 410, and `publication.withdrawn` is recorded. */
+export const withdrawChannel = async (
+  ports: Ports,
+  id: string,
+  channel: Channel,
+): Promise<ContractReview> => {
+  const current = await latest(ports, id);
+  publicationWithdrawn(ports.ids, channel)(current, ports.clock.now());
+  const slug = publicationOf(current, channel)?.slug as string;
+  // The page goes first: a publication recorded withdrawn is never still being served.
+  await withdrawPublication(ports.blobs, slug);
+  return changeContractReview(ports, id, publicationWithdrawn(ports.ids, channel));
+};

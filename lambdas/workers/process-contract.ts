@@ -1,0 +1,71 @@
+// workers -> step `Process` of the contract pipeline: renders every page of the version (images and
+// text) and records processing completed; or records it failed and throws `ProcessingFailed`, which the
+// state machine retries 3 times with backoff (decisions.md §8). Its output is the rest of the plan.
+import { changeContractReview } from '../core/contracts/change';
+import { processingCompleted, processingFailed, processingTimeLimitMs } from '../core/contracts/pipeline';
+import { CHANNELS_OF } from '../core/contracts/shape';
+import type { FailureReason } from '../core/model';
+import { RenderFailed } from '../core/rendered-contract';
+import { artifacts, putJson } from './artifacts';
+import { RunInput, worker } from './worker';
+
+export interface ProcessingPlan {
+  /** False when a newer version was accepted meanwhile: its own run takes over. */
+  current: boolean;
+  viewer: boolean;
+  analysis: boolean;
+}
+
+/** A failed attempt, already recorded on the contract review; the state's retrier decides what next. */
+export class ProcessingFailed extends Error {
+  constructor(
+    readonly reason: FailureReason,
+    message: string,
+  ) {
+    super(`${reason}: ${message}`);
+    this.name = 'ProcessingFailed';
+  }
+}
+
+export const processContract = worker(RunInput, async (run, { ports }): Promise<ProcessingPlan> => {
+  const id = run.contractReviewId;
+  const review = await ports.contractReviews.get(id);
+  if (review === null) throw new Error(`no contract review ${id}`);
+  const plan = {
+    current: review.version === run.version,
+    viewer: CHANNELS_OF[review.product].includes('contract_viewer'),
+    analysis: review.analysis !== null,
+  };
+  if (!plan.current || review.processing.state === 'completed') return plan;
+
+  const version = await ports.contractReviews.getVersion(id, run.version);
+  if (version === null) throw new Error(`no version ${run.version} of ${id}`);
+  try {
+    const contract = await ports.renderer.render({
+      contractReviewId: id,
+      version: run.version,
+      pdfKey: version.blobKey,
+      pdfSize: version.fileSize,
+      outputPrefix: artifacts.pagesPrefix(id, run.version),
+      deadline: Date.now() + processingTimeLimitMs(version.pageCount),
+    });
+    await putJson(ports.blobs, artifacts.manifest(id, run.version), contract);
+  } catch (error) {
+    if (!(error instanceof RenderFailed)) throw error;
+    console.error(
+      JSON.stringify({
+        message: 'processing attempt failed',
+        id,
+        version: run.version,
+        reason: error.reason,
+        error: error.message,
+      }),
+    );
+    await changeContractReview(ports, id, processingFailed(ports.ids, run.version, error.reason));
+    throw new ProcessingFailed(error.reason, error.message);
+  }
+  const after = await changeContractReview(ports, id, processingCompleted(run.version));
+  return { ...plan, current: after.version === run.version };
+});
+
+export const handler = processContract.handler;

@@ -1,0 +1,58 @@
+// workers -> a worker is one task of a workflow: a function from the state's input and the
+// environment's services to the state's output. `worker()` wraps it once for both hosts: `run` (the
+// local workflow runner calls it in-process) and `handler` (the Lambda that Step Functions invokes).
+import { z } from 'zod';
+import { isDependencyUnavailable } from '../adapters/unavailable';
+import type { Services } from '../api/http/endpoint';
+import { ENVIRONMENTS } from '../core/model';
+import { RUN_KINDS, type RunRequest } from '../core/ports';
+
+export const RunInput = z.object({
+  kind: z.enum(RUN_KINDS),
+  environment: z.enum(ENVIRONMENTS),
+  contractReviewId: z.string().regex(/^crv_[A-Za-z0-9]+$/),
+  version: z.number().int().min(1),
+});
+
+export type WorkerFunction<I, O> = (input: I, services: Services) => Promise<O>;
+
+export interface Worker<O> {
+  run(input: unknown, services: Services): Promise<O>;
+  handler(event: unknown): Promise<O>;
+}
+
+/** A fault of a dependency (storage down, throttled): the state's retrier tries again after a pause. */
+export class DependencyUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`a dependency is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.name = 'DependencyUnavailable';
+  }
+}
+
+/** The run a state's input names, checked against the environment whose services run it. */
+const readInput = <I extends RunRequest>(schema: z.ZodType<I>, input: unknown, services: Services): I => {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new Error(`not a run of this workflow: ${z.prettifyError(parsed.error)}`);
+  if (parsed.data.environment !== services.settings.environment)
+    throw new Error(`a ${parsed.data.environment} run reached the ${services.settings.environment} services`);
+  return parsed.data;
+};
+
+export const worker = <I extends RunRequest, O>(
+  schema: z.ZodType<I>,
+  fn: WorkerFunction<I, O>,
+): Worker<O> => {
+  const run = async (input: unknown, services: Services): Promise<O> => {
+    try {
+      return await fn(readInput(schema, input, services), services);
+    } catch (error) {
+      throw isDependencyUnavailable(error) ? new DependencyUnavailable(error) : error;
+    }
+  };
+  return {
+    run,
+    handler: async (event) => run(event, await (await import('../adapters/aws/services')).awsServices()),
+  };
+};
