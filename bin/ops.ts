@@ -5,9 +5,9 @@ import { parseArgs } from 'node:util';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { z } from 'zod';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb';
-import { isServiceError } from '../lambdas/core/errors';
+import { ActionRefused, isServiceError } from '../lambdas/core/errors';
 import { devBootstrap, setSandboxBudget } from '../lambdas/core/identity';
-import { ENVIRONMENTS, type Environment } from '../lambdas/core/model';
+import { CHANNELS, ENVIRONMENTS, type Environment } from '../lambdas/core/model';
 import {
   acceptOnboarding,
   type Buyer,
@@ -16,14 +16,18 @@ import {
   submitOnboarding,
 } from '../lambdas/core/onboarding';
 import type { Ports } from '../lambdas/core/ports';
+import { presentContractReview } from '../lambdas/core/present';
 import { localUrl, PORT_OFFSETS, readLocalConfig } from '../lambdas/hosts/local-config';
 import { localServices } from '../lambdas/hosts/local-wiring';
+import { publishLawyerReview, withdrawChannel } from '../lambdas/workers/operator';
 
 const USAGE = `usage: npm run --silent ops -- <command>
   dev-bootstrap                         a local organisation, integration and one API key per environment
   set-budget <org_id> <n>               the organisation's sandbox budget of processed PDFs, in all
   submit-onboarding <onb_id> --buyers F record a sign-up form submission (F: JSON array of buyers) for testing
-  accept-onboarding <onb_id>            accept a submitted sign-up`;
+  accept-onboarding <onb_id>            accept a submitted sign-up
+  publish-review <crv_id> [--text F]    publish the lawyer's review (F: Markdown; default: the analysis)
+  withdraw <crv_id> --channel C         take a publication down (C: contract_viewer, review, review_snapshot)`;
 
 class UsageError extends Error {}
 
@@ -39,6 +43,14 @@ const BuyersFile = z
   .min(1)
   .max(MAX_BUYERS);
 
+/** Finds which environment's table holds the contract review. */
+const findContractReview = async (portsOf: Record<Environment, Ports>, id: string) => {
+  for (const environment of ENVIRONMENTS) {
+    if (await portsOf[environment].contractReviews.get(id)) return portsOf[environment];
+  }
+  throw new UsageError(`no contract review ${id} in either environment`);
+};
+
 /** Finds which environment's table holds the onboarding. */
 const findOnboarding = async (portsOf: Record<Environment, Ports>, id: string) => {
   for (const environment of ENVIRONMENTS) {
@@ -52,7 +64,7 @@ const run = async (argv: string[]): Promise<unknown> => {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { buyers: { type: 'string' } },
+    options: { buyers: { type: 'string' }, text: { type: 'string' }, channel: { type: 'string' } },
   });
   const [command, ...args] = positionals;
   const config = readLocalConfig();
@@ -99,6 +111,20 @@ const run = async (argv: string[]): Promise<unknown> => {
       const { ports, onboarding } = await findOnboarding(portsOf, id);
       return showOnboarding(ports, await acceptOnboarding(ports, onboarding));
     }
+    case 'publish-review': {
+      const [id] = args;
+      if (!id) throw new UsageError('publish-review <crv_id> [--text FILE]');
+      const text = values.text === undefined ? undefined : await readFile(values.text, 'utf8');
+      const ports = await findContractReview(portsOf, id);
+      return presentContractReview(await publishLawyerReview(ports, id, text));
+    }
+    case 'withdraw': {
+      const [id] = args;
+      const channel = CHANNELS.find((c) => c === values.channel);
+      if (!id || !channel) throw new UsageError(`withdraw <crv_id> --channel ${CHANNELS.join('|')}`);
+      const ports = await findContractReview(portsOf, id);
+      return presentContractReview(await withdrawChannel(ports, id, channel));
+    }
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'no command');
   }
@@ -109,6 +135,7 @@ try {
   process.exit(0);
 } catch (error) {
   if (error instanceof UsageError) console.error(`ops: ${error.message}\n${USAGE}`);
+  else if (error instanceof ActionRefused) console.error(`ops: refused: ${error.message}`);
   else if (isServiceError(error)) console.error(`ops: ${error.code}: ${error.message}`);
   else console.error(`ops: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

@@ -7,11 +7,13 @@ import { startLocalS3 } from '../adapters/blobs/local-s3-server';
 import { createS3Client, ensureBucket } from '../adapters/blobs/s3-client';
 import { createDocumentClient, ensureTable, startLocalDynamoDb } from '../adapters/dynamodb';
 import { localTableName } from '../adapters/dynamodb/table-schema';
+import type { LocalStepFunctions } from '../adapters/workflows/local-step-functions';
 import { useServicesResolver } from '../api/http/endpoint';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import { apiListener } from './api-host';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 import { localBucket, localServices } from './local-wiring';
+import { localWorkflowRunner } from './local-workflow-runner';
 import { pagesListener } from './pages-host';
 
 export interface LocalStack {
@@ -50,7 +52,12 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
     const s3 = createS3Client({ region: 'us-east-1', endpoint: blobStore.endpoint });
     for (const environment of ENVIRONMENTS) await ensureBucket(s3, localBucket(environment));
 
-    const services = await localServices(config);
+    // The runner's tasks use the services and the services start runs on the runner: bound late.
+    let runner: LocalStepFunctions | undefined;
+    const services = await localServices(config, (environment) => ({
+      start: async (run) => runner?.workflows(environment).start(run),
+    }));
+    runner = await localWorkflowRunner(services, config.delayScale);
     useServicesResolver(async (event) => {
       const found = services[event.requestContext.stage as Environment];
       if (!found) throw new Error(`no environment ${event.requestContext.stage}`);
@@ -71,10 +78,15 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
       servers.push(server);
       addresses[name] = localUrl(config, offset);
     }
+    // Runs a stop or a crash interrupted, then those the operator tool records.
+    await runner.redrive();
+    runner.startPolling();
+    const workflows = runner;
     return {
       addresses,
       stop: async () => {
         await Promise.all(servers.map(close));
+        await workflows.stop();
         await stopStores();
       },
     };

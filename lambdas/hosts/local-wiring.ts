@@ -8,9 +8,9 @@ import { createS3Client } from '../adapters/blobs/s3-client';
 import { composePorts } from '../adapters/compose';
 import { createDocumentClient } from '../adapters/dynamodb';
 import { localTableName } from '../adapters/dynamodb/table-schema';
-import { localWorkflows } from '../adapters/workflows/local-workflows';
 import type { Services } from '../api/http/endpoint';
 import { ENVIRONMENTS, type Environment } from '../core/model';
+import type { Workflows } from '../core/ports';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 
 /** One bucket per environment, as deployed (each stage has its own), so one environment's pages and PDFs are never served by the other's hosts. */
@@ -34,7 +34,21 @@ export const localBaseUrls = (config: LocalConfig): Record<Environment, string> 
   sandbox: localUrl(config, PORT_OFFSETS.sandboxApi),
 });
 
-export const localServices = async (config: LocalConfig): Promise<Record<Environment, Services>> => {
+export const localPagesUrls = (config: LocalConfig): Record<Environment, string> => ({
+  production: localUrl(config, PORT_OFFSETS.productionPages),
+  sandbox: localUrl(config, PORT_OFFSETS.sandboxPages),
+});
+
+/**
+ * Beside a running stack (the operator tool), runs are only recorded: the stack's runner finds them
+ * within a second and runs them.
+ */
+const recordedOnly: Workflows = { start: async () => {} };
+
+export const localServices = async (
+  config: LocalConfig,
+  workflowsOf: (environment: Environment) => Workflows = () => recordedOnly,
+): Promise<Record<Environment, Services>> => {
   const dynamo = createDocumentClient(localUrl(config, PORT_OFFSETS.dynamoDb));
   const s3 = createS3Client({ region: 'us-east-1', endpoint: localUrl(config, PORT_OFFSETS.blobStore) });
   const entries = await Promise.all(
@@ -46,11 +60,19 @@ export const localServices = async (config: LocalConfig): Promise<Record<Environ
         s3,
         bucket: localBucket(environment),
         signingKey: await signingKey(config.dataDir, environment),
-        workflows: localWorkflows(),
+        workflows: workflowsOf(environment),
       });
       return [
         environment,
-        { ports, settings: { environment, baseUrls: localBaseUrls(config), rateLimits: config.rateLimits } },
+        {
+          ports,
+          settings: {
+            environment,
+            baseUrls: localBaseUrls(config),
+            pagesBaseUrl: localPagesUrls(config)[environment],
+            rateLimits: config.rateLimits,
+          },
+        },
       ];
     }),
   );

@@ -1,0 +1,173 @@
+// adapter -> the workflows port on the local stack: the state machine definitions CDK deploys
+// (lib/workflows/*.asl.json), run in-process by aws-local-stepfunctions, each Task state calling its
+// worker. Runs are recorded in DynamoDB before they start (in the transaction that makes them due); a
+// start here only saves waiting, and `redrive` starts every recorded run that has not finished: at
+// start-up (the runs a stop or a crash interrupted) and then every second (runs the operator tool
+// recorded). Steps are idempotent, so a re-driven run repeats nothing that was done.
+import { readFile } from 'node:fs/promises';
+import { type RunOptions, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import type { Environment } from '../../core/model';
+import type { RunKind, RunRequest, RunStore, Workflows } from '../../core/ports';
+
+/** A Task state's function, by the placeholder its definition names it with (`${Name}`). */
+export type LocalTask = (input: unknown, environment: Environment) => Promise<unknown>;
+
+export interface LocalStepFunctionsOptions {
+  /** The ASL file of each workflow. */
+  definitionFiles: Readonly<Record<RunKind, string>>;
+  tasks: Readonly<Record<string, LocalTask>>;
+  runs: Readonly<Record<Environment, RunStore>>;
+  /** DELAY_SCALE: retry intervals are divided by it. */
+  delayScale: number;
+  /** Milliseconds between looks for recorded runs not running here. */
+  pollIntervalMs?: number;
+  /** After an execution fails outright (its definition caught nothing), the pause before it is tried again. */
+  restartPauseMs?: number;
+  log?: (entry: Record<string, unknown>) => void;
+}
+
+const PLACEHOLDER = /^\$\{([A-Za-z0-9]+)\}$/;
+const runKey = (run: RunRequest) => `${run.environment}/${run.contractReviewId}/v${run.version}/${run.kind}`;
+
+interface Loaded {
+  machine: StateMachine;
+  /** Task state name -> its function. */
+  handlers: Record<string, LocalTask>;
+  /** Task state name -> each retrier's first interval, scaled (aws-local-stepfunctions takes one per retrier). */
+  retryIntervals: Record<string, number[]>;
+}
+
+export class LocalStepFunctions {
+  private readonly machines = new Map<RunKind, Loaded>();
+  private readonly running = new Map<string, { abort: () => void; done: Promise<void> }>();
+  /** Runs whose execution failed outright, and when they may be tried again. */
+  private readonly pausedUntil = new Map<string, number>();
+  private poller: NodeJS.Timeout | undefined;
+  private redriving: Promise<void> | undefined;
+  private stopped = false;
+
+  private constructor(private readonly options: LocalStepFunctionsOptions) {}
+
+  static async load(options: LocalStepFunctionsOptions): Promise<LocalStepFunctions> {
+    const runner = new LocalStepFunctions(options);
+    for (const kind of Object.keys(options.definitionFiles) as RunKind[]) {
+      const text = await readFile(options.definitionFiles[kind], 'utf8');
+      runner.machines.set(kind, runner.loadDefinition(kind, JSON.parse(text) as StateMachineDefinition));
+    }
+    return runner;
+  }
+
+  /** The workflows port of one environment. */
+  workflows(environment: Environment): Workflows {
+    return {
+      start: async (run) => {
+        if (run.environment !== environment)
+          throw new Error(`a ${run.environment} run started in ${environment}`);
+        this.start(run);
+      },
+    };
+  }
+
+  /** Starts every recorded, unfinished run that is not running here; then keeps looking every interval. */
+  async redrive(): Promise<void> {
+    this.redriving ??= (async () => {
+      for (const environment of Object.keys(this.options.runs) as Environment[]) {
+        for (const run of await this.options.runs[environment].unfinished(100)) this.start(run);
+      }
+    })().finally(() => {
+      this.redriving = undefined;
+    });
+    return this.redriving;
+  }
+
+  startPolling(): void {
+    const interval = this.options.pollIntervalMs ?? 1000;
+    const tick = () => {
+      this.poller = setTimeout(() => {
+        this.redrive()
+          .catch((error) => this.log({ message: 'run re-drive failed; trying again', error: String(error) }))
+          .finally(() => {
+            if (!this.stopped) tick();
+          });
+      }, interval);
+      this.poller.unref();
+    };
+    tick();
+  }
+
+  /** Stops looking for runs and aborts the executions under way; their records keep them for the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.poller);
+    await this.redriving?.catch(() => undefined);
+    const under = [...this.running.values()];
+    for (const execution of under) execution.abort();
+    await Promise.all(under.map((execution) => execution.done));
+  }
+
+  /** How many executions are under way (for tests and the ready line). */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  private start(run: RunRequest): void {
+    const key = runKey(run);
+    if (this.stopped || this.running.has(key) || (this.pausedUntil.get(key) ?? 0) > Date.now()) return;
+    const loaded = this.machines.get(run.kind);
+    if (loaded === undefined) throw new Error(`no workflow for ${run.kind} runs`);
+    type Handlers = NonNullable<NonNullable<RunOptions['overrides']>['taskResourceLocalHandlers']>;
+    const environmentHandlers: Handlers = Object.fromEntries(
+      Object.entries(loaded.handlers).map(([state, task]) => [
+        state,
+        // Workers answer JSON (their outputs are state data), which is what the runner passes on.
+        (input: unknown) => task(input, run.environment) as ReturnType<Handlers[string]>,
+      ]),
+    );
+    const execution = loaded.machine.run(run as unknown as Record<string, string | number>, {
+      noThrowOnAbort: true,
+      overrides: {
+        taskResourceLocalHandlers: environmentHandlers,
+        retryIntervalOverrides: loaded.retryIntervals,
+      },
+    });
+    this.log({ message: 'run started', run: key });
+    const done = execution.result.then(
+      () => {
+        this.pausedUntil.delete(key);
+        this.log({ message: 'run ended', run: key });
+      },
+      (error: unknown) => {
+        // Only a fault the definition does not catch gets here (its final state could not record the run):
+        // the run stays recorded, and the re-drive tries it again after a pause.
+        const pause = (this.options.restartPauseMs ?? 30_000) / this.options.delayScale;
+        this.pausedUntil.set(key, Date.now() + pause);
+        this.log({ message: 'run failed; it will be re-driven', run: key, error: String(error) });
+      },
+    );
+    const tracked = done.finally(() => this.running.delete(key));
+    this.running.set(key, { abort: execution.abort, done: tracked });
+  }
+
+  private loadDefinition(kind: RunKind, definition: StateMachineDefinition): Loaded {
+    const handlers: Loaded['handlers'] = {};
+    const retryIntervals: Loaded['retryIntervals'] = {};
+    for (const [name, state] of Object.entries(definition.States)) {
+      if (state.Type !== 'Task') continue;
+      const placeholder = PLACEHOLDER.exec(state.Resource)?.[1];
+      const task = placeholder === undefined ? undefined : this.options.tasks[placeholder];
+      if (placeholder === undefined || task === undefined)
+        throw new Error(`${kind} workflow: state ${name} names no known task (${state.Resource})`);
+      // A well-formed ARN in place of the placeholder, as CDK's substitution puts the function's.
+      state.Resource = `arn:aws:lambda:us-east-1:000000000000:function:local-${placeholder}`;
+      handlers[name] = task;
+      retryIntervals[name] = (state.Retry ?? []).map(
+        (retrier) => ((retrier.IntervalSeconds ?? 1) * 1000) / this.options.delayScale,
+      );
+    }
+    return { machine: new StateMachine(definition), handlers, retryIntervals };
+  }
+
+  private log(entry: Record<string, unknown>): void {
+    (this.options.log ?? ((e) => console.log(JSON.stringify(e))))(entry);
+  }
+}
