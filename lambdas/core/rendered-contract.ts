@@ -63,6 +63,8 @@ export interface RenderRequest {
   outputPrefix: string;
   /** Epoch milliseconds by which rendering must be done, or it fails `timed_out`. */
   deadline: number;
+  /** Stops the render early (its host is stopping); it then fails as if its deadline had passed. */
+  signal?: AbortSignal;
 }
 
 /** Why a version could not be rendered: the interface's `failure_reason`. */

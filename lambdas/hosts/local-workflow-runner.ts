@@ -15,11 +15,11 @@ const RENDERS_AT_ONCE = 2;
 const limitConcurrency = (task: LocalTask, limit: number): LocalTask => {
   let active = 0;
   const waiting: Array<() => void> = [];
-  return async (input, environment) => {
+  return async (input, environment, signal) => {
     if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
     active++;
     try {
-      return await task(input, environment);
+      return await task(input, environment, signal);
     } finally {
       active--;
       waiting.shift()?.();
@@ -34,7 +34,8 @@ export const localWorkflowRunner = (
   const tasks: Record<string, LocalTask> = Object.fromEntries(
     Object.entries(WORKERS).map(([name, worker]) => [
       name,
-      (input: unknown, environment: Environment) => worker.run(input, services[environment]),
+      (input: unknown, environment: Environment, signal: AbortSignal) =>
+        worker.run(input, services[environment], signal),
     ]),
   );
   const process = tasks.ProcessContractFunctionArn;

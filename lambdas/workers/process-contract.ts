@@ -27,7 +27,7 @@ export class ProcessingFailed extends Error {
   }
 }
 
-export const processContract = worker(RunInput, async (run, { ports }): Promise<ProcessingPlan> => {
+export const processContract = worker(RunInput, async (run, { ports }, signal): Promise<ProcessingPlan> => {
   const id = run.contractReviewId;
   const review = await ports.contractReviews.get(id);
   if (review === null) throw new Error(`no contract review ${id}`);
@@ -48,10 +48,13 @@ export const processContract = worker(RunInput, async (run, { ports }): Promise<
       pdfSize: version.fileSize,
       outputPrefix: artifacts.pagesPrefix(id, run.version),
       deadline: Date.now() + processingTimeLimitMs(version.pageCount),
+      signal,
     });
     await putJson(ports.blobs, artifacts.manifest(id, run.version), contract);
   } catch (error) {
     if (!(error instanceof RenderFailed)) throw error;
+    // Stopped by its host, not failed: the run stays recorded and is re-driven after the restart.
+    if (signal?.aborted) throw new Error('processing stopped: the host is stopping', { cause: error });
     console.error(
       JSON.stringify({
         message: 'processing attempt failed',

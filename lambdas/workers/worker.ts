@@ -14,10 +14,11 @@ export const RunInput = z.object({
   version: z.number().int().min(1),
 });
 
-export type WorkerFunction<I, O> = (input: I, services: Services) => Promise<O>;
+/** `signal`: the host is stopping (the local stack); a worker stops soon and records nothing more. */
+export type WorkerFunction<I, O> = (input: I, services: Services, signal?: AbortSignal) => Promise<O>;
 
 export interface Worker<O> {
-  run(input: unknown, services: Services): Promise<O>;
+  run(input: unknown, services: Services, signal?: AbortSignal): Promise<O>;
   handler(event: unknown): Promise<O>;
 }
 
@@ -44,9 +45,9 @@ export const worker = <I extends RunRequest, O>(
   schema: z.ZodType<I>,
   fn: WorkerFunction<I, O>,
 ): Worker<O> => {
-  const run = async (input: unknown, services: Services): Promise<O> => {
+  const run = async (input: unknown, services: Services, signal?: AbortSignal): Promise<O> => {
     try {
-      return await fn(readInput(schema, input, services), services);
+      return await fn(readInput(schema, input, services), services, signal);
     } catch (error) {
       throw isDependencyUnavailable(error) ? new DependencyUnavailable(error) : error;
     }

@@ -391,15 +391,16 @@ class Run {
 
   constructor(request: RenderRequest, stopReads: () => void) {
     this.deadline = request.deadline;
-    this.timer = setTimeout(
-      () => {
-        this.timedOut = true;
-        stopReads();
-        this.rendering?.cancel();
-      },
-      Math.min(MAX_TIMER_MS, Math.max(0, request.deadline - Date.now() + 1)),
-    );
+    const expire = () => {
+      this.timedOut = true;
+      stopReads();
+      this.rendering?.cancel();
+    };
+    this.timer = setTimeout(expire, Math.min(MAX_TIMER_MS, Math.max(0, request.deadline - Date.now() + 1)));
     this.timer.unref();
+    // A host that stops ends the render as a deadline would; the caller knows it was a stop, not a time-out.
+    if (request.signal?.aborted) expire();
+    request.signal?.addEventListener('abort', expire, { once: true });
   }
 
   get expired(): boolean {

@@ -10,7 +10,7 @@ import type { Environment } from '../../core/model';
 import type { RunKind, RunRequest, RunStore, Workflows } from '../../core/ports';
 
 /** A Task state's function, by the placeholder its definition names it with (`${Name}`). */
-export type LocalTask = (input: unknown, environment: Environment) => Promise<unknown>;
+export type LocalTask = (input: unknown, environment: Environment, signal: AbortSignal) => Promise<unknown>;
 
 export interface LocalStepFunctionsOptions {
   /** The ASL file of each workflow. */
@@ -40,6 +40,8 @@ interface Loaded {
 export class LocalStepFunctions {
   private readonly machines = new Map<RunKind, Loaded>();
   private readonly running = new Map<string, { abort: () => void; done: Promise<void> }>();
+  /** Task calls under way: a stop waits for them, so that none writes after the stores are gone. */
+  private readonly tasksUnderWay = new Set<Promise<unknown>>();
   /** Runs whose execution failed outright, and when they may be tried again. */
   private readonly pausedUntil = new Map<string, number>();
   private poller: NodeJS.Timeout | undefined;
@@ -103,6 +105,7 @@ export class LocalStepFunctions {
     const under = [...this.running.values()];
     for (const execution of under) execution.abort();
     await Promise.all(under.map((execution) => execution.done));
+    await Promise.allSettled([...this.tasksUnderWay]);
   }
 
   /** How many executions are under way (for tests and the ready line). */
@@ -115,12 +118,21 @@ export class LocalStepFunctions {
     if (this.stopped || this.running.has(key) || (this.pausedUntil.get(key) ?? 0) > Date.now()) return;
     const loaded = this.machines.get(run.kind);
     if (loaded === undefined) throw new Error(`no workflow for ${run.kind} runs`);
+    const stopping = new AbortController();
     type Handlers = NonNullable<NonNullable<RunOptions['overrides']>['taskResourceLocalHandlers']>;
     const environmentHandlers: Handlers = Object.fromEntries(
       Object.entries(loaded.handlers).map(([state, task]) => [
         state,
-        // Workers answer JSON (their outputs are state data), which is what the runner passes on.
-        (input: unknown) => task(input, run.environment) as ReturnType<Handlers[string]>,
+        (input: unknown) => {
+          const call = task(input, run.environment, stopping.signal);
+          this.tasksUnderWay.add(call);
+          void call.then(
+            () => this.tasksUnderWay.delete(call),
+            () => this.tasksUnderWay.delete(call),
+          );
+          // Workers answer JSON (their outputs are state data), which is what the runner passes on.
+          return call as ReturnType<Handlers[string]>;
+        },
       ]),
     );
     const execution = loaded.machine.run(run as unknown as Record<string, string | number>, {
@@ -145,7 +157,13 @@ export class LocalStepFunctions {
       },
     );
     const tracked = done.finally(() => this.running.delete(key));
-    this.running.set(key, { abort: execution.abort, done: tracked });
+    this.running.set(key, {
+      abort: () => {
+        stopping.abort();
+        execution.abort();
+      },
+      done: tracked,
+    });
   }
 
   private loadDefinition(kind: RunKind, definition: StateMachineDefinition): Loaded {
