@@ -3,7 +3,7 @@
 // order, new versions at the same link, withdrawal, and a PDF that fails processing.
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import { bearer, call, contractParts, exchange, upload } from '../support/api-client';
+import { contractParts, exchange, upload } from '../support/api-client';
 import { devBootstrap, ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
 import { brokenImagePdf, contractPdf } from '../support/pdfs';
 import { eventsAbout, isPublished, publication, waitForReview } from '../support/pipeline';
