@@ -119,6 +119,30 @@ describe('contract_viewer', () => {
     ]);
   });
 
+  test('a version sent while the previous one is still processing: only the latest is published last, both runs finish', async () => {
+    const { id } = await send({
+      external_reference: `overtaken-${randomUUID()}`,
+      product: 'contract_viewer',
+    });
+    await sendVersion(id, 1, await contractPdf(4));
+    const done = await waitFor(id, (r) => r.version === 2 && isPublished('contract_viewer')(r));
+    const shown = await page(publication(done, 'contract_viewer')?.url as string);
+    expect(shown.text.match(/<section class="page"/g)).toHaveLength(4);
+
+    // Whatever version 1's run managed before it was overtaken, nothing of it comes after version 2.
+    const versions = (await eventsAbout(stack, 'production', id)).map((e) => e.data.contract_review.version);
+    expect(versions.at(-1)).toBe(2);
+    expect(versions).toEqual([...versions].sort());
+    // Both runs end: version 1's as overtaken (or done), version 2's done.
+    const runsOf = async () =>
+      (await (await portsOf(stack)).production.runs.unfinished(100)).filter(
+        (run) => run.contractReviewId === id,
+      );
+    for (let tries = 0; (await runsOf()).length > 0 && tries < 100; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await runsOf()).toEqual([]);
+  });
+
   test('withdraw takes the page down (410) with publication.withdrawn; a second withdraw is refused', async () => {
     const { id } = await send({ external_reference: `withdraw-${randomUUID()}`, product: 'contract_viewer' });
     const live = await waitFor(id, isPublished('contract_viewer'));
