@@ -5,7 +5,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Environment } from '../core/model';
 import type { BlobStore, PdfInspector, Ports, Workflows } from '../core/ports';
-import type { ContractRenderer } from '../core/rendered-contract';
+import type { ContractRenderer, RenderRequest } from '../core/rendered-contract';
 import { S3BlobStore } from './blobs/s3-blob-store';
 import { createDynamoDbStores } from './dynamodb';
 import { joseAccessTokens } from './jose-access-tokens';
@@ -34,12 +34,27 @@ const lazyPdfInspector = (blobs: BlobStore): PdfInspector => {
   };
 };
 
+/** Progress of a long render in the log (every 50 pages and the last), for whoever watches one. */
+const logRenderProgress = (done: number, total: number, request: RenderRequest): void => {
+  if (done % 50 === 0 || (done === total && total >= 50))
+    console.log(
+      JSON.stringify({
+        message: 'rendering',
+        id: request.contractReviewId,
+        version: request.version,
+        pages: `${done}/${total}`,
+      }),
+    );
+};
+
 /** The renderer (pdf.js and Skia) likewise loads only where a version is processed. */
 const lazyRenderer = (blobs: BlobStore): ContractRenderer => {
   let renderer: Promise<ContractRenderer> | undefined;
   return {
     render: async (request) => {
-      renderer ??= import('./pdf/pdfjs-renderer').then(({ PdfjsRenderer }) => new PdfjsRenderer(blobs));
+      renderer ??= import('./pdf/pdfjs-renderer').then(
+        ({ PdfjsRenderer }) => new PdfjsRenderer(blobs, { onPage: logRenderProgress }),
+      );
       return (await renderer).render(request);
     },
   };
