@@ -3,11 +3,16 @@
 // (lambdas/hosts/pages-host.ts): `/{slug}/{path}` is the blob `published/{slug}/{path}`, `index.html`
 // for `/{slug}/`, with the pages' security headers on every answer.
 //
-// GAP: a withdrawn publication (marker blob `published/{slug}/withdrawn`) should answer 410 on every
-// path. CloudFront Functions cannot read S3, so that needs a Lambda@Edge origin-request (or
-// origin-response) function that looks for the marker; until one exists, a withdrawn publication's
-// files stay reachable here. Likewise a well-formed path with no blob gets S3's own 403, not the
-// plain not-found page (only malformed paths get that page, from the viewer-request function).
+// A withdrawn publication (marker blob `published/{slug}/withdrawn`) answers 410 with the plain withdrawn
+// page on every path. CloudFront Functions cannot read S3, so the viewer-request function looks the slug
+// up in a CloudFront KeyValueStore of withdrawn slugs, which the withdrawal gate
+// (lambdas/workers/withdrawal-gate.ts) keeps in step with the markers: S3 sends the markers' object
+// events to EventBridge (enabled on the bucket in the stateful stack, which so names nothing here), a
+// rule here sends them to the gate, and the gate also invalidates the publication's cached files. The
+// function runs before the cache, so nothing cached of a withdrawn publication is served.
+//
+// GAP: a well-formed path with no blob gets S3's own 403, not the plain not-found page (only malformed
+// paths get that page, from the viewer-request function).
 import { Annotations, Duration } from 'aws-cdk-lib';
 import {
   AllowedMethods,
@@ -23,17 +28,25 @@ import {
   HttpVersion,
   type ICachePolicy,
   type IOrigin,
+  KeyValueStore,
   PriceClass,
   ResponseHeadersPolicy,
   type ResponseSecurityHeadersBehavior,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { Match, Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { renderNotFound } from '../frontend/pages/plain';
+import { renderNotFound, renderWithdrawn } from '../frontend/pages/plain';
+import { withdrawnKey } from '../frontend/pages/publication';
 import { PAGE_SECURITY_HEADERS } from '../frontend/pages/security';
+import { GATE_SETTINGS, MARKER_EVENT_TYPES } from '../lambdas/workers/withdrawal-gate';
 import type { Environment } from './environments';
+import { ServiceFunction } from './service-function';
+import { useBucket } from './wiring';
 
 /** The bucket folder the distribution serves (its origin path): nothing outside it is reachable. */
 export const PUBLISHED_PREFIX = 'published';
@@ -88,11 +101,18 @@ const customPageHeaders = (): Record<string, string> =>
     ),
   );
 
+/** The marker key of every publication (`withdrawn` in any `published/{slug}/`), as a wildcard pattern. */
+export const WITHDRAWAL_MARKERS = withdrawnKey('*');
+
+/** The first line of the viewer-request function: the runtime's module holding the key value store. */
+export const KVS_IMPORT = "import cf from 'cloudfront';";
+
 /**
  * The viewer-request function (cloudfront-js-2.0): resolves a path as the pages host does. `/{slug}`
  * moves to `/{slug}/`, `/{slug}/` is its `index.html`, and a path that is no publication file (a
  * malformed slug or segment, an unknown extension, the `withdrawn` marker) answers 404 with the plain
- * not-found page and the security headers, without reaching S3.
+ * not-found page and the security headers, without reaching S3. A publication file whose slug is in the
+ * key value store of withdrawn slugs answers 410 with the plain withdrawn page, from cache or not.
  */
 export const viewerRequestCode = (): string => {
   const headers = Object.fromEntries(
@@ -103,16 +123,19 @@ export const viewerRequestCode = (): string => {
     }).map(([name, value]) => [name.toLowerCase(), { value }]),
   );
   return [
+    KVS_IMPORT,
+    'var WITHDRAWN_SLUGS = cf.kvs();',
     `var HEADERS = ${JSON.stringify(headers)};`,
     `var NOT_FOUND = ${JSON.stringify(renderNotFound())};`,
+    `var WITHDRAWN = ${JSON.stringify(renderWithdrawn())};`,
     `var EXTENSIONS = ${JSON.stringify(PAGE_EXTENSIONS)};`,
-    'function notFound() {',
-    "  return { statusCode: 404, statusDescription: 'Not Found', headers: HEADERS, body: { encoding: 'text', data: NOT_FOUND } };",
+    'function page(statusCode, statusDescription, data) {',
+    "  return { statusCode: statusCode, statusDescription: statusDescription, headers: HEADERS, body: { encoding: 'text', data: data } };",
     '}',
-    'function handler(event) {',
+    'async function handler(event) {',
     '  var request = event.request;',
     '  var match = /^\\/([A-Za-z0-9_-]{1,128})(\\/.*)?$/.exec(request.uri);',
-    '  if (!match) return notFound();',
+    "  if (!match) return page(404, 'Not Found', NOT_FOUND);",
     '  var slug = match[1];',
     '  var rest = match[2];',
     '  if (rest === undefined) {',
@@ -124,7 +147,8 @@ export const viewerRequestCode = (): string => {
     "  var segments = path.split('/');",
     '  var valid = path.length <= 512 && segments.every(function (s) { return /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(s); });',
     "  var dot = path.lastIndexOf('.');",
-    '  if (!valid || dot < 0 || EXTENSIONS.indexOf(path.slice(dot + 1)) < 0) return notFound();',
+    "  if (!valid || dot < 0 || EXTENSIONS.indexOf(path.slice(dot + 1)) < 0) return page(404, 'Not Found', NOT_FOUND);",
+    "  if (await WITHDRAWN_SLUGS.exists(slug)) return page(410, 'Gone', WITHDRAWN);",
     "  request.uri = '/' + slug + '/' + path;",
     '  return request;',
     '}',
@@ -141,6 +165,12 @@ export class HostedPages extends Construct {
   readonly distribution: Distribution;
   /** `https://{distribution domain}`, no trailing slash: what the code gets as `PAGES_BASE_URL`. */
   readonly baseUrl: string;
+  /** The slugs of withdrawn publications (each key a slug), read by the viewer-request function. */
+  readonly withdrawnSlugs: KeyValueStore;
+  /** Keeps `withdrawnSlugs` in step with the marker blobs, and invalidates what they change. */
+  readonly withdrawalGate: ServiceFunction;
+  /** Sends the S3 events of marker keys to the gate. */
+  readonly withdrawalMarkers: Rule;
 
   constructor(scope: Construct, id: string, props: HostedPagesProps) {
     super(scope, id);
@@ -162,10 +192,14 @@ export class HostedPages extends Construct {
       'the stateful stack grants CloudFront reads of published/*',
     );
 
+    this.withdrawnSlugs = new KeyValueStore(this, 'WithdrawnSlugs', {
+      comment: `contract-service ${props.environment}: slugs of withdrawn publications`,
+    });
     const viewerRequest = new CloudFrontFunction(this, 'ViewerRequest', {
       comment: `contract-service ${props.environment}: hosted pages paths`,
       runtime: FunctionRuntime.JS_2_0,
       code: FunctionCode.fromInline(viewerRequestCode()),
+      keyValueStore: this.withdrawnSlugs,
     });
 
     const headersPolicy = (name: string, cacheControl: string, extra: Record<string, string> = {}) =>
@@ -217,5 +251,53 @@ export class HostedPages extends Construct {
       priceClass: PriceClass.PRICE_CLASS_100,
     });
     this.baseUrl = `https://${this.distribution.distributionDomainName}`;
+
+    // The withdrawal gate: told of every change of a marker, it puts the slug into the store or deletes
+    // it (as the bucket has the marker or not) and invalidates the publication's files. It may list
+    // the markers' own keys (to see whether one is there), write the store and invalidate this
+    // distribution, nothing else. A failed event is retried twice, then kept in its dead-letter queue.
+    this.withdrawalGate = new ServiceFunction(this, 'WithdrawalGate', {
+      entry: 'lambdas/workers/withdrawal-gate.ts',
+      description: 'hosted pages: keep the withdrawn slugs in step with the withdrawal markers',
+      memorySize: 256,
+      timeout: Duration.minutes(1),
+      deadLetterQueueEnabled: true,
+      environment: {
+        [GATE_SETTINGS.store]: this.withdrawnSlugs.keyValueStoreArn,
+        [GATE_SETTINGS.distribution]: this.distribution.distributionId,
+      },
+    });
+    useBucket(this.withdrawalGate, blobBucket, 'none');
+    this.withdrawalGate.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [blobBucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': WITHDRAWAL_MARKERS } },
+      }),
+    );
+    this.withdrawalGate.addToRolePolicy(
+      new PolicyStatement({
+        actions: [
+          'cloudfront-keyvaluestore:DescribeKeyValueStore',
+          'cloudfront-keyvaluestore:PutKey',
+          'cloudfront-keyvaluestore:DeleteKey',
+        ],
+        resources: [this.withdrawnSlugs.keyValueStoreArn],
+      }),
+    );
+    this.distribution.grantCreateInvalidation(this.withdrawalGate);
+
+    this.withdrawalMarkers = new Rule(this, 'WithdrawalMarkers', {
+      description: `contract-service ${props.environment}: withdrawal markers created or deleted`,
+      eventPattern: {
+        source: ['aws.s3'],
+        detailType: [...MARKER_EVENT_TYPES],
+        detail: {
+          bucket: { name: [blobBucket.bucketName] },
+          object: { key: Match.wildcard(WITHDRAWAL_MARKERS) },
+        },
+      },
+      targets: [new LambdaFunction(this.withdrawalGate)],
+    });
   }
 }

@@ -4,7 +4,13 @@ import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type CfnBucket,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import {
@@ -79,6 +85,13 @@ export class StatefulStack extends Stack {
       ],
       removalPolicy: RemovalPolicy.RETAIN,
     });
+
+    // S3 tells EventBridge of every object change; the stateless stack's withdrawal gate listens there
+    // for the withdrawal markers (lib/hosted-pages.ts) without this stack naming it. Set on the bucket
+    // itself: CDK's `eventBridgeEnabled` would add a custom resource (and its function) instead.
+    (this.blobBucket.node.defaultChild as CfnBucket).notificationConfiguration = {
+      eventBridgeConfiguration: { eventBridgeEnabled: true },
+    };
 
     // The hosted pages' distribution (lib/hosted-pages.ts) reads published pages through origin access
     // control. It is in the stateless stack, so it cannot be named here without each stack depending on

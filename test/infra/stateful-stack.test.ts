@@ -172,6 +172,13 @@ describe('StatefulStack', () => {
     it('is retained when the stack is deleted', () => {
       template.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
     });
+
+    it('sends its object events to EventBridge (for the withdrawal gate), set on the bucket itself', () => {
+      template.hasResourceProperties('AWS::S3::Bucket', {
+        NotificationConfiguration: { EventBridgeConfiguration: { EventBridgeEnabled: true } },
+      });
+      template.resourceCountIs('Custom::S3BucketNotifications', 0);
+    });
   });
 
   describe('access-token signing key', () => {

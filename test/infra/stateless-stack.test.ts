@@ -5,12 +5,13 @@ import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnRole, IRole } from 'aws-cdk-lib/aws-iam';
-import { renderNotFound } from '../../frontend/pages/plain';
+import { renderNotFound, renderWithdrawn } from '../../frontend/pages/plain';
 import { PAGE_SECURITY_HEADERS } from '../../frontend/pages/security';
 import { FALLBACK_HANDLER, ROUTES } from '../../lambdas/api/routes';
 import type { RunKind } from '../../lambdas/core/ports';
 import { WORKERS, WORKFLOW_FILES } from '../../lib/contract-pipeline';
 import type { Environment } from '../../lib/environments';
+import { KVS_IMPORT } from '../../lib/hosted-pages';
 import { fromRoot } from '../../lib/paths';
 import type { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStage } from '../../lib/service-stage';
@@ -131,8 +132,8 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('functions', () => {
-    it('has exactly one function per endpoint, the fallback and one per worker, and no other', () => {
-      template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1 + WORKERS.length);
+    it('has exactly one function per endpoint, the fallback, one per worker and the withdrawal gate, and no other', () => {
+      template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1 + WORKERS.length + 1);
       expect([...stage.stateless.api.functions.keys()].sort()).toEqual(
         [...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort(),
       );
@@ -539,10 +540,28 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       headers?: Record<string, { value: string }>;
       body?: { data: string };
     };
-    /** Runs the viewer-request function as CloudFront would, on a request for `uri`. */
-    const viewerRequest = (uri: string): Answer => {
-      const handler = runInNewContext(`${functionCode()}\nhandler;`) as (event: unknown) => Answer;
-      return JSON.parse(JSON.stringify(handler({ request: { uri, method: 'GET', headers: {} } })));
+    /** The slugs the key value store handle was asked about, by the last `viewerRequest`. */
+    let asked: string[] = [];
+    /**
+     * Runs the viewer-request function as CloudFront would, on a request for `uri`, its key value store
+     * holding the `withdrawn` slugs: the runtime's `cloudfront` module (the first line's import) is a fake
+     * whose `kvs()` handle answers `exists` as the store would.
+     */
+    const viewerRequest = async (uri: string, withdrawn: string[] = []): Promise<Answer> => {
+      const code = functionCode();
+      if (!code.startsWith(`${KVS_IMPORT}\n`))
+        throw new Error('the function does not import its key value store');
+      asked = [];
+      const handle = {
+        exists: async (key: string) => {
+          asked.push(key);
+          return withdrawn.includes(key);
+        },
+      };
+      const handler = runInNewContext(`var cf = fakeCloudfront;${code.slice(KVS_IMPORT.length)}\nhandler;`, {
+        fakeCloudfront: { kvs: () => handle },
+      }) as (event: unknown) => Promise<Answer>;
+      return JSON.parse(JSON.stringify(await handler({ request: { uri, method: 'GET', headers: {} } })));
     };
     /** The headers a response headers policy sets, by name. */
     const headersOfPolicy = (id: string): Record<string, string> => {
@@ -604,11 +623,13 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       }
     });
 
-    it('resolves paths as the pages host does: /{slug}/ is index.html, /{slug} moves there, the rest is 404', () => {
-      expect(viewerRequest('/abc_D-9/')).toMatchObject({ uri: '/abc_D-9/index.html' });
-      expect(viewerRequest('/abc/v3/page-1.webp')).toMatchObject({ uri: '/abc/v3/page-1.webp' });
-      expect(viewerRequest('/abc/v3/viewer-1a2b.css')).toMatchObject({ uri: '/abc/v3/viewer-1a2b.css' });
-      expect(viewerRequest('/abc')).toMatchObject({
+    it('resolves paths as the pages host does: /{slug}/ is index.html, /{slug} moves there, the rest is 404', async () => {
+      expect(await viewerRequest('/abc_D-9/')).toMatchObject({ uri: '/abc_D-9/index.html' });
+      expect(await viewerRequest('/abc/v3/page-1.webp')).toMatchObject({ uri: '/abc/v3/page-1.webp' });
+      expect(await viewerRequest('/abc/v3/viewer-1a2b.css')).toMatchObject({
+        uri: '/abc/v3/viewer-1a2b.css',
+      });
+      expect(await viewerRequest('/abc')).toMatchObject({
         statusCode: 301,
         headers: { location: { value: '/abc/' } },
       });
@@ -621,12 +642,164 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         '/abc/v1/x.exe',
         '//x.html',
       ]) {
-        const answer = viewerRequest(uri);
+        const answer = await viewerRequest(uri);
         expect([uri, answer.statusCode, answer.body?.data]).toEqual([uri, 404, renderNotFound()]);
         for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) {
           expect(answer.headers?.[name.toLowerCase()]?.value).toBe(value);
         }
       }
+    });
+
+    it('looks slugs up in a key value store of its own, in code within CloudFront’s 10 KB', () => {
+      const stores = Object.keys(template.findResources('AWS::CloudFront::KeyValueStore'));
+      expect(stores).toEqual([logicalIdOf(stage.stateless, stage.stateless.pages.withdrawnSlugs)]);
+      const [fn] = Object.values(template.findResources('AWS::CloudFront::Function'));
+      expect(fn?.Properties.FunctionConfig.KeyValueStoreAssociations).toEqual([
+        { KeyValueStoreARN: { 'Fn::GetAtt': [stores[0], 'Arn'] } },
+      ]);
+      expect(functionCode().startsWith(`${KVS_IMPORT}\nvar WITHDRAWN_SLUGS = cf.kvs();\n`)).toBe(true);
+      expect(Buffer.byteLength(functionCode())).toBeLessThan(10 * 1024);
+    });
+
+    it('answers 410 with the plain withdrawn page for the page and every file of a withdrawn publication', async () => {
+      for (const uri of [
+        '/abc/',
+        '/abc/index.html',
+        '/abc/v3/page-1.webp',
+        '/abc/v3/viewer-1a2b.css',
+        '/abc/v3/contract.pdf',
+        '/abc/review.html',
+      ]) {
+        const answer = await viewerRequest(uri, ['abc', 'other']);
+        expect([uri, answer.statusCode, answer.body?.data, answer.uri]).toEqual([
+          uri,
+          410,
+          renderWithdrawn(),
+          undefined,
+        ]);
+        expect(asked).toEqual(['abc']);
+        for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) {
+          expect([uri, name, answer.headers?.[name.toLowerCase()]?.value]).toEqual([uri, name, value]);
+        }
+        expect(answer.headers?.['cache-control']?.value).toBe('no-store');
+        expect(answer.headers?.['content-type']?.value).toBe('text/html; charset=utf-8');
+      }
+    });
+
+    it('passes other publications’ paths through, and moves or refuses malformed ones before any look-up', async () => {
+      expect(await viewerRequest('/abcd/v3/page-1.webp', ['abc'])).toMatchObject({
+        uri: '/abcd/v3/page-1.webp',
+      });
+      expect(asked).toEqual(['abcd']);
+      expect(await viewerRequest('/ab/', ['abc'])).toMatchObject({ uri: '/ab/index.html' });
+      expect(await viewerRequest('/abc', ['abc'])).toMatchObject({ statusCode: 301 });
+      expect(asked).toEqual([]);
+      expect(await viewerRequest('/abc/withdrawn', ['abc'])).toMatchObject({ statusCode: 404 });
+      expect(asked).toEqual([]);
+    });
+
+    describe('withdrawal gate', () => {
+      const gateId = () => logicalIdOf(stage.stateless, stage.stateless.pages.withdrawalGate);
+      const storeArn = () => ({
+        'Fn::GetAtt': [logicalIdOf(stage.stateless, stage.stateless.pages.withdrawnSlugs), 'Arn'],
+      });
+
+      it('receives the S3 events of every withdrawal marker of the blob bucket, created or deleted', () => {
+        const rules = Object.values(template.findResources('AWS::Events::Rule')).filter((rule) =>
+          JSON.stringify(rule.Properties.Targets).includes(`"${gateId()}"`),
+        );
+        expect(rules).toHaveLength(1);
+        expect(rules[0]?.Properties).toMatchObject({
+          State: 'ENABLED',
+          EventPattern: {
+            source: ['aws.s3'],
+            'detail-type': ['Object Created', 'Object Deleted'],
+            detail: {
+              bucket: { name: [expectImportOf(BUCKET)] },
+              object: { key: [{ wildcard: 'published/*/withdrawn' }] },
+            },
+          },
+          Targets: [{ Arn: { 'Fn::GetAtt': [gateId(), 'Arn'] }, Id: expect.any(String) }],
+        });
+        template.hasResourceProperties('AWS::Lambda::Permission', {
+          Action: 'lambda:InvokeFunction',
+          FunctionName: { 'Fn::GetAtt': [gateId(), 'Arn'] },
+          Principal: 'events.amazonaws.com',
+        });
+      });
+
+      it('is told the store, the distribution and the bucket, and keeps failed events', () => {
+        const gate = resources(template)[gateId()]?.Properties as Record<string, unknown> &
+          FunctionProperties;
+        expect(gate).toMatchObject({
+          Runtime: 'nodejs24.x',
+          Architectures: ['arm64'],
+          MemorySize: 256,
+          Timeout: 60,
+        });
+        expect(gate.Environment.Variables).toEqual({
+          NODE_OPTIONS: '--enable-source-maps',
+          WITHDRAWN_SLUGS_STORE_ARN: storeArn(),
+          PAGES_DISTRIBUTION_ID: { Ref: logicalIdOf(stage.stateless, stage.stateless.pages.distribution) },
+          BLOB_BUCKET: expectImportOf(BUCKET),
+        });
+        const queue = (gate.DeadLetterConfig as { TargetArn: { 'Fn::GetAtt': [string, string] } }).TargetArn;
+        expect(resources(template)[queue['Fn::GetAtt'][0]]?.Type).toBe('AWS::SQS::Queue');
+      });
+
+      it('may list only marker keys, write only the store and invalidate only the pages’ distribution', () => {
+        const statements = statementsOfRole(
+          template,
+          roleIdOf(stage.stateless.pages.withdrawalGate.role),
+        ).filter((statement) => !actionsOf(statement).some((action) => /^(xray|sqs):/.test(action)));
+        expect(statements).toEqual([
+          {
+            Effect: 'Allow',
+            Action: 's3:ListBucket',
+            Resource: {
+              'Fn::ImportValue': expect.stringMatching(
+                `^contract-service-${environment}-stateful:ExportsOutputFnGetAttBlobs[0-9A-F]+Arn`,
+              ),
+            },
+            Condition: { StringLike: { 's3:prefix': 'published/*/withdrawn' } },
+          },
+          {
+            Effect: 'Allow',
+            Action: [
+              'cloudfront-keyvaluestore:DescribeKeyValueStore',
+              'cloudfront-keyvaluestore:PutKey',
+              'cloudfront-keyvaluestore:DeleteKey',
+            ],
+            Resource: storeArn(),
+          },
+          {
+            Effect: 'Allow',
+            Action: 'cloudfront:CreateInvalidation',
+            Resource: {
+              'Fn::Join': [
+                '',
+                [
+                  'arn:',
+                  { Ref: 'AWS::Partition' },
+                  ':cloudfront::',
+                  { Ref: 'AWS::AccountId' },
+                  ':distribution/',
+                  { Ref: logicalIdOf(stage.stateless, stage.stateless.pages.distribution) },
+                ],
+              ],
+            },
+          },
+        ]);
+        // And nothing else may write the store or invalidate a distribution.
+        const writers = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+          (policy.Properties.PolicyDocument.Statement as PolicyStatement[]).some((statement) =>
+            actionsOf(statement).some((action) => action.startsWith('cloudfront')),
+          ),
+        );
+        expect(writers.map((policy) => policy.Properties.Roles)).toEqual([
+          [{ Ref: roleIdOf(stage.stateless.pages.withdrawalGate.role) }],
+        ]);
+      });
     });
 
     it('answers with the pages’ security headers, revalidating the stable page and caching a version’s files for good', () => {
