@@ -1,6 +1,9 @@
 // bench -> `npm run bench`: in one run, (1) a 100 MiB contract upload against a disk baseline, with the
-// server's memory, (2) GET /v1/contract-reviews/{id} throughput against a bare node:http server, and
-// (3) pages rendered per second against mutool and pdftoppm (bench/render.ts).
+// server's memory, (2) GET /v1/contract-reviews/{id} throughput against a bare node:http server,
+// (3) pages rendered per second against mutool and pdftoppm (bench/render.ts), and (4) the time from
+// upload to the contract_viewer publication published (bench/publish.ts).
+// `npm run bench -- publish` (or any of upload, get, render, publish) runs only the sections named, in
+// that order; none named runs them all.
 // Prints a table, then one JSON summary line. Everything it starts is stopped, even on failure.
 // BENCH_CPU_PROF=<dir> also CPU-profiles the stack; `npx tsx bench/cpu-profile-summary.ts <dir>` reads it.
 import { randomUUID } from 'node:crypto';
@@ -11,6 +14,7 @@ import { bearer, contractParts, upload } from '../test/support/api-client';
 import { contractPdf, writeLargePdf } from '../test/support/pdfs';
 import type { Phase } from './cpu-profile-summary';
 import { toMiB } from './process-memory';
+import { publishSection } from './publish';
 import { renderingSection } from './render';
 import { median, mib, ms, percent, ratio, round, table, verdict } from './report';
 import { type BenchStack, freePortBase, productionToken, startStack } from './stack';
@@ -28,6 +32,23 @@ const PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_
 const LOAD_AVERAGE_AT_START = loadavg()[0] ?? 0;
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+const SECTIONS = ['upload', 'get', 'render', 'publish'] as const;
+type Section = (typeof SECTIONS)[number];
+const isSection = (name: string): name is Section => (SECTIONS as readonly string[]).includes(name);
+
+/** The sections named on the command line, in the bench's own order; all of them when none is named. */
+const chosenSections = (args: string[]): Set<Section> => {
+  const unknown = args.filter((name) => !isSection(name));
+  if (unknown.length > 0) {
+    console.error(
+      `unknown bench section(s): ${unknown.join(', ')}. Usage: npm run bench -- [${SECTIONS.join('] [')}]`,
+    );
+    process.exit(2);
+  }
+  const named = new Set(args.filter(isSection));
+  return new Set(SECTIONS.filter((section) => named.size === 0 || named.has(section)));
+};
 
 /** Phase windows on CLOCK_MONOTONIC in µs, the clock of the stack's CPU profile. */
 const phases: Phase[] = [];
@@ -147,6 +168,9 @@ const uploadTable = (runs: UploadRun[]) =>
       'status line',
       'baseline',
       'ratio',
+      'server CPU',
+      'baseline CPU',
+      'client CPU',
       'RSS before',
       'RSS growth',
       'sampled',
@@ -209,18 +233,26 @@ const loadTable = ({ service, bare }: Throughput) =>
     }),
   ]);
 
-const summarise = (runs: UploadRun[], reads: Throughput) => {
+const machine = () => ({
+  cpus: availableParallelism(),
+  cpu_model: cpus()[0]?.model ?? 'unknown',
+  node: process.version,
+  load_average_at_start: round(LOAD_AVERAGE_AT_START),
+});
+
+const printMachine = () => {
+  const m = machine();
+  console.log(
+    `\nMachine: ${m.cpus} CPUs (${m.cpu_model}), Node ${m.node}, ` +
+      `1-min load average at start ${m.load_average_at_start}`,
+  );
+};
+
+const summariseUpload = (runs: UploadRun[]) => {
   const uploadMs = median(runs.map((run) => run.totalMs));
   const baselineMs = median(runs.map((run) => run.baselineMs));
   const growthMiB = toMiB(Math.max(...runs.map((run) => run.growth)));
-  const share = reads.service.requestsPerSecond / reads.bare.requestsPerSecond;
   return {
-    machine: {
-      cpus: availableParallelism(),
-      cpu_model: cpus()[0]?.model ?? 'unknown',
-      node: process.version,
-      load_average_at_start: round(LOAD_AVERAGE_AT_START),
-    },
     upload: {
       pdf_bytes: PDF_BYTES,
       body_bytes: runs[0]?.bodyBytes,
@@ -238,6 +270,16 @@ const summarise = (runs: UploadRun[], reads: Throughput) => {
       rss_growth_mib: runs.map((run) => round(toMiB(run.growth), 1)),
       rss_growth_max_mib: round(growthMiB, 1),
     },
+    goals: {
+      upload_ratio_at_most_1_5: uploadMs / baselineMs <= GOALS.uploadRatio,
+      rss_growth_under_64_mib: growthMiB < GOALS.memoryGrowthMiB,
+    },
+  };
+};
+
+const summariseGet = (reads: Throughput) => {
+  const share = reads.service.requestsPerSecond / reads.bare.requestsPerSecond;
+  return {
     get: {
       connections: LOAD.connections,
       duration_s: LOAD.durationS,
@@ -251,21 +293,14 @@ const summarise = (runs: UploadRun[], reads: Throughput) => {
       bare_non2xx: reads.bare.non2xx + reads.bare.errors,
     },
     goals: {
-      upload_ratio_at_most_1_5: uploadMs / baselineMs <= GOALS.uploadRatio,
-      rss_growth_under_64_mib: growthMiB < GOALS.memoryGrowthMiB,
       get_share_at_least_25_percent: share >= GOALS.throughputShare,
       all_get_answers_200: reads.service.non2xx + reads.service.errors === 0,
     },
   };
 };
 
-const printReport = (runs: UploadRun[], reads: Throughput) => {
-  const summary = summarise(runs, reads);
-  const { upload: up, get, goals, machine } = summary;
-  console.log(
-    `\nMachine: ${machine.cpus} CPUs (${machine.cpu_model}), Node ${machine.node}, ` +
-      `1-min load average at start ${machine.load_average_at_start}`,
-  );
+const printUpload = (runs: UploadRun[]) => {
+  const { upload: up, goals } = summariseUpload(runs);
   console.log(
     `\n1. Upload of a ${toMiB(PDF_BYTES)} MiB PDF (multipart body ${up.body_bytes} bytes, from a file)`,
   );
@@ -283,6 +318,10 @@ const printReport = (runs: UploadRun[], reads: Throughput) => {
     `   peak RSS growth ${mib(up.rss_growth_max_mib)} (the larger of 20 ms samples and the kernel's VmHWM; ` +
       `goal < ${GOALS.memoryGrowthMiB} MiB: ${verdict(goals.rss_growth_under_64_mib)})`,
   );
+};
+
+const printGet = (reads: Throughput) => {
+  const { get, goals } = summariseGet(reads);
   console.log(
     `\n2. GET /v1/contract-reviews/{id}: ${LOAD.connections} connections, ${LOAD.durationS} s ` +
       `(after ${LOAD.warmUpS} s warm-up), ${get.body_bytes}-byte answer\n`,
@@ -292,10 +331,25 @@ const printReport = (runs: UploadRun[], reads: Throughput) => {
     `\n   service/bare ${percent(get.share)} (goal ≥ 25%: ${verdict(goals.get_share_at_least_25_percent)}); ` +
       `every service answer 200: ${goals.all_get_answers_200 ? 'yes' : `NO ${JSON.stringify(reads.service.statusCodes)}`}`,
   );
+};
+
+/** Sections 1 and 2 (whichever ran), then one JSON line of the machine and their figures and goals. */
+const printReport = (runs: UploadRun[] | undefined, reads: Throughput | undefined) => {
+  const upload = runs && summariseUpload(runs);
+  const get = reads && summariseGet(reads);
+  if (runs) printUpload(runs);
+  if (reads) printGet(reads);
+  const summary = {
+    machine: machine(),
+    ...(upload && { upload: upload.upload }),
+    ...(get && { get: get.get }),
+    goals: { ...upload?.goals, ...get?.goals },
+  };
   console.log(`\n${JSON.stringify(summary)}`);
 };
 
 const main = async () => {
+  const sections = chosenSections(process.argv.slice(2));
   const cleanup = new Cleanup();
   let interrupted = false;
   const interrupt = () => {
@@ -306,23 +360,34 @@ const main = async () => {
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   try {
+    progress(`sections: ${[...sections].join(', ')}`);
     const workDir = await mkdtemp(path.join(tmpdir(), 'contract-bench-'));
     cleanup.add(() => rm(workDir, { recursive: true, force: true }));
-    const portBase = await freePortBase();
-    progress(`starting the local stack (PORT_BASE=${portBase}, RATE_LIMITS=off)…`);
-    const profileFlags = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-    if (PROFILE_DIR) await mkdir(PROFILE_DIR, { recursive: true });
-    const stack = await startStack(portBase, path.join(workDir, 'data'), profileFlags);
-    cleanup.add(stack.stop);
-    if (PROFILE_DIR)
-      cleanup.add(() => writeFile(path.join(PROFILE_DIR, 'phases.json'), JSON.stringify(phases)));
-    const token = await productionToken(stack);
-    progress('warm-up upload (small PDF)…');
-    await sendSmallContract(stack, token, `bench-warm-up-${randomUUID()}`);
-    const runs = await uploadRuns(stack, token, workDir);
-    const reads = await throughput(stack, token, cleanup);
-    printReport(runs, reads);
-    await renderingSection(workDir, progress);
+    let stack: BenchStack | undefined;
+    let token = '';
+    if (sections.has('upload') || sections.has('get') || sections.has('publish')) {
+      const portBase = await freePortBase();
+      progress(`starting the local stack (PORT_BASE=${portBase}, RATE_LIMITS=off)…`);
+      const profileFlags = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+      if (PROFILE_DIR) await mkdir(PROFILE_DIR, { recursive: true });
+      const started = await startStack(portBase, path.join(workDir, 'data'), profileFlags);
+      stack = started;
+      cleanup.add(started.stop);
+      if (PROFILE_DIR)
+        cleanup.add(() => writeFile(path.join(PROFILE_DIR, 'phases.json'), JSON.stringify(phases)));
+      token = await productionToken(started);
+      progress('warm-up upload (small PDF)…');
+      await sendSmallContract(started, token, `bench-warm-up-${randomUUID()}`);
+    }
+    printMachine();
+    const runs = stack && sections.has('upload') ? await uploadRuns(stack, token, workDir) : undefined;
+    const reads = stack && sections.has('get') ? await throughput(stack, token, cleanup) : undefined;
+    if (runs || reads) printReport(runs, reads);
+    if (sections.has('render')) await renderingSection(workDir, progress);
+    if (stack && sections.has('publish')) {
+      const running = stack;
+      await phase('upload to contract_viewer published', () => publishSection(running, token, progress));
+    }
   } catch (error) {
     // After an interrupt the steps under way fail as their servers stop: that is not the news.
     if (!interrupted) throw error;

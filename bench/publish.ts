@@ -1,0 +1,274 @@
+// bench -> section 4: time from upload to the contract_viewer publication `published` on the local stack,
+// for a 30-page text contract and a 30-page scan (the documents of section 3), as an integrator sees it:
+// from just before the POST /v1/contract-reviews to the first GET /v1/contract-reviews/{id} (polled every
+// 100 ms) that shows the publication published. Also the time to the 202, and the server's own figure:
+// the publication's published_at minus the contract review's created_at.
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type Answer,
+  bearer,
+  call,
+  contentDigest,
+  contractParts,
+  multipart,
+} from '../test/support/api-client';
+import { contractPdf, scannedPdf } from '../test/support/pdfs';
+import { median, ms, round, table, verdict } from './report';
+import type { BenchStack } from './stack';
+
+const PAGES = 30;
+/** Dots per inch of the scanned contract's page images, as in section 3 (bench/render.ts). */
+const SCAN_DPI = 300;
+const RUNS = 3;
+const POLL_MS = 100;
+const GOAL_MS = 15_000;
+/** A run that has not published by then has failed, not merely missed the goal. */
+const RUN_TIMEOUT_MS = 180_000;
+/** How long to wait for the contracts earlier sections sent to finish before measuring. */
+const SETTLE_TIMEOUT_MS = 300_000;
+
+type Review = Answer['body'];
+
+interface PublishRun {
+  /** Just before the POST to the whole 202 answer read. */
+  acceptedMs: number;
+  /** Just before the POST to the first GET that shows contract_viewer published. */
+  publishedMs: number;
+  /** published_at − created_at, as the service wrote them. */
+  serverMs: number;
+  /** processing.completed_at − created_at: the rendering part of the server's figure. */
+  processedMs: number;
+  polls: number;
+  pageStatus: number;
+}
+
+interface DocumentFigures {
+  document: string;
+  pdfBytes: number;
+  runs: PublishRun[];
+}
+
+/** Microseconds since the epoch of an interface time, `2026-11-21T09:30:00.123456Z`. */
+const micros = (time: string): number => {
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.(\d{6})Z$/.exec(time);
+  if (!match) throw new Error(`not an interface time: ${time}`);
+  return Date.parse(`${match[1]}Z`) * 1000 + Number(match[2]);
+};
+
+const viewerOf = (review: Review) =>
+  (
+    review.publications as Array<{
+      channel: string;
+      state: string;
+      url: string | null;
+      published_at: string | null;
+    }>
+  ).find((publication) => publication.channel === 'contract_viewer');
+
+const getReview = (stack: BenchStack, token: string, id: string) =>
+  call(`${stack.production}/v1/contract-reviews/${id}`, { headers: bearer(token) });
+
+/** Every contract review of the integration (the bench's data directory is new, so they are few). */
+const allReviews = async (stack: BenchStack, token: string): Promise<Review[]> => {
+  const reviews: Review[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const query = `limit=100${after ? `&starting_after=${after}` : ''}`;
+    const answer = await call(`${stack.production}/v1/contract-reviews?${query}`, { headers: bearer(token) });
+    if (answer.status !== 200) throw new Error(`list answered ${answer.status}: ${answer.text}`);
+    const items = answer.body.data as Review[];
+    reviews.push(...items);
+    if (!answer.body.has_more || items.length === 0) return reviews;
+    after = items[items.length - 1]?.id as string;
+  }
+};
+
+const unsettled = (review: Review) =>
+  review.processing.state === 'running' ||
+  (review.publications as Array<{ state: string }>).some((publication) => publication.state === 'pending');
+
+/**
+ * Waits until no contract review the earlier sections sent (the 100 MiB uploads, the warm-up) is still
+ * in the pipeline, so that ours do not queue behind them; answers how long that took.
+ */
+const settle = async (
+  stack: BenchStack,
+  token: string,
+  progress: (message: string) => void,
+): Promise<{ waitedMs: number; busyAtStart: number; stillBusy: number }> => {
+  const started = performance.now();
+  let busy = (await allReviews(stack, token)).filter(unsettled);
+  const busyAtStart = busy.length;
+  if (busyAtStart > 0) progress(`publish: waiting for ${busyAtStart} earlier contract review(s) to finish…`);
+  while (busy.length > 0 && performance.now() - started < SETTLE_TIMEOUT_MS) {
+    await sleep(500);
+    busy = (await allReviews(stack, token)).filter(unsettled);
+  }
+  return { waitedMs: performance.now() - started, busyAtStart, stillBusy: busy.length };
+};
+
+/** One upload of `pdf` to its contract_viewer publication, polled every POLL_MS after the 202. */
+const publishOnce = async (stack: BenchStack, token: string, pdf: Uint8Array): Promise<PublishRun> => {
+  const request = { external_reference: `bench-publish-${randomUUID()}`, product: 'contract_viewer' };
+  // The body is built and hashed first, as an integrator must (Content-Digest): not part of the time.
+  const { body, contentType } = multipart(contractParts(pdf, request));
+  const headers = {
+    ...bearer(token),
+    'content-type': contentType,
+    'content-digest': contentDigest(body),
+    'idempotency-key': randomUUID(),
+  };
+  const started = performance.now();
+  const accepted = await call(`${stack.production}/v1/contract-reviews`, { method: 'POST', headers, body });
+  const acceptedMs = performance.now() - started;
+  if (accepted.status !== 202) throw new Error(`upload answered ${accepted.status}: ${accepted.text}`);
+  const id = accepted.body.id as string;
+
+  let polls = 0;
+  let review: Review | undefined;
+  for (let tick = 0; ; tick++) {
+    // Polls on a fixed 100 ms grid from the 202; a GET that takes longer skips the ticks it covered.
+    const due = acceptedMs + tick * POLL_MS;
+    const now = performance.now() - started;
+    if (now < due) await sleep(due - now);
+    else if (tick > 0 && now - due >= POLL_MS) continue;
+    polls++;
+    const answer = await getReview(stack, token, id);
+    if (answer.status !== 200) throw new Error(`GET ${id} answered ${answer.status}: ${answer.text}`);
+    const state = viewerOf(answer.body)?.state;
+    if (state === 'published') {
+      review = answer.body;
+      break;
+    }
+    if (state === 'failed') throw new Error(`contract_viewer of ${id} failed: ${answer.text}`);
+    if (performance.now() - started > RUN_TIMEOUT_MS)
+      throw new Error(`contract_viewer of ${id} not published in ${RUN_TIMEOUT_MS} ms: ${answer.text}`);
+  }
+  const publishedMs = performance.now() - started;
+
+  const viewer = viewerOf(review);
+  const createdAt = micros(review.created_at as string);
+  const page = await fetch(viewer?.url as string);
+  await page.arrayBuffer();
+  return {
+    acceptedMs,
+    publishedMs,
+    serverMs: (micros(viewer?.published_at as string) - createdAt) / 1000,
+    processedMs: (micros(review.processing.completed_at as string) - createdAt) / 1000,
+    polls,
+    pageStatus: page.status,
+  };
+};
+
+const size = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+const stats = (values: number[]) => ({ median: median(values), max: Math.max(...values) });
+
+/**
+ * Runs section 4 of the bench against a running stack and prints it: a table of every run, median and
+ * max per document with the verdict against the goal, and one JSON line.
+ */
+export const publishSection = async (
+  stack: BenchStack,
+  token: string,
+  progress: (message: string) => void,
+): Promise<void> => {
+  progress(`publish: writing a ${PAGES}-page text contract and a ${PAGES}-page ${SCAN_DPI} dpi scan…`);
+  const documents: Array<[string, Uint8Array]> = [
+    ['text', await contractPdf(PAGES)],
+    ['scanned', await scannedPdf(PAGES, SCAN_DPI)],
+  ];
+  const settled = await settle(stack, token, progress);
+
+  const figures: DocumentFigures[] = [];
+  for (const [document, pdf] of documents) {
+    const runs: PublishRun[] = [];
+    for (let run = 1; run <= RUNS; run++) {
+      progress(`publish: ${document} contract, run ${run}/${RUNS} (${pdf.byteLength} bytes)…`);
+      runs.push(await publishOnce(stack, token, pdf));
+    }
+    figures.push({ document, pdfBytes: pdf.byteLength, runs });
+  }
+
+  console.log(
+    `\n4. Upload to contract_viewer published: ${PAGES}-page contracts (text, and a scan of one ${SCAN_DPI} dpi ` +
+      `JPEG a page), ${RUNS} runs each, on the stack above (RATE_LIMITS=off)`,
+  );
+  console.log(
+    '   published = just before the POST to the first GET showing the publication published (polled every ' +
+      `${POLL_MS} ms); server = published_at − created_at, of which processed = processing.completed_at − created_at\n`,
+  );
+  if (settled.busyAtStart > 0)
+    console.log(
+      `   waited ${ms(settled.waitedMs)} first for ${settled.busyAtStart} earlier contract review(s) to finish` +
+        `${settled.stillBusy > 0 ? ` (${settled.stillBusy} STILL BUSY: figures may be skewed)` : ''}\n`,
+    );
+  console.log(
+    table([
+      ['document', 'run', 'PDF', 'to 202', 'published', 'server', 'processed', 'polls', 'page'],
+      ...figures.flatMap((f) =>
+        f.runs.map((run, i) => [
+          f.document,
+          String(i + 1),
+          size(f.pdfBytes),
+          ms(run.acceptedMs),
+          ms(run.publishedMs),
+          ms(run.serverMs),
+          ms(run.processedMs),
+          String(run.polls),
+          String(run.pageStatus),
+        ]),
+      ),
+    ]),
+  );
+  console.log('');
+  for (const f of figures) {
+    const published = stats(f.runs.map((run) => run.publishedMs));
+    const accepted = stats(f.runs.map((run) => run.acceptedMs));
+    const server = stats(f.runs.map((run) => run.serverMs));
+    console.log(
+      `   ${f.document}: published median ${ms(published.median)}, max ${ms(published.max)} ` +
+        `(goal < ${GOAL_MS / 1000} s, every run: ${verdict(published.max < GOAL_MS)}); ` +
+        `202 median ${ms(accepted.median)}, max ${ms(accepted.max)}; ` +
+        `server median ${ms(server.median)}, max ${ms(server.max)}`,
+    );
+  }
+  const allPages200 = figures.every((f) => f.runs.every((run) => run.pageStatus === 200));
+  console.log(`   every published page answered 200: ${allPages200 ? 'yes' : 'NO'}`);
+
+  const summary = {
+    publish: {
+      pages: PAGES,
+      scan_dpi: SCAN_DPI,
+      poll_ms: POLL_MS,
+      earlier_reviews_waited_for: settled.busyAtStart,
+      settle_wait_ms: round(settled.waitedMs, 0),
+      documents: figures.map((f) => {
+        const published = stats(f.runs.map((run) => run.publishedMs));
+        const accepted = stats(f.runs.map((run) => run.acceptedMs));
+        const server = stats(f.runs.map((run) => run.serverMs));
+        return {
+          document: f.document,
+          pdf_bytes: f.pdfBytes,
+          published_runs_ms: f.runs.map((run) => round(run.publishedMs, 0)),
+          published_median_ms: round(published.median, 0),
+          published_max_ms: round(published.max, 0),
+          accepted_runs_ms: f.runs.map((run) => round(run.acceptedMs, 0)),
+          accepted_median_ms: round(accepted.median, 0),
+          accepted_max_ms: round(accepted.max, 0),
+          server_runs_ms: f.runs.map((run) => round(run.serverMs, 0)),
+          server_median_ms: round(server.median, 0),
+          server_max_ms: round(server.max, 0),
+          processed_runs_ms: f.runs.map((run) => round(run.processedMs, 0)),
+          page_statuses: f.runs.map((run) => run.pageStatus),
+          goal_under_15_s: published.max < GOAL_MS,
+        };
+      }),
+      all_pages_200: allPages200,
+    },
+  };
+  console.log(`\n${JSON.stringify(summary)}`);
+};
