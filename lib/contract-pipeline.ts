@@ -3,13 +3,18 @@
 // (lib/workflows/*.asl.json), each Task's `${<Worker>FunctionArn}` replaced by that worker's ARN.
 import { readFileSync } from 'node:fs';
 import { Duration } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { RunKind } from '../lambdas/core/ports';
 import { fromRoot } from './paths';
 import { ServiceFunction } from './service-function';
-import { type BlobAccess, connectService, type HostResources } from './wiring';
+import { type BlobAccess, connectService, type HostResources, useStateMachines } from './wiring';
+
+/** Minutes between re-drives of runs that never started. */
+export const REDRIVE_MINUTES = 5;
 
 export interface Worker {
   /** Construct id; the ASL files name the function `${<id>FunctionArn}`. */
@@ -89,6 +94,8 @@ export class ContractPipeline extends Construct {
   readonly workers: ReadonlyMap<string, ServiceFunction>;
   /** The state machine of each kind of run (as `StateMachines` for the hosts that start runs). */
   readonly stateMachines: Readonly<Record<RunKind, StateMachine>>;
+  /** Starts recorded runs that never started, every few minutes. */
+  readonly redrive: ServiceFunction;
 
   constructor(scope: Construct, id: string, resources: HostResources) {
     super(scope, id);
@@ -145,5 +152,19 @@ export class ContractPipeline extends Construct {
     };
     const idle = WORKERS.filter((worker) => !invoked.has(workers.get(worker.id)!));
     if (idle.length > 0) throw new Error(`no workflow runs ${idle.map((worker) => worker.id).join(', ')}`);
+
+    // Runs recorded but never started (a lost start, or recorded by the operator) start within minutes.
+    this.redrive = new ServiceFunction(this, 'RedriveRuns', {
+      entry: 'lambdas/workers/redrive-runs.ts',
+      description: 'start every recorded run that has not finished',
+      memorySize: 256,
+      timeout: Duration.minutes(1),
+    });
+    connectService(this.redrive, resources, 'none');
+    useStateMachines(this.redrive, this.stateMachines);
+    new Rule(this, 'RedriveSchedule', {
+      schedule: Schedule.rate(Duration.minutes(REDRIVE_MINUTES)),
+      targets: [new LambdaFunction(this.redrive)],
+    });
   }
 }

@@ -9,7 +9,7 @@ import { renderNotFound, renderWithdrawn } from '../../frontend/pages/plain';
 import { PAGE_SECURITY_HEADERS } from '../../frontend/pages/security';
 import { FALLBACK_HANDLER, ROUTES } from '../../lambdas/api/routes';
 import type { RunKind } from '../../lambdas/core/ports';
-import { WORKERS, WORKFLOW_FILES } from '../../lib/contract-pipeline';
+import { REDRIVE_MINUTES, WORKERS, WORKFLOW_FILES } from '../../lib/contract-pipeline';
 import type { Environment } from '../../lib/environments';
 import { KVS_IMPORT } from '../../lib/hosted-pages';
 import { fromRoot } from '../../lib/paths';
@@ -40,6 +40,8 @@ const SERVICE_SETTINGS = [
   'PAGES_BASE_URL',
   'RATE_LIMITS',
 ];
+/** The re-drive of recorded runs, by the name the tests give it among the functions. */
+const REDRIVE = 'RedriveRuns';
 /** The settings naming the state machines (only the hosts that start runs have them). */
 const STATE_MACHINE_SETTINGS = ['CONTRACT_STATE_MACHINE_ARN', 'REVIEW_STATE_MACHINE_ARN'];
 /** Which worker each Task state of the ASL files runs, by the worker's construct id. */
@@ -127,13 +129,17 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   beforeAll(() => {
     stage = synthesised.stages[environment];
     template = Template.fromStack(stage.stateless);
-    functions = new Map([...stage.stateless.api.functions, ...stage.stateless.pipeline.workers]);
+    functions = new Map([
+      ...stage.stateless.api.functions,
+      ...stage.stateless.pipeline.workers,
+      [REDRIVE, stage.stateless.pipeline.redrive],
+    ]);
     functionIds = new Map([...functions].map(([name, fn]) => [name, logicalIdOf(stage.stateless, fn)]));
   });
 
   describe('functions', () => {
-    it('has exactly one function per endpoint, the fallback, one per worker and the withdrawal gate, and no other', () => {
-      template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1 + WORKERS.length + 1);
+    it('has exactly one function per endpoint, the fallback, one per worker, the re-drive and the withdrawal gate, and no other', () => {
+      template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1 + WORKERS.length + 1 + 1);
       expect([...stage.stateless.api.functions.keys()].sort()).toEqual(
         [...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort(),
       );
@@ -466,12 +472,12 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       }
     });
 
-    it('tells only the upload functions and the ingest service the state machines, and lets only them start runs', () => {
+    it('tells only the upload functions, the ingest service and the re-drive the state machines, and lets only them start runs', () => {
       const machineRefs = kinds.map((kind) => ({ Ref: stateMachineOf(kind).id }));
       for (const [name, fn] of functions) {
         const variables = functionOf(name).properties.Environment.Variables;
-        const upload = ROUTES.some((route) => route.upload && route.name === name);
-        const expected = upload
+        const starts = name === REDRIVE || ROUTES.some((route) => route.upload && route.name === name);
+        const expected = starts
           ? Object.fromEntries(STATE_MACHINE_SETTINGS.map((setting, i) => [setting, machineRefs[i]]))
           : {};
         const told = Object.fromEntries(
@@ -492,14 +498,25 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       const uploadRoles = ROUTES.filter((route) => route.upload).map((route) => ({
         Ref: roleIdOf(functions.get(route.name)?.role),
       }));
-      expect(starters.map((starter) => starter.roles).sort()).toEqual(
-        [...uploadRoles, { Ref: taskRoleId }].map((role) => [role]).sort(),
+      const redriveRole = { Ref: roleIdOf(stage.stateless.pipeline.redrive.role) };
+      const byRef = (roles: Array<{ Ref: string }>) => roles.map((role) => role.Ref).sort();
+      expect(byRef(starters.flatMap((starter) => starter.roles))).toEqual(
+        byRef([...uploadRoles, { Ref: taskRoleId as string }, redriveRole]),
       );
+      expect(starters.every((starter) => starter.roles.length === 1)).toBe(true);
       for (const { statements } of starters) {
         expect(statements.map((statement) => [actionsOf(statement), statement.Resource])).toEqual(
           machineRefs.map((ref) => [['states:StartExecution'], ref]),
         );
       }
+    });
+
+    it('re-drives recorded runs every few minutes', () => {
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: `rate(${REDRIVE_MINUTES} minutes)`,
+        State: 'ENABLED',
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionOf(REDRIVE).id, 'Arn'] } })],
+      });
     });
 
     it('outputs both state machines’ ARNs', () => {
