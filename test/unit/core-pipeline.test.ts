@@ -625,6 +625,48 @@ describe('runGaveUp: a review run', () => {
   });
 });
 
+describe('runGaveUp leaves nothing of its version under way for ever', () => {
+  // A run that gave up is finished: no step of this version runs again. Whatever it leaves `pending`
+  // or `running` stays so for good, and a GiveUp state retried (its finish failed) would change more.
+  const contractRun = { kind: 'contract', version: 1 } as const;
+  const underWay = (review: ContractReview) => [
+    ...(['pending', 'running'].includes(review.processing.state)
+      ? [`processing ${review.processing.state}`]
+      : []),
+    ...(review.analysis && ['pending', 'running'].includes(review.analysis.state)
+      ? [`analysis ${review.analysis.state}`]
+      : []),
+    ...review.publications.filter((p) => p.state === 'pending').map((p) => `${p.channel} pending`),
+  ];
+
+  const situations: Array<[string, () => ContractReview]> = [
+    ['contract_viewer, processing running', () => sent('contract_viewer')],
+    [
+      'contract_viewer, processing failed',
+      () => through(sent('contract_viewer'), processingFailed(ids, 1, 'processing_error')),
+    ],
+    ['contract_viewer, viewer not published', () => processed(sent('contract_viewer'))],
+    ['legal_information, processing running', () => sent('legal_information')],
+    [
+      'legal_information, processing failed',
+      () => through(sent('legal_information'), processingFailed(ids, 1, 'processing_error')),
+    ],
+    ['legal_information, viewer not published', () => processed(sent('legal_information'))],
+    ['legal_information, analysis not done', () => viewerLive(sent('legal_information'))],
+    ['legal_advice, analysis not done', () => processed(sent('legal_advice'))],
+  ];
+
+  test.each(situations)('%s: nothing is left pending or running', (_, make) => {
+    const gaveUp = changed(runGaveUp(ids, contractRun, 'processing_error'), make(), T0 + 2000);
+    expect(underWay(gaveUp)).toEqual([]);
+  });
+
+  test.each(situations)('%s: giving up again changes nothing', (_, make) => {
+    const gaveUp = changed(runGaveUp(ids, contractRun, 'processing_error'), make(), T0 + 2000);
+    expect(apply(runGaveUp(ids, contractRun, 'processing_error'), gaveUp, T0 + 3000)).toBeNull();
+  });
+});
+
 describe('processingTimeLimitMs', () => {
   test('a minute, and two seconds a page', () => {
     expect(processingTimeLimitMs(0)).toBe(60_000);
