@@ -489,12 +489,18 @@ describe('runGaveUp: a contract run', () => {
     expect(change?.runs).toBeUndefined();
   });
 
-  test('after processing failed: every pending publication failed, silently; processing kept as it failed', () => {
+  test('after processing failed: the analysis and every pending publication failed, silently; processing kept as it failed', () => {
     const failed = through(sent('legal_information'), processingFailed(ids, 1, 'processing_error'));
     const change = apply(runGaveUp(ids, contractRun, 'processing_error'), failed, T0 + 700);
     expect(change).toEqual({
       review: {
         ...failed,
+        analysis: {
+          state: 'failed',
+          completedAt: null,
+          failureReason: 'processing_error',
+          failedAt: T0 + 700,
+        },
         publications: failed.publications.map((p) => ({ ...p, state: 'failed' })),
       },
       events: [],

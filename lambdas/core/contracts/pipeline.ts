@@ -172,42 +172,53 @@ export const publicationWithdrawn =
 /** The channels the lawyer's publish makes live. */
 export const REVIEW_CHANNELS: readonly Channel[] = ['review', 'review_snapshot'];
 
-const failPending = (current: ContractReview, channels: readonly Channel[]): Change | null => {
-  const stuck = current.publications.filter((p) => channels.includes(p.channel) && p.state === 'pending');
-  if (stuck.length === 0) return null;
-  let review = current;
-  for (const { channel } of stuck)
-    review = withPublication(review, channel, (p) => ({ ...p, state: 'failed' }));
-  return { review, events: [] };
+const failPending = (review: ContractReview, channels: readonly Channel[]): ContractReview => {
+  let result = review;
+  for (const { channel, state } of review.publications)
+    if (state === 'pending' && channels.includes(channel))
+      result = withPublication(result, channel, (p) => ({ ...p, state: 'failed' }));
+  return result;
 };
 
-const failAnalysis = (current: ContractReview, now: Micros, reason: FailureReason): Change | null =>
-  current.analysis === null || current.analysis.state === 'completed'
-    ? null
-    : {
-        review: {
-          ...current,
-          analysis: { state: 'failed', completedAt: null, failureReason: reason, failedAt: now },
-        },
-        events: [],
-      };
+const underWay = (part: Part | null): part is Part => part?.state === 'pending' || part?.state === 'running';
 
 /**
- * A run gave up after its retries. What it was doing is marked failed, so nothing stays `running` or
- * `pending` for ever: in a contract run the processing (or, once it failed, every publication still
- * pending), else the contract viewer if still pending, else the analysis; in a review run the review channels still pending. The
- * interface names no event for these but `processing.failed`.
+ * A run gave up after its retries, and no step of its version will run again: whatever it leaves
+ * `pending` or `running` is marked failed rather than left so for ever. A contract run fails the
+ * processing (announced once, as `processing.failed`), the analysis, and every publication still
+ * pending, except the review channels when the lawyer's review is due (the lawyer can still publish
+ * them); a review run fails the review channels still pending. Giving up again changes nothing.
  */
 export const runGaveUp =
   (ids: Ids, run: Pick<RunRequest, 'kind' | 'version'>, reason: FailureReason): Step =>
   (current, now) => {
     if (current.version !== run.version) return null;
-    if (run.kind === 'review') return failPending(current, REVIEW_CHANNELS);
-    const processing = current.processing.state;
-    // Processing failed for good: nothing of this version will go live.
-    if (processing === 'failed') return failPending(current, CHANNELS);
-    if (processing !== 'completed') return processingFailed(ids, run.version, reason)(current, now);
-    return failPending(current, ['contract_viewer']) ?? failAnalysis(current, now, reason);
+    let review = current;
+    const processingFails = run.kind === 'contract' && underWay(review.processing);
+    if (run.kind === 'contract') {
+      if (processingFails)
+        review = {
+          ...review,
+          processing: { state: 'failed', completedAt: null, failureReason: reason, failedAt: now },
+        };
+      if (underWay(review.analysis))
+        review = {
+          ...review,
+          analysis: { state: 'failed', completedAt: null, failureReason: reason, failedAt: now },
+        };
+    }
+    const lawyerMayPublish = review.lawyerReview?.state === 'requested';
+    const channels =
+      run.kind === 'review'
+        ? REVIEW_CHANNELS
+        : CHANNELS.filter((channel) => !(lawyerMayPublish && REVIEW_CHANNELS.includes(channel)));
+    review = failPending(review, channels);
+    if (review === current) return null;
+    // The event shows the review as this one write leaves it, publications included.
+    const events = processingFails
+      ? [contractReviewEvent(ids, 'contract-reviews.processing.failed', review, now)]
+      : [];
+    return { review, events };
   };
 
 /** Milliseconds a version's processing may take: a minute, and two seconds a page, within 14 minutes. */

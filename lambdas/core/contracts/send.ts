@@ -108,7 +108,7 @@ const checkFile = async (ports: Ports, file: UploadedFile): Promise<number> => {
   if (!result.readable)
     return fail(
       'file_rejected',
-      `The file is not a readable PDF: ${result.reason}. Send the contract as a PDF.`,
+      `The file is not a readable PDF: ${result.reason} Send the contract as a PDF.`,
     );
   return result.pageCount;
 };
