@@ -1,20 +1,13 @@
 // unit -> the withdrawal gate (lambdas/workers/withdrawal-gate.ts): which slug a marker key is, put or
-// delete as the bucket has the marker, the conditional (ETag) retry, and the HTTP adapters of the
-// KeyValueStore and CloudFront with a fake fetch, their signing checked against AWS's test vectors.
-import { createPrivateKey, createPublicKey, verify } from 'node:crypto';
+// delete as the bucket has the marker, and the conditional (ETag) retry, over fake ports that fail as
+// the SDK does; then the ports over the real SDK clients, whose HTTP handler is a fake.
+import { ConflictException, ValidationException } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { withdrawnKey } from '../../frontend/pages/publication';
 import {
-  type AwsCredentials,
-  cloudFrontInvalidator,
-  type Fetch,
   type GatePorts,
-  type KeyValueStoreClient,
-  keyValueStoreClient,
-  p256Key,
-  prepareRequest,
-  StaleEtagError,
-  signRequest,
-  sigV4aPrivateKey,
+  type KeyValueStore,
+  type SdkOptions,
+  sdkPorts,
   slugOfMarker,
   syncWithdrawal,
   writeWithEtag,
@@ -22,8 +15,12 @@ import {
 
 const BUCKET = 'contract-service-blobs';
 
+/** The SDK's answer to a write whose ETag is stale. */
+const conflict = () =>
+  new ConflictException({ message: 'Pre-Condition failed', $metadata: { httpStatusCode: 409 } });
+
 /** A key value store in memory whose version moves on each write, and on `interfere` reads. */
-class MemoryStore implements KeyValueStoreClient {
+class MemoryStore implements KeyValueStore {
   readonly keys = new Map<string, string>();
   version = 1;
   /** How many of the next ETag reads another writer follows before this one writes. */
@@ -37,17 +34,17 @@ class MemoryStore implements KeyValueStoreClient {
     }
     return etag;
   }
-  private check(operation: string, ifMatch: string): void {
+  private check(ifMatch: string): void {
     this.writes++;
-    if (ifMatch !== `KV${this.version}`) throw new StaleEtagError(operation);
+    if (ifMatch !== `KV${this.version}`) throw conflict();
     this.version++;
   }
   async put(key: string, value: string, ifMatch: string): Promise<void> {
-    this.check('PutKey', ifMatch);
+    this.check(ifMatch);
     this.keys.set(key, value);
   }
   async delete(key: string, ifMatch: string): Promise<void> {
-    this.check('DeleteKey', ifMatch);
+    this.check(ifMatch);
     this.keys.delete(key);
   }
 }
@@ -211,7 +208,7 @@ describe('syncWithdrawal', () => {
     store.interfere = 100;
     await expect(
       syncWithdrawal(s3Event('Object Created', 'published/abc/withdrawn'), ports),
-    ).rejects.toBeInstanceOf(StaleEtagError);
+    ).rejects.toBeInstanceOf(ConflictException);
     expect(invalidations).toEqual([]);
   });
 });
@@ -227,11 +224,11 @@ describe('writeWithEtag', () => {
     expect(pauses[1]).toBeGreaterThan(0);
   });
 
-  it('gives up after its attempts, with the stale ETag error', async () => {
+  it('gives up after its attempts, with the SDK’s ConflictException', async () => {
     const { store, pauses, ports } = setup();
     store.interfere = 100;
     await expect(writeWithEtag(ports, (ifMatch) => store.put('abc', 'x', ifMatch), 5)).rejects.toBeInstanceOf(
-      StaleEtagError,
+      ConflictException,
     );
     expect(store.writes).toBe(5);
     expect(pauses).toHaveLength(4);
@@ -239,319 +236,167 @@ describe('writeWithEtag', () => {
 
   it('does not retry any other error', async () => {
     const { pauses, ports } = setup();
-    let calls = 0;
-    await expect(
-      writeWithEtag(ports, async () => {
-        calls++;
-        throw new Error('AccessDenied');
-      }),
-    ).rejects.toThrow('AccessDenied');
-    expect(calls).toBe(1);
+    for (const error of [
+      new ValidationException({ message: 'Validation failed', $metadata: { httpStatusCode: 400 } }),
+      new Error('AccessDenied'),
+    ]) {
+      let calls = 0;
+      await expect(
+        writeWithEtag(ports, async () => {
+          calls++;
+          throw error;
+        }),
+      ).rejects.toBe(error);
+      expect(calls).toBe(1);
+    }
     expect(pauses).toEqual([]);
   });
 });
 
-// AWS's signing test suite credentials and time (aws-sig-v4-test-suite, aws-c-auth v4a).
-const EXAMPLE: AwsCredentials = {
-  accessKeyId: 'AKIDEXAMPLE',
-  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
-};
-const EXAMPLE_TIME = new Date('2015-08-30T12:36:00Z');
-const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+const ARN = 'arn:aws:cloudfront::123456789012:key-value-store/0f1e2d3c-aaaa-bbbb-cccc-0123456789ab';
+const STORE_PATH = `/key-value-stores/${encodeURIComponent(ARN)}`;
 
-describe('signing', () => {
-  it('signs SigV4 as AWS’s get-vanilla example', () => {
-    const headers = signRequest(
-      { method: 'GET', url: new URL('https://example.amazonaws.com/'), headers: {}, body: '' },
-      EXAMPLE,
-      { algorithm: 'AWS4-HMAC-SHA256', service: 'service', region: 'us-east-1' },
-      EXAMPLE_TIME,
-    );
-    expect(headers).toEqual({
-      'x-amz-date': '20150830T123600Z',
-      authorization:
-        'AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request, SignedHeaders=host;x-amz-date, Signature=5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31',
+/** A request as the SDK hands it to its HTTP handler (the parts the tests read). */
+type SentRequest = {
+  method: string;
+  hostname: string;
+  path: string;
+  query: Record<string, unknown>;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+};
+type Answer = { status: number; headers?: Record<string, string>; body?: string };
+
+/**
+ * The gate's ports over the real SDK clients, their HTTP handler answering each request with the next of
+ * `answers` and recording it: what the SDK sends and how it reads the answers, with nothing on the network.
+ */
+const overSdk = async (...answers: Answer[]) => {
+  const requests: SentRequest[] = [];
+  const requestHandler = {
+    handle: async (request: SentRequest) => {
+      requests.push(request);
+      const answer = answers.shift();
+      if (!answer) throw new Error('no answer left');
+      const body = new TextEncoder().encode(answer.body ?? '');
+      return { response: { statusCode: answer.status, headers: answer.headers ?? {}, body } };
+    },
+  };
+  const options: SdkOptions = {
+    credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret', sessionToken: 'session-token' },
+    requestHandler,
+    maxAttempts: 1,
+  };
+  const config = {
+    WITHDRAWN_SLUGS_STORE_ARN: ARN,
+    PAGES_DISTRIBUTION_ID: 'E2ABCDEF123456',
+    BLOB_BUCKET: BUCKET,
+    AWS_REGION: 'eu-west-1',
+  };
+  return { requests, ports: await sdkPorts(config, options) };
+};
+
+const text = (body: SentRequest['body']): string =>
+  typeof body === 'string' ? body : new TextDecoder().decode(body ?? new Uint8Array());
+
+const kvsError = (status: number, type: string): Answer => ({
+  status,
+  headers: { 'content-type': 'application/json', 'x-amzn-errortype': type },
+  body: '{"Message":"m"}',
+});
+
+describe('sdkPorts', () => {
+  it('sees a marker by listing its own key, the current versions only', async () => {
+    const listing = (...keys: string[]): Answer => ({
+      status: 200,
+      headers: { 'content-type': 'application/xml' },
+      body: `<ListBucketResult>${keys.map((key) => `<Contents><Key>${key}</Key></Contents>`).join('')}</ListBucketResult>`,
+    });
+    const { requests, ports } = await overSdk(listing('published/abc/withdrawn'), listing());
+    await expect(ports.markerPresent('abc')).resolves.toBe(true);
+    await expect(ports.markerPresent('abc')).resolves.toBe(false);
+    expect(requests[0]).toMatchObject({
+      method: 'GET',
+      hostname: `${BUCKET}.s3.eu-west-1.amazonaws.com`,
+      query: { 'list-type': '2', prefix: 'published/abc/withdrawn', 'max-keys': '1' },
     });
   });
 
-  it('derives the SigV4A key of a pair of credentials as AWS does', () => {
-    // aws-c-auth's key derivation test ("derived in synchronicity with Golang and IAM implementations").
-    const key = p256Key(
-      sigV4aPrivateKey({
-        accessKeyId: 'AKISORANDOMAASORANDOM',
-        secretAccessKey: 'q+jcrXGc+0zWN6uzclKVhvMmUsIfRPa4rlRandom',
-      }),
+  it('reads the store’s ETag and writes under it, signed with SigV4A for every region', async () => {
+    const { requests, ports } = await overSdk(
+      { status: 200, headers: { 'content-type': 'application/json', etag: 'KV1' }, body: '{}' },
+      { status: 200, headers: { 'content-type': 'application/json', etag: 'KV2' }, body: '{}' },
+      { status: 200, headers: { 'content-type': 'application/json', etag: 'KV3' }, body: '{}' },
     );
-    const jwk = createPublicKey(key).export({ format: 'jwk' });
-    expect(Buffer.from(jwk.x ?? '', 'base64url').toString('hex')).toBe(
-      '15d242ceebf8d8169fd6a8b5a746c41140414c3b07579038da06af89190fffcb',
-    );
-    expect(Buffer.from(jwk.y ?? '', 'base64url').toString('hex')).toBe(
-      '0515242cedd82e94799482e4c0514b505afccf2c0c98d6a553bf539f424c5ec0',
-    );
-  });
-
-  it('builds the SigV4A string to sign of aws-c-auth’s examples (their signatures verify over it)', () => {
-    // The suite's examples are signed with this key (tests/aws-signing-test-suite/v4a/*/key.pem).
-    const suiteKey = createPublicKey(
-      createPrivateKey(
-        [
-          '-----BEGIN EC PRIVATE KEY-----',
-          'MHcCAQEEIIm7LQIWSBKju98BVYGTLtEC419gHG4EB0Dqqxa1JuHSoAoGCCqGSM49AwEHoUQDQgAEFGiW',
-          'O1MjQ5w61e9aQGW1bCT1zpTdgQxUuVW+vbmJ6NIvclSY4rkJDmUwyNNdKgrkC3Lq4eRydZRgbu1yCKcA',
-          'lQ==',
-          '-----END EC PRIVATE KEY-----',
-          '',
-        ].join('\n'),
-      ),
-    );
-    const examples = [
-      {
-        credentials: EXAMPLE,
-        signedHeaders: 'host;x-amz-date;x-amz-region-set',
-        signature:
-          '3045022100f4c37457a8978d07fa07044d5724237f8c30f8529c4c4cd1f30a4c0e6486303f02207968f80296f1ac3808e3cb45ae1f31c479d071dcad4f0621084cd6d1b6a912bd',
-      },
-      {
-        credentials: {
-          ...EXAMPLE,
-          sessionToken: '6e86291e8372ff2a2260956d9b8aae1d763fbf315fa00fa31553b73ebf194267',
-        },
-        signedHeaders: 'host;x-amz-date;x-amz-region-set;x-amz-security-token',
-        signature:
-          '3046022100c73cca08380c72b8adb0ead5f9b51ad34ef1518bce21d7a7b43cd1a5c8cd38bc022100b9891d3e8828d1aafd32b946a42a235a6c7a6d762791595d1fb4513a50377257',
-      },
-    ];
-    for (const example of examples) {
-      const prepared = prepareRequest(
-        { method: 'GET', url: new URL('https://example.amazonaws.com/'), headers: {}, body: '' },
-        example.credentials,
-        { algorithm: 'AWS4-ECDSA-P256-SHA256', service: 'service', regionSet: 'us-east-1' },
-        EXAMPLE_TIME,
+    await expect(ports.store.etag()).resolves.toBe('KV1');
+    await ports.store.put('abc', 'withdrawn', 'KV1');
+    await ports.store.delete('abc', 'KV2');
+    expect(
+      requests.map((request) => [request.method, request.path, request.headers['if-match'] ?? null]),
+    ).toEqual([
+      ['GET', STORE_PATH, null],
+      ['PUT', `${STORE_PATH}/keys/abc`, 'KV1'],
+      ['DELETE', `${STORE_PATH}/keys/abc`, 'KV2'],
+    ]);
+    expect(JSON.parse(text(requests[1]?.body))).toEqual({ Value: 'withdrawn' });
+    for (const request of requests) {
+      expect(request.hostname).toBe('123456789012.cloudfront-kvs.global.api.aws');
+      expect(request.headers['x-amz-region-set']).toBe('*');
+      expect(request.headers.authorization).toMatch(
+        /^AWS4-ECDSA-P256-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/cloudfront-keyvaluestore\/aws4_request, /,
       );
-      expect(prepared.signedHeaders).toBe(example.signedHeaders);
-      expect(prepared.credentialScope).toBe('20150830/service/aws4_request');
-      expect(prepared.canonicalRequest.split('\n').at(-1)).toBe(EMPTY_SHA256);
-      expect(
-        verify('sha256', Buffer.from(prepared.stringToSign), suiteKey, Buffer.from(example.signature, 'hex')),
-      ).toBe(true);
     }
   });
 
-  it('escapes the path again, as every service but S3 expects', () => {
-    const prepared = prepareRequest(
-      {
-        method: 'GET',
-        url: new URL(
-          'https://123456789012.cloudfront-kvs.global.api.aws/key-value-stores/arn%3Aaws%3Acloudfront%3A%3A1%3Akey-value-store%2Fk',
-        ),
-        headers: {},
-        body: '',
-      },
-      EXAMPLE,
-      { algorithm: 'AWS4-ECDSA-P256-SHA256', service: 'cloudfront-keyvaluestore', regionSet: '*' },
-      EXAMPLE_TIME,
-    );
-    expect(prepared.canonicalRequest.split('\n')[1]).toBe(
-      '/key-value-stores/arn%253Aaws%253Acloudfront%253A%253A1%253Akey-value-store%252Fk',
-    );
-    expect(() =>
-      prepareRequest(
-        { method: 'GET', url: new URL('https://x.example/a//b'), headers: {}, body: '' },
-        EXAMPLE,
-        {
-          algorithm: 'AWS4-HMAC-SHA256',
-          service: 's',
-          region: 'r',
-        },
-        EXAMPLE_TIME,
-      ),
-    ).toThrow('not a normalised path');
-  });
-});
-
-const ARN = 'arn:aws:cloudfront::123456789012:key-value-store/0f1e2d3c-aaaa-bbbb-cccc-0123456789ab';
-const ESCAPED_ARN =
-  'arn%3Aaws%3Acloudfront%3A%3A123456789012%3Akey-value-store%2F0f1e2d3c-aaaa-bbbb-cccc-0123456789ab';
-const CREDENTIALS: AwsCredentials = { ...EXAMPLE, sessionToken: 'session-token' };
-
-type Call = { url: URL; method: string; headers: Record<string, string>; body?: string };
-
-/** A fetch answering each call with the next of `answers`, recording the calls. */
-const fakeFetch = (...answers: (() => Response)[]) => {
-  const calls: Call[] = [];
-  const fetch: Fetch = async (url, init) => {
-    calls.push({ url, ...init });
-    const answer = answers.shift();
-    if (!answer) throw new Error('no answer left');
-    return answer();
-  };
-  return { calls, fetch };
-};
-
-/** Whether `call` carries a valid SigV4A signature of CREDENTIALS (verified with the derived public key). */
-const signedWithSigV4a = (call: Call): boolean => {
-  const { authorization, ...headers } = call.headers;
-  const prepared = prepareRequest(
-    {
-      method: call.method,
-      url: call.url,
-      headers: Object.fromEntries(
-        Object.entries(headers).filter(
-          ([name]) => !['x-amz-date', 'x-amz-region-set', 'x-amz-security-token'].includes(name),
-        ),
-      ),
-      body: call.body ?? '',
-    },
-    CREDENTIALS,
-    { algorithm: 'AWS4-ECDSA-P256-SHA256', service: 'cloudfront-keyvaluestore', regionSet: '*' },
-    EXAMPLE_TIME,
-  );
-  const signature = /Signature=([0-9a-f]+)$/.exec(authorization ?? '')?.[1] ?? '';
-  return (
-    (authorization ?? '').startsWith(
-      `AWS4-ECDSA-P256-SHA256 Credential=AKIDEXAMPLE/20150830/cloudfront-keyvaluestore/aws4_request, SignedHeaders=${prepared.signedHeaders}, `,
-    ) &&
-    verify(
-      'sha256',
-      Buffer.from(prepared.stringToSign),
-      createPublicKey(p256Key(sigV4aPrivateKey(CREDENTIALS))),
-      Buffer.from(signature, 'hex'),
-    )
-  );
-};
-
-describe('keyValueStoreClient', () => {
-  const client = (fetch: Fetch) =>
-    keyValueStoreClient(ARN, { credentials: () => CREDENTIALS, fetch, now: () => EXAMPLE_TIME });
-
-  it('reads the store’s ETag with DescribeKeyValueStore, at the account’s endpoint, signed with SigV4A for every region', async () => {
-    const { calls, fetch } = fakeFetch(() => new Response('{}', { status: 200, headers: { ETag: 'KV123' } }));
-    await expect(client(fetch).etag()).resolves.toBe('KV123');
-    expect(calls).toHaveLength(1);
-    const [call] = calls as [Call];
-    expect(call.method).toBe('GET');
-    expect(call.url.href).toBe(
-      `https://123456789012.cloudfront-kvs.global.api.aws/key-value-stores/${ESCAPED_ARN}`,
-    );
-    expect(call.headers).toMatchObject({
-      'x-amz-date': '20150830T123600Z',
-      'x-amz-region-set': '*',
-      'x-amz-security-token': 'session-token',
+  it('retries a write refused for a stale ETag (ConflictException) under a fresh one, and counts a key already gone as deleted', async () => {
+    const etag = (value: string): Answer => ({
+      status: 200,
+      headers: { 'content-type': 'application/json', etag: value },
+      body: '{}',
     });
-    expect(call.headers.host).toBeUndefined();
-    expect(signedWithSigV4a(call)).toBe(true);
-  });
-
-  it('puts a key with PutKey, naming the ETag it read', async () => {
-    const { calls, fetch } = fakeFetch(
-      () => new Response('{"ItemCount":1}', { status: 200, headers: { ETag: 'KV2' } }),
+    const { requests, ports } = await overSdk(
+      etag('KV1'),
+      kvsError(409, 'ConflictException'),
+      etag('KV2'),
+      etag('KV3'),
+      kvsError(404, 'ResourceNotFoundException'),
+      kvsError(400, 'ValidationException'),
+      { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' },
     );
-    await client(fetch).put('abc', 'withdrawn', 'KV1');
-    const [call] = calls as [Call];
-    expect(call.method).toBe('PUT');
-    expect(call.url.pathname).toBe(`/key-value-stores/${ESCAPED_ARN}/keys/abc`);
-    expect(JSON.parse(call.body ?? '')).toEqual({ Value: 'withdrawn' });
-    expect(call.headers).toMatchObject({ 'if-match': 'KV1', 'content-type': 'application/json' });
-    expect(call.headers.authorization).toContain(
-      'SignedHeaders=content-type;host;if-match;x-amz-date;x-amz-region-set;x-amz-security-token,',
+    const pauses: number[] = [];
+    await writeWithEtag({ store: ports.store, pause: async (ms) => void pauses.push(ms) }, (ifMatch) =>
+      ports.store.put('abc', 'withdrawn', ifMatch),
     );
-    expect(signedWithSigV4a(call)).toBe(true);
-  });
-
-  it('deletes a key with DeleteKey, a key already gone counting as deleted', async () => {
-    const { calls, fetch } = fakeFetch(
-      () => new Response('{}', { status: 200, headers: { ETag: 'KV3' } }),
-      () =>
-        new Response('{"Message":"Key not found"}', {
-          status: 404,
-          headers: { 'x-amzn-ErrorType': 'ResourceNotFoundException' },
-        }),
-    );
-    await client(fetch).delete('abc', 'KV2');
-    await client(fetch).delete('abc', 'KV3');
-    expect(
-      calls.map((call) => [call.method, call.url.pathname, call.headers['if-match'], call.body]),
-    ).toEqual([
-      ['DELETE', `/key-value-stores/${ESCAPED_ARN}/keys/abc`, 'KV2', undefined],
-      ['DELETE', `/key-value-stores/${ESCAPED_ARN}/keys/abc`, 'KV3', undefined],
+    expect(requests.map((request) => [request.method, request.headers['if-match'] ?? null])).toEqual([
+      ['GET', null],
+      ['PUT', 'KV1'],
+      ['GET', null],
+      ['PUT', 'KV2'],
     ]);
-    expect(signedWithSigV4a(calls[0] as Call)).toBe(true);
+    expect(pauses).toHaveLength(1);
+    await expect(ports.store.delete('abc', 'KV3')).resolves.toBeUndefined();
+    await expect(ports.store.delete('abc', 'KV3')).rejects.toBeInstanceOf(ValidationException);
+    await expect(ports.store.etag()).rejects.toThrow('DescribeKeyValueStore answered no ETag');
   });
 
-  it('reports a stale ETag (409 or 412) as StaleEtagError, and any other failure as an error', async () => {
-    const { fetch } = fakeFetch(
-      () => new Response('{}', { status: 409, headers: { 'x-amzn-ErrorType': 'ConflictException' } }),
-      () => new Response('{}', { status: 412 }),
-      () =>
-        new Response('{"Message":"denied"}', {
-          status: 403,
-          headers: { 'x-amzn-ErrorType': 'AccessDeniedException' },
-        }),
-      () =>
-        new Response('{"Message":"no store"}', {
-          status: 404,
-          headers: { 'x-amzn-ErrorType': 'ResourceNotFoundException' },
-        }),
-      () => new Response('{}', { status: 200 }),
+  it('invalidates the paths with the reference as caller reference, signed with SigV4 for us-east-1', async () => {
+    const { requests, ports } = await overSdk({
+      status: 201,
+      headers: { 'content-type': 'text/xml' },
+      body: '<Invalidation><Id>I1</Id><Status>InProgress</Status></Invalidation>',
+    });
+    await ports.invalidate(['/abc/*'], 'withdrawal-gate-e1-put');
+    const [request] = requests;
+    expect(request).toMatchObject({
+      method: 'POST',
+      hostname: 'cloudfront.amazonaws.com',
+      path: '/2020-05-31/distribution/E2ABCDEF123456/invalidation',
+    });
+    expect(text(request?.body)).toContain(
+      '<Paths><Quantity>1</Quantity><Items><Path>/abc/*</Path></Items></Paths><CallerReference>withdrawal-gate-e1-put</CallerReference>',
     );
-    const kvs = client(fetch);
-    await expect(kvs.put('abc', 'withdrawn', 'KV1')).rejects.toBeInstanceOf(StaleEtagError);
-    await expect(kvs.delete('abc', 'KV1')).rejects.toBeInstanceOf(StaleEtagError);
-    await expect(kvs.put('abc', 'withdrawn', 'KV1')).rejects.toThrow(
-      'PutKey answered 403 AccessDeniedException',
+    expect(request?.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-east-1\/cloudfront\/aws4_request, /,
     );
-    await expect(kvs.etag()).rejects.toThrow('DescribeKeyValueStore answered 404 ResourceNotFoundException');
-    await expect(kvs.etag()).rejects.toThrow('answered no ETag');
-  });
-
-  it('refuses an ARN that is no key value store', () => {
-    expect(() => keyValueStoreClient('arn:aws:s3:::bucket', { credentials: () => CREDENTIALS })).toThrow(
-      'not a key value store ARN',
-    );
-  });
-});
-
-describe('cloudFrontInvalidator', () => {
-  it('creates an invalidation of the paths with CreateInvalidation, signed with SigV4 for us-east-1', async () => {
-    const { calls, fetch } = fakeFetch(() => new Response('<Invalidation/>', { status: 201 }));
-    await cloudFrontInvalidator('E2ABCDEF123456', {
-      credentials: () => CREDENTIALS,
-      fetch,
-      now: () => EXAMPLE_TIME,
-    })(['/abc/*'], 'withdrawal-gate-e1-put');
-    const [call] = calls as [Call];
-    expect(call.method).toBe('POST');
-    expect(call.url.href).toBe(
-      'https://cloudfront.amazonaws.com/2020-05-31/distribution/E2ABCDEF123456/invalidation',
-    );
-    expect(call.body).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?><InvalidationBatch xmlns="http://cloudfront.amazonaws.com/doc/2020-05-31/"><Paths><Quantity>1</Quantity><Items><Path>/abc/*</Path></Items></Paths><CallerReference>withdrawal-gate-e1-put</CallerReference></InvalidationBatch>',
-    );
-    const { authorization, ...headers } = call.headers;
-    const expected = signRequest(
-      {
-        method: 'POST',
-        url: call.url,
-        headers: { 'content-type': 'application/xml' },
-        body: call.body ?? '',
-      },
-      CREDENTIALS,
-      { algorithm: 'AWS4-HMAC-SHA256', service: 'cloudfront', region: 'us-east-1' },
-      EXAMPLE_TIME,
-    );
-    expect(authorization).toMatch(
-      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/20150830\/us-east-1\/cloudfront\/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-security-token, Signature=[0-9a-f]{64}$/,
-    );
-    expect({ ...headers, authorization }).toEqual(expected);
-  });
-
-  it('fails when CloudFront refuses', async () => {
-    const { fetch } = fakeFetch(
-      () => new Response('<Error><Code>TooManyInvalidationsInProgress</Code></Error>', { status: 400 }),
-    );
-    await expect(
-      cloudFrontInvalidator('E2ABCDEF123456', { credentials: () => CREDENTIALS, fetch })(['/abc/*'], 'r'),
-    ).rejects.toThrow('CreateInvalidation answered 400: <Error><Code>TooManyInvalidationsInProgress');
   });
 });
