@@ -87,6 +87,9 @@ test('a refused upload leaves nothing in the blob store, wherever it was refused
     product: 'contract_viewer',
     ...fields,
   });
+  // Earlier accepted contracts are still being rendered into the store: count once they are all done.
+  const { runs } = (await portsOf(stack)).production;
+  while ((await runs.unfinished(100)).length > 0) await new Promise((resolve) => setTimeout(resolve, 100));
   const before = await blobFiles();
   const refused = [
     await upload(url, token, contractParts(pdf, request()), {
