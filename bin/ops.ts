@@ -20,6 +20,7 @@ import { presentContractReview } from '../lambdas/core/present';
 import { localUrl, PORT_OFFSETS, readLocalConfig } from '../lambdas/hosts/local-config';
 import { localServices } from '../lambdas/hosts/local-wiring';
 import { publishLawyerReview, withdrawChannel } from '../lambdas/workers/operator';
+import { runWebhookCommand, WEBHOOK_USAGE } from './ops/webhook-commands';
 
 const USAGE = `usage: npm run --silent ops -- <command>
   dev-bootstrap                         a local organisation, integration and one API key per environment
@@ -27,7 +28,8 @@ const USAGE = `usage: npm run --silent ops -- <command>
   submit-onboarding <onb_id> --buyers F record a sign-up form submission (F: JSON array of buyers) for testing
   accept-onboarding <onb_id>            accept a submitted sign-up
   publish-review <crv_id> [--text F]    publish the lawyer's review (F: Markdown; default: the analysis)
-  withdraw <crv_id> --channel C         take a publication down (C: contract_viewer, review, review_snapshot)`;
+  withdraw <crv_id> --channel C         take a publication down (C: contract_viewer, review, review_snapshot)
+${WEBHOOK_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -61,12 +63,6 @@ const findOnboarding = async (portsOf: Record<Environment, Ports>, id: string) =
 };
 
 const run = async (argv: string[]): Promise<unknown> => {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { buyers: { type: 'string' }, text: { type: 'string' }, channel: { type: 'string' } },
-  });
-  const [command, ...args] = positionals;
   const config = readLocalConfig();
   const dynamoUrl = localUrl(config, PORT_OFFSETS.dynamoDb);
   try {
@@ -78,6 +74,15 @@ const run = async (argv: string[]): Promise<unknown> => {
   }
   const services = await localServices(config);
   const portsOf = { sandbox: services.sandbox.ports, production: services.production.ports };
+  const webhook = await runWebhookCommand(argv[0] ?? '', argv.slice(1), services);
+  if (webhook !== undefined) return webhook;
+
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { buyers: { type: 'string' }, text: { type: 'string' }, channel: { type: 'string' } },
+  });
+  const [command, ...args] = positionals;
 
   switch (command) {
     case 'dev-bootstrap':

@@ -8,7 +8,11 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import type { RunKind } from '../lambdas/core/ports';
+import type { ContractRun } from '../lambdas/core/ports';
+
+/** The runs of a contract version, each a state machine here. */
+type RunKind = ContractRun['kind'];
+
 import { fromRoot } from './paths';
 import { ServiceFunction } from './service-function';
 import { type BlobAccess, connectService, type HostResources, useStateMachines } from './wiring';

@@ -42,7 +42,7 @@ export function useSecret(user: ResourceUser, setting: string, secret: ISecret):
 }
 
 /** The state machine of each kind of run (lib/contract-pipeline.ts). */
-export type StateMachines = Readonly<Record<RunKind, IStateMachine>>;
+export type StateMachines = Readonly<Partial<Record<RunKind, IStateMachine>>>;
 
 /** The setting holding the ARN of the state machine of a kind of run, e.g. `CONTRACT_STATE_MACHINE_ARN`. */
 export const stateMachineSetting = (kind: RunKind): string => `${kind.toUpperCase()}_STATE_MACHINE_ARN`;
@@ -50,8 +50,10 @@ export const stateMachineSetting = (kind: RunKind): string => `${kind.toUpperCas
 /** Sets `<KIND>_STATE_MACHINE_ARN` of each kind of run and grants starting executions of it (nothing more). */
 export function useStateMachines(user: ResourceUser, stateMachines: StateMachines): void {
   for (const kind of RUN_KINDS) {
-    user.addEnvironment(stateMachineSetting(kind), stateMachines[kind].stateMachineArn);
-    stateMachines[kind].grantStartExecution(user.grantPrincipal);
+    const stateMachine = stateMachines[kind];
+    if (stateMachine === undefined) continue;
+    user.addEnvironment(stateMachineSetting(kind), stateMachine.stateMachineArn);
+    stateMachine.grantStartExecution(user.grantPrincipal);
   }
 }
 

@@ -12,6 +12,7 @@ import { joseAccessTokens } from './jose-access-tokens';
 import { randomIds } from './random-ids';
 import { withRecentReads } from './recent-reads';
 import { systemClock } from './system-clock';
+import { webhookSender } from './webhooks/http-sender';
 
 export interface PortsWiring {
   environment: Environment;
@@ -21,6 +22,8 @@ export interface PortsWiring {
   bucket: string;
   signingKey: Uint8Array;
   workflows: Workflows;
+  /** The local stack alone lets webhooks go to http://127.0.0.1, localhost and [::1]. */
+  allowLoopbackWebhooks: boolean;
 }
 
 /** pdf.js (1.5 MB) is loaded on the first inspection, so only the two upload endpoints pay for it. */
@@ -74,6 +77,7 @@ export const composePorts = (wiring: PortsWiring): Ports => {
     renderer: lazyRenderer(blobs),
     workflows: wiring.workflows,
     tokens: joseAccessTokens(wiring.environment, wiring.signingKey),
+    webhookSender: { send: webhookSender({ allowLoopbackHttp: wiring.allowLoopbackWebhooks }) },
     ...stores,
     contractReviews: contractReviews.store,
     contractReviewReads: contractReviews.reads,

@@ -15,6 +15,7 @@ import type {
   Scope,
 } from './model';
 import type { ContractRenderer } from './rendered-contract';
+import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from './webhooks/model';
 
 export interface Clock {
   /** Epoch microseconds, never going backwards within a process. */
@@ -46,19 +47,34 @@ export interface PdfInspector {
 }
 
 /**
- * The two workflows of a contract version: `contract` reads, publishes and analyses it (started when the
- * version is accepted); `review` publishes the review channels (started when the lawyer publishes).
+ * The workflows: a contract version's `contract` run (read, publish, analyse; started when the version
+ * is accepted) and `review` run (publish the review channels; started when the lawyer publishes), and
+ * the `delivery` run of one webhook message (attempts on the schedule; a redelivery is a new round).
  */
-export const RUN_KINDS = ['contract', 'review'] as const;
+export const RUN_KINDS = ['contract', 'review', 'delivery'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 
-/** One workflow run: at most one per (kind, contract review, version). */
-export interface RunRequest {
-  kind: RunKind;
+/** One run of a contract version's workflows: at most one per (kind, contract review, version). */
+export interface ContractRun {
+  kind: 'contract' | 'review';
   environment: Environment;
   contractReviewId: string;
   version: number;
 }
+
+/** One round of delivery of a webhook message: at most one per (message, round). */
+export interface DeliveryRun {
+  kind: 'delivery';
+  environment: Environment;
+  messageId: string;
+  round: number;
+}
+
+export type RunRequest = ContractRun | DeliveryRun;
+
+/** What a run is about, unique within its kind: `crv_…#2`, `msg_…#1`. */
+export const runSubject = (run: RunRequest): string =>
+  run.kind === 'delivery' ? `${run.messageId}#${run.round}` : `${run.contractReviewId}#${run.version}`;
 
 export type RunOutcome = 'completed' | 'failed' | 'superseded';
 
@@ -230,6 +246,59 @@ export interface EventOutbox {
   get(eventId: string): Promise<ServiceEvent | null>;
 }
 
+/** Webhook endpoints, per integration in this environment's table. */
+export interface WebhookEndpointStore {
+  /** Records a new endpoint. */
+  create(endpoint: WebhookEndpoint): Promise<void>;
+  /** Replaces the endpoint if it is unchanged since read (`updatedAt`), else throws `ConcurrentChange`. */
+  update(endpoint: WebhookEndpoint, expectedUpdatedAt: Micros): Promise<void>;
+  /** Deletes it; its messages stay readable (history), and no new ones are made for it. */
+  delete(id: string): Promise<void>;
+  get(id: string): Promise<WebhookEndpoint | null>;
+  /** Every endpoint of an integration, oldest first. */
+  listByIntegration(integrationId: string): Promise<WebhookEndpoint[]>;
+}
+
+/** Webhook messages, one per (event, endpoint subscribed when it happened), and their attempts. */
+export interface WebhookMessageStore {
+  /**
+   * Records the messages of one event, each with the delivery run of its first round, and marks the
+   * event fanned out, in one transaction. Writes nothing and returns false when the event was fanned
+   * out already (by a fan-out racing this one).
+   */
+  fanOut(eventId: string, messages: WebhookMessage[]): Promise<boolean>;
+  /** Records a message that is no event of the outbox (a test event), with its delivery run. */
+  create(message: WebhookMessage): Promise<void>;
+  get(id: string): Promise<WebhookMessage | null>;
+  /**
+   * Replaces the message if it is unchanged since read (`updatedAt`), else throws `ConcurrentChange`;
+   * in the same transaction records `attempt`, finishes the run `finish` (a round that ended) and
+   * records the run `start` (a redelivery's new round).
+   */
+  update(
+    message: WebhookMessage,
+    expectedUpdatedAt: Micros,
+    effects: { attempt?: DeliveryAttempt; finish?: DeliveryRun; start?: DeliveryRun },
+  ): Promise<void>;
+  /** The attempts of a message, every round, oldest first. */
+  attempts(messageId: string): Promise<DeliveryAttempt[]>;
+  /** An endpoint's messages, newest first. */
+  listByEndpoint(endpointId: string, limit: number): Promise<WebhookMessage[]>;
+}
+
+/** Sends one signed attempt, after checking the address again (decisions.md §6); never throws. */
+export interface WebhookSender {
+  send(request: { url: string; headers: Record<string, string>; body: string }): Promise<AttemptOutcome>;
+}
+
+export interface AttemptOutcome {
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+  /** At most 1 KiB of the answer's body. */
+  body: string;
+}
+
 /** Everything the domain needs of one environment's host. */
 export interface Ports {
   environment: Environment;
@@ -249,4 +318,7 @@ export interface Ports {
   clients: ClientStore;
   identity: IdentityStore;
   outbox: EventOutbox;
+  webhookEndpoints: WebhookEndpointStore;
+  webhookMessages: WebhookMessageStore;
+  webhookSender: WebhookSender;
 }

@@ -7,6 +7,10 @@ export interface Settings {
   baseUrls: Readonly<Record<Environment, string>>;
   /** This environment's hosted pages address, without a trailing slash: a publication is `{pagesBaseUrl}/{slug}/`. */
   pagesBaseUrl: string;
+  /** Webhook endpoints at http://127.0.0.1, localhost or [::1] are allowed: the local stack only (decisions.md §6). */
+  allowLoopbackWebhooks: boolean;
+  /** DELAY_SCALE on the local stack (divides every scheduled delay); 1 deployed. */
+  delayScale: number;
   /** decisions.md §4; the local stack may lift them (`RATE_LIMITS=off`). */
   rateLimits: boolean;
 }

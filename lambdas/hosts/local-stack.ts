@@ -12,6 +12,7 @@ import { useServicesResolver } from '../api/http/endpoint';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import { apiListener } from './api-host';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
+import { startLocalFanOut } from './local-fan-out';
 import { localBucket, localServices } from './local-wiring';
 import { localWorkflowRunner } from './local-workflow-runner';
 import { pagesListener } from './pages-host';
@@ -82,10 +83,12 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
     await runner.redrive();
     runner.startPolling();
     const workflows = runner;
+    const fanOut = startLocalFanOut(services);
     return {
       addresses,
       stop: async () => {
         await Promise.all(servers.map(close));
+        await fanOut.stop();
         await workflows.stop();
         await stopStores();
       },

@@ -59,6 +59,7 @@ export const localServices = async (
         tableName: localTableName(environment),
         s3,
         bucket: localBucket(environment),
+        allowLoopbackWebhooks: true,
         signingKey: await signingKey(config.dataDir, environment),
         workflows: workflowsOf(environment),
       });
@@ -70,6 +71,8 @@ export const localServices = async (
             environment,
             baseUrls: localBaseUrls(config),
             pagesBaseUrl: localPagesUrls(config)[environment],
+            allowLoopbackWebhooks: true,
+            delayScale: config.delayScale,
             rateLimits: config.rateLimits,
           },
         },

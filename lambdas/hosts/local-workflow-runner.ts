@@ -44,6 +44,7 @@ export const localWorkflowRunner = (
     definitionFiles: {
       contract: workflowFile('contract-pipeline.asl.json'),
       review: workflowFile('review-publication.asl.json'),
+      delivery: workflowFile('webhook-delivery.asl.json'),
     },
     tasks,
     runs: { production: services.production.ports.runs, sandbox: services.sandbox.ports.runs },

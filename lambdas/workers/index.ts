@@ -2,6 +2,7 @@
 // runs it (`${ProcessContractFunctionArn}` in lib/workflows/*.asl.json), for the local workflow runner;
 // CDK deploys each module as its own Lambda under the same name.
 import { analyseVersion } from './analyse-contract';
+import { attemptDelivery } from './attempt-delivery';
 import { finishRun } from './finish-run';
 import { processContract } from './process-contract';
 import { publishReview } from './publish-review';
@@ -14,4 +15,5 @@ export const WORKERS: Readonly<Record<string, Worker<unknown>>> = {
   AnalyseContractFunctionArn: analyseVersion,
   PublishReviewFunctionArn: publishReview,
   FinishRunFunctionArn: finishRun,
+  AttemptDeliveryFunctionArn: attemptDelivery,
 };

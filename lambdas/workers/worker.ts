@@ -5,10 +5,11 @@ import { z } from 'zod';
 import { isDependencyUnavailable } from '../adapters/unavailable';
 import type { Services } from '../api/http/endpoint';
 import { ENVIRONMENTS } from '../core/model';
-import { RUN_KINDS, type RunRequest } from '../core/ports';
+import type { RunRequest } from '../core/ports';
 
+/** The input of a contract or review run's task. */
 export const RunInput = z.object({
-  kind: z.enum(RUN_KINDS),
+  kind: z.enum(['contract', 'review']),
   environment: z.enum(ENVIRONMENTS),
   contractReviewId: z.string().regex(/^crv_[A-Za-z0-9]+$/),
   version: z.number().int().min(1),

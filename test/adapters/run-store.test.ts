@@ -55,8 +55,7 @@ const setUp = async () => {
     });
     return next;
   };
-  const runItem = (run: RunRequest) =>
-    getItem(db.doc, tableName, keys.run(run.kind, run.contractReviewId, run.version));
+  const runItem = (run: RunRequest) => getItem(db.doc, tableName, keys.run(run));
   return { clock, store, runs, outbox, scope, send, newVersion, runItem };
 };
 

@@ -8,7 +8,10 @@ import type { CfnRole, IRole } from 'aws-cdk-lib/aws-iam';
 import { renderNotFound, renderWithdrawn } from '../../frontend/pages/plain';
 import { PAGE_SECURITY_HEADERS } from '../../frontend/pages/security';
 import { FALLBACK_HANDLER, ROUTES } from '../../lambdas/api/routes';
-import type { RunKind } from '../../lambdas/core/ports';
+import type { ContractRun } from '../../lambdas/core/ports';
+
+type RunKind = ContractRun['kind'];
+
 import { REDRIVE_MINUTES, WORKERS, WORKFLOW_FILES } from '../../lib/contract-pipeline';
 import type { Environment } from '../../lib/environments';
 import { KVS_IMPORT } from '../../lib/hosted-pages';

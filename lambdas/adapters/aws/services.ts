@@ -37,6 +37,7 @@ const build = async (): Promise<Services> => {
     tableName: config.TABLE_NAME,
     s3: createS3Client({ region: config.AWS_REGION }),
     bucket: config.BLOB_BUCKET,
+    allowLoopbackWebhooks: false,
     signingKey: new TextEncoder().encode(secret.SecretString),
     workflows: stepFunctionsWorkflows(new SFNClient({}), {
       contract: config.CONTRACT_STATE_MACHINE_ARN,
@@ -49,6 +50,8 @@ const build = async (): Promise<Services> => {
       environment: config.SERVICE_ENVIRONMENT,
       baseUrls: { sandbox: config.SANDBOX_BASE_URL, production: config.PRODUCTION_BASE_URL },
       pagesBaseUrl: config.PAGES_BASE_URL.replace(/\/+$/, ''),
+      allowLoopbackWebhooks: false,
+      delayScale: 1,
       rateLimits: config.RATE_LIMITS === 'on',
     },
   };

@@ -10,6 +10,8 @@ import { DynamoDbIdentityStore } from './identity-store';
 import { DynamoDbOnboardingStore } from './onboarding-store';
 import { DynamoDbRateLimiter } from './rate-limiter';
 import { DynamoDbRunStore } from './run-store';
+import { DynamoDbWebhookEndpointStore } from './webhook-endpoint-store';
+import { DynamoDbWebhookMessageStore } from './webhook-message-store';
 
 export { DynamoDbClientStore } from './client-store';
 export { DynamoDbContractReviewStore } from './contract-review-store';
@@ -20,6 +22,8 @@ export { createDocumentClient, ensureTable, type LocalDynamoDb, startLocalDynamo
 export { DynamoDbOnboardingStore } from './onboarding-store';
 export { DynamoDbRateLimiter } from './rate-limiter';
 export { DynamoDbRunStore } from './run-store';
+export { DynamoDbWebhookEndpointStore } from './webhook-endpoint-store';
+export { DynamoDbWebhookMessageStore } from './webhook-message-store';
 
 export type DynamoDbStores = Pick<
   Ports,
@@ -31,6 +35,8 @@ export type DynamoDbStores = Pick<
   | 'rateLimiter'
   | 'outbox'
   | 'runs'
+  | 'webhookEndpoints'
+  | 'webhookMessages'
 >;
 
 /** Every store of one environment, all in that environment's one table. */
@@ -48,4 +54,6 @@ export const createDynamoDbStores = (
   rateLimiter: new DynamoDbRateLimiter(doc, tableName, clock),
   outbox: new DynamoDbEventOutbox(doc, tableName),
   runs: new DynamoDbRunStore(doc, tableName, clock),
+  webhookEndpoints: new DynamoDbWebhookEndpointStore(doc, tableName),
+  webhookMessages: new DynamoDbWebhookMessageStore(doc, tableName, clock),
 });

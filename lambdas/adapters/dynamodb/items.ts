@@ -18,7 +18,8 @@ import type {
   Recipient,
   Scope,
 } from '../../core/model';
-import type { RunRequest } from '../../core/ports';
+import { type RunRequest, runSubject } from '../../core/ports';
+import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from '../../core/webhooks/model';
 import { byCreation, keys } from './keys';
 import { LIST_INDEX, ONBOARDING_CLIENTS_INDEX, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from './table-schema';
 
@@ -339,24 +340,35 @@ export const toContractVersion = (item: Item): ContractVersion => {
 
 /** The durable record of a run, written with what makes it due; in the unfinished index until it ends. */
 export const runItem = (run: RunRequest, createdAt: Micros): Item => ({
-  ...keys.run(run.kind, run.contractReviewId, run.version),
+  ...keys.run(run),
   type: 'run',
   [LIST_INDEX.partitionKey]: keys.unfinishedRuns,
-  [LIST_INDEX.sortKey]: byCreation(createdAt, `${run.contractReviewId}#${run.version}#${run.kind}`),
+  [LIST_INDEX.sortKey]: byCreation(createdAt, `${runSubject(run)}#${run.kind}`),
   kind: run.kind,
-  contract_review_id: run.contractReviewId,
-  version: run.version,
   environment: run.environment,
+  ...(run.kind === 'delivery'
+    ? { message_id: run.messageId, round: run.round }
+    : { contract_review_id: run.contractReviewId, version: run.version }),
   state: 'pending',
   created_at: createdAt,
 });
 
-export const toRunRequest = (item: Item): RunRequest => ({
-  kind: item.kind as RunRequest['kind'],
-  environment: item.environment as RunRequest['environment'],
-  contractReviewId: item.contract_review_id as string,
-  version: item.version as number,
-});
+export const toRunRequest = (item: Item): RunRequest => {
+  const environment = item.environment as RunRequest['environment'];
+  if (item.kind === 'delivery')
+    return {
+      kind: 'delivery',
+      environment,
+      messageId: item.message_id as string,
+      round: item.round as number,
+    };
+  return {
+    kind: item.kind as 'contract' | 'review',
+    environment,
+    contractReviewId: item.contract_review_id as string,
+    version: item.version as number,
+  };
+};
 
 // Onboarding
 
@@ -487,3 +499,128 @@ export const eventWrites = (tableName: string, events: ServiceEvent[]) =>
       Put: { TableName: tableName, Item: eventItem(event), ConditionExpression: 'attribute_not_exists(pk)' },
     },
   }));
+
+// Webhook endpoints
+
+interface WebhookEndpointItem extends ScopeAttributes {
+  id: string;
+  url: string;
+  subscriptions: Partial<Record<EventType, Micros>>;
+  secrets: Array<{ secret: string; created_at: Micros; expires_at: Micros | null }>;
+  enabled: boolean;
+  created_at: Micros;
+  updated_at: Micros;
+}
+
+export const webhookEndpointItem = (e: WebhookEndpoint): Item => ({
+  ...keys.webhookEndpoint(e.id),
+  type: 'webhook_endpoint',
+  [LIST_INDEX.partitionKey]: keys.webhookEndpointList(e.scope.integrationId),
+  [LIST_INDEX.sortKey]: byCreation(e.createdAt, e.id),
+  id: e.id,
+  ...scopeAttributes(e.scope),
+  url: e.url,
+  subscriptions: e.subscriptions,
+  secrets: e.secrets.map((s) => ({ secret: s.secret, created_at: s.createdAt, expires_at: s.expiresAt })),
+  enabled: e.enabled,
+  created_at: e.createdAt,
+  updated_at: e.updatedAt,
+});
+
+export const toWebhookEndpoint = (item: Item): WebhookEndpoint => {
+  const i = item as unknown as WebhookEndpointItem;
+  return {
+    id: i.id,
+    scope: scopeOf(i),
+    url: i.url,
+    subscriptions: i.subscriptions,
+    secrets: i.secrets.map((s) => ({ secret: s.secret, createdAt: s.created_at, expiresAt: s.expires_at })),
+    enabled: i.enabled,
+    createdAt: i.created_at,
+    updatedAt: i.updated_at,
+  };
+};
+
+// Webhook messages and their attempts
+
+interface WebhookMessageItem extends ScopeAttributes {
+  id: string;
+  event_id: string | null;
+  endpoint_id: string;
+  message_type: WebhookMessage['type'];
+  occurred_at: Micros;
+  data: string;
+  test: boolean;
+  state: WebhookMessage['state'];
+  round: number;
+  attempts_in_round: number;
+  next_attempt_at: Micros | null;
+  created_at: Micros;
+  updated_at: Micros;
+}
+
+export const webhookMessageItem = (m: WebhookMessage): Item => ({
+  ...keys.webhookMessage(m.id),
+  type: 'webhook_message',
+  [LIST_INDEX.partitionKey]: keys.webhookMessageList(m.endpointId),
+  [LIST_INDEX.sortKey]: byCreation(m.createdAt, m.id),
+  id: m.id,
+  event_id: m.eventId,
+  endpoint_id: m.endpointId,
+  ...scopeAttributes(m.scope),
+  message_type: m.type,
+  occurred_at: m.occurredAt,
+  data: m.data,
+  test: m.test,
+  state: m.state,
+  round: m.round,
+  attempts_in_round: m.attemptsInRound,
+  next_attempt_at: m.nextAttemptAt,
+  created_at: m.createdAt,
+  updated_at: m.updatedAt,
+  [TTL_ATTRIBUTE]: Math.floor(m.createdAt / 1_000_000) + EVENT_KEEP_SECONDS,
+});
+
+export const toWebhookMessage = (item: Item): WebhookMessage => {
+  const i = item as unknown as WebhookMessageItem;
+  return {
+    id: i.id,
+    eventId: i.event_id,
+    endpointId: i.endpoint_id,
+    scope: scopeOf(i),
+    type: i.message_type,
+    occurredAt: i.occurred_at,
+    data: i.data,
+    test: i.test,
+    state: i.state,
+    round: i.round,
+    attemptsInRound: i.attempts_in_round,
+    nextAttemptAt: i.next_attempt_at,
+    createdAt: i.created_at,
+    updatedAt: i.updated_at,
+  };
+};
+
+export const deliveryAttemptItem = (messageId: string, a: DeliveryAttempt): Item => ({
+  ...keys.deliveryAttempt(messageId, a.round, a.number),
+  type: 'delivery_attempt',
+  message_id: messageId,
+  round: a.round,
+  number: a.number,
+  at: a.at,
+  status: a.status,
+  error: a.error,
+  duration_ms: a.durationMs,
+  body: a.body,
+  [TTL_ATTRIBUTE]: Math.floor(a.at / 1_000_000) + EVENT_KEEP_SECONDS,
+});
+
+export const toDeliveryAttempt = (item: Item): DeliveryAttempt => ({
+  round: item.round as number,
+  number: item.number as number,
+  at: item.at as Micros,
+  status: item.status as number | null,
+  error: item.error as string | null,
+  durationMs: item.duration_ms as number,
+  body: item.body as string,
+});

@@ -1,5 +1,6 @@
 // adapter -> the key of every item in the environment's table, in one place.
 import type { Micros } from '../../core/model';
+import { type RunRequest, runSubject } from '../../core/ports';
 
 export interface ItemKey {
   pk: string;
@@ -25,11 +26,8 @@ export const keys = {
     pk: `CRVREF#${integrationId}#${externalReference}`,
     sk: 'CRVREF',
   }),
-  /** The durable record of one workflow run of a version (kind `contract` or `review`). */
-  run: (kind: string, contractReviewId: string, version: number): ItemKey => ({
-    pk: `RUN#${contractReviewId}#${version}`,
-    sk: `RUN#${kind}`,
-  }),
+  /** The durable record of one workflow run. */
+  run: (run: RunRequest): ItemKey => ({ pk: `RUN#${runSubject(run)}`, sk: `RUN#${run.kind}` }),
   /** The sparse index partition of runs not yet finished, for the re-drive. */
   unfinishedRuns: 'RUNS#unfinished',
   contractReviewList: (integrationId: string): string => `CRVS#${integrationId}`,
@@ -52,6 +50,16 @@ export const keys = {
   rateBucket: (bucket: string): ItemKey => ({ pk: `RATE#${bucket}`, sk: 'RATE' }),
 
   event: (id: string): ItemKey => ({ pk: `EVT#${id}`, sk: 'EVT' }),
+
+  webhookEndpoint: (id: string): ItemKey => ({ pk: `WHE#${id}`, sk: 'WHE' }),
+  webhookEndpointList: (integrationId: string): string => `WHES#${integrationId}`,
+  webhookMessage: (id: string): ItemKey => ({ pk: `MSG#${id}`, sk: 'MSG' }),
+  webhookMessageList: (endpointId: string): string => `MSGS#${endpointId}`,
+  /** An attempt sorts with its message's others: by round, then number. */
+  deliveryAttempt: (messageId: string, round: number, number: number): ItemKey => ({
+    pk: `MSG#${messageId}`,
+    sk: `ATTEMPT#${String(round).padStart(4, '0')}#${String(number).padStart(2, '0')}`,
+  }),
   /** The sparse index partition of events not yet fanned out. */
   pendingEvents: 'OUTBOX#pending',
 };

@@ -35,7 +35,7 @@ export class DynamoDbRunStore implements RunStore {
       await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.run(run.kind, run.contractReviewId, run.version),
+          Key: keys.run(run),
           // Out of the index, and the outcome kept for whoever looks into the run later.
           UpdateExpression: 'SET #state = :finished, outcome = :outcome, finished_at = :now REMOVE #pk, #sk',
           ConditionExpression: 'attribute_exists(pk) AND #state <> :finished',

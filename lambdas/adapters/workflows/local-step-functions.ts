@@ -14,7 +14,7 @@ export type LocalTask = (input: unknown, environment: Environment, signal: Abort
 
 export interface LocalStepFunctionsOptions {
   /** The ASL file of each workflow. */
-  definitionFiles: Readonly<Record<RunKind, string>>;
+  definitionFiles: Readonly<Partial<Record<RunKind, string>>>;
   tasks: Readonly<Record<string, LocalTask>>;
   runs: Readonly<Record<Environment, RunStore>>;
   /** DELAY_SCALE: retry intervals are divided by it. */
@@ -27,7 +27,10 @@ export interface LocalStepFunctionsOptions {
 }
 
 const PLACEHOLDER = /^\$\{([A-Za-z0-9]+)\}$/;
-const runKey = (run: RunRequest) => `${run.environment}/${run.contractReviewId}/v${run.version}/${run.kind}`;
+const runKey = (run: RunRequest) =>
+  run.kind === 'delivery'
+    ? `${run.environment}/${run.messageId}/r${run.round}/delivery`
+    : `${run.environment}/${run.contractReviewId}/v${run.version}/${run.kind}`;
 
 interface Loaded {
   machine: StateMachine;
@@ -52,8 +55,8 @@ export class LocalStepFunctions {
 
   static async load(options: LocalStepFunctionsOptions): Promise<LocalStepFunctions> {
     const runner = new LocalStepFunctions(options);
-    for (const kind of Object.keys(options.definitionFiles) as RunKind[]) {
-      const text = await readFile(options.definitionFiles[kind], 'utf8');
+    for (const [kind, file] of Object.entries(options.definitionFiles) as Array<[RunKind, string]>) {
+      const text = await readFile(file, 'utf8');
       runner.machines.set(kind, runner.loadDefinition(kind, JSON.parse(text) as StateMachineDefinition));
     }
     return runner;

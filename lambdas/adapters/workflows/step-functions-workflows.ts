@@ -3,9 +3,11 @@
 import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import type { RunKind, RunRequest, Workflows } from '../../core/ports';
 
-/** The execution name of a run: unique per (kind, contract review, version), at most 80 characters. */
+/** The execution name of a run: unique per run (kind and subject), at most 80 characters. */
 export const executionName = (run: RunRequest): string =>
-  `${run.contractReviewId}-v${run.version}-${run.kind}`;
+  run.kind === 'delivery'
+    ? `${run.messageId}-r${run.round}`
+    : `${run.contractReviewId}-v${run.version}-${run.kind}`;
 
 export const stepFunctionsWorkflows = (
   client: SFNClient,

@@ -14,7 +14,7 @@ import {
   type Part,
   type Publication,
 } from '../model';
-import type { Ids, RunRequest } from '../ports';
+import type { ContractRun, Ids } from '../ports';
 import type { Change } from './change';
 
 export type Step = (current: ContractReview, now: Micros) => Change | null;
@@ -190,7 +190,7 @@ const underWay = (part: Part | null): part is Part => part?.state === 'pending' 
  * them); a review run fails the review channels still pending. Giving up again changes nothing.
  */
 export const runGaveUp =
-  (ids: Ids, run: Pick<RunRequest, 'kind' | 'version'>, reason: FailureReason): Step =>
+  (ids: Ids, run: Pick<ContractRun, 'kind' | 'version'>, reason: FailureReason): Step =>
   (current, now) => {
     if (current.version !== run.version) return null;
     let review = current;

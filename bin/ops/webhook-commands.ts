@@ -1,0 +1,180 @@
+// bin/ops -> the operator tool's webhook endpoint commands (decisions.md §9: `webhook-endpoint-create`
+// prints `{"id","secret"}`), over the core functions the portal and the MCP server will call.
+import { parseArgs } from 'node:util';
+import { ActionRefused } from '../../lambdas/core/errors';
+import { DEV_INTEGRATION_ID } from '../../lambdas/core/identity';
+import { ENVIRONMENTS, type Environment, type Scope } from '../../lambdas/core/model';
+import type { Ports } from '../../lambdas/core/ports';
+import type { Settings } from '../../lambdas/core/settings';
+import { formatTime, formatTimeOrNull } from '../../lambdas/core/time';
+import { redeliverMessage, sendTestEvent } from '../../lambdas/core/webhooks/delivery';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  ownEndpoint,
+  presentWebhookEndpoint,
+  rotateWebhookEndpointSecret,
+  setWebhookEndpointEnabled,
+  updateWebhookEndpointEvents,
+} from '../../lambdas/core/webhooks/endpoints';
+import type { DeliveryAttempt, WebhookMessage } from '../../lambdas/core/webhooks/model';
+
+/** A message and its attempts as the operator reads them (the request history the portal will show). */
+const presentMessage = (message: WebhookMessage, attempts: DeliveryAttempt[]) => ({
+  id: message.id,
+  endpoint_id: message.endpointId,
+  type: message.type,
+  test: message.test,
+  state: message.state,
+  round: message.round,
+  next_attempt_at: formatTimeOrNull(message.nextAttemptAt),
+  created_at: formatTime(message.createdAt),
+  attempts: attempts.map((a) => ({
+    round: a.round,
+    number: a.number,
+    at: formatTime(a.at),
+    status: a.status,
+    error: a.error,
+    duration_ms: a.durationMs,
+    body: a.body,
+  })),
+});
+
+export const WEBHOOK_USAGE = `  webhook-endpoint-create --environment E --url U --events a,b [--integration I]
+                                        register an endpoint; prints {"id","secret"} (the secret, once)
+  webhook-endpoint-list --environment E [--integration I]
+  webhook-endpoint-update <whe_id> [--events a,b] [--enable | --disable]
+  webhook-endpoint-rotate-secret <whe_id>  a new secret (printed once); the old one signs too for 24 h
+  webhook-endpoint-delete <whe_id>
+  webhook-test <whe_id>                 send a test event (type "test", the data shape of publication.published)
+  webhook-messages <whe_id> [--limit N] the endpoint's messages, newest first, each with its attempts
+  webhook-redeliver <msg_id>            deliver a message again (same webhook-id; up to 8 attempts)`;
+
+export interface EnvironmentServices {
+  ports: Ports;
+  settings: Settings;
+}
+
+const readEnvironment = (value: string | undefined): Environment => {
+  const environment = ENVIRONMENTS.find((e) => e === value);
+  if (!environment) throw new ActionRefused(`--environment must be one of ${ENVIRONMENTS.join(', ')}`);
+  return environment;
+};
+
+/** The scope of an integration in one environment (default: the one `dev-bootstrap` made). */
+const scopeOf = async (ports: Ports, integrationId = DEV_INTEGRATION_ID): Promise<Scope> => {
+  const integration = await ports.identity.getIntegration(integrationId);
+  if (integration === null)
+    throw new ActionRefused(`no integration ${integrationId} (run dev-bootstrap first?)`);
+  return { organisationId: integration.organisationId, integrationId, environment: ports.environment };
+};
+
+/** Which environment's table holds the endpoint, and its scope. */
+const findEndpoint = async (services: Record<Environment, EnvironmentServices>, id: string | undefined) => {
+  if (!id) throw new ActionRefused('name the endpoint: whe_…');
+  for (const environment of ENVIRONMENTS) {
+    const endpoint = await services[environment].ports.webhookEndpoints.get(id);
+    if (endpoint) return { ...services[environment], scope: endpoint.scope };
+  }
+  throw new ActionRefused(`no webhook endpoint ${id} in either environment`);
+};
+
+const eventList = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+
+/** Runs a webhook command, or returns undefined when `command` is not one. */
+export const runWebhookCommand = async (
+  command: string,
+  argv: string[],
+  services: Record<Environment, EnvironmentServices>,
+): Promise<unknown> => {
+  if (!command.startsWith('webhook-')) return undefined;
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      environment: { type: 'string' },
+      integration: { type: 'string' },
+      url: { type: 'string' },
+      events: { type: 'string' },
+      enable: { type: 'boolean' },
+      disable: { type: 'boolean' },
+      limit: { type: 'string' },
+    },
+  });
+  const [id] = positionals;
+  switch (command) {
+    case 'webhook-endpoint-create': {
+      const { ports, settings } = services[readEnvironment(values.environment)];
+      if (!values.url) throw new ActionRefused('--url is required');
+      const { endpoint, secret } = await createWebhookEndpoint(
+        ports,
+        await scopeOf(ports, values.integration),
+        { url: values.url, events: eventList(values.events) },
+        { allowLoopbackHttp: settings.allowLoopbackWebhooks },
+      );
+      return { id: endpoint.id, secret };
+    }
+    case 'webhook-endpoint-list': {
+      const { ports } = services[readEnvironment(values.environment)];
+      const scope = await scopeOf(ports, values.integration);
+      const endpoints = await ports.webhookEndpoints.listByIntegration(scope.integrationId);
+      return { data: endpoints.map((e) => presentWebhookEndpoint(e, ports.clock.now())) };
+    }
+    case 'webhook-endpoint-update': {
+      const { ports, scope } = await findEndpoint(services, id);
+      const endpointId = id as string;
+      if (values.enable && values.disable) throw new ActionRefused('--enable or --disable, not both');
+      if (values.events === undefined && !values.enable && !values.disable)
+        throw new ActionRefused('nothing to change: give --events, --enable or --disable');
+      let endpoint = await ownEndpoint(ports, scope, endpointId);
+      if (values.events !== undefined)
+        endpoint = await updateWebhookEndpointEvents(ports, scope, endpointId, eventList(values.events));
+      if (values.enable || values.disable)
+        endpoint = await setWebhookEndpointEnabled(ports, scope, endpointId, values.enable === true);
+      return presentWebhookEndpoint(endpoint, ports.clock.now());
+    }
+    case 'webhook-endpoint-rotate-secret': {
+      const { ports, scope } = await findEndpoint(services, id);
+      const { endpoint, secret } = await rotateWebhookEndpointSecret(ports, scope, id as string);
+      return { id: endpoint.id, secret };
+    }
+    case 'webhook-endpoint-delete': {
+      const { ports, scope } = await findEndpoint(services, id);
+      await deleteWebhookEndpoint(ports, scope, id as string);
+      return { id, deleted: true };
+    }
+    case 'webhook-test': {
+      const { ports, settings, scope } = await findEndpoint(services, id);
+      const message = await sendTestEvent(ports, scope, id as string, settings.pagesBaseUrl);
+      return presentMessage(message, []);
+    }
+    case 'webhook-messages': {
+      const { ports, scope } = await findEndpoint(services, id);
+      await ownEndpoint(ports, scope, id as string);
+      const limit = Number(values.limit ?? 20);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+        throw new ActionRefused('--limit is 1 to 100');
+      const messages = await ports.webhookMessages.listByEndpoint(id as string, limit);
+      return {
+        data: await Promise.all(
+          messages.map(async (m) => presentMessage(m, await ports.webhookMessages.attempts(m.id))),
+        ),
+      };
+    }
+    case 'webhook-redeliver': {
+      if (!id) throw new ActionRefused('name the message: msg_…');
+      for (const environment of ENVIRONMENTS) {
+        const { ports } = services[environment];
+        const message = await ports.webhookMessages.get(id);
+        if (message) return presentMessage(await redeliverMessage(ports, message.scope, id), []);
+      }
+      throw new ActionRefused(`no webhook message ${id} in either environment`);
+    }
+    default:
+      throw new ActionRefused(`unknown command ${command}`);
+  }
+};

@@ -1,0 +1,168 @@
+// adapter -> webhook messages, their attempts (items beside the message, sorted by round and number) and
+// their delivery runs. The fan-out of an event is one transaction: the event leaves the outbox, and each
+// message is recorded with the run that delivers it, so no event is lost or fanned out twice.
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ConcurrentChange } from '../../core/errors';
+import type { Micros } from '../../core/model';
+import type { Clock, DeliveryRun, WebhookMessageStore } from '../../core/ports';
+import type { DeliveryAttempt, WebhookMessage } from '../../core/webhooks/model';
+import {
+  deliveryAttemptItem,
+  runItem,
+  toDeliveryAttempt,
+  toWebhookMessage,
+  webhookMessageItem,
+} from './items';
+import { keys } from './keys';
+import { getItem, queryNewestFirst } from './table';
+import { LIST_INDEX } from './table-schema';
+import { type GuardedWrite, transactWrite } from './transactions';
+
+/** Thrown inside `fanOut` when the event is no longer pending: another fan-out recorded it. */
+class FannedOutAlready extends Error {}
+
+const firstRun = (message: WebhookMessage): DeliveryRun => ({
+  kind: 'delivery',
+  environment: message.scope.environment,
+  messageId: message.id,
+  round: message.round,
+});
+
+export class DynamoDbWebhookMessageStore implements WebhookMessageStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly clock: Clock,
+  ) {}
+
+  async fanOut(eventId: string, messages: WebhookMessage[]): Promise<boolean> {
+    try {
+      await transactWrite(this.doc, [
+        {
+          write: {
+            Update: {
+              TableName: this.tableName,
+              Key: keys.event(eventId),
+              UpdateExpression: 'REMOVE #pk, #sk',
+              ConditionExpression: 'attribute_exists(#pk)',
+              ExpressionAttributeNames: { '#pk': LIST_INDEX.partitionKey, '#sk': LIST_INDEX.sortKey },
+            },
+          },
+          onConditionFailed: () => new FannedOutAlready(),
+        },
+        ...messages.flatMap((message) => this.newMessageWrites(message)),
+      ]);
+      return true;
+    } catch (error) {
+      if (error instanceof FannedOutAlready) return false;
+      throw error;
+    }
+  }
+
+  async create(message: WebhookMessage): Promise<void> {
+    await transactWrite(this.doc, this.newMessageWrites(message));
+  }
+
+  async get(id: string): Promise<WebhookMessage | null> {
+    const item = await getItem(this.doc, this.tableName, keys.webhookMessage(id));
+    return item ? toWebhookMessage(item) : null;
+  }
+
+  async update(
+    message: WebhookMessage,
+    expectedUpdatedAt: Micros,
+    effects: { attempt?: DeliveryAttempt; finish?: DeliveryRun; start?: DeliveryRun },
+  ): Promise<void> {
+    const writes: GuardedWrite[] = [
+      {
+        write: {
+          Put: {
+            TableName: this.tableName,
+            Item: webhookMessageItem(message),
+            ConditionExpression: 'attribute_exists(pk) AND updated_at = :expected',
+            ExpressionAttributeValues: { ':expected': expectedUpdatedAt },
+          },
+        },
+        onConditionFailed: () => new ConcurrentChange(message.id),
+      },
+    ];
+    if (effects.attempt)
+      writes.push({
+        write: { Put: { TableName: this.tableName, Item: deliveryAttemptItem(message.id, effects.attempt) } },
+      });
+    if (effects.finish)
+      writes.push({
+        write: {
+          Update: {
+            TableName: this.tableName,
+            Key: keys.run(effects.finish),
+            UpdateExpression: 'SET #state = :finished, finished_at = :now REMOVE #pk, #sk',
+            ExpressionAttributeNames: {
+              '#state': 'state',
+              '#pk': LIST_INDEX.partitionKey,
+              '#sk': LIST_INDEX.sortKey,
+            },
+            ExpressionAttributeValues: { ':finished': 'finished', ':now': this.clock.now() },
+          },
+        },
+      });
+    if (effects.start) writes.push(this.runWrite(effects.start));
+    await transactWrite(this.doc, writes);
+  }
+
+  async attempts(messageId: string): Promise<DeliveryAttempt[]> {
+    const attempts: DeliveryAttempt[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :attempt)',
+          ExpressionAttributeValues: { ':pk': keys.webhookMessage(messageId).pk, ':attempt': 'ATTEMPT#' },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      attempts.push(...(page.Items ?? []).map(toDeliveryAttempt));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return attempts;
+  }
+
+  async listByEndpoint(endpointId: string, limit: number): Promise<WebhookMessage[]> {
+    const page = await queryNewestFirst(this.doc, this.tableName, {
+      index: LIST_INDEX,
+      partition: keys.webhookMessageList(endpointId),
+      limit,
+    });
+    return page.items.map(toWebhookMessage);
+  }
+
+  /** A new message and the run of its first round; neither ever replaces an existing item. */
+  private newMessageWrites(message: WebhookMessage): GuardedWrite[] {
+    return [
+      {
+        write: {
+          Put: {
+            TableName: this.tableName,
+            Item: webhookMessageItem(message),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      },
+      this.runWrite(firstRun(message)),
+    ];
+  }
+
+  private runWrite(run: DeliveryRun): GuardedWrite {
+    return {
+      write: {
+        Put: {
+          TableName: this.tableName,
+          Item: runItem(run, this.clock.now()),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    };
+  }
+}
