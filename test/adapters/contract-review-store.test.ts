@@ -97,7 +97,7 @@ describe('create', () => {
     await expect(
       idempotency.claim(scope, entry.idempotency.key, entry.idempotency.fingerprint),
     ).resolves.toEqual({ kind: 'replay', answer: entry.idempotency.answer });
-    expect(await item(`RUN#${entry.review.id}#1`, 'RUN')).toMatchObject({
+    expect(await item(`RUN#${entry.review.id}#1`, 'RUN#contract')).toMatchObject({
       state: 'pending',
       contract_review_id: entry.review.id,
       version: 1,
@@ -136,7 +136,7 @@ describe('create', () => {
     expect(error.code).toBe('external_reference_exists');
     expect(error.message).toMatch(/new version/);
     await expect(store.get(second.review.id)).resolves.toBeNull();
-    expect(await item(`RUN#${second.review.id}#1`, 'RUN')).toBeUndefined();
+    expect(await item(`RUN#${second.review.id}#1`, 'RUN#contract')).toBeUndefined();
     // The claim is still open: the caller completes it with the error answer.
     await expect(
       idempotency.claim(scope, second.idempotency.key, second.idempotency.fingerprint),
@@ -245,7 +245,7 @@ describe('addVersion', () => {
     await expect(store.get(entry.review.id)).resolves.toEqual(next.review);
     await expect(store.getVersion(entry.review.id, 1)).resolves.toEqual(entry.version);
     await expect(store.getVersion(entry.review.id, 2)).resolves.toEqual(next.version);
-    expect(await item(`RUN#${entry.review.id}#2`, 'RUN')).toMatchObject({ state: 'pending', version: 2 });
+    expect(await item(`RUN#${entry.review.id}#2`, 'RUN#contract')).toMatchObject({ state: 'pending', version: 2 });
     await expect(
       idempotency.claim(next.review.scope, next.idempotency.key, next.idempotency.fingerprint),
     ).resolves.toEqual({ kind: 'replay', answer: next.idempotency.answer });
