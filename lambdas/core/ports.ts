@@ -241,8 +241,6 @@ export interface IdentityStore {
 export interface EventOutbox {
   /** Events not yet fanned out, oldest first. */
   pending(limit: number): Promise<ServiceEvent[]>;
-  /** Marks an event fanned out; it stays readable by id for redelivery. */
-  acknowledge(eventId: string): Promise<void>;
   get(eventId: string): Promise<ServiceEvent | null>;
 }
 

@@ -1,7 +1,8 @@
 // The event outbox over DynamoDB Local: events written in the transaction of their change, pending
-// oldest first until acknowledged, and never written when the change fails.
+// oldest first until fanned out, and never written when the change fails.
 import { DynamoDbEventOutbox } from '../../lambdas/adapters/dynamodb/event-outbox';
 import { DynamoDbOnboardingStore } from '../../lambdas/adapters/dynamodb/onboarding-store';
+import { DynamoDbWebhookMessageStore } from '../../lambdas/adapters/dynamodb/webhook-message-store';
 import { randomIds } from '../../lambdas/adapters/random-ids';
 import { clientEvent } from '../../lambdas/core/events';
 import type { Onboarding } from '../../lambdas/core/model';
@@ -16,13 +17,14 @@ const setUp = async () => {
   const clock = new TestClock();
   const store = new DynamoDbOnboardingStore(db.doc, tableName, clock);
   const outbox = new DynamoDbEventOutbox(db.doc, tableName);
+  const messages = new DynamoDbWebhookMessageStore(db.doc, tableName, clock);
   const opened = onboarding(scopeIn('sandbox'), clock.tick());
   await store.open(opened, `token-${opened.id}`);
-  return { clock, store, outbox, opened };
+  return { clock, store, outbox, messages, opened };
 };
 
-test('a submission records one clients.submitted per buyer with it; pending oldest first until acknowledged', async () => {
-  const { clock, store, outbox, opened } = await setUp();
+test('a submission records one clients.submitted per buyer with it; pending oldest first until fanned out', async () => {
+  const { clock, store, outbox, messages, opened } = await setUp();
   const at = clock.tick();
   const buyers = [client(opened, at, { primary: true }), client(opened, at)];
   const submitted: Onboarding = {
@@ -46,12 +48,12 @@ test('a submission records one clients.submitted per buyer with it; pending olde
     email: buyers[0]?.email,
   });
 
-  await outbox.acknowledge(events[0]?.id as string);
+  // Fanned out (here to no endpoint), an event leaves the pending list and stays readable; once only.
+  await expect(messages.fanOut(events[0]?.id as string, [])).resolves.toBe(true);
   expect((await outbox.pending(10)).map((e) => e.id)).toEqual([events[1]?.id]);
-  // Acknowledged events stay readable for redelivery; acknowledging twice is harmless.
   expect(await outbox.get(events[0]?.id as string)).toEqual(events[0]);
-  await outbox.acknowledge(events[0]?.id as string);
-  await outbox.acknowledge('evt_never');
+  await expect(messages.fanOut(events[0]?.id as string, [])).resolves.toBe(false);
+  await expect(messages.fanOut('evt_never', [])).resolves.toBe(false);
 });
 
 test('an acceptance records its events with it', async () => {

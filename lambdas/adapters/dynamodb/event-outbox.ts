@@ -1,6 +1,6 @@
 // adapter -> the event outbox: events are written by the stores in the transactions of the changes
 // they announce (`eventWrites`); pending ones sit in a sparse index partition, oldest first, until the
-// fan-out acknowledges them, which takes them out of the index and keeps the event for redelivery.
+// fan-out (webhook-message-store.ts) takes them out of the index with their messages; the event stays.
 import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ServiceEvent } from '../../core/events';
 import type { EventOutbox } from '../../core/ports';
@@ -29,23 +29,6 @@ export class DynamoDbEventOutbox implements EventOutbox {
       }),
     );
     return (Items ?? []).map(toEvent);
-  }
-
-  async acknowledge(eventId: string): Promise<void> {
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.event(eventId),
-          UpdateExpression: 'REMOVE #pk, #sk',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#pk': LIST_INDEX.partitionKey, '#sk': LIST_INDEX.sortKey },
-        }),
-      );
-    } catch (error) {
-      // Acknowledging an event that is gone (expired) is done already.
-      if (!isConditionFailed(error)) throw error;
-    }
   }
 
   async get(eventId: string): Promise<ServiceEvent | null> {
