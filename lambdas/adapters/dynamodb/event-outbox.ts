@@ -1,14 +1,13 @@
 // adapter -> the event outbox: events are written by the stores in the transactions of the changes
 // they announce (`eventWrites`); pending ones sit in a sparse index partition, oldest first, until the
 // fan-out (webhook-message-store.ts) takes them out of the index with their messages; the event stays.
-import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ServiceEvent } from '../../core/events';
 import type { EventOutbox } from '../../core/ports';
 import { toEvent } from './items';
 import { keys } from './keys';
 import { getItem } from './table';
 import { LIST_INDEX } from './table-schema';
-import { isConditionFailed } from './transactions';
 
 export class DynamoDbEventOutbox implements EventOutbox {
   constructor(
