@@ -1,9 +1,10 @@
 // bench -> `npm run bench`: in one run, (1) a 100 MiB contract upload against a disk baseline, with the
 // server's memory, (2) GET /v1/contract-reviews/{id} throughput against a bare node:http server,
 // (3) pages rendered per second against mutool and pdftoppm (bench/render.ts), and (4) the time from
-// upload to the contract_viewer publication published (bench/publish.ts).
-// `npm run bench -- publish` (or any of upload, get, render, publish) runs only the sections named, in
-// that order; none named runs them all.
+// upload to the contract_viewer publication published (bench/publish.ts), and (5) webhook deliveries per
+// second to a loopback receiver and the time from an event to its first attempt (bench/webhooks.ts).
+// `npm run bench -- publish` (or any of upload, get, render, publish, webhooks) runs only the sections
+// named, in that order; none named runs them all.
 // Prints a table, then one JSON summary line. Everything it starts is stopped, even on failure.
 // BENCH_CPU_PROF=<dir> also CPU-profiles the stack; `npx tsx bench/cpu-profile-summary.ts <dir>` reads it.
 import { randomUUID } from 'node:crypto';
@@ -20,6 +21,7 @@ import { median, mib, ms, percent, ratio, round, table, verdict } from './report
 import { type BenchStack, freePortBase, productionToken, startStack } from './stack';
 import { capture, LOAD, type LoadFigures, load, startBareServer } from './throughput';
 import { baselineCopy, flushDisk, sendUpload, type UploadTiming, writeUploadBody } from './upload';
+import { webhooksSection } from './webhooks';
 
 const PDF_BYTES = 100 * 1024 * 1024; // the largest PDF the interface accepts
 const UPLOAD_RUNS = 3;
@@ -33,7 +35,7 @@ const LOAD_AVERAGE_AT_START = loadavg()[0] ?? 0;
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
-const SECTIONS = ['upload', 'get', 'render', 'publish'] as const;
+const SECTIONS = ['upload', 'get', 'render', 'publish', 'webhooks'] as const;
 type Section = (typeof SECTIONS)[number];
 const isSection = (name: string): name is Section => (SECTIONS as readonly string[]).includes(name);
 
@@ -365,7 +367,8 @@ const main = async () => {
     cleanup.add(() => rm(workDir, { recursive: true, force: true }));
     let stack: BenchStack | undefined;
     let token = '';
-    if (sections.has('upload') || sections.has('get') || sections.has('publish')) {
+    const contractSections = sections.has('upload') || sections.has('get') || sections.has('publish');
+    if (contractSections || sections.has('webhooks')) {
       const portBase = await freePortBase();
       progress(`starting the local stack (PORT_BASE=${portBase}, RATE_LIMITS=off)…`);
       const profileFlags = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
@@ -376,8 +379,11 @@ const main = async () => {
       if (PROFILE_DIR)
         cleanup.add(() => writeFile(path.join(PROFILE_DIR, 'phases.json'), JSON.stringify(phases)));
       token = await productionToken(started);
-      progress('warm-up upload (small PDF)…');
-      await sendSmallContract(started, token, `bench-warm-up-${randomUUID()}`);
+      // The webhooks section warms up its own path, and needs no contract in the pipeline beside it.
+      if (contractSections) {
+        progress('warm-up upload (small PDF)…');
+        await sendSmallContract(started, token, `bench-warm-up-${randomUUID()}`);
+      }
     }
     printMachine();
     const runs = stack && sections.has('upload') ? await uploadRuns(stack, token, workDir) : undefined;
@@ -387,6 +393,10 @@ const main = async () => {
     if (stack && sections.has('publish')) {
       const running = stack;
       await phase('upload to contract_viewer published', () => publishSection(running, token, progress));
+    }
+    if (stack && sections.has('webhooks')) {
+      const running = stack;
+      await phase('webhook deliveries', () => webhooksSection(running, token, progress));
     }
   } catch (error) {
     // After an interrupt the steps under way fail as their servers stop: that is not the news.
