@@ -112,7 +112,7 @@ const changeEndpoint = async (
 };
 
 /** Replaces the chosen events: those kept keep their subscription time, new ones start now. */
-export const updateWebhookEndpointEvents = (
+export const updateWebhookEndpointEvents = async (
   ports: EndpointPorts,
   scope: Scope,
   id: string,

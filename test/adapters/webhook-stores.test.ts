@@ -1,0 +1,483 @@
+// Webhook endpoints and messages over DynamoDB Local: endpoints created, read back whole, replaced only
+// when unchanged since read, deleted, listed per integration oldest first; the fan-out of an event as one
+// transaction (its messages, a delivery run each, the event out of the outbox) that only one of two racing
+// fan-outs wins; a test message with its run; updates with their attempt, finished run and new round's
+// run, all or nothing; attempts by round and number; an endpoint's messages newest first.
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDbEventOutbox } from '../../lambdas/adapters/dynamodb/event-outbox';
+import { eventItem } from '../../lambdas/adapters/dynamodb/items';
+import { keys } from '../../lambdas/adapters/dynamodb/keys';
+import { DynamoDbRunStore } from '../../lambdas/adapters/dynamodb/run-store';
+import { getItem } from '../../lambdas/adapters/dynamodb/table';
+import { DynamoDbWebhookEndpointStore } from '../../lambdas/adapters/dynamodb/webhook-endpoint-store';
+import { DynamoDbWebhookMessageStore } from '../../lambdas/adapters/dynamodb/webhook-message-store';
+import { ConcurrentChange } from '../../lambdas/core/errors';
+import type { ServiceEvent } from '../../lambdas/core/events';
+import type { Micros, Scope } from '../../lambdas/core/model';
+import type { DeliveryRun, RunRequest } from '../../lambdas/core/ports';
+import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from '../../lambdas/core/webhooks/model';
+import { useTestDynamoDb } from '../support/dynamodb-local';
+import { id, SECOND, scopeIn, TestClock } from './fixtures';
+
+const db = useTestDynamoDb();
+
+const setUp = async () => {
+  const tableName = await db.freshTable();
+  const clock = new TestClock();
+  const endpoints = new DynamoDbWebhookEndpointStore(db.doc, tableName);
+  const messages = new DynamoDbWebhookMessageStore(db.doc, tableName, clock);
+  const runs = new DynamoDbRunStore(db.doc, tableName, clock);
+  const outbox = new DynamoDbEventOutbox(db.doc, tableName);
+  const scope = scopeIn('production');
+  /** Records an event in the outbox as a store's transaction would, a tick after the last write. */
+  const recordEvent = async (of: Scope = scope): Promise<ServiceEvent> => {
+    const event: ServiceEvent = {
+      id: id('evt_'),
+      type: 'clients.submitted',
+      scope: of,
+      occurredAt: clock.tick(),
+      data: JSON.stringify({ client_id: id('cli_'), first_name: 'Zoë', note: '契約 ✓' }),
+    };
+    await db.doc.send(new PutCommand({ TableName: tableName, Item: eventItem(event) }));
+    return event;
+  };
+  const runItem = (run: RunRequest) => getItem(db.doc, tableName, keys.run(run));
+  return { tableName, clock, endpoints, messages, runs, outbox, scope, recordEvent, runItem };
+};
+
+const whsec = () => `whsec_${Buffer.from(id('k').slice(0, 32)).toString('base64')}`;
+
+const endpoint = (
+  scope: Scope,
+  createdAt: Micros,
+  overrides: Partial<WebhookEndpoint> = {},
+): WebhookEndpoint => ({
+  id: id('whe_'),
+  scope,
+  url: 'https://hooks.example.com/service?source=contracts',
+  subscriptions: { 'clients.submitted': createdAt, 'contract-reviews.analysis.completed': createdAt - 5 },
+  secrets: [
+    { secret: whsec(), createdAt, expiresAt: null },
+    { secret: whsec(), createdAt: createdAt - 10, expiresAt: createdAt + 86_400 * SECOND },
+  ],
+  enabled: true,
+  createdAt,
+  updatedAt: createdAt,
+  ...overrides,
+});
+
+const message = (
+  of: WebhookEndpoint,
+  createdAt: Micros,
+  overrides: Partial<WebhookMessage> = {},
+): WebhookMessage => ({
+  id: id('msg_'),
+  eventId: id('evt_'),
+  endpointId: of.id,
+  scope: of.scope,
+  type: 'clients.submitted',
+  occurredAt: createdAt - 7,
+  data: '{"client_id":"cli_1","first_name":"Zoë"}',
+  test: false,
+  state: 'pending',
+  round: 1,
+  attemptsInRound: 0,
+  nextAttemptAt: createdAt,
+  createdAt,
+  updatedAt: createdAt,
+  ...overrides,
+});
+
+const runOf = (m: Pick<WebhookMessage, 'id' | 'round' | 'scope'>): DeliveryRun => ({
+  kind: 'delivery',
+  environment: m.scope.environment,
+  messageId: m.id,
+  round: m.round,
+});
+
+const attempt = (
+  round: number,
+  number: number,
+  at: Micros,
+  status: number | null = 500,
+): DeliveryAttempt => ({
+  round,
+  number,
+  at,
+  status,
+  error: status === null ? 'connect ECONNREFUSED 203.0.113.7:443' : null,
+  durationMs: 1234,
+  body: status === null ? '' : `{"error":"busy — réessayez"}`,
+});
+
+/** Runs compared whatever order a tie of creation times gives them. */
+const byMessage = (runs: RunRequest[]) =>
+  [...runs].sort((a, b) => runSubjectOf(a).localeCompare(runSubjectOf(b)));
+const runSubjectOf = (run: RunRequest) =>
+  run.kind === 'delivery' ? `${run.messageId}#${run.round}` : `${run.contractReviewId}#${run.version}`;
+
+describe('webhook endpoint store', () => {
+  test('an endpoint reads back exactly as created; an unknown id reads as null; an id is never created twice', async () => {
+    const { clock, endpoints, scope } = await setUp();
+    const created = endpoint(scope, clock.tick(), { enabled: false });
+    await endpoints.create(created);
+    expect(await endpoints.get(created.id)).toEqual(created);
+    expect(await endpoints.get('whe_unknown')).toBeNull();
+
+    const again = { ...created, url: 'https://elsewhere.example.com/' };
+    await expect(endpoints.create(again)).rejects.toThrow();
+    expect(await endpoints.get(created.id)).toEqual(created);
+  });
+
+  test('update replaces it when unchanged since read; a stale read or a deleted endpoint is ConcurrentChange', async () => {
+    const { clock, endpoints, scope } = await setUp();
+    const created = endpoint(scope, clock.tick());
+    await endpoints.create(created);
+    const changed: WebhookEndpoint = {
+      ...created,
+      subscriptions: { 'clients.accepted': clock.tick() },
+      secrets: [created.secrets[0] as WebhookEndpoint['secrets'][number]],
+      enabled: false,
+      updatedAt: clock.now(),
+    };
+    await endpoints.update(changed, created.updatedAt);
+    expect(await endpoints.get(created.id)).toEqual(changed);
+
+    // Written against the first read, after `changed` replaced it.
+    const stale = { ...created, url: 'https://stale.example.com/', updatedAt: clock.tick() };
+    const write = endpoints.update(stale, created.updatedAt);
+    await expect(write).rejects.toBeInstanceOf(ConcurrentChange);
+    await expect(write).rejects.toMatchObject({ recordId: created.id });
+    expect(await endpoints.get(created.id)).toEqual(changed);
+
+    await endpoints.delete(created.id);
+    await expect(
+      endpoints.update({ ...changed, updatedAt: clock.tick() }, changed.updatedAt),
+    ).rejects.toBeInstanceOf(ConcurrentChange);
+    expect(await endpoints.get(created.id)).toBeNull();
+  });
+
+  test('listByIntegration: every endpoint of the integration, oldest first, whatever their ids; delete takes one out', async () => {
+    const { clock, endpoints, scope } = await setUp();
+    const other = scopeIn('production', scope.organisationId);
+    // Ids in the reverse order of creation: an order by id, or newest first, would differ.
+    const c = endpoint(scope, clock.tick(), { id: 'whe_ccc' });
+    const theirs = endpoint(other, clock.tick(), { id: 'whe_bbb_other' });
+    const b = endpoint(scope, clock.tick(), { id: 'whe_bbb' });
+    const a = endpoint(scope, clock.tick(), { id: 'whe_aaa' });
+    for (const e of [c, theirs, b, a]) await endpoints.create(e);
+    // A change later on keeps its place: the list is by creation.
+    const changedC = { ...c, enabled: false, updatedAt: clock.tick() };
+    await endpoints.update(changedC, c.updatedAt);
+
+    expect(await endpoints.listByIntegration(scope.integrationId)).toEqual([changedC, b, a]);
+    expect(await endpoints.listByIntegration(other.integrationId)).toEqual([theirs]);
+    expect(await endpoints.listByIntegration('int_unknown')).toEqual([]);
+
+    await endpoints.delete(b.id);
+    expect(await endpoints.get(b.id)).toBeNull();
+    expect(await endpoints.listByIntegration(scope.integrationId)).toEqual([changedC, a]);
+    await expect(endpoints.delete('whe_never')).resolves.toBeUndefined();
+  });
+});
+
+describe('webhook message store: fan-out', () => {
+  test('records the messages with one delivery run each and takes the event out of the outbox', async () => {
+    const { clock, endpoints, messages, runs, outbox, scope, recordEvent, runItem } = await setUp();
+    const first = endpoint(scope, clock.tick());
+    const second = endpoint(scope, clock.tick());
+    await endpoints.create(first);
+    await endpoints.create(second);
+    const event = await recordEvent();
+    const later = await recordEvent();
+    const now = clock.tick();
+    const made = [
+      message(first, now, { eventId: event.id, data: event.data }),
+      message(second, now, { eventId: event.id, data: event.data }),
+    ];
+
+    expect(await messages.fanOut(event.id, made)).toBe(true);
+
+    for (const m of made) expect(await messages.get(m.id)).toEqual(m);
+    expect(byMessage(await runs.unfinished(10))).toEqual(byMessage(made.map(runOf)));
+    expect(await runItem(runOf(made[0] as WebhookMessage))).toMatchObject({
+      type: 'run',
+      kind: 'delivery',
+      state: 'pending',
+      created_at: now,
+    });
+    expect((await outbox.pending(10)).map((e) => e.id)).toEqual([later.id]);
+    // Out of the outbox, and still readable for redelivery.
+    expect(await outbox.get(event.id)).toEqual(event);
+    expect(await messages.listByEndpoint(first.id, 10)).toEqual([made[0]]);
+    expect(await messages.attempts(made[0]?.id as string)).toEqual([]);
+  });
+
+  test('an event with no subscribed endpoint leaves the outbox with nothing written', async () => {
+    const { messages, runs, outbox, recordEvent } = await setUp();
+    const event = await recordEvent();
+    expect(await messages.fanOut(event.id, [])).toBe(true);
+    expect(await outbox.pending(10)).toEqual([]);
+    expect(await runs.unfinished(10)).toEqual([]);
+  });
+
+  test('an event fanned out already: false, and nothing written', async () => {
+    const { clock, endpoints, messages, runs, outbox, scope, recordEvent } = await setUp();
+    const target = endpoint(scope, clock.tick());
+    await endpoints.create(target);
+    const event = await recordEvent();
+    const winner = message(target, clock.tick(), { eventId: event.id });
+    expect(await messages.fanOut(event.id, [winner])).toBe(true);
+
+    const late = message(target, clock.tick(), { eventId: event.id });
+    expect(await messages.fanOut(event.id, [late])).toBe(false);
+    expect(await messages.get(late.id)).toBeNull();
+    expect(await runs.unfinished(10)).toEqual([runOf(winner)]);
+    expect(await messages.listByEndpoint(target.id, 10)).toEqual([winner]);
+    expect(await outbox.pending(10)).toEqual([]);
+
+    // An event never recorded is no pending event either.
+    const stray = message(target, clock.tick());
+    expect(await messages.fanOut('evt_never', [stray])).toBe(false);
+    expect(await messages.get(stray.id)).toBeNull();
+  });
+
+  test('two fan-outs of one event at once: exactly one wins, and only its messages and runs exist', async () => {
+    const { clock, endpoints, messages, runs, outbox, scope, recordEvent } = await setUp();
+    const target = endpoint(scope, clock.tick());
+    await endpoints.create(target);
+    const winners: WebhookMessage[] = [];
+    for (let i = 0; i < 3; i++) {
+      const event = await recordEvent();
+      const now = clock.tick();
+      const mine = [message(target, now, { eventId: event.id }), message(target, now, { eventId: event.id })];
+      const yours = [
+        message(target, now, { eventId: event.id }),
+        message(target, now, { eventId: event.id }),
+      ];
+
+      const results = await Promise.all([messages.fanOut(event.id, mine), messages.fanOut(event.id, yours)]);
+
+      expect([...results].sort()).toEqual([false, true]);
+      const [won, lost] = results[0] ? [mine, yours] : [yours, mine];
+      for (const m of won) expect(await messages.get(m.id)).toEqual(m);
+      for (const m of lost) expect(await messages.get(m.id)).toBeNull();
+      winners.push(...won);
+    }
+    expect(byMessage(await runs.unfinished(20))).toEqual(byMessage(winners.map(runOf)));
+    expect(await messages.listByEndpoint(target.id, 20)).toHaveLength(winners.length);
+    expect(await outbox.pending(10)).toEqual([]);
+  });
+
+  test('a fan-out that cannot write a message writes nothing and leaves the event pending', async () => {
+    const { clock, endpoints, messages, runs, outbox, scope, recordEvent } = await setUp();
+    const target = endpoint(scope, clock.tick());
+    await endpoints.create(target);
+    const taken = message(target, clock.tick());
+    await messages.create(taken);
+    const event = await recordEvent();
+    const fresh = message(target, clock.tick(), { eventId: event.id });
+    // The second message's id is taken: the whole transaction is refused.
+    await expect(
+      messages.fanOut(event.id, [fresh, { ...taken, eventId: event.id, createdAt: clock.tick() }]),
+    ).rejects.toThrow('a transaction condition failed unexpectedly');
+    expect(await messages.get(fresh.id)).toBeNull();
+    expect(await messages.get(taken.id)).toEqual(taken);
+    expect((await outbox.pending(10)).map((e) => e.id)).toEqual([event.id]);
+    expect(await runs.unfinished(10)).toEqual([runOf(taken)]);
+  });
+});
+
+describe('webhook message store: messages, attempts and runs', () => {
+  test('create records a test message with the run of its first round; an id is never created twice', async () => {
+    const { clock, endpoints, messages, runs, scope } = await setUp();
+    const target = endpoint(scope, clock.tick());
+    await endpoints.create(target);
+    const testMessage = message(target, clock.tick(), {
+      eventId: null,
+      type: 'test',
+      test: true,
+      data: '{"channel":"review_snapshot","url":"https://pages.example.com/example/"}',
+    });
+    await messages.create(testMessage);
+    expect(await messages.get(testMessage.id)).toEqual(testMessage);
+    expect(await runs.unfinished(10)).toEqual([runOf(testMessage)]);
+
+    await expect(messages.create({ ...testMessage, data: '{}' })).rejects.toThrow();
+    expect(await messages.get(testMessage.id)).toEqual(testMessage);
+    expect(await runs.unfinished(10)).toEqual([runOf(testMessage)]);
+  });
+
+  test('update records its attempt; attempts come back by round and number, whatever order they were written in', async () => {
+    const { clock, endpoints, messages, scope } = await setUp();
+    const target = endpoint(scope, clock.tick());
+    await endpoints.create(target);
+    const first = message(target, clock.tick());
+    const other = message(target, clock.tick());
+    await messages.create(first);
+    await messages.create(other);
+
+    // Round 10 before 9 and 2: by number, not by text; round 1's attempts out of order.
+    const written = [
+      attempt(10, 1, clock.tick(), 503),
+      attempt(1, 2, clock.tick(), null),
+      attempt(9, 8, clock.tick(), 500),
+      attempt(1, 1, clock.tick(), 500),
+      attempt(2, 1, clock.tick(), 200),
+    ];
+    let current = first;
+    for (const a of written) {
+      const next = {
+        ...current,
+        round: a.round,
+        attemptsInRound: a.number,
+        nextAttemptAt: clock.tick() + 60 * SECOND,
+        updatedAt: clock.now(),
+      };
+      await messages.update(next, current.updatedAt, { attempt: a });
+      current = next;
+    }
+    expect(await messages.get(first.id)).toEqual(current);
+    const [r10, r1n2, r9, r1n1, r2] = written as [
+      DeliveryAttempt,
+      DeliveryAttempt,
+      DeliveryAttempt,
+      DeliveryAttempt,
+      DeliveryAttempt,
+    ];
+    expect(await messages.attempts(first.id)).toEqual([r1n1, r1n2, r2, r9, r10]);
+    expect(await messages.attempts(other.id)).toEqual([]);
+  });
+
+  test('an update that ends the round finishes its run in the same write', async () => {
+    const { clock, endpoints, messages, runs, scope, runItem } = await setUp();
+    const target = endpoint(scope, clock.tick());
+    await endpoints.create(target);
+    const m = message(target, clock.tick());
+    const stillGoing = message(target, clock.tick());
+    await messages.create(m);
+    await messages.create(stillGoing);
+    const at = clock.tick();
+    const delivered = {
+      ...m,
+      state: 'delivered' as const,
+      attemptsInRound: 1,
+      nextAttemptAt: null,
+      updatedAt: at,
+    };
+
+    await messages.update(delivered, m.updatedAt, { attempt: attempt(1, 1, at, 200), finish: runOf(m) });
+
+    expect(await messages.get(m.id)).toEqual(delivered);
+    expect(await messages.attempts(m.id)).toEqual([attempt(1, 1, at, 200)]);
+    expect(await runs.unfinished(10)).toEqual([runOf(stillGoing)]);
+    const item = await runItem(runOf(m));
+    expect(item).toMatchObject({
+      type: 'run',
+      kind: 'delivery',
+      message_id: m.id,
+      round: 1,
+      state: 'finished',
+    });
+    expect(item).not.toHaveProperty('gsi1pk');
+  });
+
+  test("an update that starts a new round records the new round's run", async () => {
+    const { clock, endpoints, messages, runs, scope } = await setUp();
+    const target = endpoint(scope, clock.tick());
+    await endpoints.create(target);
+    const m = message(target, clock.tick());
+    await messages.create(m);
+    const failed = {
+      ...m,
+      state: 'failed' as const,
+      attemptsInRound: 8,
+      nextAttemptAt: null,
+      updatedAt: clock.tick(),
+    };
+    await messages.update(failed, m.updatedAt, { attempt: attempt(1, 8, clock.now()), finish: runOf(m) });
+    expect(await runs.unfinished(10)).toEqual([]);
+
+    const now = clock.tick();
+    const again = {
+      ...failed,
+      state: 'pending' as const,
+      round: 2,
+      attemptsInRound: 0,
+      nextAttemptAt: now,
+      updatedAt: now,
+    };
+    await messages.update(again, failed.updatedAt, { start: runOf(again) });
+
+    expect(await messages.get(m.id)).toEqual(again);
+    expect(await runs.unfinished(10)).toEqual([{ ...runOf(m), round: 2 }]);
+
+    // Starting a round already recorded fails whole: the message stays as it was.
+    const twice = { ...again, updatedAt: clock.tick() };
+    await expect(messages.update(twice, again.updatedAt, { start: runOf(again) })).rejects.toThrow(
+      'a transaction condition failed unexpectedly',
+    );
+    expect(await messages.get(m.id)).toEqual(again);
+  });
+
+  test('an update against a stale read is ConcurrentChange, and none of its effects is written', async () => {
+    const { clock, endpoints, messages, runs, scope } = await setUp();
+    const target = endpoint(scope, clock.tick());
+    await endpoints.create(target);
+    const m = message(target, clock.tick());
+    await messages.create(m);
+    const first = {
+      ...m,
+      attemptsInRound: 1,
+      nextAttemptAt: clock.tick() + 60 * SECOND,
+      updatedAt: clock.now(),
+    };
+    await messages.update(first, m.updatedAt, { attempt: attempt(1, 1, clock.now()) });
+
+    // Another writer's view from before `first`: refused with every effect.
+    const stale = {
+      ...m,
+      state: 'delivered' as const,
+      attemptsInRound: 1,
+      nextAttemptAt: null,
+      updatedAt: clock.tick(),
+    };
+    const write = messages.update(stale, m.updatedAt, {
+      attempt: attempt(1, 1, clock.now(), 200),
+      finish: runOf(m),
+      start: { ...runOf(m), round: 2 },
+    });
+    await expect(write).rejects.toBeInstanceOf(ConcurrentChange);
+    await expect(write).rejects.toMatchObject({ recordId: m.id });
+    expect(await messages.get(m.id)).toEqual(first);
+    expect(await messages.attempts(m.id)).toEqual([attempt(1, 1, first.updatedAt)]);
+    expect(await runs.unfinished(10)).toEqual([runOf(m)]);
+
+    const ghost = message(target, clock.tick());
+    await expect(messages.update(ghost, ghost.updatedAt, {})).rejects.toBeInstanceOf(ConcurrentChange);
+    expect(await messages.get(ghost.id)).toBeNull();
+  });
+
+  test("listByEndpoint: an endpoint's messages newest first, up to the limit, no other endpoint's", async () => {
+    const { clock, endpoints, messages, scope } = await setUp();
+    const target = endpoint(scope, clock.tick());
+    const other = endpoint(scope, clock.tick());
+    await endpoints.create(target);
+    await endpoints.create(other);
+    // Ids against the order of creation: an order by id would differ.
+    const made = ['msg_ddd', 'msg_ccc', 'msg_bbb', 'msg_aaa'].map((messageId) =>
+      message(target, clock.tick(), { id: messageId }),
+    );
+    const theirs = message(other, clock.tick());
+    for (const m of [...made, theirs]) await messages.create(m);
+    // An update later keeps the message in its place: the list is by creation.
+    const updated = { ...made[0], attemptsInRound: 1, updatedAt: clock.tick() } as WebhookMessage;
+    await messages.update(updated, made[0]?.updatedAt as Micros, {});
+
+    const newestFirst = [made[3], made[2], made[1], updated];
+    expect(await messages.listByEndpoint(target.id, 10)).toEqual(newestFirst);
+    expect(await messages.listByEndpoint(target.id, 2)).toEqual(newestFirst.slice(0, 2));
+    expect(await messages.listByEndpoint(other.id, 10)).toEqual([theirs]);
+    expect(await messages.listByEndpoint('whe_unknown', 10)).toEqual([]);
+  });
+});

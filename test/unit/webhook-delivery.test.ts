@@ -1,0 +1,1187 @@
+// unit -> webhook endpoints and delivery (lambdas/core/webhooks/endpoints.ts, delivery.ts) over in-memory
+// ports: a clock that moves only when told, ids counted from 1, stores keeping records in maps, a sender
+// answering as scripted and keeping every request, workflows recording their starts. The fan-out's choice
+// of endpoints, the 8 attempts on the schedule (scaled by delayScale), every request verified with the
+// independent `standardwebhooks` verifier at the time it was sent, rotations, redeliveries, test events,
+// and the endpoint rules.
+import { afterEach, describe, expect, jest, test } from '@jest/globals';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { ActionRefused, ConcurrentChange } from '../../lambdas/core/errors';
+import { EVENT_TYPES, type EventType, type ServiceEvent } from '../../lambdas/core/events';
+import type { Micros, Scope } from '../../lambdas/core/model';
+import {
+  type AttemptOutcome,
+  type Clock,
+  type DeliveryRun,
+  type EventOutbox,
+  type Ids,
+  type Ports,
+  type RunOutcome,
+  type RunRequest,
+  type RunStore,
+  runSubject,
+  type WebhookEndpointStore,
+  type WebhookMessageStore,
+  type WebhookSender,
+  type Workflows,
+} from '../../lambdas/core/ports';
+import { formatTime, HOUR, MINUTE, SECOND } from '../../lambdas/core/time';
+import {
+  attemptDelivery,
+  type DeliveryStep,
+  fanOutEvent,
+  fanOutPending,
+  redeliverMessage,
+  sendTestEvent,
+} from '../../lambdas/core/webhooks/delivery';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  type EndpointPolicy,
+  MAX_ENDPOINTS,
+  ownEndpoint,
+  presentWebhookEndpoint,
+  ROTATION_OVERLAP_MS,
+  receives,
+  rotateWebhookEndpointSecret,
+  setWebhookEndpointEnabled,
+  signingSecrets,
+  updateWebhookEndpointEvents,
+} from '../../lambdas/core/webhooks/endpoints';
+import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from '../../lambdas/core/webhooks/model';
+import { isSigningSecret, testEventData } from '../../lambdas/core/webhooks/signing';
+
+const T0: Micros = Date.UTC(2026, 10, 21, 9, 30) * 1000;
+const SCOPE: Scope = { organisationId: 'org_harbour', integrationId: 'int_sales', environment: 'production' };
+const OTHER_INTEGRATION: Scope = { ...SCOPE, integrationId: 'int_other' };
+const OTHER_ORGANISATION: Scope = { ...SCOPE, organisationId: 'org_other' };
+const SANDBOX: Scope = { ...SCOPE, environment: 'sandbox' };
+const DEPLOYED: EndpointPolicy = { allowLoopbackHttp: false };
+const HOOK_URL = 'https://hooks.example.com/service';
+const PAGES = 'https://pages.example.com';
+
+/** The pauses after failed attempts 1 to 7 (interface.md "Delivery"), written out rather than imported. */
+const SCHEDULE: readonly Micros[] = [
+  1 * MINUTE,
+  5 * MINUTE,
+  30 * MINUTE,
+  2 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+  24 * HOUR,
+];
+
+// The fakes
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+class FakeClock implements Clock {
+  time: Micros = T0;
+  now(): Micros {
+    return this.time;
+  }
+  advance(micros: Micros): void {
+    this.time += micros;
+  }
+  /** Moves on to `at`, unless it is already later. */
+  until(at: Micros): void {
+    this.time = Math.max(this.time, at);
+  }
+}
+
+/** Ids counted from 1 (`whe_1`, `evt_2`, `msg_3`, …). */
+const sequentialIds = (): Ids => {
+  let n = 0;
+  return {
+    id: (prefix) => `${prefix}_${++n}`,
+    secret: (prefix) => `${prefix}secret${++n}`,
+  };
+};
+
+class FakeEndpointStore implements WebhookEndpointStore {
+  readonly records = new Map<string, WebhookEndpoint>();
+  /** Writers that get in first, one before each coming update: concurrent changes. */
+  readonly interleaved: Array<() => void> = [];
+  updates = 0;
+
+  async create(endpoint: WebhookEndpoint): Promise<void> {
+    if (this.records.has(endpoint.id)) throw new Error(`${endpoint.id} exists already`);
+    this.records.set(endpoint.id, copy(endpoint));
+  }
+  async update(endpoint: WebhookEndpoint, expectedUpdatedAt: Micros): Promise<void> {
+    this.updates++;
+    this.interleaved.shift()?.();
+    const current = this.records.get(endpoint.id);
+    if (!current || current.updatedAt !== expectedUpdatedAt) throw new ConcurrentChange(endpoint.id);
+    this.records.set(endpoint.id, copy(endpoint));
+  }
+  async delete(id: string): Promise<void> {
+    this.records.delete(id);
+  }
+  async get(id: string): Promise<WebhookEndpoint | null> {
+    const endpoint = this.records.get(id);
+    return endpoint ? copy(endpoint) : null;
+  }
+  async listByIntegration(integrationId: string): Promise<WebhookEndpoint[]> {
+    return [...this.records.values()]
+      .filter((e) => e.scope.integrationId === integrationId)
+      .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
+      .map(copy);
+  }
+}
+
+/** A run's record: unfinished (null), finished by the run store with an outcome, or with its message. */
+type RunEnd = RunOutcome | 'with its message' | null;
+
+class FakeRunStore implements RunStore {
+  readonly records = new Map<string, { run: RunRequest; end: RunEnd }>();
+  readonly finishes: Array<{ run: RunRequest; outcome: RunOutcome }> = [];
+
+  private static key(run: RunRequest): string {
+    return `${run.kind}:${runSubject(run)}`;
+  }
+  record(run: RunRequest): void {
+    const key = FakeRunStore.key(run);
+    if (this.records.has(key)) throw new Error(`run ${key} recorded twice`);
+    this.records.set(key, { run: copy(run), end: null });
+  }
+  endWithMessage(run: RunRequest): void {
+    const record = this.records.get(FakeRunStore.key(run));
+    if (record && record.end === null) record.end = 'with its message';
+  }
+  endOf(run: RunRequest): RunEnd | undefined {
+    return this.records.get(FakeRunStore.key(run))?.end;
+  }
+  async unfinished(limit: number): Promise<RunRequest[]> {
+    return [...this.records.values()]
+      .filter((r) => r.end === null)
+      .slice(0, limit)
+      .map((r) => copy(r.run));
+  }
+  async finish(run: RunRequest, outcome: RunOutcome): Promise<void> {
+    this.finishes.push({ run: copy(run), outcome });
+    const record = this.records.get(FakeRunStore.key(run));
+    if (record && record.end === null) record.end = outcome;
+  }
+}
+
+class FakeOutbox implements EventOutbox {
+  readonly events = new Map<string, ServiceEvent>();
+  /** In the order recorded: oldest first. */
+  readonly pendingIds = new Set<string>();
+
+  record(event: ServiceEvent): void {
+    this.events.set(event.id, copy(event));
+    this.pendingIds.add(event.id);
+  }
+  async pending(limit: number): Promise<ServiceEvent[]> {
+    return [...this.pendingIds].slice(0, limit).map((id) => copy(this.events.get(id) as ServiceEvent));
+  }
+  async acknowledge(eventId: string): Promise<void> {
+    this.pendingIds.delete(eventId);
+  }
+  async get(eventId: string): Promise<ServiceEvent | null> {
+    const event = this.events.get(eventId);
+    return event ? copy(event) : null;
+  }
+}
+
+const runOf = (message: Pick<WebhookMessage, 'id' | 'round' | 'scope'>): DeliveryRun => ({
+  kind: 'delivery',
+  environment: message.scope.environment,
+  messageId: message.id,
+  round: message.round,
+});
+
+class FakeMessageStore implements WebhookMessageStore {
+  readonly records = new Map<string, WebhookMessage>();
+  readonly attemptLog = new Map<string, DeliveryAttempt[]>();
+  /** Writers that get in first, one before each coming update. */
+  readonly interleaved: Array<() => void> = [];
+
+  constructor(
+    private readonly outbox: FakeOutbox,
+    private readonly runs: FakeRunStore,
+  ) {}
+
+  private add(message: WebhookMessage): void {
+    if (this.records.has(message.id)) throw new Error(`${message.id} exists already`);
+    this.records.set(message.id, copy(message));
+    this.runs.record(runOf(message));
+  }
+  async fanOut(eventId: string, messages: WebhookMessage[]): Promise<boolean> {
+    if (!this.outbox.pendingIds.has(eventId)) return false;
+    this.outbox.pendingIds.delete(eventId);
+    for (const message of messages) this.add(message);
+    return true;
+  }
+  async create(message: WebhookMessage): Promise<void> {
+    this.add(message);
+  }
+  async get(id: string): Promise<WebhookMessage | null> {
+    const message = this.records.get(id);
+    return message ? copy(message) : null;
+  }
+  async update(
+    message: WebhookMessage,
+    expectedUpdatedAt: Micros,
+    effects: { attempt?: DeliveryAttempt; finish?: DeliveryRun; start?: DeliveryRun },
+  ): Promise<void> {
+    this.interleaved.shift()?.();
+    const current = this.records.get(message.id);
+    if (!current || current.updatedAt !== expectedUpdatedAt) throw new ConcurrentChange(message.id);
+    this.records.set(message.id, copy(message));
+    if (effects.attempt) {
+      const log = this.attemptLog.get(message.id) ?? [];
+      log.push(copy(effects.attempt));
+      this.attemptLog.set(message.id, log);
+    }
+    if (effects.finish) this.runs.endWithMessage(effects.finish);
+    if (effects.start) this.runs.record(effects.start);
+  }
+  async attempts(messageId: string): Promise<DeliveryAttempt[]> {
+    return [...(this.attemptLog.get(messageId) ?? [])]
+      .sort((a, b) => a.round - b.round || a.number - b.number)
+      .map(copy);
+  }
+  async listByEndpoint(endpointId: string, limit: number): Promise<WebhookMessage[]> {
+    return [...this.records.values()]
+      .filter((m) => m.endpointId === endpointId)
+      .sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id))
+      .slice(0, limit)
+      .map(copy);
+  }
+}
+
+interface SentRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** The clock when it was sent. */
+  at: Micros;
+}
+
+/** What a receiver answering `status` comes to; null: no answer at all. */
+const answer = (status: number | null): AttemptOutcome =>
+  status === null
+    ? { status: null, error: 'connect ECONNREFUSED 203.0.113.7:443', durationMs: 3, body: '' }
+    : { status, error: null, durationMs: 42, body: status < 300 ? 'thanks' : `status ${status}` };
+
+class FakeSender implements WebhookSender {
+  readonly requests: SentRequest[] = [];
+  /** Answers in order; once they run out, `otherwise`. */
+  readonly script: AttemptOutcome[] = [];
+  otherwise: AttemptOutcome = answer(200);
+
+  constructor(private readonly clock: Clock) {}
+
+  async send(request: { url: string; headers: Record<string, string>; body: string }) {
+    this.requests.push({ ...copy(request), at: this.clock.now() });
+    return this.script.shift() ?? this.otherwise;
+  }
+}
+
+class FakeWorkflows implements Workflows {
+  readonly started: RunRequest[] = [];
+  failing = false;
+  async start(run: RunRequest): Promise<void> {
+    if (this.failing) throw new Error('Step Functions is unavailable');
+    this.started.push(copy(run));
+  }
+}
+
+type DeliveryPorts = Pick<
+  Ports,
+  'clock' | 'ids' | 'outbox' | 'runs' | 'webhookEndpoints' | 'webhookMessages' | 'webhookSender' | 'workflows'
+>;
+
+const world = () => {
+  const clock = new FakeClock();
+  const ids = sequentialIds();
+  const outbox = new FakeOutbox();
+  const runs = new FakeRunStore();
+  const endpoints = new FakeEndpointStore();
+  const messages = new FakeMessageStore(outbox, runs);
+  const sender = new FakeSender(clock);
+  const workflows = new FakeWorkflows();
+  const ports: DeliveryPorts = {
+    clock,
+    ids,
+    outbox,
+    runs,
+    webhookEndpoints: endpoints,
+    webhookMessages: messages,
+    webhookSender: sender,
+    workflows,
+  };
+  return { clock, ids, outbox, runs, endpoints, messages, sender, workflows, ports };
+};
+type World = ReturnType<typeof world>;
+
+// Helpers
+
+const register = (w: World, events: EventType[], scope: Scope = SCOPE, url = HOOK_URL) =>
+  createWebhookEndpoint(w.ports, scope, { url, events }, DEPLOYED);
+
+/** An event that happens now, recorded in the outbox. */
+const happen = (w: World, type: EventType, scope: Scope = SCOPE): ServiceEvent => {
+  const event: ServiceEvent = {
+    id: w.ids.id('evt'),
+    type,
+    scope,
+    occurredAt: w.clock.now(),
+    data: JSON.stringify({ client_id: 'cli_7', reference: 'sale-14-wattle-grove', note: 'Zoë ✓' }),
+  };
+  w.outbox.record(event);
+  return event;
+};
+
+/** Registers an endpoint, lets an event happen a second later and fans it out: the one message. */
+const oneMessage = async (w: World, type: EventType = 'clients.submitted') => {
+  const registered = await register(w, [type]);
+  w.clock.advance(SECOND);
+  const event = happen(w, type);
+  const made = await fanOutEvent(w.ports, event);
+  expect(made).toHaveLength(1);
+  const message = made[0] as WebhookMessage;
+  // The workflow starts a moment after the fan-out.
+  w.clock.advance(SECOND);
+  return { ...registered, event, message, run: runOf(message) };
+};
+
+const stored = async (w: World, id: string): Promise<WebhookMessage> => {
+  const message = await w.messages.get(id);
+  if (message === null) throw new Error(`${id} is not stored`);
+  return message;
+};
+
+/** Runs a round's workflow as the ASL does: attempt, wait until the due time, attempt again, until done. */
+const drive = async (w: World, run: DeliveryRun, delayScale = 1): Promise<DeliveryStep[]> => {
+  const steps: DeliveryStep[] = [];
+  for (let i = 0; i < 40; i++) {
+    const step = await attemptDelivery(w.ports, run, delayScale);
+    steps.push(step);
+    if (step.done) return steps;
+    w.clock.until(Date.parse(step.dueAt) * 1000);
+  }
+  throw new Error('the round did not end within 40 steps');
+};
+
+/** What the standardwebhooks verifier says of a request, its clock at `atMicros` (the sending time). */
+const verdict = (secret: string, request: SentRequest, atMicros: Micros = request.at): string => {
+  const clock = jest.spyOn(Date, 'now').mockReturnValue(Math.floor(atMicros / 1000));
+  try {
+    new Webhook(secret).verify(request.body, request.headers);
+    return 'verified';
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) return error.message;
+    throw error;
+  } finally {
+    clock.mockRestore();
+  }
+};
+
+const refusal = async (action: Promise<unknown>): Promise<string> => {
+  try {
+    await action;
+  } catch (error) {
+    if (error instanceof ActionRefused) return error.message;
+    throw error;
+  }
+  throw new Error('the action was not refused');
+};
+
+afterEach(() => {
+  jest.restoreAllMocks();
+});
+
+// Fan-out
+
+describe('fan-out', () => {
+  test('an event goes to each enabled endpoint of its scope subscribed to it when it happened, and no other', async () => {
+    const w = world();
+    const both = await register(w, ['clients.submitted', 'clients.accepted']);
+    const otherType = await register(w, ['clients.accepted']);
+    const disabled = await register(w, ['clients.submitted']);
+    await setWebhookEndpointEnabled(w.ports, SCOPE, disabled.endpoint.id, false);
+    await register(w, ['clients.submitted'], OTHER_INTEGRATION);
+    // Another environment's endpoint of the same integration (another table when deployed).
+    w.endpoints.records.set('whe_sandbox', { ...both.endpoint, id: 'whe_sandbox', scope: SANDBOX });
+    w.clock.advance(SECOND);
+    // Subscribed at the very moment the event happens: it receives it.
+    const atTheMoment = await register(w, ['clients.submitted']);
+    const event = happen(w, 'clients.submitted');
+    w.clock.advance(1);
+    // Subscribed one microsecond after: nothing of it, whether a new endpoint or a new event choice.
+    await register(w, ['clients.submitted']);
+    await updateWebhookEndpointEvents(w.ports, SCOPE, otherType.endpoint.id, [
+      'clients.accepted',
+      'clients.submitted',
+    ]);
+    w.clock.advance(SECOND);
+    const fanOutAt = w.clock.now();
+
+    const made = await fanOutEvent(w.ports, event);
+
+    expect(made.map((m) => m.endpointId)).toEqual([both.endpoint.id, atTheMoment.endpoint.id]);
+    for (const message of made)
+      expect(message).toEqual({
+        id: expect.stringMatching(/^msg_\d+$/),
+        eventId: event.id,
+        endpointId: message.endpointId,
+        scope: SCOPE,
+        type: 'clients.submitted',
+        occurredAt: event.occurredAt,
+        data: event.data,
+        test: false,
+        state: 'pending',
+        round: 1,
+        attemptsInRound: 0,
+        nextAttemptAt: fanOutAt,
+        createdAt: fanOutAt,
+        updatedAt: fanOutAt,
+      });
+    expect(new Set(made.map((m) => m.id)).size).toBe(2);
+    for (const message of made) expect(await w.messages.get(message.id)).toEqual(message);
+    expect(w.messages.records.size).toBe(2);
+    // Each message's first round is recorded and started; the event has left the outbox.
+    expect(await w.runs.unfinished(10)).toEqual(made.map(runOf));
+    expect(w.workflows.started).toEqual(made.map(runOf));
+    expect(await w.outbox.pending(10)).toEqual([]);
+    expect(await w.outbox.get(event.id)).toEqual(event);
+  });
+
+  test('receives: enabled, subscribed to the type, and subscribed no later than the event', async () => {
+    const w = world();
+    const { endpoint } = await register(w, ['clients.accepted']);
+    expect(receives(endpoint, 'clients.accepted', T0)).toBe(true);
+    expect(receives(endpoint, 'clients.accepted', T0 + HOUR)).toBe(true);
+    expect(receives(endpoint, 'clients.accepted', T0 - 1)).toBe(false);
+    expect(receives(endpoint, 'clients.submitted', T0 + HOUR)).toBe(false);
+    expect(receives({ ...endpoint, enabled: false }, 'clients.accepted', T0 + HOUR)).toBe(false);
+  });
+
+  test('an event with no subscriber leaves the outbox with no message', async () => {
+    const w = world();
+    await register(w, ['clients.accepted']);
+    w.clock.advance(SECOND);
+    const event = happen(w, 'contract-reviews.analysis.completed');
+    expect(await fanOutEvent(w.ports, event)).toEqual([]);
+    expect(await w.outbox.pending(10)).toEqual([]);
+    expect(w.messages.records.size).toBe(0);
+    expect(w.workflows.started).toEqual([]);
+  });
+
+  test('an event fanned out already makes nothing more and starts nothing', async () => {
+    const w = world();
+    const { event, message } = await oneMessage(w);
+    expect(await fanOutEvent(w.ports, event)).toEqual([]);
+    expect([...w.messages.records.keys()]).toEqual([message.id]);
+    expect(w.workflows.started).toEqual([runOf(message)]);
+    expect(await w.runs.unfinished(10)).toEqual([runOf(message)]);
+  });
+
+  test('fanOutPending takes the oldest pending events up to its limit and says how many', async () => {
+    const w = world();
+    const { endpoint } = await register(w, ['clients.submitted']);
+    w.clock.advance(SECOND);
+    const events = [happen(w, 'clients.submitted'), happen(w, 'clients.submitted')];
+    w.clock.advance(1);
+    events.push(happen(w, 'clients.submitted'));
+
+    expect(await fanOutPending(w.ports, 2)).toBe(2);
+    expect((await w.outbox.pending(10)).map((e) => e.id)).toEqual([events[2]?.id]);
+    const eventIds = async () =>
+      (await w.messages.listByEndpoint(endpoint.id, 10)).map((m) => m.eventId).sort();
+    expect(await eventIds()).toEqual([events[0]?.id, events[1]?.id].sort());
+    expect(await fanOutPending(w.ports, 2)).toBe(1);
+    expect(await eventIds()).toEqual(events.map((e) => e.id).sort());
+    expect(await fanOutPending(w.ports, 2)).toBe(0);
+    expect(w.workflows.started).toHaveLength(3);
+  });
+
+  test('a workflow that does not start loses nothing: the recorded run is there for the re-drive', async () => {
+    const w = world();
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => {});
+    await register(w, ['clients.submitted']);
+    await register(w, ['clients.submitted']);
+    w.clock.advance(SECOND);
+    const event = happen(w, 'clients.submitted');
+    w.workflows.failing = true;
+    const made = await fanOutEvent(w.ports, event);
+    expect(made).toHaveLength(2);
+    expect(await w.runs.unfinished(10)).toEqual(made.map(runOf));
+    expect(await w.outbox.pending(10)).toEqual([]);
+    expect(logged).toHaveBeenCalledTimes(2);
+    expect(String(logged.mock.calls[0]?.[0])).toContain('delivery not started');
+  });
+});
+
+// Attempts
+
+describe('attemptDelivery', () => {
+  test('a 2xx answer delivers the message and ends the round with it', async () => {
+    const w = world();
+    const { endpoint, message, run } = await oneMessage(w);
+    const at = w.clock.now();
+    w.sender.script.push(answer(204));
+
+    expect(await attemptDelivery(w.ports, run, 1)).toEqual({ done: true });
+
+    expect(w.sender.requests).toHaveLength(1);
+    expect(w.sender.requests[0]?.url).toBe(endpoint.url);
+    expect(await stored(w, message.id)).toMatchObject({
+      state: 'delivered',
+      round: 1,
+      attemptsInRound: 1,
+      nextAttemptAt: null,
+    });
+    expect(await w.messages.attempts(message.id)).toEqual([
+      { round: 1, number: 1, at, status: 204, error: null, durationMs: 42, body: 'thanks' },
+    ]);
+    expect(w.runs.endOf(run)).toBe('with its message');
+    expect(await w.runs.unfinished(10)).toEqual([]);
+  });
+
+  test.each([200, 201, 299])('%i is success', async (status) => {
+    const w = world();
+    const { message, run } = await oneMessage(w);
+    w.sender.script.push(answer(status));
+    expect(await attemptDelivery(w.ports, run, 1)).toEqual({ done: true });
+    expect((await stored(w, message.id)).state).toBe('delivered');
+  });
+
+  test.each<[number | null, string]>([
+    [301, 'a redirect (not followed)'],
+    [400, 'a client error'],
+    [429, 'too many requests'],
+    [500, 'a server error'],
+    [null, 'no answer'],
+  ])('%s (%s) is retried a minute later', async (status) => {
+    const w = world();
+    const { message, run } = await oneMessage(w);
+    const at = w.clock.now();
+    w.sender.script.push(answer(status));
+    const step = await attemptDelivery(w.ports, run, 1);
+    expect(step).toEqual({ done: false, dueAt: new Date((at + MINUTE) / 1000).toISOString() });
+    expect(await stored(w, message.id)).toMatchObject({
+      state: 'pending',
+      attemptsInRound: 1,
+      nextAttemptAt: at + MINUTE,
+    });
+    expect(await w.messages.attempts(message.id)).toEqual([{ round: 1, number: 1, at, ...answer(status) }]);
+    expect(await w.runs.unfinished(10)).toEqual([run]);
+  });
+
+  test('before the stored due time it waits it out and sends nothing (as after a restart)', async () => {
+    const w = world();
+    const { message, run } = await oneMessage(w);
+    w.sender.script.push(answer(503));
+    const first = await attemptDelivery(w.ports, run, 1);
+    const after = await stored(w, message.id);
+    const due = after.nextAttemptAt as Micros;
+
+    // Called again at once, and a microsecond before the due time: the same due time, nothing sent.
+    expect(await attemptDelivery(w.ports, run, 1)).toEqual(first);
+    w.clock.until(due - 1);
+    expect(await attemptDelivery(w.ports, run, 1)).toEqual(first);
+    expect(w.sender.requests).toHaveLength(1);
+    expect(await w.messages.attempts(message.id)).toHaveLength(1);
+    expect(await stored(w, message.id)).toEqual(after);
+
+    // At the due time, the second attempt.
+    w.clock.until(due);
+    expect(await attemptDelivery(w.ports, run, 1)).toEqual({ done: true });
+    expect(w.sender.requests).toHaveLength(2);
+    expect((await w.messages.attempts(message.id)).map((a) => [a.number, a.at, a.status])).toEqual([
+      [1, due - MINUTE, 503],
+      [2, due, 200],
+    ]);
+  });
+
+  test.each([1, 60, 1000])(
+    'a receiver that always fails gets 8 attempts, the pauses divided by delayScale %i, then the message fails',
+    async (delayScale) => {
+      const w = world();
+      const { secret, event, message, run } = await oneMessage(w);
+      w.sender.otherwise = answer(500);
+
+      const steps = await drive(w, run, delayScale);
+
+      const requests = w.sender.requests;
+      expect(requests).toHaveLength(8);
+      const pauses = requests.slice(1).map((r, i) => r.at - (requests[i] as SentRequest).at);
+      expect(pauses).toEqual(SCHEDULE.map((pause) => pause / delayScale));
+      // Each step but the last named the time of the next attempt.
+      expect(steps).toEqual([
+        ...requests.slice(1).map((r) => ({ done: false, dueAt: new Date(r.at / 1000).toISOString() })),
+        { done: true },
+      ]);
+      expect(await stored(w, message.id)).toMatchObject({
+        state: 'failed',
+        round: 1,
+        attemptsInRound: 8,
+        nextAttemptAt: null,
+      });
+      expect(await w.messages.attempts(message.id)).toEqual(
+        requests.map((r, i) => ({ round: 1, number: i + 1, at: r.at, ...answer(500) })),
+      );
+      expect(w.runs.endOf(run)).toBe('with its message');
+      // Driving the finished round again sends nothing.
+      expect(await attemptDelivery(w.ports, run, delayScale)).toEqual({ done: true });
+      expect(requests).toHaveLength(8);
+
+      // Every attempt: the same webhook-id and body, signed afresh when sent, verified then.
+      for (const request of requests) {
+        expect(request.headers['webhook-id']).toBe(message.id);
+        expect(request.headers['webhook-timestamp']).toBe(String(Math.floor(request.at / SECOND)));
+        expect(request.headers['content-type']).toBe('application/json');
+        expect(request.body).toBe(requests[0]?.body);
+        expect(verdict(secret, request)).toBe('verified');
+      }
+      const first = requests[0] as SentRequest;
+      const last = requests[7] as SentRequest;
+      if (delayScale === 1) {
+        // Hours later, the first attempt's signature is stale; only the fresh one verifies.
+        expect(new Set(requests.map((r) => r.headers['webhook-timestamp'])).size).toBe(8);
+        expect(verdict(secret, first, last.at)).toBe('Message timestamp too old');
+      }
+      expect(JSON.parse(first.body)).toEqual({
+        type: 'clients.submitted',
+        timestamp: formatTime(event.occurredAt),
+        test: false,
+        data: JSON.parse(event.data),
+      });
+      expect(first.body.endsWith(`"data":${event.data}}`)).toBe(true);
+    },
+  );
+
+  test('a success after failures ends the round at that attempt', async () => {
+    const w = world();
+    const { message, run } = await oneMessage(w);
+    w.sender.script.push(answer(500), answer(null), answer(502), answer(200));
+    const steps = await drive(w, run, 60);
+    expect(steps).toHaveLength(4);
+    expect(w.sender.requests).toHaveLength(4);
+    expect(await stored(w, message.id)).toMatchObject({ state: 'delivered', attemptsInRound: 4 });
+    expect((await w.messages.attempts(message.id)).map((a) => a.status)).toEqual([500, null, 502, 200]);
+  });
+
+  test('a deleted endpoint fails the message without a request', async () => {
+    const w = world();
+    const { endpoint, message, run } = await oneMessage(w);
+    await deleteWebhookEndpoint(w.ports, SCOPE, endpoint.id);
+    const at = w.clock.now();
+    expect(await attemptDelivery(w.ports, run, 1)).toEqual({ done: true });
+    expect(w.sender.requests).toEqual([]);
+    expect(await stored(w, message.id)).toMatchObject({
+      state: 'failed',
+      attemptsInRound: 1,
+      nextAttemptAt: null,
+    });
+    expect(await w.messages.attempts(message.id)).toEqual([
+      { round: 1, number: 1, at, status: null, error: 'the endpoint was deleted', durationMs: 0, body: '' },
+    ]);
+    expect(w.runs.endOf(run)).toBe('with its message');
+  });
+
+  test('a disabled endpoint gets an attempt recorded with an error and is tried again on schedule', async () => {
+    const w = world();
+    const { secret, endpoint, message, run } = await oneMessage(w);
+    await setWebhookEndpointEnabled(w.ports, SCOPE, endpoint.id, false);
+    const at = w.clock.now();
+    const step = await attemptDelivery(w.ports, run, 1);
+    expect(step).toEqual({ done: false, dueAt: new Date((at + MINUTE) / 1000).toISOString() });
+    expect(w.sender.requests).toEqual([]);
+    expect(await w.messages.attempts(message.id)).toEqual([
+      { round: 1, number: 1, at, status: null, error: 'the endpoint is disabled', durationMs: 0, body: '' },
+    ]);
+    expect(await stored(w, message.id)).toMatchObject({ state: 'pending', nextAttemptAt: at + MINUTE });
+
+    // Enabled again before the next attempt: that one is sent.
+    await setWebhookEndpointEnabled(w.ports, SCOPE, endpoint.id, true);
+    w.clock.until(at + MINUTE);
+    expect(await attemptDelivery(w.ports, run, 1)).toEqual({ done: true });
+    expect(w.sender.requests).toHaveLength(1);
+    expect(verdict(secret, w.sender.requests[0] as SentRequest)).toBe('verified');
+    expect(await stored(w, message.id)).toMatchObject({ state: 'delivered', attemptsInRound: 2 });
+  });
+
+  test('a message that no longer exists ends its run as superseded, without a request', async () => {
+    const w = world();
+    const run: DeliveryRun = { kind: 'delivery', environment: 'production', messageId: 'msg_gone', round: 1 };
+    w.runs.record(run);
+    expect(await attemptDelivery(w.ports, run, 1)).toEqual({ done: true });
+    expect(w.sender.requests).toEqual([]);
+    expect(w.runs.endOf(run)).toBe('superseded');
+  });
+
+  test('signed with the secrets of the moment: two signatures during a rotation, one after it', async () => {
+    const w = world();
+    const { secret: old, endpoint, message, run } = await oneMessage(w);
+    w.sender.script.push(answer(500));
+    // Attempt 1 before the rotation: one signature, the old secret's.
+    await attemptDelivery(w.ports, run, 1);
+    const { secret: fresh } = await rotateWebhookEndpointSecret(w.ports, SCOPE, endpoint.id);
+    w.clock.until((await stored(w, message.id)).nextAttemptAt as Micros);
+    // Attempt 2 during the rotation: both, newest first; a receiver holding either secret verifies it.
+    w.sender.script.push(answer(500));
+    await attemptDelivery(w.ports, run, 1);
+    const [before, during] = w.sender.requests as [SentRequest, SentRequest];
+    expect(before.headers['webhook-signature']?.split(' ')).toHaveLength(1);
+    expect(verdict(old, before)).toBe('verified');
+    expect(verdict(fresh, before)).toBe('No matching signature found');
+    const signatures = during.headers['webhook-signature']?.split(' ') ?? [];
+    expect(signatures).toHaveLength(2);
+    expect(signatures.every((s) => s.startsWith('v1,'))).toBe(true);
+    expect(verdict(fresh, during)).toBe('verified');
+    expect(verdict(old, during)).toBe('verified');
+    expect(
+      verdict(fresh, { ...during, headers: { ...during.headers, 'webhook-signature': signatures[0] ?? '' } }),
+    ).toBe('verified');
+    expect(
+      verdict(old, { ...during, headers: { ...during.headers, 'webhook-signature': signatures[1] ?? '' } }),
+    ).toBe('verified');
+
+    // Once the overlap is over, an attempt carries the new secret's signature alone.
+    w.clock.advance(ROTATION_OVERLAP_MS * 1000);
+    await attemptDelivery(w.ports, run, 1);
+    const after = w.sender.requests[2] as SentRequest;
+    expect(after.headers['webhook-signature']?.split(' ')).toHaveLength(1);
+    expect(verdict(fresh, after)).toBe('verified');
+    expect(verdict(old, after)).toBe('No matching signature found');
+    expect(new Set(w.sender.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([message.id]));
+  });
+});
+
+// Redelivery
+
+describe('redeliverMessage', () => {
+  test('refuses a message still being delivered', async () => {
+    const w = world();
+    const { message, run } = await oneMessage(w);
+    expect(await refusal(redeliverMessage(w.ports, SCOPE, message.id))).toContain('still being delivered');
+    w.sender.script.push(answer(500));
+    await attemptDelivery(w.ports, run, 1);
+    expect(await refusal(redeliverMessage(w.ports, SCOPE, message.id))).toContain('attempt 2 is due');
+    expect((await stored(w, message.id)).round).toBe(1);
+    expect(w.workflows.started).toEqual([run]);
+  });
+
+  test('a delivered message is delivered again as round 2 with the same webhook-id', async () => {
+    const w = world();
+    const { secret, message, run } = await oneMessage(w);
+    await drive(w, run);
+    const delivered = await stored(w, message.id);
+    w.clock.advance(HOUR);
+    const now = w.clock.now();
+
+    const again = await redeliverMessage(w.ports, SCOPE, message.id);
+
+    expect(again).toEqual({
+      ...delivered,
+      state: 'pending',
+      round: 2,
+      attemptsInRound: 0,
+      nextAttemptAt: now,
+      updatedAt: now,
+    });
+    expect(await stored(w, message.id)).toEqual(again);
+    const round2 = runOf(again);
+    expect(round2).toEqual({ ...run, round: 2 });
+    expect(await w.runs.unfinished(10)).toEqual([round2]);
+    expect(w.workflows.started).toEqual([run, round2]);
+
+    expect(await drive(w, round2)).toEqual([{ done: true }]);
+    const [first, second] = w.sender.requests as [SentRequest, SentRequest];
+    expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(second.body).toBe(first.body);
+    expect(second.headers['webhook-timestamp']).toBe(String(Math.floor(now / SECOND)));
+    expect(verdict(secret, second)).toBe('verified');
+    expect((await w.messages.attempts(message.id)).map((a) => [a.round, a.number])).toEqual([
+      [1, 1],
+      [2, 1],
+    ]);
+    expect(await stored(w, message.id)).toMatchObject({ state: 'delivered', round: 2, attemptsInRound: 1 });
+    expect(w.runs.endOf(round2)).toBe('with its message');
+  });
+
+  test('a failed message gets a whole new round of 8 attempts', async () => {
+    const w = world();
+    const { message, run } = await oneMessage(w);
+    w.sender.otherwise = answer(500);
+    await drive(w, run, 1000);
+    expect((await stored(w, message.id)).state).toBe('failed');
+    const again = await redeliverMessage(w.ports, SCOPE, message.id);
+    await drive(w, runOf(again), 1000);
+    expect(w.sender.requests).toHaveLength(16);
+    const attempts = await w.messages.attempts(message.id);
+    expect(attempts.map((a) => [a.round, a.number])).toEqual([
+      ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => [1, n]),
+      ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => [2, n]),
+    ]);
+    expect(await stored(w, message.id)).toMatchObject({ state: 'failed', round: 2, attemptsInRound: 8 });
+  });
+
+  test('the run of an older round ends without sending and leaves the new round alone', async () => {
+    const w = world();
+    const { message, run } = await oneMessage(w);
+    await drive(w, run);
+    const again = await redeliverMessage(w.ports, SCOPE, message.id);
+    const finishes = w.runs.finishes.length;
+
+    // The round-1 run, re-driven late (as after a restart), finds round 2 under way.
+    expect(await attemptDelivery(w.ports, run, 1)).toEqual({ done: true });
+    expect(w.sender.requests).toHaveLength(1);
+    expect(await stored(w, message.id)).toEqual(again);
+    expect(w.runs.finishes.slice(finishes)).toEqual([{ run, outcome: 'superseded' }]);
+    expect(await w.runs.unfinished(10)).toEqual([runOf(again)]);
+  });
+
+  test("another scope's message, an unknown one, and one whose endpoint is gone are refused", async () => {
+    const w = world();
+    const { endpoint, message, run } = await oneMessage(w);
+    await drive(w, run);
+    for (const scope of [OTHER_INTEGRATION, OTHER_ORGANISATION, SANDBOX])
+      expect(await refusal(redeliverMessage(w.ports, scope, message.id))).toBe(
+        `no webhook message ${message.id} in this integration and environment`,
+      );
+    expect(await refusal(redeliverMessage(w.ports, SCOPE, 'msg_unknown'))).toBe(
+      'no webhook message msg_unknown in this integration and environment',
+    );
+    await deleteWebhookEndpoint(w.ports, SCOPE, endpoint.id);
+    expect(await refusal(redeliverMessage(w.ports, SCOPE, message.id))).toContain(
+      `no webhook endpoint ${endpoint.id}`,
+    );
+    expect((await stored(w, message.id)).round).toBe(1);
+    expect(w.workflows.started).toEqual([run]);
+  });
+});
+
+// Test events
+
+describe('sendTestEvent', () => {
+  test('a test event: its own message and run, type test, the data of publication.published', async () => {
+    const w = world();
+    // Subscribed to something else entirely: a test event goes to the endpoint all the same.
+    const { secret, endpoint } = await register(w, ['clients.accepted']);
+    w.clock.advance(SECOND);
+    const now = w.clock.now();
+
+    const message = await sendTestEvent(w.ports, SCOPE, endpoint.id, `${PAGES}/`);
+
+    expect(message).toEqual({
+      id: expect.stringMatching(/^msg_\d+$/),
+      eventId: null,
+      endpointId: endpoint.id,
+      scope: SCOPE,
+      type: 'test',
+      occurredAt: now,
+      data: testEventData(PAGES, now),
+      test: true,
+      state: 'pending',
+      round: 1,
+      attemptsInRound: 0,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
+    expect(await stored(w, message.id)).toEqual(message);
+    expect(await w.runs.unfinished(10)).toEqual([runOf(message)]);
+    expect(w.workflows.started).toEqual([runOf(message)]);
+
+    expect(await drive(w, runOf(message))).toEqual([{ done: true }]);
+    const request = w.sender.requests[0] as SentRequest;
+    expect(verdict(secret, request)).toBe('verified');
+    expect(request.headers['webhook-id']).toBe(message.id);
+    const body = JSON.parse(request.body);
+    expect(body).toMatchObject({ type: 'test', timestamp: formatTime(now), test: true });
+    expect(Object.keys(body)).toEqual(['type', 'timestamp', 'test', 'data']);
+    expect(Object.keys(body.data)).toEqual(['channel', 'url', 'contract_review']);
+    expect(body.data.url).toBe(`${PAGES}/example/`);
+    expect(body.data.contract_review.id).toMatch(/^crv_/);
+    expect(await stored(w, message.id)).toMatchObject({ state: 'delivered' });
+  });
+
+  test("another scope's endpoint or an unknown one is refused, and nothing is recorded", async () => {
+    const w = world();
+    const { endpoint } = await register(w, ['clients.accepted']);
+    for (const scope of [OTHER_INTEGRATION, OTHER_ORGANISATION, SANDBOX])
+      expect(await refusal(sendTestEvent(w.ports, scope, endpoint.id, PAGES))).toBe(
+        `no webhook endpoint ${endpoint.id} in this integration and environment`,
+      );
+    expect(await refusal(sendTestEvent(w.ports, SCOPE, 'whe_unknown', PAGES))).toContain(
+      'no webhook endpoint',
+    );
+    expect(w.messages.records.size).toBe(0);
+    expect(w.workflows.started).toEqual([]);
+  });
+});
+
+// Endpoints
+
+describe('createWebhookEndpoint', () => {
+  test('records the endpoint with each event subscribed now and one new secret, returned once', async () => {
+    const w = world();
+    const { endpoint, secret } = await createWebhookEndpoint(
+      w.ports,
+      SCOPE,
+      { url: 'https://Hooks.Example.com/service?x=1', events: ['clients.accepted', 'clients.submitted'] },
+      DEPLOYED,
+    );
+    expect(isSigningSecret(secret)).toBe(true);
+    expect(endpoint).toEqual({
+      id: 'whe_1',
+      scope: SCOPE,
+      url: 'https://hooks.example.com/service?x=1',
+      subscriptions: { 'clients.accepted': T0, 'clients.submitted': T0 },
+      secrets: [{ secret, createdAt: T0, expiresAt: null }],
+      enabled: true,
+      createdAt: T0,
+      updatedAt: T0,
+    });
+    expect(await w.endpoints.get(endpoint.id)).toEqual(endpoint);
+    const another = await register(w, ['clients.accepted']);
+    expect(another.secret).not.toBe(secret);
+  });
+
+  test.each<[string[], string]>([
+    [[], 'choose at least one event'],
+    [['clients.finished'], 'unknown event clients.finished'],
+    [['contract-reviews.*'], 'unknown event contract-reviews.*'],
+    [['*'], 'no wildcards'],
+    [['clients.accepted', 'clients.accepted'], 'an event is named twice'],
+    [['Clients.Accepted'], 'unknown event'],
+  ])('events %j are refused: %s', async (events, reason) => {
+    const w = world();
+    const message = await refusal(createWebhookEndpoint(w.ports, SCOPE, { url: HOOK_URL, events }, DEPLOYED));
+    expect(message).toContain(reason);
+    expect(w.endpoints.records.size).toBe(0);
+  });
+
+  test.each([
+    'http://hooks.example.com/service',
+    'https://10.0.0.7/hook',
+    'https://169.254.169.254/latest',
+    'https://127.0.0.1/hook',
+    'https://user:pass@hooks.example.com/',
+    'https://hooks.example.com/#frag',
+    'not a url',
+  ])('the address %s is refused', async (url) => {
+    const w = world();
+    const message = await refusal(
+      createWebhookEndpoint(w.ports, SCOPE, { url, events: ['clients.accepted'] }, DEPLOYED),
+    );
+    expect(message).toMatch(/^the endpoint address is refused: /);
+    expect(w.endpoints.records.size).toBe(0);
+  });
+
+  test('loopback http only where the policy allows it (the local stack)', async () => {
+    const w = world();
+    const request = { url: 'http://127.0.0.1:8080/hook', events: ['clients.accepted'] };
+    expect(await refusal(createWebhookEndpoint(w.ports, SCOPE, request, DEPLOYED))).toContain('refused');
+    const { endpoint } = await createWebhookEndpoint(w.ports, SCOPE, request, { allowLoopbackHttp: true });
+    expect(endpoint.url).toBe('http://127.0.0.1:8080/hook');
+  });
+
+  test(`at most ${MAX_ENDPOINTS} endpoints per integration; another integration has its own`, async () => {
+    const w = world();
+    for (let i = 0; i < MAX_ENDPOINTS; i++)
+      await register(w, ['clients.accepted'], SCOPE, `${HOOK_URL}/${i}`);
+    expect(await refusal(register(w, ['clients.accepted']))).toContain(`at most ${MAX_ENDPOINTS}`);
+    expect(w.endpoints.records.size).toBe(MAX_ENDPOINTS);
+    await register(w, ['clients.accepted'], OTHER_INTEGRATION);
+    expect(w.endpoints.records.size).toBe(MAX_ENDPOINTS + 1);
+    // Deleting one makes room again.
+    await deleteWebhookEndpoint(w.ports, SCOPE, 'whe_1');
+    await expect(register(w, ['clients.accepted'])).resolves.toBeDefined();
+  });
+});
+
+describe('changing an endpoint', () => {
+  test('updateWebhookEndpointEvents keeps the subscription time of kept events and stamps new ones', async () => {
+    const w = world();
+    const { endpoint } = await register(w, ['clients.submitted', 'clients.accepted']);
+    w.clock.advance(HOUR);
+    const now = w.clock.now();
+    const updated = await updateWebhookEndpointEvents(w.ports, SCOPE, endpoint.id, [
+      'clients.accepted',
+      'contract-reviews.analysis.completed',
+    ]);
+    expect(updated).toEqual({
+      ...endpoint,
+      subscriptions: { 'clients.accepted': T0, 'contract-reviews.analysis.completed': now },
+      updatedAt: now,
+    });
+    expect(await w.endpoints.get(endpoint.id)).toEqual(updated);
+    // Dropped and chosen again: subscribed anew, from now.
+    w.clock.advance(HOUR);
+    const again = await updateWebhookEndpointEvents(w.ports, SCOPE, endpoint.id, [
+      'clients.submitted',
+      'clients.accepted',
+    ]);
+    expect(again.subscriptions).toEqual({ 'clients.submitted': now + HOUR, 'clients.accepted': T0 });
+  });
+
+  test('the same rules as at creation; a refused change changes nothing', async () => {
+    const w = world();
+    const { endpoint } = await register(w, ['clients.submitted']);
+    for (const events of [[], ['*'], ['clients.submitted', 'clients.submitted']])
+      await expect(updateWebhookEndpointEvents(w.ports, SCOPE, endpoint.id, events)).rejects.toThrow(
+        ActionRefused,
+      );
+    expect(await w.endpoints.get(endpoint.id)).toEqual(endpoint);
+  });
+
+  test('a change that loses a race is made again on the endpoint as it now is', async () => {
+    const w = world();
+    const { endpoint } = await register(w, ['clients.submitted']);
+    w.clock.advance(SECOND);
+    // Someone disables it between this change's read and its write.
+    w.endpoints.interleaved.push(() => {
+      const current = w.endpoints.records.get(endpoint.id) as WebhookEndpoint;
+      w.endpoints.records.set(endpoint.id, { ...current, enabled: false, updatedAt: current.updatedAt + 5 });
+    });
+    const updated = await updateWebhookEndpointEvents(w.ports, SCOPE, endpoint.id, ['clients.accepted']);
+    expect(updated.enabled).toBe(false);
+    expect(Object.keys(updated.subscriptions)).toEqual(['clients.accepted']);
+    expect(await w.endpoints.get(endpoint.id)).toEqual(updated);
+    expect(w.endpoints.updates).toBe(2);
+  });
+
+  test('a change that keeps losing gives up with ConcurrentChange after 5 tries', async () => {
+    const w = world();
+    const { endpoint } = await register(w, ['clients.submitted']);
+    for (let i = 0; i < 6; i++)
+      w.endpoints.interleaved.push(() => {
+        const current = w.endpoints.records.get(endpoint.id) as WebhookEndpoint;
+        w.endpoints.records.set(endpoint.id, { ...current, updatedAt: current.updatedAt + 1 });
+      });
+    await expect(setWebhookEndpointEnabled(w.ports, SCOPE, endpoint.id, false)).rejects.toThrow(
+      ConcurrentChange,
+    );
+    expect(w.endpoints.updates).toBe(5);
+    expect((await w.endpoints.get(endpoint.id))?.enabled).toBe(true);
+  });
+
+  test('a disabled endpoint gets no message of an event fanned out while it is disabled; enabled, it does', async () => {
+    const w = world();
+    const { endpoint } = await register(w, ['clients.submitted']);
+    w.clock.advance(SECOND);
+    const disabled = await setWebhookEndpointEnabled(w.ports, SCOPE, endpoint.id, false);
+    expect(disabled).toMatchObject({ enabled: false, updatedAt: T0 + SECOND });
+    expect(await fanOutEvent(w.ports, happen(w, 'clients.submitted'))).toEqual([]);
+    w.clock.advance(SECOND);
+    await setWebhookEndpointEnabled(w.ports, SCOPE, endpoint.id, true);
+    expect(await fanOutEvent(w.ports, happen(w, 'clients.submitted'))).toHaveLength(1);
+  });
+
+  test('rotateWebhookEndpointSecret: the old secret keeps signing for the overlap, then is dropped', async () => {
+    const w = world();
+    const { endpoint, secret: first } = await register(w, ['clients.submitted']);
+    expect(signingSecrets(endpoint, T0)).toEqual([first]);
+    w.clock.advance(HOUR);
+    const rotatedAt = w.clock.now();
+    const expiry = rotatedAt + ROTATION_OVERLAP_MS * 1000;
+
+    const { endpoint: rotated, secret: second } = await rotateWebhookEndpointSecret(
+      w.ports,
+      SCOPE,
+      endpoint.id,
+    );
+
+    expect(isSigningSecret(second)).toBe(true);
+    expect(second).not.toBe(first);
+    expect(rotated.secrets).toEqual([
+      { secret: second, createdAt: rotatedAt, expiresAt: null },
+      { secret: first, createdAt: T0, expiresAt: expiry },
+    ]);
+    expect(rotated.updatedAt).toBe(rotatedAt);
+    expect(await w.endpoints.get(endpoint.id)).toEqual(rotated);
+    expect(ROTATION_OVERLAP_MS).toBe(24 * 60 * 60 * 1000);
+    expect(signingSecrets(rotated, rotatedAt)).toEqual([second, first]);
+    expect(signingSecrets(rotated, expiry - 1)).toEqual([second, first]);
+    expect(signingSecrets(rotated, expiry)).toEqual([second]);
+
+    // Rotated again within the overlap: the first keeps its own expiry, the second gets one.
+    w.clock.advance(HOUR);
+    const { endpoint: twice, secret: third } = await rotateWebhookEndpointSecret(w.ports, SCOPE, endpoint.id);
+    const secondExpiry = rotatedAt + HOUR + ROTATION_OVERLAP_MS * 1000;
+    expect(twice.secrets.map((s) => [s.secret, s.expiresAt])).toEqual([
+      [third, null],
+      [second, secondExpiry],
+      [first, expiry],
+    ]);
+    expect(signingSecrets(twice, expiry)).toEqual([third, second]);
+    // Rotated after the first has expired: it is gone from the record.
+    w.clock.until(expiry);
+    const { endpoint: later } = await rotateWebhookEndpointSecret(w.ports, SCOPE, endpoint.id);
+    expect(later.secrets.map((s) => s.secret)).not.toContain(first);
+    expect(later.secrets).toHaveLength(3);
+  });
+
+  test('deleteWebhookEndpoint removes it; the fan-out no longer finds it', async () => {
+    const w = world();
+    const { endpoint } = await register(w, ['clients.submitted']);
+    await deleteWebhookEndpoint(w.ports, SCOPE, endpoint.id);
+    expect(await w.endpoints.get(endpoint.id)).toBeNull();
+    w.clock.advance(SECOND);
+    expect(await fanOutEvent(w.ports, happen(w, 'clients.submitted'))).toEqual([]);
+  });
+});
+
+describe('presentWebhookEndpoint and ownEndpoint', () => {
+  test('an endpoint is shown with its events in the interface order and the number of secrets, never a secret', async () => {
+    const w = world();
+    const { endpoint, secret } = await register(w, [
+      'clients.submitted',
+      'contract-reviews.analysis.completed',
+    ]);
+    w.clock.advance(SECOND);
+    const { endpoint: rotated, secret: fresh } = await rotateWebhookEndpointSecret(
+      w.ports,
+      SCOPE,
+      endpoint.id,
+    );
+    const shown = presentWebhookEndpoint(rotated, w.clock.now());
+    expect(shown).toEqual({
+      id: endpoint.id,
+      url: HOOK_URL,
+      events: EVENT_TYPES.filter(
+        (e) => e === 'clients.submitted' || e === 'contract-reviews.analysis.completed',
+      ),
+      enabled: true,
+      environment: 'production',
+      signing_secrets: 2,
+      created_at: formatTime(T0),
+      updated_at: formatTime(T0 + SECOND),
+    });
+    expect(shown.events).toEqual(['contract-reviews.analysis.completed', 'clients.submitted']);
+    const text = JSON.stringify(shown);
+    for (const value of [secret, fresh, secret.slice('whsec_'.length), fresh.slice('whsec_'.length)])
+      expect(text).not.toContain(value);
+    expect(text).not.toContain('whsec_');
+    expect(presentWebhookEndpoint(rotated, T0 + SECOND + ROTATION_OVERLAP_MS * 1000).signing_secrets).toBe(1);
+  });
+
+  test("another scope's endpoint is as unknown as a made-up id, for reading and for every change", async () => {
+    const w = world();
+    const { endpoint } = await register(w, ['clients.submitted']);
+    const unknown = `no webhook endpoint ${endpoint.id} in this integration and environment`;
+    expect(await ownEndpoint(w.ports, SCOPE, endpoint.id)).toEqual(endpoint);
+    for (const scope of [OTHER_INTEGRATION, OTHER_ORGANISATION, SANDBOX]) {
+      expect(await refusal(ownEndpoint(w.ports, scope, endpoint.id))).toBe(unknown);
+      expect(
+        await refusal(updateWebhookEndpointEvents(w.ports, scope, endpoint.id, ['clients.accepted'])),
+      ).toBe(unknown);
+      expect(await refusal(setWebhookEndpointEnabled(w.ports, scope, endpoint.id, false))).toBe(unknown);
+      expect(await refusal(rotateWebhookEndpointSecret(w.ports, scope, endpoint.id))).toBe(unknown);
+      expect(await refusal(deleteWebhookEndpoint(w.ports, scope, endpoint.id))).toBe(unknown);
+    }
+    expect(await refusal(ownEndpoint(w.ports, SCOPE, 'whe_999'))).toBe(
+      'no webhook endpoint whe_999 in this integration and environment',
+    );
+    expect(await w.endpoints.get(endpoint.id)).toEqual(endpoint);
+    expect(w.endpoints.updates).toBe(0);
+  });
+});
