@@ -756,6 +756,33 @@ describe('attemptDelivery', () => {
 
 // Redelivery
 
+describe('attemptDelivery racing another task of the same run', () => {
+  test('when a retried task recorded its attempt first, the run goes on from the due time it stored', async () => {
+    const w = world();
+    const { message, run } = await oneMessage(w);
+    w.sender.otherwise = answer(500);
+    // The other task of this run records attempt 1 (failed, the next due in a minute) just before ours.
+    w.messages.interleaved.push(() => {
+      const current = w.messages.records.get(message.id) as WebhookMessage;
+      w.messages.records.set(message.id, {
+        ...current,
+        attemptsInRound: 1,
+        nextAttemptAt: w.clock.now() + 60 * SECOND,
+        updatedAt: current.updatedAt + 1,
+      });
+    });
+    const step = await attemptDelivery(w.ports, run, 1);
+    const after = await stored(w, message.id);
+    expect(step).toEqual({
+      done: false,
+      dueAt: new Date(Math.ceil((after.nextAttemptAt as number) / 1000)).toISOString(),
+    });
+    expect(after.state).toBe('pending');
+    // The run is not ended: the message still has its round to go.
+    expect(w.runs.finishes).toEqual([]);
+  });
+});
+
 describe('redeliverMessage', () => {
   test('refuses a message still being delivered', async () => {
     const w = world();

@@ -96,13 +96,19 @@ export class DynamoDbWebhookMessageStore implements WebhookMessageStore {
           Update: {
             TableName: this.tableName,
             Key: keys.run(effects.finish),
-            UpdateExpression: 'SET #state = :finished, finished_at = :now REMOVE #pk, #sk',
+            UpdateExpression:
+              'SET #state = :finished, outcome = :completed, finished_at = :now REMOVE #pk, #sk',
+            ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeNames: {
               '#state': 'state',
               '#pk': LIST_INDEX.partitionKey,
               '#sk': LIST_INDEX.sortKey,
             },
-            ExpressionAttributeValues: { ':finished': 'finished', ':now': this.clock.now() },
+            ExpressionAttributeValues: {
+              ':finished': 'finished',
+              ':completed': 'completed',
+              ':now': this.clock.now(),
+            },
           },
         },
       });

@@ -78,14 +78,24 @@ export const fanOutEvent = async (ports: DeliveryPorts, event: ServiceEvent): Pr
       ),
     );
   if (!(await ports.webhookMessages.fanOut(event.id, messages))) return [];
-  for (const message of messages) await startDelivery(ports, message);
+  await Promise.all(messages.map((message) => startDelivery(ports, message)));
   return messages;
 };
 
-/** Fans out the events waiting in the outbox, oldest first; resolves with how many it took. */
+/** Events fanned out at once: each is a read and a transaction, mostly waiting on the table. */
+const FAN_OUT_CONCURRENCY = 8;
+
+/**
+ * Fans out the events waiting in the outbox, oldest first, several at a time (webhooks promise no
+ * order: each message is delivered on its own); resolves with how many it took.
+ */
 export const fanOutPending = async (ports: DeliveryPorts, limit = 100): Promise<number> => {
   const events = await ports.outbox.pending(limit);
-  for (const event of events) await fanOutEvent(ports, event);
+  const queue = [...events];
+  const fanOutNext = async (): Promise<void> => {
+    for (let event = queue.shift(); event; event = queue.shift()) await fanOutEvent(ports, event);
+  };
+  await Promise.all(Array.from({ length: Math.min(FAN_OUT_CONCURRENCY, queue.length) }, fanOutNext));
   return events.length;
 };
 
@@ -145,9 +155,13 @@ export const attemptDelivery = async (
       finish: updated.state === 'pending' ? undefined : run,
     });
   } catch (error) {
-    // A redelivery started meanwhile: its round takes over, and this one ends here.
     if (!(error instanceof ConcurrentChange)) throw error;
-    await ports.runs.finish(run, 'superseded');
+    // Another writer got there first: a redelivery (a newer round takes over), or a retried task of
+    // this same run that recorded its attempt (this run goes on from what that one recorded).
+    const now = await ports.webhookMessages.get(run.messageId);
+    if (now?.round === run.round && now.state === 'pending' && now.nextAttemptAt !== null)
+      return { done: false, dueAt: iso(now.nextAttemptAt) };
+    if (now?.round !== run.round) await ports.runs.finish(run, 'superseded');
     return { done: true };
   }
   return next === null ? { done: true } : { done: false, dueAt: iso(next) };
