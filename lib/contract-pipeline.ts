@@ -1,24 +1,17 @@
 // infra -> the contract pipeline of one environment: the worker functions (lambdas/workers) and the two
-// Standard state machines deployed from the very same ASL files the local stack runs
-// (lib/workflows/*.asl.json), each Task's `${<Worker>FunctionArn}` replaced by that worker's ARN.
-import { readFileSync } from 'node:fs';
+// Standard state machines of contract and review runs (lib/workflow-state-machine.ts). The re-drive of
+// recorded runs, which starts every kind, is lib/run-redrive.ts.
 import { Duration } from 'aws-cdk-lib';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { ContractRun } from '../lambdas/core/ports';
+import { ServiceFunction } from './service-function';
+import { type BlobAccess, connectService, type HostResources } from './wiring';
+import { workflowStateMachine } from './workflow-state-machine';
 
 /** The runs of a contract version, each a state machine here. */
-type RunKind = ContractRun['kind'];
-
-import { fromRoot } from './paths';
-import { ServiceFunction } from './service-function';
-import { type BlobAccess, connectService, type HostResources, useStateMachines } from './wiring';
-
-/** Minutes between re-drives of runs that never started. */
-export const REDRIVE_MINUTES = 5;
+type ContractRunKind = ContractRun['kind'];
 
 export interface Worker {
   /** Construct id; the ASL files name the function `${<id>FunctionArn}`. */
@@ -79,27 +72,11 @@ export const WORKERS: readonly Worker[] = [
   },
 ];
 
-/** The ASL file of each kind of run, relative to the repository root. */
-export const WORKFLOW_FILES: Readonly<Record<RunKind, string>> = {
-  contract: 'lib/workflows/contract-pipeline.asl.json',
-  review: 'lib/workflows/review-publication.asl.json',
-};
-
-/** The substitution placeholder of a worker's ARN in the ASL files. */
-export const arnPlaceholder = (worker: Pick<Worker, 'id'>): string => `${worker.id}FunctionArn`;
-
-/** The placeholders (`${Name}`) an ASL file uses, each once, in order of first use. */
-export const placeholdersOf = (definition: string): string[] => [
-  ...new Set([...definition.matchAll(/\$\{([A-Za-z0-9_]+)\}/g)].map((match) => match[1] ?? '')),
-];
-
 export class ContractPipeline extends Construct {
   /** Worker functions by construct id. */
   readonly workers: ReadonlyMap<string, ServiceFunction>;
-  /** The state machine of each kind of run (as `StateMachines` for the hosts that start runs). */
-  readonly stateMachines: Readonly<Record<RunKind, StateMachine>>;
-  /** Starts recorded runs that never started, every few minutes. */
-  readonly redrive: ServiceFunction;
+  /** The state machine of each kind of contract run (as `StateMachines` for the hosts that start runs). */
+  readonly stateMachines: Readonly<Record<ContractRunKind, StateMachine>>;
 
   constructor(scope: Construct, id: string, resources: HostResources) {
     super(scope, id);
@@ -116,39 +93,11 @@ export class ContractPipeline extends Construct {
       workers.set(worker.id, fn);
     }
     this.workers = workers;
-    const byPlaceholder = new Map(WORKERS.map((worker) => [arnPlaceholder(worker), workers.get(worker.id)!]));
-    const invoked = new Set<ServiceFunction>();
-
-    /**
-     * A Standard state machine from an ASL file. Each placeholder the file uses must name a worker (else
-     * the synth fails), and its role may invoke exactly the workers the file names.
-     */
-    const stateMachine = (kind: RunKind, name: string): StateMachine => {
-      const file = fromRoot(WORKFLOW_FILES[kind]);
-      const used = placeholdersOf(readFileSync(file, 'utf8')).map((placeholder) => {
-        const fn = byPlaceholder.get(placeholder);
-        if (!fn) throw new Error(`${WORKFLOW_FILES[kind]} names \${${placeholder}}, which is no worker`);
-        return [placeholder, fn] as const;
-      });
-      const machine = new StateMachine(this, name, {
-        stateMachineType: StateMachineType.STANDARD,
-        definitionBody: DefinitionBody.fromFile(file),
-        definitionSubstitutions: Object.fromEntries(
-          used.map(([placeholder, fn]) => [placeholder, fn.functionArn]),
-        ),
-        // Errors only, without the input and output of each state: they may carry buyers' details.
-        logs: {
-          destination: new LogGroup(this, `${name}Logs`, { retention: RetentionDays.ONE_MONTH }),
-          level: LogLevel.ERROR,
-          includeExecutionData: false,
-        },
-        tracingEnabled: true,
-      });
-      for (const [, fn] of used) {
-        fn.grantInvoke(machine);
-        invoked.add(fn);
-      }
-      return machine;
+    const invoked = new Set<IFunction>();
+    const stateMachine = (kind: ContractRunKind, name: string): StateMachine => {
+      const machine = workflowStateMachine(this, name, kind, workers);
+      for (const fn of machine.invoked) invoked.add(fn);
+      return machine.stateMachine;
     };
     this.stateMachines = {
       contract: stateMachine('contract', 'ContractRuns'),
@@ -156,19 +105,5 @@ export class ContractPipeline extends Construct {
     };
     const idle = WORKERS.filter((worker) => !invoked.has(workers.get(worker.id)!));
     if (idle.length > 0) throw new Error(`no workflow runs ${idle.map((worker) => worker.id).join(', ')}`);
-
-    // Runs recorded but never started (a lost start, or recorded by the operator) start within minutes.
-    this.redrive = new ServiceFunction(this, 'RedriveRuns', {
-      entry: 'lambdas/workers/redrive-runs.ts',
-      description: 'start every recorded run that has not finished',
-      memorySize: 256,
-      timeout: Duration.minutes(1),
-    });
-    connectService(this.redrive, resources, 'none');
-    useStateMachines(this.redrive, this.stateMachines);
-    new Rule(this, 'RedriveSchedule', {
-      schedule: Schedule.rate(Duration.minutes(REDRIVE_MINUTES)),
-      targets: [new LambdaFunction(this.redrive)],
-    });
   }
 }

@@ -28,7 +28,7 @@ export class ServiceStage extends Stage {
     });
     this.stateless = new StatelessStack(this, 'Stateless', {
       stackName: `${name}-stateless`,
-      description: `contract-service ${environment}: HTTP API, functions, contract pipeline, upload ingest service, CloudFront (API and hosted pages)`,
+      description: `contract-service ${environment}: HTTP API, functions, contract pipeline, webhook delivery, upload ingest service, CloudFront (API and hosted pages)`,
       resources: {
         environment,
         baseUrls,

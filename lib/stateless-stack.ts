@@ -1,6 +1,7 @@
 // infra -> what an environment runs: the hosted pages' distribution, the contract pipeline (workers and
-// state machines), the HTTP API with a function per endpoint, the upload ingest service, and the
-// CloudFront distribution in front of both. Safe to delete and redeploy.
+// state machines), webhook delivery (fan-out and the delivery state machine), the re-drive of recorded
+// runs, the HTTP API with a function per endpoint, the upload ingest service, and the CloudFront
+// distribution in front of both. Safe to delete and redeploy.
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   AllowedMethods,
@@ -16,12 +17,17 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, LoadBalancerV2Origin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { ROUTES } from '../lambdas/api/routes';
+import type { RunKind } from '../lambdas/core/ports';
 import { ContractPipeline } from './contract-pipeline';
 import { HostedPages } from './hosted-pages';
+import { RunRedrive } from './run-redrive';
 import { ServiceApi } from './service-api';
+import type { ServiceFunction } from './service-function';
 import { ORIGIN_VERIFY_HEADER, UploadIngest } from './upload-ingest';
+import { WebhookDelivery } from './webhook-delivery';
 import type { HostResources, ServiceResources } from './wiring';
 
 export interface StatelessStackProps extends StackProps {
@@ -36,6 +42,11 @@ export const UPLOAD_PATH_PATTERNS: readonly string[] = ROUTES.filter((route) => 
 export class StatelessStack extends Stack {
   readonly pages: HostedPages;
   readonly pipeline: ContractPipeline;
+  readonly delivery: WebhookDelivery;
+  /** The state machine of each kind of run. */
+  readonly stateMachines: Readonly<Record<RunKind, StateMachine>>;
+  /** Starts recorded runs of every kind that never started, every few minutes. */
+  readonly redrive: ServiceFunction;
   readonly api: ServiceApi;
   readonly ingest: UploadIngest;
   readonly distribution: Distribution;
@@ -48,11 +59,17 @@ export class StatelessStack extends Stack {
     });
     const resources: HostResources = { ...props.resources, pagesBaseUrl: this.pages.baseUrl };
 
-    // No cycle: the state machines reference the workers, the upload functions and the ingest service
-    // reference the state machines, and no worker is told a state machine's ARN.
+    // No cycle: the state machines reference the workers, the hosts that start runs reference the state
+    // machines, and no worker a state machine runs is told a state machine's ARN. Each host that starts
+    // runs is told (and may start) exactly the kinds it starts: the uploads accept versions (contract
+    // runs), the fan-out makes messages (delivery runs), and the re-drive starts whatever was recorded.
     this.pipeline = new ContractPipeline(this, 'Pipeline', resources);
-    this.api = new ServiceApi(this, 'Api', resources, this.pipeline.stateMachines);
-    this.ingest = new UploadIngest(this, 'UploadIngest', resources, this.pipeline.stateMachines);
+    this.delivery = new WebhookDelivery(this, 'Webhooks', resources);
+    this.stateMachines = { ...this.pipeline.stateMachines, delivery: this.delivery.stateMachine };
+    const contractRuns = { contract: this.stateMachines.contract };
+    this.api = new ServiceApi(this, 'Api', resources, contractRuns);
+    this.ingest = new UploadIngest(this, 'UploadIngest', resources, contractRuns);
+    this.redrive = new RunRedrive(this, 'Redrive', resources, this.stateMachines).function;
 
     // An API answers per caller: nothing is cached, and every header but Host reaches the origin
     // (with caching disabled this policy also forwards Authorization).
@@ -99,11 +116,15 @@ export class StatelessStack extends Stack {
     });
     new CfnOutput(this, 'ContractStateMachineArn', {
       description: 'State machine of contract runs (started by the uploads)',
-      value: this.pipeline.stateMachines.contract.stateMachineArn,
+      value: this.stateMachines.contract.stateMachineArn,
     });
     new CfnOutput(this, 'ReviewStateMachineArn', {
       description: 'State machine of review runs (started when a lawyer publishes a review)',
-      value: this.pipeline.stateMachines.review.stateMachineArn,
+      value: this.stateMachines.review.stateMachineArn,
+    });
+    new CfnOutput(this, 'DeliveryStateMachineArn', {
+      description: 'State machine of webhook delivery runs (started by the fan-out of recorded events)',
+      value: this.stateMachines.delivery.stateMachineArn,
     });
     new CfnOutput(this, 'ApiUrl', {
       description: 'HTTP API endpoint (also reachable directly, without the upload ingest service)',

@@ -9,6 +9,7 @@ import { WORKERS } from '../../lib/contract-pipeline';
 import { fromRoot } from '../../lib/paths';
 import { handlerEntry } from '../../lib/service-api';
 import { INGEST_DOCKERFILE } from '../../lib/upload-ingest';
+import { ATTEMPT_DELIVERY, FAN_OUT } from '../../lib/webhook-delivery';
 import {
   assetManifestOf,
   assetPathOf,
@@ -62,18 +63,34 @@ describe('CDK app', () => {
     expect(synthesised.stages.production.stateful.terminationProtection).toBe(true);
   });
 
-  it('has a handler module for every endpoint, the fallback and every worker', () => {
+  /** The handler modules of the functions outside the API and the contract pipeline's workers. */
+  const OTHER_ENTRIES = [
+    'lambdas/workers/attempt-delivery.ts',
+    'lambdas/workers/fan-out.ts',
+    'lambdas/workers/redrive-runs.ts',
+  ];
+
+  it('has a handler module for every endpoint, the fallback, every worker, the delivery attempt, the fan-out and the re-drive', () => {
     const entries = [...ROUTES.map((route) => route.name), 'not-found'].map(handlerEntry);
-    for (const entry of [...entries, ...WORKERS.map((worker) => worker.entry)]) {
+    for (const entry of [...entries, ...WORKERS.map((worker) => worker.entry), ...OTHER_ENTRIES]) {
       expect([entry, existsSync(fromRoot(entry))]).toEqual([entry, true]);
     }
   });
 
-  /** The staged bundle of each function of the sandbox stateless stack: endpoints by name, workers by id. */
+  /**
+   * The staged bundle of each service function of the sandbox stateless stack: endpoints by name, workers,
+   * the delivery attempt, the fan-out and the re-drive by construct id.
+   */
   const bundlesByFunction = (): Map<string, string> => {
     const stack = synthesised.stages.sandbox.stateless;
     const all = resources(Template.fromStack(stack));
-    const functions = [...stack.api.functions, ...stack.pipeline.workers];
+    const functions = [
+      ...stack.api.functions,
+      ...stack.pipeline.workers,
+      [ATTEMPT_DELIVERY, stack.delivery.attempt] as const,
+      [FAN_OUT, stack.delivery.fanOut] as const,
+      ['RedriveRuns', stack.redrive] as const,
+    ];
     return new Map(
       functions.map(([name, fn]) => {
         const code = all[logicalIdOf(stack, fn)]?.Properties?.Code as { S3Key: string };
@@ -84,7 +101,7 @@ describe('CDK app', () => {
 
   it('bundles every function with esbuild into ESM with a `require`, source maps and pdf.js’s files', () => {
     const bundles = bundlesByFunction();
-    expect(bundles.size).toBe(ROUTES.length + 1 + WORKERS.length);
+    expect(bundles.size).toBe(ROUTES.length + 1 + WORKERS.length + OTHER_ENTRIES.length);
     for (const directory of bundles.values()) {
       expect(readdirSync(directory)).toEqual(
         expect.arrayContaining(['index.mjs', 'index.mjs.map', 'node_modules', 'pdf.worker.mjs']),

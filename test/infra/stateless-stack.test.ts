@@ -1,6 +1,7 @@
 // infra -> the stateless stack of each stage, from the real app (both stages synthesised once, with
-// real esbuild bundling of every handler): functions, routes, grants, the contract pipeline, upload
-// ingest, and the API's and the hosted pages' CloudFront distributions.
+// real esbuild bundling of every handler): functions, routes, grants, the workflows (contract pipeline
+// and webhook delivery) and who starts their runs, upload ingest, and the API's and the hosted pages'
+// CloudFront distributions.
 import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -8,17 +9,17 @@ import type { CfnRole, IRole } from 'aws-cdk-lib/aws-iam';
 import { renderNotFound, renderWithdrawn } from '../../frontend/pages/plain';
 import { PAGE_SECURITY_HEADERS } from '../../frontend/pages/security';
 import { FALLBACK_HANDLER, ROUTES } from '../../lambdas/api/routes';
-import type { ContractRun } from '../../lambdas/core/ports';
-
-type RunKind = ContractRun['kind'];
-
-import { REDRIVE_MINUTES, WORKERS, WORKFLOW_FILES } from '../../lib/contract-pipeline';
+import { RUN_KINDS, type RunKind } from '../../lambdas/core/ports';
+import { WORKERS } from '../../lib/contract-pipeline';
 import type { Environment } from '../../lib/environments';
 import { KVS_IMPORT } from '../../lib/hosted-pages';
 import { fromRoot } from '../../lib/paths';
+import { REDRIVE_MINUTES } from '../../lib/run-redrive';
 import type { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStage } from '../../lib/service-stage';
 import { ORIGIN_VERIFY_HEADER } from '../../lib/upload-ingest';
+import { ATTEMPT_DELIVERY, FAN_OUT } from '../../lib/webhook-delivery';
+import { WORKFLOW_FILES } from '../../lib/workflow-state-machine';
 import {
   actionsOf,
   assetPathOf,
@@ -45,9 +46,13 @@ const SERVICE_SETTINGS = [
 ];
 /** The re-drive of recorded runs, by the name the tests give it among the functions. */
 const REDRIVE = 'RedriveRuns';
-/** The settings naming the state machines (only the hosts that start runs have them). */
-const STATE_MACHINE_SETTINGS = ['CONTRACT_STATE_MACHINE_ARN', 'REVIEW_STATE_MACHINE_ARN'];
-/** Which worker each Task state of the ASL files runs, by the worker's construct id. */
+/** The setting naming each kind's state machine (only the hosts that start runs of that kind have it). */
+const STATE_MACHINE_SETTINGS: Readonly<Record<RunKind, string>> = {
+  contract: 'CONTRACT_STATE_MACHINE_ARN',
+  review: 'REVIEW_STATE_MACHINE_ARN',
+  delivery: 'DELIVERY_STATE_MACHINE_ARN',
+};
+/** Which function each Task state of the ASL files runs, by the function's construct id. */
 const TASK_WORKERS: Readonly<Record<RunKind, Readonly<Record<string, string>>>> = {
   contract: {
     Process: 'ProcessContract',
@@ -58,6 +63,7 @@ const TASK_WORKERS: Readonly<Record<RunKind, Readonly<Record<string, string>>>> 
     GiveUp: 'FinishRun',
   },
   review: { PublishReview: 'PublishReview', Finished: 'FinishRun', GiveUp: 'FinishRun' },
+  delivery: { Attempt: ATTEMPT_DELIVERY },
 };
 /** Memory (MB) and timeout (s) of each worker. */
 const WORKER_SIZES: Readonly<Record<string, { MemorySize: number; Timeout: number }>> = {
@@ -135,14 +141,16 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     functions = new Map([
       ...stage.stateless.api.functions,
       ...stage.stateless.pipeline.workers,
-      [REDRIVE, stage.stateless.pipeline.redrive],
+      [ATTEMPT_DELIVERY, stage.stateless.delivery.attempt],
+      [FAN_OUT, stage.stateless.delivery.fanOut],
+      [REDRIVE, stage.stateless.redrive],
     ]);
     functionIds = new Map([...functions].map(([name, fn]) => [name, logicalIdOf(stage.stateless, fn)]));
   });
 
   describe('functions', () => {
-    it('has exactly one function per endpoint, the fallback, one per worker, the re-drive and the withdrawal gate, and no other', () => {
-      template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1 + WORKERS.length + 1 + 1);
+    it('has exactly one function per endpoint, the fallback, one per worker, the delivery attempt, the fan-out, the re-drive and the withdrawal gate, and no other', () => {
+      template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1 + WORKERS.length + 2 + 1 + 1);
       expect([...stage.stateless.api.functions.keys()].sort()).toEqual(
         [...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort(),
       );
@@ -278,10 +286,6 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
                 Name: 'CONTRACT_STATE_MACHINE_ARN',
                 Value: { Ref: Match.stringLikeRegexp('^PipelineContractRuns') },
               },
-              {
-                Name: 'REVIEW_STATE_MACHINE_ARN',
-                Value: { Ref: Match.stringLikeRegexp('^PipelineReviewRuns') },
-              },
               { Name: 'ORIGIN_VERIFY_SECRET_ARN', Value: { Ref: Match.stringLikeRegexp('OriginVerify') } },
             ]),
           }),
@@ -343,9 +347,9 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     });
   });
 
-  describe('contract pipeline', () => {
+  describe('workflows', () => {
     const stateMachineOf = (kind: RunKind) => {
-      const machine = stage.stateless.pipeline.stateMachines[kind];
+      const machine = stage.stateless.stateMachines[kind];
       const id = logicalIdOf(stage.stateless, machine);
       const properties = resources(template)[id]?.Properties;
       if (!properties) throw new Error(`no state machine for ${kind}`);
@@ -364,17 +368,20 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           .flatMap(resourceIdsOf),
       ),
     ];
-    const kinds: RunKind[] = ['contract', 'review'];
+    const kinds = RUN_KINDS;
 
-    it('has two Standard state machines, logging errors without execution data for a month, traced', () => {
-      template.resourceCountIs('AWS::StepFunctions::StateMachine', 2);
+    it('has a Standard state machine per kind of run, logging errors without execution data for a month, traced', () => {
+      template.resourceCountIs('AWS::StepFunctions::StateMachine', kinds.length);
       for (const kind of kinds) {
         const { properties } = stateMachineOf(kind);
-        expect(properties).toMatchObject({
-          StateMachineType: 'STANDARD',
-          TracingConfiguration: { Enabled: true },
-          LoggingConfiguration: { Level: 'ERROR', IncludeExecutionData: false },
-        });
+        expect([kind, properties]).toMatchObject([
+          kind,
+          {
+            StateMachineType: 'STANDARD',
+            TracingConfiguration: { Enabled: true },
+            LoggingConfiguration: { Level: 'ERROR', IncludeExecutionData: false },
+          },
+        ]);
         const [destination] = (
           properties.LoggingConfiguration as {
             Destinations: { CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [string, string] } } }[];
@@ -388,7 +395,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       }
     });
 
-    it('deploys each ASL file as it is, every placeholder replaced by the ARN of the worker its Task runs', () => {
+    it('deploys each ASL file as it is, every placeholder replaced by the ARN of the function its Task runs', () => {
       for (const kind of kinds) {
         const { properties } = stateMachineOf(kind);
         const source = readFileSync(fromRoot(WORKFLOW_FILES[kind]), 'utf8');
@@ -397,7 +404,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           source,
         );
 
-        // What Step Functions runs: each `${Name}` replaced by its substitution, a worker's ARN.
+        // What Step Functions runs: each `${Name}` replaced by its substitution, a function's ARN.
         const substitutions = properties.DefinitionSubstitutions as Record<string, unknown>;
         const used = new Set<string>();
         const definition = JSON.parse(
@@ -415,26 +422,27 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
             .filter(([, state]) => state.Type === 'Task')
             .map(([name, state]) => [name, state.Resource]),
         );
-        expect(tasks).toEqual(
+        expect([kind, tasks]).toEqual([
+          kind,
           Object.fromEntries(
             Object.entries(TASK_WORKERS[kind]).map(([state, worker]) => [
               state,
               `arn-of:${functionIds.get(worker)}`,
             ]),
           ),
-        );
+        ]);
       }
     });
 
-    it('lets each state machine invoke exactly the workers its file runs, and both together the five workers', () => {
+    it('lets each state machine invoke exactly the functions its file runs, and all together the five workers and the delivery attempt', () => {
       const invoked = kinds.map((kind) => {
         const ids = invokedBy(roleIdOf(stateMachineOf(kind).machine.role));
         const workers = [...new Set(Object.values(TASK_WORKERS[kind]))];
-        expect(ids.sort()).toEqual(workers.map((worker) => functionIds.get(worker)).sort());
+        expect([kind, ids.sort()]).toEqual([kind, workers.map((worker) => functionIds.get(worker)).sort()]);
         return ids;
       });
       expect([...new Set(invoked.flat())].sort()).toEqual(
-        WORKERS.map((worker) => functionIds.get(worker.id)).sort(),
+        [...WORKERS.map((worker) => worker.id), ATTEMPT_DELIVERY].map((id) => functionIds.get(id)).sort(),
       );
       // And nothing else in the stack may invoke a function.
       const invokers = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
@@ -475,43 +483,67 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       }
     });
 
-    it('tells only the upload functions, the ingest service and the re-drive the state machines, and lets only them start runs', () => {
-      const machineRefs = kinds.map((kind) => ({ Ref: stateMachineOf(kind).id }));
-      for (const [name, fn] of functions) {
+    it('tells each host exactly the state machines of the runs it starts, and lets it start exactly those', () => {
+      const machineRef = (kind: RunKind) => ({ Ref: stateMachineOf(kind).id });
+      const uploads = ROUTES.filter((route) => route.upload).map((route) => route.name);
+      /** The kinds of run each function starts: uploads accept versions, the fan-out makes messages. */
+      const startedBy = (name: string): readonly RunKind[] => {
+        if (name === REDRIVE) return kinds;
+        if (name === FAN_OUT) return ['delivery'];
+        return uploads.includes(name) ? ['contract'] : [];
+      };
+      const settingsOf = (kinds: readonly RunKind[]) =>
+        Object.fromEntries(kinds.map((kind) => [STATE_MACHINE_SETTINGS[kind], machineRef(kind)]));
+      const allSettings = Object.values(STATE_MACHINE_SETTINGS);
+      for (const name of functionIds.keys()) {
         const variables = functionOf(name).properties.Environment.Variables;
-        const starts = name === REDRIVE || ROUTES.some((route) => route.upload && route.name === name);
-        const expected = starts
-          ? Object.fromEntries(STATE_MACHINE_SETTINGS.map((setting, i) => [setting, machineRefs[i]]))
-          : {};
         const told = Object.fromEntries(
-          STATE_MACHINE_SETTINGS.filter((s) => s in variables).map((s) => [s, variables[s]]),
+          allSettings.filter((s) => s in variables).map((s) => [s, variables[s]]),
         );
-        expect([name, told]).toEqual([name, expected]);
-        expect([name, !!fn.role]).toEqual([name, true]);
+        expect([name, told]).toEqual([name, settingsOf(startedBy(name))]);
       }
+      // The ingest service accepts uploads too.
+      const [taskDefinition] = Object.values(template.findResources('AWS::ECS::TaskDefinition'));
+      const [container] = (taskDefinition?.Properties.ContainerDefinitions ?? []) as {
+        Environment: { Name: string; Value: unknown }[];
+      }[];
+      const containerSettings = (container?.Environment ?? []).filter((setting) =>
+        allSettings.includes(setting.Name),
+      );
+      expect(Object.fromEntries(containerSettings.map((s) => [s.Name, s.Value]))).toEqual(
+        settingsOf(['contract']),
+      );
+
       const starters = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) => {
         const statements = (policy.Properties.PolicyDocument.Statement as PolicyStatement[]).filter(
           (statement) => actionsOf(statement).includes('states:StartExecution'),
         );
         return statements.length === 0 ? [] : [{ roles: policy.Properties.Roles, statements }];
       });
+      expect(starters.every((starter) => starter.roles.length === 1)).toBe(true);
       const [taskRoleId] = Object.keys(template.findResources('AWS::IAM::Role')).filter((id) =>
         id.includes('TaskTaskRole'),
       );
-      const uploadRoles = ROUTES.filter((route) => route.upload).map((route) => ({
-        Ref: roleIdOf(functions.get(route.name)?.role),
-      }));
-      const redriveRole = { Ref: roleIdOf(stage.stateless.pipeline.redrive.role) };
-      const byRef = (roles: Array<{ Ref: string }>) => roles.map((role) => role.Ref).sort();
-      expect(byRef(starters.flatMap((starter) => starter.roles))).toEqual(
-        byRef([...uploadRoles, { Ref: taskRoleId as string }, redriveRole]),
+      const expected: [string, readonly RunKind[]][] = [
+        ...uploads.map((name): [string, RunKind[]] => [roleIdOf(functions.get(name)?.role), ['contract']]),
+        [taskRoleId as string, ['contract']],
+        [roleIdOf(stage.stateless.delivery.fanOut.role), ['delivery']],
+        [roleIdOf(stage.stateless.redrive.role), kinds],
+      ];
+      const started = starters.map(({ roles, statements }) => [
+        (roles as { Ref: string }[])[0]?.Ref,
+        statements.map((statement) => [actionsOf(statement), statement.Resource]),
+      ]);
+      const byRole = (entries: unknown[][]) =>
+        [...entries].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+      expect(byRole(started)).toEqual(
+        byRole(
+          expected.map(([role, kinds]) => [
+            role,
+            kinds.map((kind) => [['states:StartExecution'], machineRef(kind)]),
+          ]),
+        ),
       );
-      expect(starters.every((starter) => starter.roles.length === 1)).toBe(true);
-      for (const { statements } of starters) {
-        expect(statements.map((statement) => [actionsOf(statement), statement.Resource])).toEqual(
-          machineRefs.map((ref) => [['states:StartExecution'], ref]),
-        );
-      }
     });
 
     it('re-drives recorded runs every few minutes', () => {
@@ -522,9 +554,107 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       });
     });
 
-    it('outputs both state machines’ ARNs', () => {
+    it('outputs every state machine’s ARN', () => {
       template.hasOutput('ContractStateMachineArn', { Value: { Ref: stateMachineOf('contract').id } });
       template.hasOutput('ReviewStateMachineArn', { Value: { Ref: stateMachineOf('review').id } });
+      template.hasOutput('DeliveryStateMachineArn', { Value: { Ref: stateMachineOf('delivery').id } });
+    });
+  });
+
+  describe('webhook delivery', () => {
+    interface Properties extends FunctionProperties {
+      MemorySize: number;
+      Timeout: number;
+      VpcConfig?: unknown;
+    }
+    const propertiesOf = (name: string) => functionOf(name).properties as Properties;
+
+    it('gives the attempt the Task’s 60 s and 256–512 MB, and runs both functions outside any VPC', () => {
+      const definition = JSON.parse(readFileSync(fromRoot(WORKFLOW_FILES.delivery), 'utf8')) as {
+        States: Record<string, { Type: string; TimeoutSeconds?: number }>;
+      };
+      const attempt = propertiesOf(ATTEMPT_DELIVERY);
+      expect(definition.States.Attempt?.TimeoutSeconds).toBe(60);
+      expect(attempt.Timeout).toBe(definition.States.Attempt?.TimeoutSeconds);
+      expect(attempt.MemorySize).toBeGreaterThanOrEqual(256);
+      expect(attempt.MemorySize).toBeLessThanOrEqual(512);
+      expect(propertiesOf(FAN_OUT)).toMatchObject({ MemorySize: 256, Timeout: 120 });
+      // Public https endpoints are reached directly; the SSRF guard is in the attempt's code.
+      for (const name of [ATTEMPT_DELIVERY, FAN_OUT])
+        expect([name, propertiesOf(name).VpcConfig]).toEqual([name, undefined]);
+    });
+
+    it('lets neither function, nor the re-drive, touch the bucket', () => {
+      for (const name of [ATTEMPT_DELIVERY, FAN_OUT, REDRIVE])
+        expect([name, bucketActionsOf(name)]).toEqual([name, []]);
+    });
+
+    it('runs the fan-out from the table’s stream, only for inserted outbox events, in batches split and retried a bounded number of times', () => {
+      const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
+      expect(mappings).toHaveLength(1);
+      const properties = mappings[0]?.Properties as Record<string, unknown> & {
+        FilterCriteria: { Filters: { Pattern: string }[] };
+      };
+      expect(properties).toMatchObject({
+        FunctionName: { Ref: functionOf(FAN_OUT).id },
+        EventSourceArn: {
+          'Fn::ImportValue': expect.stringMatching(
+            `^contract-service-${environment}-stateful:ExportsOutputFnGetAttTable[0-9A-F]+StreamArn`,
+          ),
+        },
+        StartingPosition: 'LATEST',
+        BatchSize: 100,
+        BisectBatchOnFunctionError: true,
+        MaximumRetryAttempts: 3,
+        MaximumRecordAgeInSeconds: 3600,
+      });
+      expect(properties.FilterCriteria.Filters.map((filter) => JSON.parse(filter.Pattern))).toEqual([
+        { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['event'] } } } },
+      ]);
+    });
+
+    it('lets only the fan-out read the table’s stream (and decrypt it with the table’s key)', () => {
+      const statements = statementsOfFunction(FAN_OUT);
+      for (const action of ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']) {
+        expect([action, grants(statements, action, 'StreamArn')]).toEqual([action, true]);
+      }
+      expect(grants(statements, 'kms:Decrypt', 'ExportsOutputFnGetAttTableKey')).toBe(true);
+      const readers = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+        (policy.Properties.PolicyDocument.Statement as PolicyStatement[]).some(
+          (statement) =>
+            actionsOf(statement).includes('dynamodb:GetRecords') &&
+            JSON.stringify(statement.Resource).includes('StreamArn'),
+        ),
+      );
+      expect(readers.map((policy) => policy.Properties.Roles)).toEqual([
+        [{ Ref: roleIdOf(stage.stateless.delivery.fanOut.role) }],
+      ]);
+    });
+
+    it('also fans out every minute: the only schedules are the fan-out’s and the re-drive’s', () => {
+      const schedules = Object.values(template.findResources('AWS::Events::Rule'))
+        .filter((rule) => rule.Properties.ScheduleExpression !== undefined)
+        .map((rule) => [
+          rule.Properties.ScheduleExpression,
+          rule.Properties.State,
+          (rule.Properties.Targets as { Arn: { 'Fn::GetAtt': [string, string] } }[]).map(
+            (target) => target.Arn['Fn::GetAtt'][0],
+          ),
+        ])
+        .sort();
+      expect(schedules).toEqual(
+        [
+          ['rate(1 minute)', 'ENABLED', [functionOf(FAN_OUT).id]],
+          [`rate(${REDRIVE_MINUTES} minutes)`, 'ENABLED', [functionOf(REDRIVE).id]],
+        ].sort(),
+      );
+      for (const name of [FAN_OUT, REDRIVE]) {
+        template.hasResourceProperties('AWS::Lambda::Permission', {
+          Action: 'lambda:InvokeFunction',
+          FunctionName: { 'Fn::GetAtt': [functionOf(name).id, 'Arn'] },
+          Principal: 'events.amazonaws.com',
+        });
+      }
     });
   });
 

@@ -21,6 +21,7 @@ const AwsConfig = z.object({
   PAGES_BASE_URL: z.url(),
   CONTRACT_STATE_MACHINE_ARN: z.string().min(1).optional(),
   REVIEW_STATE_MACHINE_ARN: z.string().min(1).optional(),
+  DELIVERY_STATE_MACHINE_ARN: z.string().min(1).optional(),
   AWS_REGION: z.string().min(1),
 });
 
@@ -42,6 +43,7 @@ const build = async (): Promise<Services> => {
     workflows: stepFunctionsWorkflows(new SFNClient({}), {
       contract: config.CONTRACT_STATE_MACHINE_ARN,
       review: config.REVIEW_STATE_MACHINE_ARN,
+      delivery: config.DELIVERY_STATE_MACHINE_ARN,
     }),
   });
   return {

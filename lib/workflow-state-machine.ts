@@ -1,0 +1,68 @@
+// infra -> a workflow's Standard state machine, deployed from the very same ASL file the local stack runs
+// (lib/workflows/*.asl.json), each Task's `${<Function>FunctionArn}` replaced by that function's ARN.
+// The contract pipeline (contract and review runs) and webhook delivery (delivery runs) both use it.
+import { readFileSync } from 'node:fs';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
+import type { RunKind } from '../lambdas/core/ports';
+import { fromRoot } from './paths';
+
+/** The ASL file of each kind of run, relative to the repository root. */
+export const WORKFLOW_FILES: Readonly<Record<RunKind, string>> = {
+  contract: 'lib/workflows/contract-pipeline.asl.json',
+  review: 'lib/workflows/review-publication.asl.json',
+  delivery: 'lib/workflows/webhook-delivery.asl.json',
+};
+
+/** The substitution placeholder of a function's ARN in the ASL files, by its construct id. */
+export const arnPlaceholder = (fn: { readonly id: string }): string => `${fn.id}FunctionArn`;
+
+/** The placeholders (`${Name}`) an ASL file uses, each once, in order of first use. */
+export const placeholdersOf = (definition: string): string[] => [
+  ...new Set([...definition.matchAll(/\$\{([A-Za-z0-9_]+)\}/g)].map((match) => match[1] ?? '')),
+];
+
+export interface WorkflowStateMachine {
+  readonly stateMachine: StateMachine;
+  /** The functions its file runs (and its role may invoke), in order of first use. */
+  readonly invoked: readonly IFunction[];
+}
+
+/**
+ * The Standard state machine of a kind of run, `id` within `scope`. Each placeholder its file uses must
+ * name one of `functions` (by construct id; else the synth fails), and its role may invoke exactly the
+ * functions the file names. Errors only are logged, without the input and output of each state (they
+ * may carry buyers' details), kept for a month; executions are traced.
+ */
+export function workflowStateMachine(
+  scope: Construct,
+  id: string,
+  kind: RunKind,
+  functions: ReadonlyMap<string, IFunction>,
+): WorkflowStateMachine {
+  const byPlaceholder = new Map([...functions].map(([fnId, fn]) => [arnPlaceholder({ id: fnId }), fn]));
+  const file = fromRoot(WORKFLOW_FILES[kind]);
+  const used = placeholdersOf(readFileSync(file, 'utf8')).map((placeholder) => {
+    const fn = byPlaceholder.get(placeholder);
+    if (!fn) throw new Error(`${WORKFLOW_FILES[kind]} names \${${placeholder}}, which is no function here`);
+    return [placeholder, fn] as const;
+  });
+  const stateMachine = new StateMachine(scope, id, {
+    stateMachineType: StateMachineType.STANDARD,
+    definitionBody: DefinitionBody.fromFile(file),
+    definitionSubstitutions: Object.fromEntries(
+      used.map(([placeholder, fn]) => [placeholder, fn.functionArn]),
+    ),
+    logs: {
+      destination: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
+      level: LogLevel.ERROR,
+      includeExecutionData: false,
+    },
+    tracingEnabled: true,
+  });
+  const invoked = [...new Set(used.map(([, fn]) => fn))];
+  for (const fn of invoked) fn.grantInvoke(stateMachine);
+  return { stateMachine, invoked };
+}
