@@ -6,6 +6,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Environment } from '../core/model';
 import type { BlobStore, PdfInspector, Ports, Workflows } from '../core/ports';
 import type { ContractRenderer, RenderRequest } from '../core/rendered-contract';
+import { aesGcmAnswerVault } from './answer-vault';
 import { S3BlobStore } from './blobs/s3-blob-store';
 import { createDynamoDbStores } from './dynamodb';
 import { joseAccessTokens } from './jose-access-tokens';
@@ -21,6 +22,8 @@ export interface PortsWiring {
   s3: S3Client;
   bucket: string;
   signingKey: Uint8Array;
+  /** The 32-byte key the form's answers are sealed with, read on first use. */
+  answersKey: () => Promise<Uint8Array>;
   workflows: Workflows;
   /** The local stack alone lets webhooks go to http://127.0.0.1, localhost and [::1]. */
   allowLoopbackWebhooks: boolean;
@@ -77,6 +80,7 @@ export const composePorts = (wiring: PortsWiring): Ports => {
     renderer: lazyRenderer(blobs),
     workflows: wiring.workflows,
     tokens: joseAccessTokens(wiring.environment, wiring.signingKey),
+    answerVault: aesGcmAnswerVault(wiring.answersKey),
     webhookSender: { send: webhookSender({ allowLoopbackHttp: wiring.allowLoopbackWebhooks }) },
     ...stores,
     contractReviews: contractReviews.store,

@@ -4,6 +4,7 @@ import { hashSecret } from './auth';
 import { fail, notFound } from './errors';
 import { clientEvent } from './events';
 import type { Client, Onboarding, Scope } from './model';
+import { MAX_BUYERS } from './onboarding-answers';
 import type { Ports } from './ports';
 import { presentOnboarding, presentOnboardingSession } from './present';
 import { sameScope } from './scope';
@@ -80,18 +81,20 @@ export interface Buyer {
   mobile: string | null;
 }
 
-export const MAX_BUYERS = 4;
+export { MAX_BUYERS };
 
 const emailKey = (email: string): string => email.trim().toLowerCase();
 
 /**
  * Records a submission of the form: one client per buyer (the same email on the same onboarding keeps its
- * `cli_…` id), the first buyer primary, `submitted_at` advanced.
+ * `cli_…` id), the first buyer primary, `submitted_at` advanced. `sealedAnswers`, the form's whole answers
+ * sealed by the answer vault, are kept in the same write, so a recorded submission always has them.
  */
 export const submitOnboarding = async (
   ports: Ports,
   onboarding: Onboarding,
   buyers: Buyer[],
+  sealedAnswers?: string,
 ): Promise<Onboarding> => {
   if (buyers.length < 1 || buyers.length > MAX_BUYERS)
     fail('request_invalid', `Name 1 to ${MAX_BUYERS} buyers.`);
@@ -124,7 +127,7 @@ export const submitOnboarding = async (
     submittedAt: now,
   };
   const events = clients.map((client) => clientEvent(ports.ids, 'clients.submitted', client, now));
-  await ports.onboardings.saveSubmission(submitted, clients, events);
+  await ports.onboardings.saveSubmission(submitted, clients, events, sealedAnswers);
   return submitted;
 };
 

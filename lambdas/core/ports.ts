@@ -200,6 +200,22 @@ export interface ContractReviewReads {
   get(id: string): Promise<ContractReview | null>;
 }
 
+/**
+ * Seals what a person typed into the sign-up form, kept encrypted at rest (AES-256-GCM): `context` (the
+ * onboarding id) is bound to the sealed text, which opens under that context only.
+ */
+export interface AnswerVault {
+  seal(plaintext: string, context: string): Promise<string>;
+  /** Throws when `sealed` was altered or sealed under another context or key. */
+  open(sealed: string, context: string): Promise<string>;
+}
+
+/** The sealed answers kept for one onboarding: the person's draft, and those of the latest submission. */
+export interface StoredAnswers {
+  draft: string | null;
+  submitted: string | null;
+}
+
 export interface OnboardingStore {
   /**
    * Opens `onboarding` under its reference and records the session token's hash. When the reference is
@@ -209,8 +225,20 @@ export interface OnboardingStore {
   get(id: string): Promise<Onboarding | null>;
   findByReference(scope: Scope, reference: string): Promise<Onboarding | null>;
   findBySessionTokenHash(hash: string): Promise<Onboarding | null>;
-  /** Replaces the onboarding after a submission, upserts its clients and records `events`, in one transaction. */
-  saveSubmission(onboarding: Onboarding, clients: Client[], events: ServiceEvent[]): Promise<void>;
+  /**
+   * Replaces the onboarding after a submission, upserts its clients and records `events`, in one
+   * transaction; with `sealedAnswers`, keeps them as the submission's answers and clears the draft in it too.
+   */
+  saveSubmission(
+    onboarding: Onboarding,
+    clients: Client[],
+    events: ServiceEvent[],
+    sealedAnswers?: string,
+  ): Promise<void>;
+  /** Keeps the form's sealed draft, replacing the one before. */
+  saveDraft(onboardingId: string, sealed: string, now: Micros): Promise<void>;
+  /** The sealed draft and submitted answers of the onboarding, null where none is kept. */
+  getAnswers(onboardingId: string): Promise<StoredAnswers>;
   /** Saves an accepted onboarding (state, `acceptedAt`) and records `events`, in one transaction. */
   saveAcceptance(onboarding: Onboarding, events: ServiceEvent[]): Promise<void>;
 }
@@ -313,6 +341,7 @@ export interface Ports {
   contractReviews: ContractReviewStore;
   contractReviewReads: ContractReviewReads;
   onboardings: OnboardingStore;
+  answerVault: AnswerVault;
   clients: ClientStore;
   identity: IdentityStore;
   outbox: EventOutbox;

@@ -1,9 +1,10 @@
 // host -> the local stack's ports for each environment, against the embedded stores it runs (DynamoDB
-// Local and the S3 twin) and a signing key file per environment under DATA_DIR. The operator tool
-// wires the same way beside a running stack.
+// Local and the S3 twin) and key files per environment under DATA_DIR (access-token signing, the
+// form's answers). The operator tool wires the same way beside a running stack.
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { newAnswerKey } from '../adapters/answer-vault';
 import { createS3Client } from '../adapters/blobs/s3-client';
 import { composePorts } from '../adapters/compose';
 import { createDocumentClient } from '../adapters/dynamodb';
@@ -16,22 +17,38 @@ import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 /** One bucket per environment, as deployed (each stage has its own), so one environment's pages and PDFs are never served by the other's hosts. */
 export const localBucket = (environment: Environment): string => `service-blobs-${environment}`;
 
-/** The environment's access-token signing key: made once, kept under DATA_DIR (KMS/Secrets Manager deployed). */
-const signingKey = async (dataDir: string, environment: Environment): Promise<Uint8Array> => {
-  const file = path.join(dataDir, 'keys', `${environment}-signing.key`);
+/**
+ * A key file under DATA_DIR/keys, made once (mode 0600; whoever loses a race to make it reads the
+ * winner's) and read as the base64 text it holds. Deployed, the keys are Secrets Manager secrets.
+ */
+const keyFile = async (dataDir: string, name: string, make: () => string): Promise<Uint8Array> => {
+  const file = path.join(dataDir, 'keys', name);
   try {
     return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
   } catch {
     await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    const key = randomBytes(32);
-    await writeFile(file, key.toString('base64'), { mode: 0o600, flag: 'wx' }).catch(() => undefined);
+    await writeFile(file, make(), { mode: 0o600, flag: 'wx' }).catch(() => undefined);
     return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
   }
 };
 
+/** The environment's access-token signing key. */
+const signingKey = (dataDir: string, environment: Environment): Promise<Uint8Array> =>
+  keyFile(dataDir, `${environment}-signing.key`, () => randomBytes(32).toString('base64'));
+
+/** The environment's key of the form's answers (AES-256-GCM). */
+const answersKey = (dataDir: string, environment: Environment): Promise<Uint8Array> =>
+  keyFile(dataDir, `${environment}-answers.key`, newAnswerKey);
+
 export const localBaseUrls = (config: LocalConfig): Record<Environment, string> => ({
   production: localUrl(config, PORT_OFFSETS.productionApi),
   sandbox: localUrl(config, PORT_OFFSETS.sandboxApi),
+});
+
+/** Each environment's onboarding frame address (`{onboarding_frame_url}`). */
+export const localFrameUrls = (config: LocalConfig): Record<Environment, string> => ({
+  production: localUrl(config, PORT_OFFSETS.productionFrame),
+  sandbox: localUrl(config, PORT_OFFSETS.sandboxFrame),
 });
 
 export const localPagesUrls = (config: LocalConfig): Record<Environment, string> => ({
@@ -61,6 +78,7 @@ export const localServices = async (
         bucket: localBucket(environment),
         allowLoopbackWebhooks: true,
         signingKey: await signingKey(config.dataDir, environment),
+        answersKey: () => answersKey(config.dataDir, environment),
         workflows: workflowsOf(environment),
       });
       return [

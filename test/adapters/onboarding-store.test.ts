@@ -141,3 +141,51 @@ describe('saveSubmission and saveAcceptance', () => {
     await expect(store.get(never.id)).resolves.toBeNull();
   });
 });
+
+describe('the sealed answers', () => {
+  it('keeps a draft, replaced by the next, apart from every other onboarding', async () => {
+    const { store, scope, clock } = await setUp();
+    const mine = onboarding(scope, clock.tick());
+    const theirs = onboarding(scope, clock.tick());
+    await store.open(mine, 'token-1');
+    await store.open(theirs, 'token-2');
+
+    await expect(store.getAnswers(mine.id)).resolves.toEqual({ draft: null, submitted: null });
+    await store.saveDraft(mine.id, 'v1.first', clock.tick());
+    await store.saveDraft(mine.id, 'v1.second', clock.tick());
+
+    await expect(store.getAnswers(mine.id)).resolves.toEqual({ draft: 'v1.second', submitted: null });
+    await expect(store.getAnswers(theirs.id)).resolves.toEqual({ draft: null, submitted: null });
+    // Reading the onboarding never reads its answers.
+    await expect(store.get(mine.id)).resolves.toEqual(mine);
+  });
+
+  it("keeps a submission's answers in its transaction and clears the draft; none given changes nothing", async () => {
+    const { store, scope, clock } = await setUp();
+    const opened = onboarding(scope, clock.tick());
+    await store.open(opened, 'token-1');
+    await store.saveDraft(opened.id, 'v1.draft', clock.tick());
+    const submitted: Onboarding = { ...opened, state: 'submitted', submittedAt: clock.tick() };
+
+    await store.saveSubmission(submitted, [], [], 'v1.submitted');
+    await expect(store.getAnswers(opened.id)).resolves.toEqual({ draft: null, submitted: 'v1.submitted' });
+
+    // A draft after the submission sits beside it; a submission without answers leaves both.
+    await store.saveDraft(opened.id, 'v1.correction', clock.tick());
+    await store.saveSubmission({ ...submitted, submittedAt: clock.tick() }, [], []);
+    await expect(store.getAnswers(opened.id)).resolves.toEqual({
+      draft: 'v1.correction',
+      submitted: 'v1.submitted',
+    });
+  });
+
+  it('writes no answers for a submission that fails', async () => {
+    const { store, scope, clock } = await setUp();
+    const never = onboarding(scope, clock.tick());
+
+    await expect(
+      store.saveSubmission({ ...never, state: 'submitted' }, [], [], 'v1.orphan'),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(store.getAnswers(never.id)).resolves.toEqual({ draft: null, submitted: null });
+  });
+});

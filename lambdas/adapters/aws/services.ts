@@ -5,6 +5,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { z } from 'zod';
 import type { Services } from '../../api/http/endpoint';
 import { ENVIRONMENTS } from '../../core/model';
+import { decodeAnswerKey } from '../answer-vault';
 import { createS3Client } from '../blobs/s3-client';
 import { composePorts } from '../compose';
 import { createDocumentClient } from '../dynamodb';
@@ -15,6 +16,11 @@ const AwsConfig = z.object({
   TABLE_NAME: z.string().min(1),
   BLOB_BUCKET: z.string().min(1),
   SIGNING_SECRET_ARN: z.string().min(1),
+  /**
+   * The secret holding the form answers' key (the base64 of 32 bytes). Only the frame API functions seal
+   * or open answers, so it is read on first use there and may be absent elsewhere.
+   */
+  ANSWERS_KEY_SECRET_ARN: z.string().min(1).optional(),
   SANDBOX_BASE_URL: z.url(),
   PRODUCTION_BASE_URL: z.url(),
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
@@ -40,6 +46,15 @@ const build = async (): Promise<Services> => {
     bucket: config.BLOB_BUCKET,
     allowLoopbackWebhooks: false,
     signingKey: new TextEncoder().encode(secret.SecretString),
+    answersKey: async () => {
+      if (!config.ANSWERS_KEY_SECRET_ARN)
+        throw new Error('ANSWERS_KEY_SECRET_ARN is not set: this function cannot seal or open form answers');
+      const answers = await secrets.send(
+        new GetSecretValueCommand({ SecretId: config.ANSWERS_KEY_SECRET_ARN }),
+      );
+      if (!answers.SecretString) throw new Error('the answers key secret has no value');
+      return decodeAnswerKey(answers.SecretString);
+    },
     workflows: stepFunctionsWorkflows(new SFNClient({}), {
       contract: config.CONTRACT_STATE_MACHINE_ARN,
       review: config.REVIEW_STATE_MACHINE_ARN,

@@ -38,6 +38,8 @@ export const keys = {
     sk: 'ONBREF',
   }),
   sessionToken: (hash: string): ItemKey => ({ pk: `ONBTOKEN#${hash}`, sk: 'ONBTOKEN' }),
+  /** The form's answers of one onboarding, sealed: the draft and the latest submission's. */
+  onboardingAnswers: (id: string): ItemKey => ({ pk: `ONBANSWERS#${id}`, sk: 'ONBANSWERS' }),
 
   client: (id: string): ItemKey => ({ pk: `CLI#${id}`, sk: 'CLI' }),
   clientList: (integrationId: string): string => `CLIS#${integrationId}`,

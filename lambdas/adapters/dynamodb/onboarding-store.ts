@@ -1,14 +1,15 @@
 // adapter -> onboardings: each under its caller's unique reference, reachable from every session token
-// issued for it; a submission replaces the onboarding and upserts its clients together, with its events.
-import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+// issued for it; a submission replaces the onboarding and upserts its clients together, with its events
+// and the form's sealed answers (kept apart, under ONBANSWERS#, so reading an onboarding never reads them).
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { notFound } from '../../core/errors';
 import type { ServiceEvent } from '../../core/events';
-import type { Client, Onboarding, Scope } from '../../core/model';
-import type { Clock, OnboardingStore } from '../../core/ports';
+import type { Client, Micros, Onboarding, Scope } from '../../core/model';
+import type { Clock, OnboardingStore, StoredAnswers } from '../../core/ports';
 import { clientItem, eventWrites, type Item, onboardingItem, toOnboarding } from './items';
 import { keys } from './keys';
 import { getItem } from './table';
-import { transactWrite } from './transactions';
+import { type GuardedWrite, transactWrite } from './transactions';
 
 /** Raised inside `open` when the reference is already taken. */
 class ReferenceTaken extends Error {}
@@ -80,7 +81,34 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
     return this.follow(await getItem(this.doc, this.tableName, keys.sessionToken(hash)));
   }
 
-  async saveSubmission(onboarding: Onboarding, clients: Client[], events: ServiceEvent[]): Promise<void> {
+  async saveSubmission(
+    onboarding: Onboarding,
+    clients: Client[],
+    events: ServiceEvent[],
+    sealedAnswers?: string,
+  ): Promise<void> {
+    const answers: GuardedWrite[] =
+      sealedAnswers === undefined
+        ? []
+        : [
+            {
+              write: {
+                Update: {
+                  TableName: this.tableName,
+                  Key: keys.onboardingAnswers(onboarding.id),
+                  UpdateExpression:
+                    'SET #type = :type, onboarding_id = :id, submitted = :sealed, submitted_saved_at = :at REMOVE draft, draft_saved_at',
+                  ExpressionAttributeNames: { '#type': 'type' },
+                  ExpressionAttributeValues: {
+                    ':type': 'onboarding_answers',
+                    ':id': onboarding.id,
+                    ':sealed': sealedAnswers,
+                    ':at': onboarding.submittedAt ?? this.clock.now(),
+                  },
+                },
+              },
+            },
+          ];
     await transactWrite(this.doc, [
       {
         write: {
@@ -96,7 +124,31 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
         write: { Put: { TableName: this.tableName, Item: clientItem(client) } },
       })),
       ...eventWrites(this.tableName, events),
+      ...answers,
     ]);
+  }
+
+  async saveDraft(onboardingId: string, sealed: string, now: Micros): Promise<void> {
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.onboardingAnswers(onboardingId),
+        UpdateExpression: 'SET #type = :type, onboarding_id = :id, draft = :sealed, draft_saved_at = :at',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: {
+          ':type': 'onboarding_answers',
+          ':id': onboardingId,
+          ':sealed': sealed,
+          ':at': now,
+        },
+      }),
+    );
+  }
+
+  async getAnswers(onboardingId: string): Promise<StoredAnswers> {
+    const item = await getItem(this.doc, this.tableName, keys.onboardingAnswers(onboardingId));
+    const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+    return { draft: text(item?.draft), submitted: text(item?.submitted) };
   }
 
   /** Sets only the acceptance, so a submission written meanwhile keeps its clients. */
