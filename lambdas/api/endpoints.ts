@@ -5,10 +5,12 @@ import { createOnboardingSession } from './create-onboarding-session';
 import { getClient } from './get-client';
 import { getContractReview } from './get-contract-review';
 import { getOnboarding } from './get-onboarding';
-import type { Endpoint } from './http/endpoint';
+import type { Endpoint, RouteTable } from './http/endpoint';
+import { API_ROUTER } from './http/router';
 import { listClients } from './list-clients';
 import { listContractReviews } from './list-contract-reviews';
 import { notFound } from './not-found';
+import { FALLBACK_HANDLER } from './routes';
 import { token } from './token';
 
 export const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
@@ -22,4 +24,11 @@ export const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
   'get-contract-review': getContractReview,
   'create-contract-review-version': createContractReviewVersion,
   'not-found': notFound,
+};
+
+/** The `/v1` API as the hosts route it. */
+export const API_ENDPOINTS: RouteTable = {
+  router: API_ROUTER,
+  endpoints: ENDPOINTS,
+  fallback: FALLBACK_HANDLER,
 };

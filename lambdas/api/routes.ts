@@ -4,7 +4,7 @@
 export interface Route {
   /** The handler module's file name, without `.ts`. */
   readonly name: string;
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PUT';
   /** API Gateway route path, `{id}` for a path parameter. */
   readonly path: string;
   /** Multipart PDF uploads, which the deployed service also takes through the upload ingest service. */

@@ -51,6 +51,10 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  // The frame API's (frontend/onboarding/README.md), answered on the frame address only
+  session_invalid: 401,
+  answers_too_large: 413,
+  answers_invalid: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -58,26 +62,47 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 /** Extra response headers some errors carry (`Retry-After`, `Allow`, `WWW-Authenticate`). */
 export type ErrorHeaders = Readonly<Record<string, string>>;
 
+/** One field to fix, named by its path in the body (`buyers.1.email`): the frame API's `answers_invalid`. */
+export interface ErrorField {
+  path: string;
+  message: string;
+}
+
+export interface ErrorOptions {
+  headers?: ErrorHeaders;
+  /** Every field to fix, answered as `error.fields`. */
+  fields?: readonly ErrorField[];
+  cause?: unknown;
+}
+
 export class ServiceError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly headers: ErrorHeaders;
+  readonly fields: readonly ErrorField[] | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { headers?: ErrorHeaders; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: ErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.name = 'ServiceError';
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.headers = options.headers ?? {};
+    this.fields = options.fields;
   }
 
-  toJSON(): { error: { code: ErrorCode; message: string } } {
-    return { error: { code: this.code, message: this.message } };
+  toJSON(): { error: { code: ErrorCode; message: string; fields?: ErrorField[] } } {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.fields && { fields: this.fields.map(({ path, message }) => ({ path, message })) }),
+      },
+    };
   }
 }
 
 /** Throws the error; declared as a function so that TypeScript narrows after a call. */
-export function fail(code: ErrorCode, message: string, options?: { headers?: ErrorHeaders }): never {
+export function fail(code: ErrorCode, message: string, options?: ErrorOptions): never {
   throw new ServiceError(code, message, options);
 }
 

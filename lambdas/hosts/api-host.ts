@@ -5,12 +5,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ENDPOINTS } from '../api/endpoints';
+import { API_ENDPOINTS } from '../api/endpoints';
 import { errorAnswer, type HttpAnswer, newRequestId } from '../api/http/answer';
-import type { Services } from '../api/http/endpoint';
+import type { RouteTable, Services } from '../api/http/endpoint';
 import { fromNodeRequest } from '../api/http/request';
-import { matchRoute } from '../api/http/router';
-import { FALLBACK_HANDLER, type Route } from '../api/routes';
+import type { Route } from '../api/routes';
 import { ServiceError } from '../core/errors';
 
 /** API Gateway's own limit on a request body. */
@@ -18,8 +17,8 @@ const API_GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 /** How long an early answer (401, 413, …) waits for the rest of an unread body before closing. */
 const DRAIN_MS = 5_000;
 
-const endpointOf = (name: string) => {
-  const found = ENDPOINTS[name];
+const endpointOf = (table: RouteTable, name: string) => {
+  const found = table.endpoints[name];
   if (!found) throw new Error(`no endpoint named ${name}`);
   return found;
 };
@@ -112,19 +111,20 @@ const send = (request: IncomingMessage, response: ServerResponse, answer: HttpAn
 };
 
 /**
- * A request listener for one environment's API. `stage` names the environment in the event's
- * `requestContext.stage`, which the local stack's services resolver reads.
+ * A request listener for one environment's API: the `/v1` API, or another route table (the frame API).
+ * `stage` names the environment in the event's `requestContext.stage`, which the local stack's services
+ * resolver reads.
  */
 export const apiListener =
-  (services: Services, stage: string) =>
+  (services: Services, stage: string, table: RouteTable = API_ENDPOINTS) =>
   async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     try {
       const url = new URL(request.url ?? '/', 'http://localhost');
       const method = (request.method ?? 'GET').toUpperCase();
-      const match = matchRoute(method, url.pathname);
+      const match = table.router.match(method, url.pathname);
       const route = match?.route;
       const pathParameters = match?.pathParameters ?? {};
-      const endpoint = endpointOf(route?.name ?? FALLBACK_HANDLER);
+      const endpoint = endpointOf(table, route?.name ?? table.fallback);
       if (route?.upload) {
         send(request, response, await endpoint.run(fromNodeRequest(request, url, pathParameters), services));
         return;

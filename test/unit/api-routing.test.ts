@@ -2,6 +2,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ENDPOINTS } from '../../lambdas/api/endpoints';
+import { FRAME_ENDPOINTS } from '../../lambdas/api/frame-endpoints';
+import { FRAME_FALLBACK_HANDLER, FRAME_ROUTES } from '../../lambdas/api/frame-routes';
 import { matchRoute, methodsAllowed } from '../../lambdas/api/http/router';
 import { FALLBACK_HANDLER, ROUTES } from '../../lambdas/api/routes';
 
@@ -36,4 +38,22 @@ test('unknown paths match nothing; known paths list their methods', () => {
   expect(matchRoute('GET', '/v1/clients/a/b')).toBeNull();
   expect(methodsAllowed('/v1/contract-reviews')).toEqual(['POST', 'GET']);
   expect(methodsAllowed('/nothing')).toEqual([]);
+});
+
+test('the frame API: every route has its handler module and endpoint; its router knows no /v1 route', () => {
+  for (const route of FRAME_ROUTES) {
+    expect(existsSync(fileURLToPath(new URL(`../../lambdas/api/${route.name}.ts`, import.meta.url)))).toBe(
+      true,
+    );
+    expect(FRAME_ENDPOINTS.endpoints[route.name]).toBeDefined();
+  }
+  expect(Object.keys(FRAME_ENDPOINTS.endpoints).sort()).toEqual(
+    [...FRAME_ROUTES.map((r) => r.name), FRAME_FALLBACK_HANDLER].sort(),
+  );
+  expect(FRAME_ENDPOINTS.router.match('GET', '/api/form')?.route.name).toBe('frame-show-form');
+  expect(FRAME_ENDPOINTS.router.match('PUT', '/api/draft')?.route.name).toBe('frame-save-draft');
+  expect(FRAME_ENDPOINTS.router.match('POST', '/api/submit')?.route.name).toBe('frame-submit-form');
+  expect(FRAME_ENDPOINTS.router.match('GET', '/v1/clients')).toBeNull();
+  expect(matchRoute('GET', '/api/form')).toBeNull();
+  expect(FRAME_ENDPOINTS.router.methodsAllowed('/api/draft')).toEqual(['PUT']);
 });

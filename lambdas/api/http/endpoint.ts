@@ -5,6 +5,7 @@ import type { Ports } from '../../core/ports';
 import type { Settings } from '../../core/settings';
 import { errorAnswer, type HttpAnswer, jsonAnswer, newRequestId } from './answer';
 import { type ApiRequest, fromApiGatewayEvent } from './request';
+import type { Router } from './router';
 
 /** What one environment's host wires in at start-up. */
 export interface Services {
@@ -26,6 +27,13 @@ export interface Endpoint {
   handler(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2>;
 }
 
+/** One API's routes and their endpoints by name, with the endpoint that answers everything else. */
+export interface RouteTable {
+  router: Router;
+  endpoints: Readonly<Record<string, Endpoint>>;
+  fallback: string;
+}
+
 type ServicesResolver = (event: APIGatewayProxyEventV2) => Promise<Services>;
 
 /** Deployed, the services come from the AWS composition root, built once per Lambda instance. */
@@ -42,6 +50,8 @@ export const endpoint = (fn: EndpointFunction): Endpoint => {
     const requestId = newRequestId();
     try {
       const reply = await fn(request, services);
+      if (reply.status === 204)
+        return { status: 204, headers: { 'Service-Request-Id': requestId, ...reply.headers }, body: '' };
       return jsonAnswer(requestId, reply.status, reply.body, reply.headers);
     } catch (error) {
       return errorAnswer(requestId, error);
@@ -62,3 +72,13 @@ export const endpoint = (fn: EndpointFunction): Endpoint => {
 };
 
 export const ok = (body: unknown, status = 200): Reply => ({ status, body });
+
+/** An answer no cache may keep: what a person typed. */
+export const noStore = (body: unknown, status = 200): Reply => ({
+  status,
+  body,
+  headers: { 'Cache-Control': 'no-store' },
+});
+
+/** 204, no body. */
+export const noContent = (): Reply => ({ status: 204, body: null, headers: { 'Cache-Control': 'no-store' } });

@@ -1,5 +1,6 @@
-// api -> matching a method and path to a route of `routes.ts`, as API Gateway does deployed; used by
-// the hosts that serve HTTP themselves (local stack, upload ingest service) and by the 405 answer.
+// api -> matching a method and path to a route of a route table (`routes.ts`, `frame-routes.ts`), as API
+// Gateway does deployed; used by the hosts that serve HTTP themselves (local stack, upload ingest service)
+// and by the 405 answers.
 import { ROUTES, type Route } from '../routes';
 
 interface CompiledRoute {
@@ -17,11 +18,15 @@ const compile = (route: Route): CompiledRoute => {
   return { route, pattern: new RegExp(`^${source}$`), names };
 };
 
-const COMPILED = ROUTES.map(compile);
-
 export interface RouteMatch {
   route: Route;
   pathParameters: Record<string, string>;
+}
+
+export interface Router {
+  match(method: string, path: string): RouteMatch | null;
+  /** The methods of the routes at `path`, for `405` and its `Allow` header. */
+  methodsAllowed(path: string): string[];
 }
 
 const matchPath = (compiled: CompiledRoute, path: string): Record<string, string> | null => {
@@ -32,22 +37,29 @@ const matchPath = (compiled: CompiledRoute, path: string): Record<string, string
   );
 };
 
-export const matchRoute = (method: string, path: string): RouteMatch | null => {
-  // Literal routes before parameterised ones, as API Gateway prefers the most specific.
-  const candidates = COMPILED.filter((c) => c.route.method === method).sort(
-    (a, b) => a.names.length - b.names.length,
-  );
-  for (const compiled of candidates) {
-    const pathParameters = matchPath(compiled, path);
-    if (pathParameters) return { route: compiled.route, pathParameters };
-  }
-  return null;
+export const createRouter = (routes: readonly Route[]): Router => {
+  const compiled = routes.map(compile);
+  return {
+    match: (method, path) => {
+      // Literal routes before parameterised ones, as API Gateway prefers the most specific.
+      const candidates = compiled
+        .filter((c) => c.route.method === method)
+        .sort((a, b) => a.names.length - b.names.length);
+      for (const candidate of candidates) {
+        const pathParameters = matchPath(candidate, path);
+        if (pathParameters) return { route: candidate.route, pathParameters };
+      }
+      return null;
+    },
+    methodsAllowed: (path) => [
+      ...new Set(compiled.filter((c) => matchPath(c, path) !== null).map((c) => c.route.method)),
+    ],
+  };
 };
 
-export const methodsAllowed = (path: string): string[] => [
-  ...new Set(
-    COMPILED.filter((compiled) => matchPath(compiled, path) !== null).map(
-      (compiled) => compiled.route.method,
-    ),
-  ),
-];
+/** The `/v1` API's router. */
+export const API_ROUTER = createRouter(ROUTES);
+
+export const matchRoute = (method: string, path: string): RouteMatch | null => API_ROUTER.match(method, path);
+
+export const methodsAllowed = (path: string): string[] => API_ROUTER.methodsAllowed(path);

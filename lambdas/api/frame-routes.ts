@@ -1,0 +1,13 @@
+// api -> the frame API (frontend/onboarding/README.md) on each environment's frame address: one handler
+// module each (`lambdas/api/<name>.ts`, exporting `handler`), authenticated by the `onbs_` session token
+// alone. Its own table, apart from the `/v1` routes: neither API answers the other's credential.
+import type { Route } from './routes';
+
+export const FRAME_ROUTES: readonly Route[] = [
+  { name: 'frame-show-form', method: 'GET', path: '/api/form' },
+  { name: 'frame-save-draft', method: 'PUT', path: '/api/draft' },
+  { name: 'frame-submit-form', method: 'POST', path: '/api/submit' },
+];
+
+/** Every other path and method under `/api/`: 404 `not_found` or 405 `method_not_allowed`. */
+export const FRAME_FALLBACK_HANDLER = 'frame-not-found';

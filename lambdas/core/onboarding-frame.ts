@@ -1,0 +1,113 @@
+// core -> the frame API (frontend/onboarding/README.md): the sign-up form's session token shows, saves
+// and submits its one onboarding's form and reads nothing else. Answers are sealed by the answer vault
+// before they are stored, the onboarding's id bound to them.
+import { hashSecret } from './auth';
+import { fail, ServiceError } from './errors';
+import type { Onboarding } from './model';
+import { submitOnboarding } from './onboarding';
+import { buyersOf, checkAnswers } from './onboarding-answers';
+import type { Ports } from './ports';
+import { formatTimeOrNull } from './time';
+
+/** `onbs_` and the random part `Ids.secret` makes (32 base62 characters; at least 22 accepted). */
+const SESSION_TOKEN = /^onbs_[A-Za-z0-9]{22,128}$/;
+
+/** The largest body `PUT /api/draft` and `POST /api/submit` take, in bytes. */
+export const MAX_ANSWERS_BODY = 64 * 1024;
+
+const OPEN_SESSION =
+  'open a session with POST /v1/clients/onboardings/sessions and mount the form with its session_token';
+
+const sessionInvalid = (message: string, tokenSent: boolean): ServiceError =>
+  new ServiceError('session_invalid', message, {
+    headers: {
+      'WWW-Authenticate': tokenSent
+        ? 'Bearer realm="onboarding", error="invalid_token"'
+        : 'Bearer realm="onboarding"',
+    },
+  });
+
+/** The session token of `Authorization: Bearer onbs_…`; anything else is `session_invalid`. */
+export const sessionTokenOf = (authorization: string | undefined): string => {
+  const match = /^Bearer +(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match?.[1]) throw sessionInvalid(`Send \`Authorization: Bearer onbs_…\`: ${OPEN_SESSION}.`, false);
+  return match[1];
+};
+
+/** The onboarding a session token was issued for; a malformed or unknown token is `session_invalid`. */
+export const onboardingOfToken = async (ports: Ports, token: string): Promise<Onboarding> => {
+  const refused = () => sessionInvalid(`The session token is unknown or malformed; ${OPEN_SESSION}.`, true);
+  if (!SESSION_TOKEN.test(token)) throw refused();
+  const onboarding = await ports.onboardings.findBySessionTokenHash(hashSecret(token));
+  if (onboarding === null) throw refused();
+  return onboarding;
+};
+
+const tooLarge = (bytes: number): ServiceError =>
+  new ServiceError(
+    'answers_too_large',
+    `The body may be up to ${MAX_ANSWERS_BODY} bytes (64 KiB) of JSON; this one is ${bytes}. Send shorter answers.`,
+  );
+
+/** Refuses a body declared larger than the frame API takes, before it is read. */
+export const checkAnswersBodySize = (declaredBytes: number | undefined): void => {
+  if (declaredBytes !== undefined && declaredBytes > MAX_ANSWERS_BODY) throw tooLarge(declaredBytes);
+};
+
+const BODY_SHAPE = 'The body must be a JSON object: { "answers": { … } }.';
+
+/** The `answers` of a `{ answers }` body, not yet judged. */
+const readAnswersBody = (body: string): unknown => {
+  const bytes = new TextEncoder().encode(body).length;
+  if (bytes > MAX_ANSWERS_BODY) throw tooLarge(bytes);
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return fail('request_invalid', `${BODY_SHAPE} This body is not JSON.`);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    return fail('request_invalid', BODY_SHAPE);
+  const extra = Object.keys(json).find((field) => field !== 'answers');
+  if (extra !== undefined)
+    fail('request_invalid', `The field \`${extra}\` is not known; send only \`answers\`.`);
+  if (!('answers' in json)) fail('request_invalid', `${BODY_SHAPE} \`answers\` is missing.`);
+  return (json as { answers: unknown }).answers;
+};
+
+/** `GET /api/form`: the draft if one is kept, else the latest submission's answers, else null. */
+export const showForm = async (ports: Ports, onboarding: Onboarding) => {
+  const stored = await ports.onboardings.getAnswers(onboarding.id);
+  const sealed = stored.draft ?? stored.submitted;
+  const answers: unknown =
+    sealed === null ? null : JSON.parse(await ports.answerVault.open(sealed, onboarding.id));
+  return { state: onboarding.state, submitted_at: formatTimeOrNull(onboarding.submittedAt), answers };
+};
+
+/** `PUT /api/draft`: keeps what the person typed so far, any partial shape, sealed. */
+export const saveDraft = async (ports: Ports, onboarding: Onboarding, body: string): Promise<void> => {
+  const answers = readAnswersBody(body);
+  if (typeof answers !== 'object' || answers === null || Array.isArray(answers))
+    fail('request_invalid', '`answers` must be a JSON object, the form as filled in so far.');
+  const sealed = await ports.answerVault.seal(JSON.stringify(answers), onboarding.id);
+  await ports.onboardings.saveDraft(onboarding.id, sealed, ports.clock.now());
+};
+
+/**
+ * `POST /api/submit`: judges the answers, then records the submission (clients, events, the sealed
+ * answers, the draft cleared) in one write. Every field to fix is `answers_invalid` with `fields`.
+ */
+export const submitForm = async (ports: Ports, onboarding: Onboarding, body: string) => {
+  const checked = checkAnswers(readAnswersBody(body), new Date(Math.floor(ports.clock.now() / 1000)));
+  if (!checked.ok) {
+    const count = checked.fields.length;
+    fail(
+      'answers_invalid',
+      `${count === 1 ? 'One field needs' : `${count} fields need`} fixing before the form can be submitted; see \`fields\`.`,
+      { fields: checked.fields },
+    );
+  }
+  const sealed = await ports.answerVault.seal(JSON.stringify(checked.answers), onboarding.id);
+  const submitted = await submitOnboarding(ports, onboarding, buyersOf(checked.answers), sealed);
+  return { state: submitted.state, submitted_at: formatTimeOrNull(submitted.submittedAt) };
+};
