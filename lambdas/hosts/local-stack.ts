@@ -1,8 +1,10 @@
 // host -> the whole service on one machine (`npm start`): DynamoDB Local and the S3 twin under
-// DATA_DIR, each environment's API on its port (every request going to the deployed handler code), and
-// each environment's hosted pages.
+// DATA_DIR, each environment's API on its port (every request going to the deployed handler code, and
+// `/onboarding.js`), each environment's onboarding frame (its files and the frame API), and each
+// environment's hosted pages.
 import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
+import { buildOnboardingAssets } from '../../frontend/onboarding/build';
 import { startLocalS3 } from '../adapters/blobs/local-s3-server';
 import { createS3Client, ensureBucket } from '../adapters/blobs/s3-client';
 import { createDocumentClient, ensureTable, startLocalDynamoDb } from '../adapters/dynamodb';
@@ -11,9 +13,10 @@ import type { LocalStepFunctions } from '../adapters/workflows/local-step-functi
 import { useServicesResolver } from '../api/http/endpoint';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import { apiListener } from './api-host';
+import { frameFiles, frameListener, loaderFile, withLoader } from './frame-host';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 import { startLocalFanOut } from './local-fan-out';
-import { localBucket, localServices } from './local-wiring';
+import { localBucket, localFrameUrls, localServices } from './local-wiring';
 import { localWorkflowRunner } from './local-workflow-runner';
 import { pagesListener } from './pages-host';
 
@@ -65,9 +68,24 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
       return found;
     });
 
+    // The sign-up form's frame and loader, built once before anything listens.
+    const onboarding = await buildOnboardingAssets();
+    const frameUrls = localFrameUrls(config);
+    const files = frameFiles(onboarding);
+    const api = (environment: Environment): RequestListener =>
+      withLoader(
+        loaderFile(onboarding, frameUrls[environment]),
+        apiListener(services[environment], environment),
+      );
     const hosts: Array<[string, number, RequestListener]> = [
-      ['production API', PORT_OFFSETS.productionApi, apiListener(services.production, 'production')],
-      ['sandbox API', PORT_OFFSETS.sandboxApi, apiListener(services.sandbox, 'sandbox')],
+      ['production API', PORT_OFFSETS.productionApi, api('production')],
+      ['sandbox API', PORT_OFFSETS.sandboxApi, api('sandbox')],
+      [
+        'production frame',
+        PORT_OFFSETS.productionFrame,
+        frameListener(services.production, 'production', files),
+      ],
+      ['sandbox frame', PORT_OFFSETS.sandboxFrame, frameListener(services.sandbox, 'sandbox', files)],
       ['production pages', PORT_OFFSETS.productionPages, pagesListener(services.production.ports.blobs)],
       ['sandbox pages', PORT_OFFSETS.sandboxPages, pagesListener(services.sandbox.ports.blobs)],
     ];

@@ -17,6 +17,8 @@ export interface RunningStack {
   sandbox: string;
   /** The hosted pages of each environment. */
   pages: { production: string; sandbox: string };
+  /** The onboarding frame of each environment. */
+  frame: { production: string; sandbox: string };
   /** Stops the stack (SIGTERM) and waits for it to exit; resolves with its exit code. */
   stop(): Promise<number | null>;
   /** The stack's output so far, for failure messages. */
@@ -77,6 +79,7 @@ export const startStack = async (options: StackOptions = {}): Promise<RunningSta
     production: `http://127.0.0.1:${portBase}`,
     sandbox: `http://127.0.0.1:${portBase + 1}`,
     pages: { production: `http://127.0.0.1:${portBase + 4}`, sandbox: `http://127.0.0.1:${portBase + 5}` },
+    frame: { production: `http://127.0.0.1:${portBase + 2}`, sandbox: `http://127.0.0.1:${portBase + 3}` },
     stop: async () => {
       child.kill('SIGTERM');
       return exited;

@@ -1,0 +1,165 @@
+// host -> the sign-up form of one environment over Node HTTP (frontend/onboarding/README.md): on the
+// frame address, the frame's built files (`GET /` the page, `GET /assets/…` its content-hashed files)
+// under the frame's content security policy, and the frame API under `/api/` through the same endpoint
+// handlers the deployed functions run; on each API address, the loader `/onboarding.js`. The files are
+// built once at start-up; deployed, CloudFront serves the same files.
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { FRAME_CSP, FRAME_ORIGIN_PLACEHOLDER, type OnboardingAssets } from '../../frontend/onboarding/build';
+import { FRAME_ENDPOINTS } from '../api/frame-endpoints';
+import { newRequestId } from '../api/http/answer';
+import type { Services } from '../api/http/endpoint';
+import { apiListener } from './api-host';
+
+const FRAME_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': FRAME_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  // The frame's address and query say nothing, but nothing of a person's visit leaves it either.
+  'Referrer-Policy': 'no-referrer',
+  'X-Robots-Tag': 'noindex, nofollow',
+};
+
+/** Files under `assets/` carry their content hash in their name: they never change. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** The page itself is checked on every load (it names the current assets). */
+const REVALIDATE = 'no-cache';
+/** The loader is small and named by no version: caches keep it five minutes. */
+const LOADER_CACHE = 'public, max-age=300';
+const LOADER_CONTENT_TYPE = 'text/javascript; charset=utf-8';
+
+interface StaticFile {
+  body: Buffer;
+  contentType: string;
+  etag: string;
+  cacheControl: string;
+}
+
+const etagOf = (body: Uint8Array): string =>
+  `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+
+/** The frame's files by request path (`/index.html` also answers `/`). */
+export type FrameFiles = ReadonlyMap<string, StaticFile>;
+
+export const frameFiles = (assets: OnboardingAssets): FrameFiles =>
+  new Map(
+    assets.frame.map((file) => {
+      const path = `/${file.path.replace(/^\/+/, '')}`;
+      const body = Buffer.from(file.body);
+      return [
+        path,
+        {
+          body,
+          contentType: file.contentType,
+          etag: etagOf(body),
+          cacheControl: path.startsWith('/assets/') ? IMMUTABLE : REVALIDATE,
+        },
+      ];
+    }),
+  );
+
+/** The loader with its environment's frame address in place of the placeholder. */
+export const loaderFile = (assets: OnboardingAssets, frameOrigin: string): StaticFile => {
+  const text = new TextDecoder().decode(assets.loader.body);
+  if (!text.includes(FRAME_ORIGIN_PLACEHOLDER))
+    throw new Error(
+      `the built onboarding loader has no ${FRAME_ORIGIN_PLACEHOLDER} placeholder for its frame address`,
+    );
+  const body = Buffer.from(text.replaceAll(FRAME_ORIGIN_PLACEHOLDER, new URL(frameOrigin).origin), 'utf8');
+  return { body, contentType: LOADER_CONTENT_TYPE, etag: etagOf(body), cacheControl: LOADER_CACHE };
+};
+
+/** Whether `If-None-Match` names the file's current ETag (weak comparison, as for GET). */
+const notModified = (request: IncomingMessage, etag: string): boolean => {
+  const header = request.headers['if-none-match'];
+  if (header === undefined) return false;
+  return header
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
+};
+
+const plain = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void => {
+  const body = `${text}\n`;
+  // Whatever body came with the request is not read: let it drain.
+  request.resume();
+  response.writeHead(status, {
+    ...headers,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': 'no-store',
+  });
+  response.end(request.method === 'HEAD' ? undefined : body);
+};
+
+const serveFile = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  file: StaticFile,
+  headers: Record<string, string>,
+): void => {
+  const common = { ...headers, ETag: file.etag, 'Cache-Control': file.cacheControl };
+  if (notModified(request, file.etag)) {
+    response.writeHead(304, common);
+    response.end();
+    return;
+  }
+  response.writeHead(200, {
+    ...common,
+    'Content-Type': file.contentType,
+    'Content-Length': String(file.body.length),
+  });
+  response.end(request.method === 'HEAD' ? undefined : file.body);
+};
+
+const isRead = (request: IncomingMessage): boolean => request.method === 'GET' || request.method === 'HEAD';
+
+/** The frame address of one environment: its files, and the frame API under `/api/`. */
+export const frameListener = (services: Services, stage: string, files: FrameFiles): RequestListener => {
+  const api = apiListener(services, stage, FRAME_ENDPOINTS);
+  return (request, response) => {
+    const { pathname } = new URL(request.url ?? '/', 'http://localhost');
+    if (pathname === '/api' || pathname.startsWith('/api/')) return api(request, response);
+    if (!isRead(request)) {
+      plain(request, response, 405, 'Only GET and HEAD are allowed here.', {
+        ...FRAME_SECURITY_HEADERS,
+        Allow: 'GET, HEAD',
+      });
+      return;
+    }
+    const file = files.get(pathname === '/' ? '/index.html' : pathname);
+    if (file === undefined) {
+      plain(request, response, 404, 'Not found.', FRAME_SECURITY_HEADERS);
+      return;
+    }
+    serveFile(request, response, file, FRAME_SECURITY_HEADERS);
+  };
+};
+
+/** An API address: `/onboarding.js` served here, every other request to the API. */
+export const withLoader =
+  (loader: StaticFile, api: RequestListener): RequestListener =>
+  (request, response) => {
+    const { pathname } = new URL(request.url ?? '/', 'http://localhost');
+    if (pathname !== '/onboarding.js') return api(request, response);
+    const headers = {
+      'Service-Request-Id': newRequestId(),
+      'X-Content-Type-Options': 'nosniff',
+      // Any page may load it, with or without `crossorigin` (and so with Subresource Integrity).
+      'Access-Control-Allow-Origin': '*',
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+    };
+    if (!isRead(request)) {
+      plain(request, response, 405, 'Only GET and HEAD are allowed here.', {
+        ...headers,
+        Allow: 'GET, HEAD',
+      });
+      return;
+    }
+    serveFile(request, response, loader, headers);
+  };
