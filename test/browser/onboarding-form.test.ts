@@ -4,6 +4,7 @@
 // label or with the keyboard alone, and what they sent is read back through the `/v1` API.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import axe from 'axe-core';
 import {
   type Browser,
@@ -14,6 +15,7 @@ import {
   type FrameLocator,
   type Page,
 } from 'playwright-core';
+import { buildOnboardingAssets } from '../../frontend/onboarding/build';
 import { bearer, call, exchange } from '../support/api-client';
 import { devBootstrap, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
 import { DESKTOP, openRecorded, PHONE, RESULTS, type Recorder } from './harness';
@@ -819,4 +821,32 @@ describe('the sign-up form on a customer’s page', () => {
       expect(found).toEqual([]);
     });
   }, 180_000);
+});
+
+describe('the built files', () => {
+  test('the frame page has no inline script or style and names content-hashed assets; the loader is small', async () => {
+    const { frame, loader } = await buildOnboardingAssets();
+    expect(frame.map((f) => [f.path, f.contentType])).toEqual([
+      ['index.html', 'text/html; charset=utf-8'],
+      [expect.stringMatching(/^assets\/form-[A-Z0-9]{8}\.js$/), 'text/javascript; charset=utf-8'],
+      [expect.stringMatching(/^assets\/form-[A-Z0-9]{8}\.css$/), 'text/css; charset=utf-8'],
+    ]);
+    const html = new TextDecoder().decode(frame[0]?.body);
+    const scripts = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)];
+    expect(scripts.map((m) => m[1])).toEqual(['']);
+    expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
+    for (const asset of frame.slice(1)) expect(html).toContain(`"/${asset.path}"`);
+    // The form with the part of zod it uses (frame/zod.ts), not all of zod's 480 KB.
+    expect(frame[1]?.body.length).toBeLessThan(150_000);
+
+    const text = new TextDecoder().decode(loader.body);
+    expect(text.split('__FRAME_ORIGIN__')).toHaveLength(2);
+    expect(loader.version).toMatch(/^[0-9a-f]{16}$/);
+    expect(loader.body.length).toBeLessThan(4_096);
+    expect(gzipSync(loader.body).length).toBeLessThan(1_500);
+    // Built twice, the same bytes: the versions are content hashes.
+    const again = await buildOnboardingAssets();
+    expect(again.loader.version).toBe(loader.version);
+    expect(again.frame.map((f) => f.path)).toEqual(frame.map((f) => f.path));
+  });
 });
