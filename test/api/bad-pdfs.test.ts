@@ -1,6 +1,6 @@
 // The corpus of bad PDFs over HTTP against the real local stack, each with what it really does: refused
 // at upload (422 file_rejected, nothing created, no sandbox budget used), accepted and then failed in
-// processing (one processing.failed), or published whole (1,000 pages).
+// processing (processing.failed at the first failure and at the end), or published whole (1,000 pages).
 import { randomUUID } from 'node:crypto';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { bearer, call, contractParts, exchange, expectError, upload } from '../support/api-client';
@@ -149,7 +149,7 @@ describe('refused at upload: 422 file_rejected, nothing created, no budget used'
 });
 
 describe('accepted, then failed in processing', () => {
-  test('a page that throws while rendering: 202, then processing failed (processing_error) with exactly one processing.failed', async () => {
+  test('a page that throws while rendering: 202, then processing failed (processing_error), announced at the first failure and at the end', async () => {
     const reference = `broken-page-${randomUUID()}`;
     const answer = await send('production', await brokenImagePdf(3, 2), {
       external_reference: reference,
@@ -172,7 +172,11 @@ describe('accepted, then failed in processing', () => {
     expect(await listed('production', reference)).toEqual([failed]);
 
     const events = await eventsAbout(stack, 'production', id);
-    expect(events.map((e) => e.type)).toEqual(['contract-reviews.processing.failed']);
+    expect(events.map((e) => e.type)).toEqual([
+      'contract-reviews.processing.failed',
+      'contract-reviews.processing.failed',
+    ]);
+    expect(events[1]?.data.contract_review).toEqual(failed);
     expect(events[0]?.data.contract_review.processing).toEqual({
       state: 'failed',
       completed_at: null,

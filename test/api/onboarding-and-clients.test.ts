@@ -4,7 +4,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bearer, call, exchange, expectError } from '../support/api-client';
 import { ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
-import { createTenant, portsOf } from '../support/tenants';
+import { storedEvents } from '../support/pipeline';
+import { createTenant } from '../support/tenants';
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
@@ -156,7 +157,7 @@ describe('onboardings and their clients', () => {
     expect((await getJson(`${stack.production}/v1/clients/${maria.id}`)).status).toBe(200);
   });
 
-  test('a submission and an acceptance record one client event per buyer in the outbox', async () => {
+  test('a submission and an acceptance record one client event per buyer', async () => {
     const session = await openSession({ reference: `events-${randomUUID()}` });
     const submitted = await submit(session.body.id, [
       { first_name: 'Ivy', last_name: 'Ng', email: 'ivy@example.com' },
@@ -165,8 +166,7 @@ describe('onboardings and their clients', () => {
     expect((await ops(stack, 'accept-onboarding', session.body.id)).code).toBe(0);
     const clients = (submitted.json as { clients: Array<{ id: string; email: string; primary: boolean }> })
       .clients;
-    const outbox = (await portsOf(stack)).production.outbox;
-    const mine = (await outbox.pending(1000))
+    const mine = (await storedEvents(stack, 'production'))
       .map((event) => ({ type: event.type, data: JSON.parse(event.data) }))
       .filter((event) => event.data.onboarding_id === session.body.id);
     const expected = (type: string) =>

@@ -319,7 +319,7 @@ describe('legal_advice', () => {
 });
 
 describe('a PDF that fails processing', () => {
-  test('ends failed (processing_error) with one processing.failed, after 1 + 3 attempts; nothing is published', async () => {
+  test('ends failed (processing_error) after 1 + 3 attempts, announced at the first failure and at the end; nothing is published', async () => {
     const { id } = await send(
       { external_reference: `broken-${randomUUID()}`, product: 'legal_information', review: 'lawyer' },
       await brokenImagePdf(3, 2),
@@ -335,11 +335,20 @@ describe('a PDF that fails processing', () => {
     expect(failed.lawyer_review.state).toBe('not_requested');
 
     const events = await eventsAbout(stack, 'production', id);
-    expect(events.map((e) => e.type)).toEqual(['contract-reviews.processing.failed']);
+    expect(events.map((e) => e.type)).toEqual([
+      'contract-reviews.processing.failed',
+      'contract-reviews.processing.failed',
+    ]);
     expect(events[0]?.data.contract_review.processing).toMatchObject({
       state: 'failed',
       failure_reason: 'processing_error',
     });
+    // The first while the retries may still publish it; the last with the final state, exactly as GET.
+    expect(events[0]?.data.contract_review.publications.map((p: { state: string }) => p.state)).toEqual([
+      'pending',
+      'pending',
+    ]);
+    expect(events[1]?.data.contract_review).toEqual(failed);
 
     const attempts = stack
       .output()
@@ -353,6 +362,9 @@ describe('a PDF that fails processing', () => {
     const refused = await ops(stack, 'publish-review', id);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('No review');
-    expect(await types(id)).toEqual(['contract-reviews.processing.failed']);
+    expect(await types(id)).toEqual([
+      'contract-reviews.processing.failed',
+      'contract-reviews.processing.failed',
+    ]);
   });
 });

@@ -1,9 +1,15 @@
 // test -> watching a contract review go through the pipeline on a running local stack: polling it as an
 // integrator does, and reading the events the stack recorded for it (the outbox webhooks will deliver).
+
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../../lambdas/adapters/dynamodb';
+import { toEvent } from '../../lambdas/adapters/dynamodb/items';
+import { localTableName } from '../../lambdas/adapters/dynamodb/table-schema';
+import type { ServiceEvent } from '../../lambdas/core/events';
 import type { Environment } from '../../lambdas/core/model';
+import { PORT_OFFSETS } from '../../lambdas/hosts/local-config';
 import { type Answer, bearer, call } from './api-client';
 import type { RunningStack } from './local-stack';
-import { portsOf } from './tenants';
 
 /** Polls `GET /v1/contract-reviews/{id}` until `done` holds of it; fails with the last body after `timeoutMs`. */
 export const waitForReview = async (
@@ -37,15 +43,40 @@ export interface RecordedEvent {
   data: { channel?: string; url?: string; contract_review: Answer['body'] };
 }
 
+/**
+ * Every event the stack recorded in an environment, fanned out or not (the outbox's pending list
+ * empties within moments once the stack fans events out), in the order they happened.
+ */
+export const storedEvents = async (
+  stack: Pick<RunningStack, 'portBase'>,
+  environment: Environment,
+): Promise<ServiceEvent[]> => {
+  const doc = createDocumentClient(`http://127.0.0.1:${stack.portBase + PORT_OFFSETS.dynamoDb}`);
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await doc.send(
+      new ScanCommand({
+        TableName: localTableName(environment),
+        FilterExpression: '#type = :event',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':event': 'event' },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items.map(toEvent).sort((a, b) => a.occurredAt - b.occurredAt || a.id.localeCompare(b.id));
+};
+
 /** The events recorded about one contract review, in the order they happened. */
 export const eventsAbout = async (
-  stack: RunningStack,
+  stack: Pick<RunningStack, 'portBase'>,
   environment: Environment,
   id: string,
-): Promise<RecordedEvent[]> => {
-  const ports = (await portsOf(stack))[environment];
-  const events = await ports.outbox.pending(1000);
-  return events
+): Promise<RecordedEvent[]> =>
+  (await storedEvents(stack, environment))
     .map((event) => ({ type: event.type, occurredAt: event.occurredAt, data: JSON.parse(event.data) }))
     .filter((event) => event.data.contract_review?.id === id);
-};

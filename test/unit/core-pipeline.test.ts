@@ -489,7 +489,7 @@ describe('runGaveUp: a contract run', () => {
     expect(change?.runs).toBeUndefined();
   });
 
-  test('after processing failed: the analysis and every pending publication failed, silently; processing kept as it failed', () => {
+  test('after processing failed: the analysis and every pending publication failed, the final state announced; processing kept as it failed', () => {
     const failed = through(sent('legal_information'), processingFailed(ids, 1, 'processing_error'));
     const change = apply(runGaveUp(ids, contractRun, 'processing_error'), failed, T0 + 700);
     expect(change).toEqual({
@@ -503,7 +503,14 @@ describe('runGaveUp: a contract run', () => {
         },
         publications: failed.publications.map((p) => ({ ...p, state: 'failed' })),
       },
-      events: [],
+      events: [
+        eventOf(
+          expect.any(String) as unknown as string,
+          'contract-reviews.processing.failed',
+          change?.review as ContractReview,
+          T0 + 700,
+        ),
+      ],
     });
     expect(
       apply(runGaveUp(ids, contractRun, 'processing_error'), change?.review as ContractReview, T0),
@@ -525,7 +532,7 @@ describe('runGaveUp: a contract run', () => {
         publishedAt: publicationOf(v2, 'contract_viewer')?.publishedAt ?? -1,
       },
     ]);
-    expect(change?.events).toEqual([]);
+    expect(change?.events.map((e) => e.type)).toEqual(['contract-reviews.processing.failed']);
   });
 
   test('with processing completed and the viewer still pending: the viewer failed, silently', () => {

@@ -185,9 +185,11 @@ const underWay = (part: Part | null): part is Part => part?.state === 'pending' 
 /**
  * A run gave up after its retries, and no step of its version will run again: whatever it leaves
  * `pending` or `running` is marked failed rather than left so for ever. A contract run fails the
- * processing (announced once, as `processing.failed`), the analysis, and every publication still
+ * processing, the analysis, and every publication still
  * pending, except the review channels when the lawyer's review is due (the lawyer can still publish
- * them); a review run fails the review channels still pending. Giving up again changes nothing.
+ * them); when processing failed, `processing.failed` announces the final state (a receiver told of a
+ * failed attempt learns the publications will not follow). A review run fails the review channels still
+ * pending. Giving up again changes nothing.
  */
 export const runGaveUp =
   (ids: Ids, run: Pick<ContractRun, 'kind' | 'version'>, reason: FailureReason): Step =>
@@ -214,10 +216,12 @@ export const runGaveUp =
         : CHANNELS.filter((channel) => !(lawyerMayPublish && REVIEW_CHANNELS.includes(channel)));
     review = failPending(review, channels);
     if (review === current) return null;
-    // The event shows the review as this one write leaves it, publications included.
-    const events = processingFails
-      ? [contractReviewEvent(ids, 'contract-reviews.processing.failed', review, now)]
-      : [];
+    // Processing failed for good: announced (again, if a failed attempt was announced already) with the
+    // review as this write leaves it, so a receiver learns the publications will not follow.
+    const events =
+      run.kind === 'contract' && review.processing.state === 'failed'
+        ? [contractReviewEvent(ids, 'contract-reviews.processing.failed', review, now)]
+        : [];
     return { review, events };
   };
 
