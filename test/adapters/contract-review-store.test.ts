@@ -245,7 +245,10 @@ describe('addVersion', () => {
     await expect(store.get(entry.review.id)).resolves.toEqual(next.review);
     await expect(store.getVersion(entry.review.id, 1)).resolves.toEqual(entry.version);
     await expect(store.getVersion(entry.review.id, 2)).resolves.toEqual(next.version);
-    expect(await item(`RUN#${entry.review.id}#2`, 'RUN#contract')).toMatchObject({ state: 'pending', version: 2 });
+    expect(await item(`RUN#${entry.review.id}#2`, 'RUN#contract')).toMatchObject({
+      state: 'pending',
+      version: 2,
+    });
     await expect(
       idempotency.claim(next.review.scope, next.idempotency.key, next.idempotency.fingerprint),
     ).resolves.toEqual({ kind: 'replay', answer: next.idempotency.answer });
