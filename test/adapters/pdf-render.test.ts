@@ -1,6 +1,9 @@
+import diagnostics from 'node:diagnostics_channel';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Worker } from 'node:worker_threads';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -35,13 +38,46 @@ interface Decoded {
   pixels: Uint8ClampedArray;
 }
 
+/** `count` light pages (a heading and a few lines), so that rendering many stays quick. */
+const lightPages = async (count: number): Promise<Uint8Array> => {
+  const source = await PDFDocument.create();
+  const font = await source.embedFont(StandardFonts.Helvetica);
+  const page = source.addPage([595.28, 841.89]);
+  page.drawText('CONTRACT OF SALE OF REAL ESTATE', { x: 50, y: 790, size: 16, font });
+  for (let line = 0; line < 5; line++)
+    page.drawText(`Schedule item ${line + 1}: chattels included in the sale.`, {
+      x: 50,
+      y: 750 - 16 * line,
+      size: 11,
+      font,
+    });
+  return repeatedPagePdf(await source.save(), count);
+};
+
+/** The S3 blob store, noting when each write starts and ends. */
+class WatchedBlobs extends S3BlobStore {
+  readonly writes: Array<{ key: string; started: number; ended?: number }> = [];
+  override async put(key: string, body: AsyncIterable<Uint8Array>, contentType: string) {
+    const write: (typeof this.writes)[number] = { key, started: Date.now() };
+    this.writes.push(write);
+    try {
+      return await super.put(key, body, contentType);
+    } finally {
+      write.ended = Date.now();
+    }
+  }
+}
+
 describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
   let directory: string;
   let s3: LocalS3;
   let client: S3Client;
-  let blobs: S3BlobStore;
+  let blobs: WatchedBlobs;
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  /** Every worker thread started during a test (Node publishes each one on this channel). */
+  const threads: Worker[] = [];
+  const onThread = (message: unknown) => threads.push((message as { worker: Worker }).worker);
   let sequence = 0;
 
   const store = async (bytes: Uint8Array): Promise<{ pdfKey: string; pdfSize: number }> => {
@@ -118,14 +154,22 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
     s3 = await startLocalS3(join(directory, 'blobs'), 0);
     client = createS3Client({ region: 'us-east-1', endpoint: s3.endpoint });
     await ensureBucket(client, 'blobs');
-    blobs = new S3BlobStore({ client, bucket: 'blobs' });
+    blobs = new WatchedBlobs({ client, bucket: 'blobs' });
+    diagnostics.subscribe('worker_threads', onThread);
+  });
+
+  beforeEach(() => {
+    threads.length = 0;
   });
 
   afterEach(() => {
     expect(unhandled).toEqual([]);
+    // Once a render has settled, none of its threads is left (an ended Worker's threadId is -1).
+    expect(threads.map((thread) => thread.threadId)).toEqual(threads.map(() => -1));
   });
 
   afterAll(async () => {
+    diagnostics.unsubscribe('worker_threads', onThread);
     process.off('unhandledRejection', onUnhandled);
     client.destroy();
     await s3.stop();
@@ -267,19 +311,7 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
   describe('a 1,000-page contract', () => {
     let thousand: Uint8Array;
     beforeAll(async () => {
-      // A light page (a heading and a few lines), so that rendering all 1,000 stays quick.
-      const source = await PDFDocument.create();
-      const font = await source.embedFont(StandardFonts.Helvetica);
-      const page = source.addPage([595.28, 841.89]);
-      page.drawText('CONTRACT OF SALE OF REAL ESTATE', { x: 50, y: 790, size: 16, font });
-      for (let line = 0; line < 5; line++)
-        page.drawText(`Schedule item ${line + 1}: chattels included in the sale.`, {
-          x: 50,
-          y: 750 - 16 * line,
-          size: 11,
-          font,
-        });
-      thousand = await repeatedPagePdf(await source.save(), 1000);
+      thousand = await lightPages(1000);
     });
 
     it('times out when its deadline passes, soon after', async () => {
@@ -318,6 +350,90 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
       // From page 200 (caches warm) to page 1,000.
       const growthMiB = ((rss[9] as number) - (rss[1] as number)) / 1024 / 1024;
       expect(growthMiB).toBeLessThan(40);
+    });
+  });
+
+  // The threads' module is there from the sources, so the tests above render in threads (one per CPU);
+  // a bundle without it renders in this thread. Both ways keep the same contract.
+  describe.each([
+    ['in this thread', 0],
+    ['in 2 threads', 2],
+  ])('rendering %s', (_, count) => {
+    let light: Uint8Array;
+    beforeAll(async () => {
+      light = await lightPages(300);
+    });
+
+    /** The writes under `prefix` that had not ended when the render answered, or started after. */
+    const writesAfter = async (prefix: string, answered: number) => {
+      // Time for a write that the render left behind to show.
+      await sleep(300);
+      const ours = blobs.writes.filter((write) => write.key.startsWith(prefix));
+      return {
+        count: ours.length,
+        late: ours.filter((write) => write.started > answered || (write.ended ?? Infinity) > answered),
+      };
+    };
+
+    it('stores every page in order, with its number and its text', async () => {
+      const req = await request(await contractPdf(7));
+      const progress: number[] = [];
+      const contract = await render(req, { threads: count, onPage: (done) => progress.push(done) });
+      expect(threads).toHaveLength(count);
+      expect(progress).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(contract.pageCount).toBe(7);
+      for (const [i, page] of contract.pages.entries()) {
+        const name = String(i + 1).padStart(4, '0');
+        expect(page).toMatchObject({
+          number: i + 1,
+          image: { key: `${req.outputPrefix}page-${name}.webp`, width: 1240, height: 1754 },
+          thumbnail: { key: `${req.outputPrefix}thumb-${name}.webp`, width: 200, height: 283 },
+        });
+        expect(pageText(page)).toContain(`Page ${i + 1} of 7`);
+      }
+      expect((await decode(`${req.outputPrefix}page-0007.webp`)).width).toBe(1240);
+    });
+
+    it('fails the whole render with the number of the page that throws', async () => {
+      const error = await failure(await request(await brokenImagePdf(6, 4)), { threads: count });
+      expect(error).toMatchObject({
+        reason: 'processing_error',
+        message: expect.stringMatching(/^Page 4 of 6 cannot be rendered/),
+      });
+      expect((error.cause as Error).message).toMatch(/skia surface/i);
+    });
+
+    it('stops at the deadline, and writes nothing once it has answered', async () => {
+      const req = await request(light, 2000);
+      const error = await failure(req, { threads: count });
+      const answered = Date.now();
+      expect(error.reason).toBe('timed_out');
+      expect(answered - req.deadline).toBeLessThan(1000);
+      const { count: written, late } = await writesAfter(req.outputPrefix, answered);
+      expect(written).toBeGreaterThan(0);
+      expect(written).toBeLessThan(600);
+      expect(late).toEqual([]);
+    });
+
+    it('stops when the request is aborted, and writes nothing once it has answered', async () => {
+      const controller = new AbortController();
+      const req = { ...(await request(light, 60_000)), signal: controller.signal };
+      let aborted = 0;
+      const error = await failure(req, {
+        threads: count,
+        onPage: (done) => {
+          if (done === 5) {
+            aborted = Date.now();
+            controller.abort();
+          }
+        },
+      });
+      const answered = Date.now();
+      expect(error.reason).toBe('timed_out');
+      expect(answered - aborted).toBeLessThan(1000);
+      const { count: written, late } = await writesAfter(req.outputPrefix, answered);
+      expect(written).toBeLessThan(600);
+      expect(late).toEqual([]);
     });
   });
 

@@ -27,20 +27,51 @@ export const installedPdfjsAssets = (): PdfjsAssets => {
   };
 };
 
+/** Where pdf.js's range reads come from: a blob's ranges read here, or asked of another thread. */
+export interface RangeSource {
+  /** Exactly the bytes `begin` to `end`, or a rejection. */
+  read(begin: number, end: number): Promise<Uint8Array>;
+}
+
 /**
- * Serves pdf.js's range requests from the blob store. When a read fails, the error is kept and pdf.js
- * is answered with zeros so that it finishes on its own: destroying it while it waits for data leaves
- * an unhandled rejection in pdf.js ("Worker was terminated"), which would end the process. `stop()`
- * does the same on purpose (a deadline passed): every read from then on is answered at once with zeros.
+ * The byte ranges of one stored blob of `length` bytes, keeping the first failure: a read that failed,
+ * or a blob shorter than the size given.
  */
-export class BlobRangeTransport extends PDFDataRangeTransport {
+export class BlobRanges implements RangeSource {
   /** The first read that failed, if any. */
   error: unknown = null;
+
+  constructor(
+    private readonly blobs: Pick<BlobStore, 'readRange'>,
+    private readonly key: string,
+    private readonly length: number,
+  ) {}
+
+  async read(begin: number, end: number): Promise<Uint8Array> {
+    try {
+      const chunk = await this.blobs.readRange(this.key, begin, end);
+      if (chunk.length !== end - begin)
+        throw new Error(`Blob ${this.key} is shorter than the size given (${this.length} bytes)`);
+      return chunk;
+    } catch (error) {
+      this.error ??= error;
+      throw error;
+    }
+  }
+}
+
+/**
+ * Serves pdf.js's range requests from a `RangeSource`. Once a read fails, pdf.js is answered with zeros
+ * so that it finishes on its own: destroying it while it waits for data leaves an unhandled rejection in
+ * pdf.js ("Worker was terminated"), which would end the process. `stop()` does the same on purpose (a
+ * deadline passed): every read from then on is answered at once with zeros.
+ */
+export class BlobRangeTransport extends PDFDataRangeTransport {
+  private failed = false;
   private stopped = false;
 
   constructor(
-    private readonly blobs: BlobStore,
-    private readonly key: string,
+    private readonly ranges: RangeSource,
     length: number,
   ) {
     super(length, null);
@@ -52,20 +83,16 @@ export class BlobRangeTransport extends PDFDataRangeTransport {
   }
 
   override requestDataRange(begin: number, end: number): void {
-    if (this.error !== null || this.stopped) {
-      this.onDataRange(begin, new Uint8Array(end - begin));
+    const zeros = () => this.onDataRange(begin, new Uint8Array(end - begin));
+    if (this.failed || this.stopped) {
+      zeros();
       return;
     }
-    this.blobs.readRange(this.key, begin, end).then(
-      (chunk) => {
-        if (chunk.length === end - begin && !this.stopped) return this.onDataRange(begin, chunk);
-        if (chunk.length !== end - begin)
-          this.error ??= new Error(`Blob ${this.key} is shorter than the size given (${this.length} bytes)`);
-        this.onDataRange(begin, new Uint8Array(end - begin));
-      },
-      (error: unknown) => {
-        this.error ??= error;
-        this.onDataRange(begin, new Uint8Array(end - begin));
+    this.ranges.read(begin, end).then(
+      (chunk) => (this.stopped ? zeros() : this.onDataRange(begin, chunk)),
+      () => {
+        this.failed = true;
+        zeros();
       },
     );
   }
@@ -78,16 +105,16 @@ export interface OpenPdfOptions {
 }
 
 /**
- * Starts opening a stored PDF of `size` bytes. The caller awaits `task.promise` and must always
- * `await task.destroy()`; after a failure, `transport.error` says whether the blob itself could not be read.
+ * Starts opening a stored PDF of `length` bytes read from `ranges`. The caller awaits `task.promise` and
+ * must always `await task.destroy()`; after a failure, `BlobRanges.error` says whether the blob itself
+ * could not be read.
  */
 export const openStoredPdf = (
-  blobs: BlobStore,
-  key: string,
-  size: number,
+  ranges: RangeSource,
+  length: number,
   { assets, rangeChunkSize }: OpenPdfOptions,
 ) => {
-  const transport = new BlobRangeTransport(blobs, key, size);
+  const transport = new BlobRangeTransport(ranges, length);
   const task = getDocument({
     range: transport,
     rangeChunkSize,

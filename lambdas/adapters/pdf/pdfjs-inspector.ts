@@ -2,7 +2,13 @@
 // the blob store: the cross-reference table, the page tree and page 1 of a 100 MB PDF are a few
 // chunks of 64 KiB.
 import type { BlobStore, PdfInspector } from '../../core/ports';
-import { installedPdfjsAssets, openStoredPdf, type PdfjsAssets, reasonFor } from './pdfjs-document';
+import {
+  BlobRanges,
+  installedPdfjsAssets,
+  openStoredPdf,
+  type PdfjsAssets,
+  reasonFor,
+} from './pdfjs-document';
 
 export { installedPdfjsAssets, type PdfjsAssets } from './pdfjs-document';
 
@@ -35,13 +41,14 @@ export class PdfjsInspector implements PdfInspector {
     const head = Buffer.from(await this.blobs.readRange(blobKey, 0, Math.min(size, 1024)));
     if (!head.includes('%PDF-')) return { readable: false, reason: 'The file is not a PDF.' };
 
-    const { task, transport } = openStoredPdf(this.blobs, blobKey, size, {
+    const ranges = new BlobRanges(this.blobs, blobKey, size);
+    const { task } = openStoredPdf(ranges, size, {
       assets: this.assets,
       rangeChunkSize: this.rangeChunkSize,
     });
     try {
       const verdict = await this.judge(task.promise);
-      if (transport.error !== null) throw transport.error;
+      if (ranges.error !== null) throw ranges.error;
       return verdict;
     } finally {
       await task.destroy();

@@ -1,11 +1,10 @@
 // adapters -> renders every page of a stored PDF with pdf.js and @napi-rs/canvas: a viewing image and a
 // thumbnail per page (WebP), stored in the blob store, and the page's text positioned as fractions of the
-// page box. Pages are read over blob range reads and rendered one at a time; the only thing that runs
-// beside a page's rendering is the encoding and storing of the page before it (on libuv's threads).
+// page box. Pages are read over blob range reads. By default they are painted by rendering threads, each
+// with its own pdf.js document, taking page numbers in order from one queue; this thread only serves
+// their range reads and stores the pages. (One thread draws one page at a time: a 300 dpi scan spends
+// about 0.35 s of CPU in pdf.js's JPEG decoder and 0.2 s drawing, per page.)
 import { availableParallelism } from 'node:os';
-import { type Canvas, createCanvas } from '@napi-rs/canvas';
-import type { PageViewport, PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { Util } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { BlobStore } from '../../core/ports';
 import {
   type ContractRenderer,
@@ -14,9 +13,11 @@ import {
   type RenderedPage,
   RenderFailed,
   type RenderRequest,
-  type TextRun,
 } from '../../core/rendered-contract';
-import { installedPdfjsAssets, openStoredPdf, type PdfjsAssets, reasonFor } from './pdfjs-document';
+import { BlobRanges, installedPdfjsAssets, type PdfjsAssets } from './pdfjs-document';
+import { type EncodedImage, PageFailed, type PaintedPage } from './pdfjs-page';
+import { InlinePages, type PageSource, type PagesInit } from './pdfjs-pages';
+import { renderThreadsAvailable, ThreadPages } from './pdfjs-render-thread';
 
 export interface PdfjsRendererOptions {
   assets?: PdfjsAssets;
@@ -38,108 +39,30 @@ export interface PdfjsRendererOptions {
   /** WebP quality, 0 to 100. Default 80. */
   quality?: number;
   /**
-   * Pages being encoded and stored while the next page renders, each holding its own canvas. Default:
-   * 2, or 1 on a single CPU. Encoding (about 0.1 s an A4 page in WebP) costs more than rendering.
+   * Rendering threads; 0 renders in this thread. Default: one per CPU, at most 4, where the threads'
+   * module is there to load (from the sources; a bundle only if it ships `pdfjs-render-worker.mjs`
+   * beside itself), else 0. Each thread holds its own pdf.js document and canvases.
+   */
+  threads?: number;
+  /**
+   * Pages in progress per thread, each holding its own canvases: pdf.js draws one while the others are
+   * encoded (on libuv's threads) and stored. Default: 2, or 1 on a single CPU. Encoding (about 0.1 s an
+   * A4 page in WebP) costs more than drawing a text page.
    */
   encoders?: number;
   /** Called after each page is stored: `done` of `total` pages. Its errors are ignored. */
   onPage?: (done: number, total: number, request: RenderRequest) => void;
 }
 
-/** Worker-side caches (fonts, parsed page objects) are dropped every this many pages, so memory stays flat. */
-const CLEANUP_EVERY_PAGES = 50;
+/**
+ * Rendering threads by default: one per CPU (the render function's 1.7 vCPUs count as 2), at most 4,
+ * where their module is there to load; else none.
+ */
+export const defaultThreads = (): number =>
+  renderThreadsAvailable() ? Math.min(availableParallelism(), 4) : 0;
+
 /** setTimeout's longest delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** A fraction rounded to 5 digits: 0.02 px on a 1240 px image, and a smaller manifest. */
-const fraction = (value: number) => Math.round(value * 1e5) / 1e5;
-
-/** Canvas size and scale for a page box (points) at `dpi`, shrunk to `maxPixels` and `maxSide`. */
-const imageSize = (
-  widthPoints: number,
-  heightPoints: number,
-  dpi: number,
-  maxPixels: number,
-  maxSide: number,
-) => {
-  let scale = dpi / 72;
-  scale = Math.min(
-    scale,
-    Math.sqrt(maxPixels / (widthPoints * heightPoints)),
-    maxSide / widthPoints,
-    maxSide / heightPoints,
-  );
-  return {
-    scale,
-    width: Math.max(1, Math.round(widthPoints * scale)),
-    height: Math.max(1, Math.round(heightPoints * scale)),
-  };
-};
-
-type TextContent = Awaited<ReturnType<PDFPageProxy['getTextContent']>>;
-
-/**
- * The page's text runs, in pdf.js's order, as axis-aligned boxes in fractions of the page box (top-left
- * origin). A run's box spans the font size from its ascent above the baseline, like pdf.js's text layer;
- * rotated text (or a rotated page) gets the box around the rotated run. Blank runs are left out.
- */
-export const textRuns = (content: TextContent, viewport: PageViewport): TextRun[] => {
-  const runs: TextRun[] = [];
-  for (const item of content.items) {
-    if (!('str' in item) || item.str.trim() === '') continue;
-    // Text space to viewport space (top-left origin, page rotation applied).
-    const [a, b, c, d, e, f] = Util.transform(viewport.transform, item.transform) as number[] as [
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
-    const fontHeight = Math.hypot(c, d);
-    if (fontHeight === 0) continue;
-    const style = content.styles[item.fontName];
-    const ascent = style?.ascent ? style.ascent : style?.descent ? 1 + style.descent : 1;
-    // Unit vectors towards the top of the glyphs and along the text (downwards for vertical writing).
-    const ux = c / fontHeight;
-    const uy = d / fontHeight;
-    const advance = Math.hypot(a, b);
-    const [ax, ay] = style?.vertical ? [-ux, -uy] : advance === 0 ? [-uy, ux] : [a / advance, b / advance];
-    const length = (style?.vertical ? item.height : item.width) * viewport.scale;
-    // Corners: baseline start moved up by the ascent (top) and down by the rest (bottom), then along.
-    const topX = e + ux * fontHeight * ascent;
-    const topY = f + uy * fontHeight * ascent;
-    const bottomX = e - ux * fontHeight * (1 - ascent);
-    const bottomY = f - uy * fontHeight * (1 - ascent);
-    const xs = [topX, bottomX, topX + ax * length, bottomX + ax * length];
-    const ys = [topY, bottomY, topY + ay * length, bottomY + ay * length];
-    const left = Math.min(...xs);
-    const top = Math.min(...ys);
-    runs.push({
-      text: item.str,
-      x: fraction(left / viewport.width),
-      y: fraction(top / viewport.height),
-      width: fraction((Math.max(...xs) - left) / viewport.width),
-      height: fraction((Math.max(...ys) - top) / viewport.height),
-    });
-  }
-  return runs;
-};
-
-/** A canvas for a page and one for its thumbnail, reused page after page; busy while its page is stored. */
-interface Slot {
-  page: Canvas;
-  thumbnail: Canvas;
-  busy: Promise<void>;
-}
-
-/** A page rendered and waiting to be encoded and stored. */
-interface Rendered {
-  number: number;
-  widthPoints: number;
-  heightPoints: number;
-  text: TextRun[];
-}
 
 /** Thrown inside a render once the deadline has passed; becomes `RenderFailed('timed_out')`. */
 class DeadlinePassed extends Error {}
@@ -148,14 +71,8 @@ class DeadlinePassed extends Error {}
 class StoreFailed extends Error {}
 
 export class PdfjsRenderer implements ContractRenderer {
-  private readonly assets: PdfjsAssets;
-  private readonly rangeChunkSize: number;
-  private readonly dpi: number;
-  private readonly maxPixels: number;
-  private readonly maxSide: number;
-  private readonly thumbnailWidth: number;
-  private readonly format: 'webp' | 'png';
-  private readonly quality: number;
+  private readonly paint: Omit<PagesInit, 'length' | 'deadline'>;
+  private readonly threads: number;
   private readonly encoders: number;
   private readonly onPage: PdfjsRendererOptions['onPage'];
 
@@ -170,6 +87,7 @@ export class PdfjsRenderer implements ContractRenderer {
       thumbnailWidth = 200,
       format = 'webp',
       quality = 80,
+      threads = defaultThreads(),
       encoders = availableParallelism() > 1 ? 2 : 1,
       onPage,
     }: PdfjsRendererOptions = {},
@@ -177,189 +95,133 @@ export class PdfjsRenderer implements ContractRenderer {
     if (!(dpi > 0 && maxPixels >= 1 && maxSide >= 1 && thumbnailWidth >= 1))
       throw new Error('dpi, maxPixels, maxSide and thumbnailWidth must be positive');
     if (!Number.isInteger(encoders) || encoders < 1) throw new Error('encoders must be at least 1');
-    this.assets = assets;
-    this.rangeChunkSize = rangeChunkSize;
-    this.dpi = dpi;
-    this.maxPixels = maxPixels;
-    this.maxSide = Math.min(maxSide, 16383);
-    this.thumbnailWidth = thumbnailWidth;
-    this.format = format;
-    this.quality = quality;
+    if (!Number.isInteger(threads) || threads < 0) throw new Error('threads must be 0 or more');
+    this.paint = {
+      assets,
+      rangeChunkSize,
+      dpi,
+      maxPixels,
+      maxSide: Math.min(maxSide, 16383),
+      thumbnailWidth,
+      format,
+      quality,
+    };
+    this.threads = threads;
     this.encoders = encoders;
     this.onPage = onPage;
   }
 
   /**
    * Renders every page, or throws `RenderFailed`: `timed_out` once `request.deadline` has passed (checked
-   * before each page and while a page renders), `processing_error` for anything else. One page that
-   * cannot be loaded, rendered or stored fails the whole version, with its number in the message: a
-   * contract with a missing page must not be published as if it were whole. (pdf.js itself skips what it
-   * can inside a page, such as an unknown operator or an undecodable image, as viewers do.) Images of
-   * pages done before a failure stay stored; a retry overwrites the same keys.
+   * before each page and while a page renders) or `request.signal` has aborted, `processing_error` for
+   * anything else. One page that cannot be loaded, rendered or stored fails the whole version, with its
+   * number in the message: a contract with a missing page must not be published as if it were whole.
+   * (pdf.js itself skips what it can inside a page, such as an unknown operator or an undecodable image,
+   * as viewers do.) Images of pages done before a failure stay stored; a retry overwrites the same keys.
+   * Nothing is written, and no rendering thread is left, once this has settled.
    */
   async render(request: RenderRequest): Promise<RenderedContract> {
     if (Date.now() > request.deadline)
       throw new RenderFailed('timed_out', 'The deadline passed before rendering.');
-    const { task, transport } = openStoredPdf(this.blobs, request.pdfKey, request.pdfSize, {
-      assets: this.assets,
-      rangeChunkSize: this.rangeChunkSize,
+    const ranges = new BlobRanges(this.blobs, request.pdfKey, request.pdfSize);
+    const init: PagesInit = { ...this.paint, length: request.pdfSize, deadline: request.deadline };
+    const sources: PageSource[] =
+      this.threads > 0
+        ? Array.from({ length: this.threads }, () => new ThreadPages(ranges, init))
+        : [new InlinePages(ranges, init)];
+    const finished = Promise.withResolvers<void>();
+    const run = new Run(request, () => {
+      for (const source of sources) source.stop();
+      finished.reject(new DeadlinePassed());
     });
-    const run = new Run(request, () => transport.stop());
-    const slots: Slot[] = [];
+    const state = new RenderState();
+    const lanes = sources.flatMap((source) =>
+      Array.from({ length: this.encoders }, () =>
+        this.lane(request, source, state, run, finished.resolve).catch(finished.reject),
+      ),
+    );
     try {
-      let document: PDFDocumentProxy;
-      try {
-        document = await task.promise;
-      } catch (error) {
-        throw run.expired
-          ? new DeadlinePassed()
-          : new RenderFailed('processing_error', reasonFor(error), { cause: error });
-      }
-      const total = document.numPages;
-      if (total < 1) throw new RenderFailed('processing_error', 'The PDF has no pages.');
-      const pages: RenderedPage[] = [];
-      let done = 0;
-      for (let number = 1; number <= total; number++) {
-        run.check();
-        if (number > 1 && (number - 1) % CLEANUP_EVERY_PAGES === 0) await document.cleanup();
-        const slot = await this.freeSlot(slots, number);
-        run.check();
-        const rendered = await this.renderPage(document, number, total, slot, run);
-        slot.busy = this.store(request, rendered, slot).then((page) => {
-          pages[page.number - 1] = page;
-          done++;
-          try {
-            this.onPage?.(done, total, request);
-          } catch {
-            // Progress is for show: it never fails a render.
-          }
-        });
-        // Kept in `slot.busy` and awaited before the next use of the slot or the end of the render;
-        // the catch only stops an early failure from being reported as unhandled meanwhile.
-        slot.busy.catch(() => {});
-      }
-      await Promise.all(slots.map((slot) => slot.busy));
+      await finished.promise;
       return {
         contractReviewId: request.contractReviewId,
         version: request.version,
-        pageCount: total,
-        pages,
+        pageCount: state.total,
+        pages: state.pages,
       };
     } catch (error) {
-      // Pages being stored finish first, so that nothing is written after the render has answered.
-      await Promise.allSettled(slots.map((slot) => slot.busy));
-      throw this.failure(error, run, transport.error);
+      throw this.failure(error, run, ranges.error);
     } finally {
+      // No page is taken from now on. Pages being painted (unless a deadline stopped them) and stored
+      // finish first, so that the pages done stay stored and nothing is written after the render has
+      // answered; then the threads end, and pdf.js in this thread is freed.
+      state.stop();
+      await Promise.allSettled(lanes);
+      for (const source of sources) source.stop();
+      await Promise.allSettled(state.writes);
       run.end();
-      await task.destroy();
-      // Skia's pixel memory goes now, not when the garbage collector gets to the canvases.
-      for (const slot of slots) {
-        slot.page.width = slot.page.height = 0;
-        slot.thumbnail.width = slot.thumbnail.height = 0;
-      }
+      await Promise.all(sources.map((source) => source.close()));
     }
   }
 
-  /** A slot whose previous page is stored: a new one while fewer than `encoders` exist. */
-  private async freeSlot(slots: Slot[], number: number): Promise<Slot> {
-    if (slots.length < this.encoders) {
-      const slot: Slot = { page: createCanvas(1, 1), thumbnail: createCanvas(1, 1), busy: Promise.resolve() };
-      slots.push(slot);
-      return slot;
-    }
-    const slot = slots[(number - 1) % slots.length] as Slot;
-    await slot.busy;
-    return slot;
-  }
-
-  /** Renders page `number` into the slot's canvases and reads its text; frees pdf.js's page after. */
-  private async renderPage(
-    document: PDFDocumentProxy,
-    number: number,
-    total: number,
-    slot: Slot,
+  /**
+   * Takes page numbers in order and stores each page painted: it paints the next page while the one
+   * before is stored. Calls `finished` when the last page of the render is stored.
+   */
+  private async lane(
+    request: RenderRequest,
+    source: PageSource,
+    state: RenderState,
     run: Run,
-  ): Promise<Rendered> {
-    let page: PDFPageProxy;
-    try {
-      page = await document.getPage(number);
-    } catch (error) {
-      throw run.pageFailure(error, `Page ${number} of ${total} cannot be read`);
+    finished: () => void,
+  ): Promise<void> {
+    // A thread still starting when the render ends is not waited for.
+    const total = await Promise.race([source.opened, state.stopped]);
+    if (total === undefined) return;
+    if (total < 1) throw new RenderFailed('processing_error', 'The PDF has no pages.');
+    state.total = total;
+    let storing: Promise<void> = Promise.resolve();
+    for (let number = state.take(); number <= total; number = state.take()) {
+      run.check();
+      const painted = await source.paint(number);
+      await storing;
+      storing = this.store(request, painted).then((page) => {
+        state.pages[page.number - 1] = page;
+        state.done++;
+        try {
+          this.onPage?.(state.done, total, request);
+        } catch {
+          // Progress is for show: it never fails a render.
+        }
+        if (state.done === total) finished();
+      });
+      const write = storing;
+      state.writes.add(write);
+      // Awaited before the lane's next store or at its end; the catch only stops an early failure
+      // from being reported as unhandled meanwhile.
+      write.catch(() => {}).finally(() => state.writes.delete(write));
     }
-    try {
-      const box = page.getViewport({ scale: 1 });
-      const size = imageSize(box.width, box.height, this.dpi, this.maxPixels, this.maxSide);
-      const viewport = page.getViewport({ scale: size.scale });
-      if (slot.page.width !== size.width || slot.page.height !== size.height) {
-        slot.page.width = size.width;
-        slot.page.height = size.height;
-      }
-      const rendering = page.render({ canvas: slot.page as unknown as HTMLCanvasElement, viewport });
-      // pdf.js renders in slices; between two, give up once the deadline has passed. (A timer could not
-      // fire meanwhile: the slices follow one another as microtasks.)
-      rendering.onContinue = (next: () => void) => (Date.now() > run.deadline ? rendering.cancel() : next());
-      run.rendering = rendering;
-      try {
-        await rendering.promise;
-      } catch (error) {
-        throw run.pageFailure(error, `Page ${number} of ${total} cannot be rendered`);
-      } finally {
-        run.rendering = null;
-      }
-      let text: TextRun[];
-      try {
-        text = textRuns(await page.getTextContent(), box);
-      } catch (error) {
-        throw run.pageFailure(error, `The text of page ${number} of ${total} cannot be read`);
-      }
-      // Scaled down from the viewing image (cheaper than a second rendering), at most 4 widths tall.
-      const thumbnailScale = Math.min(
-        this.thumbnailWidth / size.width,
-        (4 * this.thumbnailWidth) / size.height,
-      );
-      const thumbnailWidth = Math.max(1, Math.round(size.width * thumbnailScale));
-      const thumbnailHeight = Math.max(1, Math.round(size.height * thumbnailScale));
-      if (slot.thumbnail.width !== thumbnailWidth || slot.thumbnail.height !== thumbnailHeight) {
-        slot.thumbnail.width = thumbnailWidth;
-        slot.thumbnail.height = thumbnailHeight;
-      }
-      const context = slot.thumbnail.getContext('2d');
-      context.imageSmoothingEnabled = true;
-      context.imageSmoothingQuality = 'high';
-      context.drawImage(slot.page, 0, 0, thumbnailWidth, thumbnailHeight);
-      return { number, widthPoints: box.width, heightPoints: box.height, text };
-    } finally {
-      page.cleanup();
-    }
+    await storing;
   }
 
-  /** Encodes the slot's images and stores them under the page's deterministic keys. */
-  private async store(request: RenderRequest, rendered: Rendered, slot: Slot): Promise<RenderedPage> {
-    const name = String(rendered.number).padStart(4, '0');
+  /** Stores a painted page's images under its deterministic keys. */
+  private async store(request: RenderRequest, painted: PaintedPage): Promise<RenderedPage> {
+    const { image, thumbnail, ...page } = painted;
+    const name = String(painted.number).padStart(4, '0');
     try {
-      const [image, thumbnail] = await Promise.all([
-        this.storeImage(`${request.outputPrefix}page-${name}`, slot.page),
-        this.storeImage(`${request.outputPrefix}thumb-${name}`, slot.thumbnail),
+      const [storedImage, storedThumbnail] = await Promise.all([
+        this.storeImage(`${request.outputPrefix}page-${name}`, image),
+        this.storeImage(`${request.outputPrefix}thumb-${name}`, thumbnail),
       ]);
-      return { ...rendered, image, thumbnail };
+      return { ...page, image: storedImage, thumbnail: storedThumbnail };
     } catch (error) {
-      throw new StoreFailed(`Page ${rendered.number} cannot be stored`, { cause: error });
+      throw new StoreFailed(`Page ${painted.number} cannot be stored`, { cause: error });
     }
   }
 
-  private async storeImage(key: string, canvas: Canvas): Promise<PageImage> {
-    let bytes: Buffer;
-    let format = this.format;
-    try {
-      bytes = format === 'webp' ? await canvas.encode('webp', this.quality) : await canvas.encode('png');
-    } catch (error) {
-      if (format === 'png') throw error;
-      format = 'png';
-      bytes = await canvas.encode('png');
-    }
+  private async storeImage(key: string, { bytes, format, width, height }: EncodedImage): Promise<PageImage> {
     const contentType = format === 'webp' ? 'image/webp' : 'image/png';
     await this.blobs.put(`${key}.${format}`, once(bytes), contentType);
-    return { key: `${key}.${format}`, contentType, width: canvas.width, height: canvas.height };
+    return { key: `${key}.${format}`, contentType, width, height };
   }
 
   /** Any error of a render as the `RenderFailed` the caller records. */
@@ -371,7 +233,7 @@ export class PdfjsRenderer implements ContractRenderer {
         cause: readError,
       });
     if (error instanceof RenderFailed) return error;
-    if (error instanceof StoreFailed)
+    if (error instanceof StoreFailed || error instanceof PageFailed)
       return new RenderFailed('processing_error', error.message, { cause: error.cause });
     return new RenderFailed('processing_error', `Rendering failed: ${(error as Error)?.message ?? error}`, {
       cause: error,
@@ -379,28 +241,63 @@ export class PdfjsRenderer implements ContractRenderer {
   }
 }
 
+/** What the lanes of one render share. */
+class RenderState {
+  /** Pages in the PDF, once a source has opened it. */
+  total = 0;
+  done = 0;
+  readonly pages: RenderedPage[] = [];
+  /** Pages being stored. */
+  readonly writes = new Set<Promise<void>>();
+  /** Resolves (to nothing) when the render ends: no page is taken from then on. */
+  readonly stopped: Promise<undefined>;
+  private readonly ending = Promise.withResolvers<undefined>();
+  private next = 1;
+  private ended = false;
+
+  constructor() {
+    this.stopped = this.ending.promise;
+  }
+
+  /** The next page number to paint; past the last page once the render has ended. */
+  take(): number {
+    return this.ended ? Number.POSITIVE_INFINITY : this.next++;
+  }
+
+  stop(): void {
+    this.ended = true;
+    this.ending.resolve(undefined);
+  }
+}
+
 /**
- * The deadline of one render. When it passes, a timer stops the blob reads (pdf.js is answered with zeros
- * and finishes on its own) and cancels the page being rendered; `check()` throws from then on.
+ * The deadline of one render. When it passes (or the request's signal aborts), a timer calls `expire`,
+ * which stops the rendering; `check()` throws from then on.
  */
 class Run {
   readonly deadline: number;
-  rendering: ReturnType<PDFPageProxy['render']> | null = null;
   private timedOut = false;
   private readonly timer: NodeJS.Timeout;
+  private readonly stop: () => void;
 
-  constructor(request: RenderRequest, stopReads: () => void) {
+  constructor(
+    private readonly request: RenderRequest,
+    expire: () => void,
+  ) {
     this.deadline = request.deadline;
-    const expire = () => {
+    this.stop = () => {
+      if (this.timedOut) return;
       this.timedOut = true;
-      stopReads();
-      this.rendering?.cancel();
+      expire();
     };
-    this.timer = setTimeout(expire, Math.min(MAX_TIMER_MS, Math.max(0, request.deadline - Date.now() + 1)));
+    this.timer = setTimeout(
+      this.stop,
+      Math.min(MAX_TIMER_MS, Math.max(0, request.deadline - Date.now() + 1)),
+    );
     this.timer.unref();
     // A host that stops ends the render as a deadline would; the caller knows it was a stop, not a time-out.
-    if (request.signal?.aborted) expire();
-    request.signal?.addEventListener('abort', expire, { once: true });
+    if (request.signal?.aborted) this.stop();
+    request.signal?.addEventListener('abort', this.stop, { once: true });
   }
 
   get expired(): boolean {
@@ -411,16 +308,9 @@ class Run {
     if (this.expired) throw new DeadlinePassed();
   }
 
-  /** A page's failure, unless the deadline caused it. */
-  pageFailure(error: unknown, what: string): Error {
-    if (this.expired) return new DeadlinePassed();
-    return new RenderFailed('processing_error', `${what}: ${(error as Error)?.message ?? String(error)}`, {
-      cause: error,
-    });
-  }
-
   end(): void {
     clearTimeout(this.timer);
+    this.request.signal?.removeEventListener('abort', this.stop);
   }
 }
 

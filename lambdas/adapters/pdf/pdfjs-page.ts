@@ -1,0 +1,231 @@
+// adapters -> one page of an open pdf.js document made into what the service stores: a viewing image and
+// a thumbnail, encoded (WebP, or PNG), and the page's text positioned as fractions of the page box.
+import { type Canvas, createCanvas } from '@napi-rs/canvas';
+import type {
+  PageViewport,
+  PDFDocumentProxy,
+  PDFPageProxy,
+  RenderTask,
+} from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { Util } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { TextRun } from '../../core/rendered-contract';
+
+export interface PaintOptions {
+  /** Resolution of the viewing image. */
+  dpi: number;
+  /** Most pixels in a viewing image (a larger page is rendered at a lower resolution). */
+  maxPixels: number;
+  /** Longest side of a viewing image in pixels. */
+  maxSide: number;
+  /** Thumbnail width in pixels; its height is at most four times this. */
+  thumbnailWidth: number;
+  /** Image format; PNG is also the fallback when WebP encoding fails. */
+  format: 'webp' | 'png';
+  /** WebP quality, 0 to 100. */
+  quality: number;
+}
+
+/** An encoded image of a page. */
+export interface EncodedImage {
+  bytes: Uint8Array;
+  format: 'webp' | 'png';
+  width: number;
+  height: number;
+}
+
+/** A page ready to be stored: its images, encoded, its box and its text. */
+export interface PaintedPage {
+  number: number;
+  widthPoints: number;
+  heightPoints: number;
+  text: TextRun[];
+  image: EncodedImage;
+  thumbnail: EncodedImage;
+}
+
+/** A page that could not be loaded, rendered or read; the message names the page. */
+export class PageFailed extends Error {}
+
+/** A fraction rounded to 5 digits: 0.02 px on a 1240 px image, and a smaller manifest. */
+const fraction = (value: number) => Math.round(value * 1e5) / 1e5;
+
+/** Canvas size and scale for a page box (points) at `dpi`, shrunk to `maxPixels` and `maxSide`. */
+const imageSize = (widthPoints: number, heightPoints: number, { dpi, maxPixels, maxSide }: PaintOptions) => {
+  const scale = Math.min(
+    dpi / 72,
+    Math.sqrt(maxPixels / (widthPoints * heightPoints)),
+    maxSide / widthPoints,
+    maxSide / heightPoints,
+  );
+  return {
+    scale,
+    width: Math.max(1, Math.round(widthPoints * scale)),
+    height: Math.max(1, Math.round(heightPoints * scale)),
+  };
+};
+
+type TextContent = Awaited<ReturnType<PDFPageProxy['getTextContent']>>;
+
+/**
+ * The page's text runs, in pdf.js's order, as axis-aligned boxes in fractions of the page box (top-left
+ * origin). A run's box spans the font size from its ascent above the baseline, like pdf.js's text layer;
+ * rotated text (or a rotated page) gets the box around the rotated run. Blank runs are left out.
+ */
+export const textRuns = (content: TextContent, viewport: PageViewport): TextRun[] => {
+  const runs: TextRun[] = [];
+  for (const item of content.items) {
+    if (!('str' in item) || item.str.trim() === '') continue;
+    // Text space to viewport space (top-left origin, page rotation applied).
+    const [a, b, c, d, e, f] = Util.transform(viewport.transform, item.transform) as number[] as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    const fontHeight = Math.hypot(c, d);
+    if (fontHeight === 0) continue;
+    const style = content.styles[item.fontName];
+    const ascent = style?.ascent ? style.ascent : style?.descent ? 1 + style.descent : 1;
+    // Unit vectors towards the top of the glyphs and along the text (downwards for vertical writing).
+    const ux = c / fontHeight;
+    const uy = d / fontHeight;
+    const advance = Math.hypot(a, b);
+    const [ax, ay] = style?.vertical ? [-ux, -uy] : advance === 0 ? [-uy, ux] : [a / advance, b / advance];
+    const length = (style?.vertical ? item.height : item.width) * viewport.scale;
+    // Corners: baseline start moved up by the ascent (top) and down by the rest (bottom), then along.
+    const topX = e + ux * fontHeight * ascent;
+    const topY = f + uy * fontHeight * ascent;
+    const bottomX = e - ux * fontHeight * (1 - ascent);
+    const bottomY = f - uy * fontHeight * (1 - ascent);
+    const xs = [topX, bottomX, topX + ax * length, bottomX + ax * length];
+    const ys = [topY, bottomY, topY + ay * length, bottomY + ay * length];
+    const left = Math.min(...xs);
+    const top = Math.min(...ys);
+    runs.push({
+      text: item.str,
+      x: fraction(left / viewport.width),
+      y: fraction(top / viewport.height),
+      width: fraction((Math.max(...xs) - left) / viewport.width),
+      height: fraction((Math.max(...ys) - top) / viewport.height),
+    });
+  }
+  return runs;
+};
+
+const messageOf = (error: unknown) => (error as Error)?.message ?? String(error);
+
+/** The box, text and pixels of a page drawn into a painter's canvases, waiting to be encoded. */
+type Drawn = Omit<PaintedPage, 'image' | 'thumbnail'>;
+
+/**
+ * A canvas for a page and one for its thumbnail, reused page after page: one page at a time. Drawing
+ * (pdf.js) and encoding (Skia, on libuv's threads) are separate steps, so that the owner can let one
+ * page draw while another encodes.
+ */
+export class PagePainter {
+  private readonly page: Canvas = createCanvas(1, 1);
+  private readonly thumbnail: Canvas = createCanvas(1, 1);
+
+  constructor(private readonly options: PaintOptions) {}
+
+  /**
+   * Draws page `number` of `total` and reads its text, or throws `PageFailed`; `track` is told of the
+   * rendering task (to cancel it) and of its end. Frees pdf.js's page after.
+   */
+  async draw(
+    document: PDFDocumentProxy,
+    number: number,
+    total: number,
+    track: (rendering: RenderTask | null) => void,
+  ): Promise<Drawn> {
+    let page: PDFPageProxy;
+    try {
+      page = await document.getPage(number);
+    } catch (error) {
+      throw new PageFailed(`Page ${number} of ${total} cannot be read: ${messageOf(error)}`, {
+        cause: error,
+      });
+    }
+    try {
+      const box = page.getViewport({ scale: 1 });
+      const size = imageSize(box.width, box.height, this.options);
+      resize(this.page, size.width, size.height);
+      const rendering = page.render({
+        canvas: this.page as unknown as HTMLCanvasElement,
+        viewport: page.getViewport({ scale: size.scale }),
+      });
+      track(rendering);
+      try {
+        await rendering.promise;
+      } catch (error) {
+        throw new PageFailed(`Page ${number} of ${total} cannot be rendered: ${messageOf(error)}`, {
+          cause: error,
+        });
+      } finally {
+        track(null);
+      }
+      let text: TextRun[];
+      try {
+        text = textRuns(await page.getTextContent(), box);
+      } catch (error) {
+        throw new PageFailed(`The text of page ${number} of ${total} cannot be read: ${messageOf(error)}`, {
+          cause: error,
+        });
+      }
+      // Scaled down from the viewing image (cheaper than a second rendering), at most 4 widths tall.
+      const { thumbnailWidth } = this.options;
+      const thumbnailScale = Math.min(thumbnailWidth / size.width, (4 * thumbnailWidth) / size.height);
+      resize(
+        this.thumbnail,
+        Math.max(1, Math.round(size.width * thumbnailScale)),
+        Math.max(1, Math.round(size.height * thumbnailScale)),
+      );
+      const context = this.thumbnail.getContext('2d');
+      context.imageSmoothingEnabled = true;
+      context.imageSmoothingQuality = 'high';
+      context.drawImage(this.page, 0, 0, this.thumbnail.width, this.thumbnail.height);
+      return { number, widthPoints: box.width, heightPoints: box.height, text };
+    } finally {
+      page.cleanup();
+    }
+  }
+
+  /** Encodes the canvases of the page drawn last; they are free again once this has settled. */
+  async encode(drawn: Drawn): Promise<PaintedPage> {
+    try {
+      const [image, thumbnail] = await Promise.all([
+        this.encodeCanvas(this.page),
+        this.encodeCanvas(this.thumbnail),
+      ]);
+      return { ...drawn, image, thumbnail };
+    } catch (error) {
+      throw new PageFailed(`Page ${drawn.number} cannot be stored`, { cause: error });
+    }
+  }
+
+  /** Skia's pixel memory goes now, not when the garbage collector gets to the canvases. */
+  release(): void {
+    resize(this.page, 0, 0);
+    resize(this.thumbnail, 0, 0);
+  }
+
+  private async encodeCanvas(canvas: Canvas): Promise<EncodedImage> {
+    const { width, height } = canvas;
+    if (this.options.format === 'webp')
+      try {
+        return { bytes: await canvas.encode('webp', this.options.quality), format: 'webp', width, height };
+      } catch {
+        // PNG below.
+      }
+    return { bytes: await canvas.encode('png'), format: 'png', width, height };
+  }
+}
+
+const resize = (canvas: Canvas, width: number, height: number) => {
+  if (canvas.width !== width || canvas.height !== height) {
+    canvas.width = width;
+    canvas.height = height;
+  }
+};
