@@ -1,11 +1,11 @@
 // core -> onboardings: a customer's server opens a sign-up session; the form's submissions make
 // clients, one per buyer; the service accepts the sign-up (interface.md, decisions.md §7).
 import { hashSecret } from './auth';
-import { fail, notFound } from './errors';
+import { ConcurrentChange, fail, notFound } from './errors';
 import { clientEvent } from './events';
 import type { Client, Onboarding, Scope } from './model';
 import { MAX_BUYERS } from './onboarding-answers';
-import type { Ports } from './ports';
+import type { Ports, RunRequest } from './ports';
 import { presentOnboarding, presentOnboardingSession } from './present';
 import { sameScope } from './scope';
 import { isPrintableText } from './text';
@@ -127,7 +127,14 @@ export const submitOnboarding = async (
     submittedAt: now,
   };
   const events = clients.map((client) => clientEvent(ports.ids, 'clients.submitted', client, now));
-  await ports.onboardings.saveSubmission(submitted, clients, events, sealedAnswers);
+  // A sandbox sign-up is accepted automatically a minute after each submission (decisions.md §7).
+  const runs: RunRequest[] =
+    ports.environment === 'sandbox'
+      ? [{ kind: 'acceptance', environment: 'sandbox', onboardingId: submitted.id, submittedAt: now }]
+      : [];
+  await ports.onboardings.saveSubmission(submitted, clients, events, { sealedAnswers, runs });
+  // Starting is a head start only: the run is recorded with the submission, and re-driven if need be.
+  for (const run of runs) await ports.workflows.start(run).catch(() => undefined);
   return submitted;
 };
 
@@ -145,4 +152,39 @@ export const acceptOnboarding = async (ports: Ports, onboarding: Onboarding): Pr
   );
   await ports.onboardings.saveAcceptance(accepted, events);
   return accepted;
+};
+
+/** How long after a submission a sandbox sign-up is accepted automatically (decisions.md §7). */
+export const SANDBOX_ACCEPTANCE_DELAY_MS = 60_000;
+
+/** What the acceptance workflow does next: wait until `dueAt` (ISO 8601) and look again, or stop. */
+export type AcceptanceStep = { done: true } | { done: false; dueAt: string };
+
+/**
+ * The acceptance workflow's step: once the submission it was started for is a minute old (divided by
+ * `delayScale`), accepts the sign-up, unless it was submitted again since (that submission has its own
+ * run) or accepted already (by the operator). Repeating it after it accepted changes nothing.
+ */
+export const acceptWhenDue = async (
+  ports: Ports,
+  run: Extract<RunRequest, { kind: 'acceptance' }>,
+  delayScale: number,
+): Promise<AcceptanceStep> => {
+  const onboarding = await ports.onboardings.get(run.onboardingId);
+  if (onboarding === null || onboarding.submittedAt !== run.submittedAt || onboarding.state !== 'submitted') {
+    await ports.runs.finish(run, onboarding?.submittedAt === run.submittedAt ? 'completed' : 'superseded');
+    return { done: true };
+  }
+  const due = run.submittedAt + Math.round((SANDBOX_ACCEPTANCE_DELAY_MS * 1000) / delayScale);
+  if (ports.clock.now() < due) return { done: false, dueAt: new Date(Math.ceil(due / 1000)).toISOString() };
+  try {
+    await acceptOnboarding(ports, onboarding);
+  } catch (error) {
+    // Submitted again meanwhile: that submission's own run accepts it a minute after it was made.
+    if (!(error instanceof ConcurrentChange)) throw error;
+    await ports.runs.finish(run, 'superseded');
+    return { done: true };
+  }
+  await ports.runs.finish(run, 'completed');
+  return { done: true };
 };

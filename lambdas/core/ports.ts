@@ -49,9 +49,10 @@ export interface PdfInspector {
 /**
  * The workflows: a contract version's `contract` run (read, publish, analyse; started when the version
  * is accepted) and `review` run (publish the review channels; started when the lawyer publishes), and
- * the `delivery` run of one webhook message (attempts on the schedule; a redelivery is a new round).
+ * the `delivery` run of one webhook message (attempts on the schedule; a redelivery is a new round),
+ * and the `acceptance` run of a sandbox sign-up (accepted automatically a minute after it was submitted).
  */
-export const RUN_KINDS = ['contract', 'review', 'delivery'] as const;
+export const RUN_KINDS = ['contract', 'review', 'delivery', 'acceptance'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 
 /** One run of a contract version's workflows: at most one per (kind, contract review, version). */
@@ -70,11 +71,28 @@ export interface DeliveryRun {
   round: number;
 }
 
-export type RunRequest = ContractRun | DeliveryRun;
+/** The automatic acceptance of one submission of a sandbox sign-up (decisions.md §7). */
+export interface AcceptanceRun {
+  kind: 'acceptance';
+  environment: Environment;
+  onboardingId: string;
+  /** The submission it accepts (its `submittedAt`): a later submission has a run of its own. */
+  submittedAt: Micros;
+}
+
+export type RunRequest = ContractRun | DeliveryRun | AcceptanceRun;
 
 /** What a run is about, unique within its kind: `crv_…#2`, `msg_…#1`. */
-export const runSubject = (run: RunRequest): string =>
-  run.kind === 'delivery' ? `${run.messageId}#${run.round}` : `${run.contractReviewId}#${run.version}`;
+export const runSubject = (run: RunRequest): string => {
+  switch (run.kind) {
+    case 'delivery':
+      return `${run.messageId}#${run.round}`;
+    case 'acceptance':
+      return `${run.onboardingId}#${run.submittedAt}`;
+    default:
+      return `${run.contractReviewId}#${run.version}`;
+  }
+};
 
 export type RunOutcome = 'completed' | 'failed' | 'superseded';
 
@@ -233,13 +251,21 @@ export interface OnboardingStore {
     onboarding: Onboarding,
     clients: Client[],
     events: ServiceEvent[],
-    sealedAnswers?: string,
+    extras?: {
+      /** The submitted answers, sealed by the answer vault. */
+      sealedAnswers?: string;
+      /** Runs the submission makes due (a sandbox sign-up's automatic acceptance). */
+      runs?: RunRequest[];
+    },
   ): Promise<void>;
   /** Keeps the form's sealed draft, replacing the one before. */
   saveDraft(onboardingId: string, sealed: string, now: Micros): Promise<void>;
   /** The sealed draft and submitted answers of the onboarding, null where none is kept. */
   getAnswers(onboardingId: string): Promise<StoredAnswers>;
-  /** Saves an accepted onboarding (state, `acceptedAt`) and records `events`, in one transaction. */
+  /**
+   * Saves an accepted onboarding (state, `acceptedAt`) and records `events`, in one transaction, if it
+   * was not submitted again since it was read (else `ConcurrentChange`).
+   */
   saveAcceptance(onboarding: Onboarding, events: ServiceEvent[]): Promise<void>;
 }
 

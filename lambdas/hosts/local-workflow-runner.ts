@@ -45,6 +45,7 @@ export const localWorkflowRunner = (
       contract: workflowFile('contract-pipeline.asl.json'),
       review: workflowFile('review-publication.asl.json'),
       delivery: workflowFile('webhook-delivery.asl.json'),
+      acceptance: workflowFile('onboarding-acceptance.asl.json'),
     },
     tasks,
     runs: { production: services.production.ports.runs, sandbox: services.sandbox.ports.runs },

@@ -1,6 +1,7 @@
 // workers -> every workflow task, under the name its state machine definition gives the function that
 // runs it (`${ProcessContractFunctionArn}` in lib/workflows/*.asl.json), for the local workflow runner;
 // CDK deploys each module as its own Lambda under the same name.
+import { acceptOnboarding } from './accept-onboarding';
 import { analyseVersion } from './analyse-contract';
 import { attemptDelivery } from './attempt-delivery';
 import { finishRun } from './finish-run';
@@ -16,4 +17,5 @@ export const WORKERS: Readonly<Record<string, Worker<unknown>>> = {
   PublishReviewFunctionArn: publishReview,
   FinishRunFunctionArn: finishRun,
   AttemptDeliveryFunctionArn: attemptDelivery,
+  AcceptOnboardingFunctionArn: acceptOnboarding,
 };

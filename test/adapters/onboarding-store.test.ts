@@ -1,5 +1,6 @@
 import { DynamoDbClientStore } from '../../lambdas/adapters/dynamodb/client-store';
 import { DynamoDbOnboardingStore } from '../../lambdas/adapters/dynamodb/onboarding-store';
+import { ConcurrentChange } from '../../lambdas/core/errors';
 import type { Onboarding } from '../../lambdas/core/model';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import { client, onboarding, scopeIn, TestClock } from './fixtures';
@@ -122,10 +123,30 @@ describe('saveSubmission and saveAcceptance', () => {
     await store.saveSubmission(submitted, [], []);
     const acceptedAt = clock.tick();
 
-    // A stale copy without the clients: they are kept.
-    await store.saveAcceptance({ ...opened, state: 'accepted', acceptedAt }, []);
+    // A copy of the same submission without the clients: they are kept.
+    await store.saveAcceptance({ ...submitted, clientIds: [], state: 'accepted', acceptedAt }, []);
 
     await expect(store.get(opened.id)).resolves.toEqual({ ...submitted, state: 'accepted', acceptedAt });
+  });
+
+  it('refuses to accept a submission that was since made again (ConcurrentChange), and records nothing', async () => {
+    const { store, scope, clock } = await setUp();
+    const opened = onboarding(scope, clock.tick());
+    await store.open(opened, 'token-1');
+    const first: Onboarding = {
+      ...opened,
+      state: 'submitted',
+      clientIds: ['cli_a'],
+      submittedAt: clock.tick(),
+    };
+    await store.saveSubmission(first, [], []);
+    const second: Onboarding = { ...first, submittedAt: clock.tick() };
+    await store.saveSubmission(second, [], []);
+
+    await expect(
+      store.saveAcceptance({ ...first, state: 'accepted', acceptedAt: clock.tick() }, []),
+    ).rejects.toBeInstanceOf(ConcurrentChange);
+    await expect(store.get(opened.id)).resolves.toEqual(second);
   });
 
   it('answers not_found for an onboarding that was never opened', async () => {
@@ -167,7 +188,7 @@ describe('the sealed answers', () => {
     await store.saveDraft(opened.id, 'v1.draft', clock.tick());
     const submitted: Onboarding = { ...opened, state: 'submitted', submittedAt: clock.tick() };
 
-    await store.saveSubmission(submitted, [], [], 'v1.submitted');
+    await store.saveSubmission(submitted, [], [], { sealedAnswers: 'v1.submitted' });
     await expect(store.getAnswers(opened.id)).resolves.toEqual({ draft: null, submitted: 'v1.submitted' });
 
     // A draft after the submission sits beside it; a submission without answers leaves both.
@@ -184,7 +205,7 @@ describe('the sealed answers', () => {
     const never = onboarding(scope, clock.tick());
 
     await expect(
-      store.saveSubmission({ ...never, state: 'submitted' }, [], [], 'v1.orphan'),
+      store.saveSubmission({ ...never, state: 'submitted' }, [], [], { sealedAnswers: 'v1.orphan' }),
     ).rejects.toMatchObject({ code: 'not_found' });
     await expect(store.getAnswers(never.id)).resolves.toEqual({ draft: null, submitted: null });
   });

@@ -14,7 +14,7 @@ import { DynamoDbWebhookMessageStore } from '../../lambdas/adapters/dynamodb/web
 import { ConcurrentChange } from '../../lambdas/core/errors';
 import type { ServiceEvent } from '../../lambdas/core/events';
 import type { Micros, Scope } from '../../lambdas/core/model';
-import type { DeliveryRun, RunRequest } from '../../lambdas/core/ports';
+import { type DeliveryRun, type RunRequest, runSubject } from '../../lambdas/core/ports';
 import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from '../../lambdas/core/webhooks/model';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import { id, SECOND, scopeIn, TestClock } from './fixtures';
@@ -113,8 +113,7 @@ const attempt = (
 /** Runs compared whatever order a tie of creation times gives them. */
 const byMessage = (runs: RunRequest[]) =>
   [...runs].sort((a, b) => runSubjectOf(a).localeCompare(runSubjectOf(b)));
-const runSubjectOf = (run: RunRequest) =>
-  run.kind === 'delivery' ? `${run.messageId}#${run.round}` : `${run.contractReviewId}#${run.version}`;
+const runSubjectOf = (run: RunRequest) => `${run.kind}:${runSubject(run)}`;
 
 describe('webhook endpoint store', () => {
   test('an endpoint reads back exactly as created; an unknown id reads as null; an id is never created twice', async () => {

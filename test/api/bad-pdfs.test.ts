@@ -188,7 +188,7 @@ describe('accepted, then failed in processing', () => {
     const ports = (await portsOf(stack)).production;
     const unfinished = async () =>
       (await ports.runs.unfinished(100)).filter(
-        (run) => run.kind !== 'delivery' && run.contractReviewId === id,
+        (run) => 'contractReviewId' in run && run.contractReviewId === id,
       );
     for (let tries = 0; tries < 50 && (await unfinished()).length > 0; tries++)
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -136,7 +136,7 @@ describe('contract_viewer', () => {
     // Both runs end: version 1's as overtaken (or done), version 2's done.
     const runsOf = async () =>
       (await (await portsOf(stack)).production.runs.unfinished(100)).filter(
-        (run) => run.kind !== 'delivery' && run.contractReviewId === id,
+        (run) => 'contractReviewId' in run && run.contractReviewId === id,
       );
     for (let tries = 0; (await runsOf()).length > 0 && tries < 100; tries++)
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -356,7 +356,7 @@ describe('a PDF that fails processing', () => {
       .filter((line) => line.includes('processing attempt failed') && line.includes(id));
     expect(attempts).toHaveLength(4);
     const runs = await (await portsOf(stack)).production.runs.unfinished(100);
-    expect(runs.filter((run) => run.kind !== 'delivery' && run.contractReviewId === id)).toEqual([]);
+    expect(runs.filter((run) => 'contractReviewId' in run && run.contractReviewId === id)).toEqual([]);
 
     // No review is due for a contract that could not be read.
     const refused = await ops(stack, 'publish-review', id);

@@ -348,7 +348,9 @@ export const runItem = (run: RunRequest, createdAt: Micros): Item => ({
   environment: run.environment,
   ...(run.kind === 'delivery'
     ? { message_id: run.messageId, round: run.round }
-    : { contract_review_id: run.contractReviewId, version: run.version }),
+    : run.kind === 'acceptance'
+      ? { onboarding_id: run.onboardingId, submitted_at: run.submittedAt }
+      : { contract_review_id: run.contractReviewId, version: run.version }),
   state: 'pending',
   created_at: createdAt,
 });
@@ -361,6 +363,13 @@ export const toRunRequest = (item: Item): RunRequest => {
       environment,
       messageId: item.message_id as string,
       round: item.round as number,
+    };
+  if (item.kind === 'acceptance')
+    return {
+      kind: 'acceptance',
+      environment,
+      onboardingId: item.onboarding_id as string,
+      submittedAt: item.submitted_at as number,
     };
   return {
     kind: item.kind as 'contract' | 'review',

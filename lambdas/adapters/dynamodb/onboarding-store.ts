@@ -2,11 +2,11 @@
 // issued for it; a submission replaces the onboarding and upserts its clients together, with its events
 // and the form's sealed answers (kept apart, under ONBANSWERS#, so reading an onboarding never reads them).
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { notFound } from '../../core/errors';
+import { ConcurrentChange, notFound } from '../../core/errors';
 import type { ServiceEvent } from '../../core/events';
 import type { Client, Micros, Onboarding, Scope } from '../../core/model';
-import type { Clock, OnboardingStore, StoredAnswers } from '../../core/ports';
-import { clientItem, eventWrites, type Item, onboardingItem, toOnboarding } from './items';
+import type { Clock, OnboardingStore, RunRequest, StoredAnswers } from '../../core/ports';
+import { clientItem, eventWrites, type Item, onboardingItem, runItem, toOnboarding } from './items';
 import { keys } from './keys';
 import { getItem } from './table';
 import { type GuardedWrite, transactWrite } from './transactions';
@@ -85,7 +85,7 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
     onboarding: Onboarding,
     clients: Client[],
     events: ServiceEvent[],
-    sealedAnswers?: string,
+    { sealedAnswers, runs = [] }: { sealedAnswers?: string; runs?: RunRequest[] } = {},
   ): Promise<void> {
     const answers: GuardedWrite[] =
       sealedAnswers === undefined
@@ -125,6 +125,15 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
       })),
       ...eventWrites(this.tableName, events),
       ...answers,
+      ...runs.map((run) => ({
+        write: {
+          Put: {
+            TableName: this.tableName,
+            Item: runItem(run, this.clock.now()),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      })),
     ]);
   }
 
@@ -160,12 +169,20 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
             TableName: this.tableName,
             Key: keys.onboarding(onboarding.id),
             UpdateExpression: 'SET #state = :state, accepted_at = :acceptedAt',
-            ConditionExpression: 'attribute_exists(pk)',
+            // What is accepted is the submission that was read: one made since is not (yet) accepted.
+            ConditionExpression: 'attribute_exists(pk) AND submitted_at = :submittedAt',
             ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: { ':state': onboarding.state, ':acceptedAt': onboarding.acceptedAt },
+            ExpressionAttributeValues: {
+              ':state': onboarding.state,
+              ':acceptedAt': onboarding.acceptedAt,
+              ':submittedAt': onboarding.submittedAt,
+            },
           },
         },
-        onConditionFailed: () => notFound('onboarding'),
+        onConditionFailed: async () =>
+          (await this.get(onboarding.id)) === null
+            ? notFound('onboarding')
+            : new ConcurrentChange(onboarding.id),
       },
       ...eventWrites(this.tableName, events),
     ]);

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { type RunOptions, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import type { Environment } from '../../core/model';
-import type { RunKind, RunRequest, RunStore, Workflows } from '../../core/ports';
+import { type RunKind, type RunRequest, type RunStore, runSubject, type Workflows } from '../../core/ports';
 
 /** A Task state's function, by the placeholder its definition names it with (`${Name}`). */
 export type LocalTask = (input: unknown, environment: Environment, signal: AbortSignal) => Promise<unknown>;
@@ -27,10 +27,7 @@ export interface LocalStepFunctionsOptions {
 }
 
 const PLACEHOLDER = /^\$\{([A-Za-z0-9]+)\}$/;
-const runKey = (run: RunRequest) =>
-  run.kind === 'delivery'
-    ? `${run.environment}/${run.messageId}/r${run.round}/delivery`
-    : `${run.environment}/${run.contractReviewId}/v${run.version}/${run.kind}`;
+const runKey = (run: RunRequest) => `${run.environment}/${run.kind}/${runSubject(run)}`;
 
 interface Loaded {
   machine: StateMachine;

@@ -4,10 +4,16 @@ import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from '@
 import type { RunKind, RunRequest, Workflows } from '../../core/ports';
 
 /** The execution name of a run: unique per run (kind and subject), at most 80 characters. */
-export const executionName = (run: RunRequest): string =>
-  run.kind === 'delivery'
-    ? `${run.messageId}-r${run.round}`
-    : `${run.contractReviewId}-v${run.version}-${run.kind}`;
+export const executionName = (run: RunRequest): string => {
+  switch (run.kind) {
+    case 'delivery':
+      return `${run.messageId}-r${run.round}`;
+    case 'acceptance':
+      return `${run.onboardingId}-s${run.submittedAt}`;
+    default:
+      return `${run.contractReviewId}-v${run.version}-${run.kind}`;
+  }
+};
 
 export const stepFunctionsWorkflows = (
   client: SFNClient,

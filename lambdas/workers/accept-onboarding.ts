@@ -1,0 +1,20 @@
+// workers -> the acceptance workflow's one task: accepts a sandbox sign-up once its submission is a
+// minute old (lambdas/core/onboarding.ts acceptWhenDue).
+import { z } from 'zod';
+import { ENVIRONMENTS } from '../core/model';
+import { type AcceptanceStep, acceptWhenDue } from '../core/onboarding';
+import { worker } from './worker';
+
+const AcceptanceRunInput = z.object({
+  kind: z.literal('acceptance'),
+  environment: z.enum(ENVIRONMENTS),
+  onboardingId: z.string().regex(/^onb_[A-Za-z0-9]+$/),
+  submittedAt: z.number().int().positive(),
+});
+
+export const acceptOnboarding = worker(
+  AcceptanceRunInput,
+  (run, { ports, settings }): Promise<AcceptanceStep> => acceptWhenDue(ports, run, settings.delayScale),
+);
+
+export const handler = acceptOnboarding.handler;

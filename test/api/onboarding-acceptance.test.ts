@@ -1,0 +1,116 @@
+// Acceptance of sign-ups over HTTP against the real local stack (decisions.md §7): a sandbox sign-up is
+// accepted automatically a minute after each submission (DELAY_SCALE 60 makes it a second here), once,
+// even across a restart; a production one waits for the operator.
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { bearer, call, exchange } from '../support/api-client';
+import { devBootstrap, ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import { storedEvents } from '../support/pipeline';
+
+let stack: RunningStack;
+let tokens: { sandbox: string; production: string };
+
+const start = async (dataDir?: string, portBase?: number) => {
+  stack = await startStack({ dataDir, portBase, env: { RATE_LIMITS: 'off', DELAY_SCALE: '60' } });
+  const keys = (await devBootstrap(stack)).keys;
+  tokens = {
+    sandbox: await exchange(stack.sandbox, keys.sandbox),
+    production: await exchange(stack.production, keys.production),
+  };
+};
+
+beforeAll(() => start(), 120_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await removeDataDir(stack.dataDir);
+});
+
+type Environment = 'sandbox' | 'production';
+
+const open = async (environment: Environment) => {
+  const answer = await call(`${stack[environment]}/v1/clients/onboardings/sessions`, {
+    method: 'POST',
+    headers: { ...bearer(tokens[environment]), 'content-type': 'application/json' },
+    body: JSON.stringify({ reference: `accept-${randomUUID()}` }),
+  });
+  expect(answer.status).toBe(200);
+  return answer.body.id as string;
+};
+
+const submit = async (id: string, emails: string[]) => {
+  const file = path.join(stack.dataDir, `buyers-${randomUUID()}.json`);
+  await writeFile(
+    file,
+    JSON.stringify(emails.map((email) => ({ first_name: 'Sam', last_name: 'Lee', email }))),
+  );
+  const submitted = await ops(stack, 'submit-onboarding', id, '--buyers', file);
+  expect(submitted.code).toBe(0);
+  return submitted.json as { submitted_at: string; clients: Array<{ id: string }> };
+};
+
+const read = async (environment: Environment, id: string) =>
+  (await call(`${stack[environment]}/v1/clients/onboardings/${id}`, { headers: bearer(tokens[environment]) }))
+    .body;
+
+const waitUntil = async (check: () => Promise<boolean>, timeoutMs = 30_000) => {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('not within the time allowed');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+const acceptedEvents = async (environment: Environment, id: string) =>
+  (await storedEvents(stack, environment)).filter(
+    (event) => event.type === 'clients.accepted' && JSON.parse(event.data).onboarding_id === id,
+  );
+
+test('a sandbox sign-up is accepted a minute after it was submitted, once, with one clients.accepted per buyer', async () => {
+  const sandboxId = await open('sandbox');
+  const productionId = await open('production');
+  const submitted = await submit(sandboxId, ['a@example.com', 'b@example.com']);
+  await submit(productionId, ['c@example.com']);
+
+  await waitUntil(async () => (await read('sandbox', sandboxId)).state === 'accepted');
+  const accepted = await read('sandbox', sandboxId);
+  // A minute (a second here) after the submission, not before.
+  expect(Date.parse(accepted.accepted_at) - Date.parse(submitted.submitted_at)).toBeGreaterThanOrEqual(1000);
+  const events = await acceptedEvents('sandbox', sandboxId);
+  expect(events.map((e) => JSON.parse(e.data).client_id).sort()).toEqual(
+    submitted.clients.map((c) => c.id).sort(),
+  );
+
+  // Production waits for the operator, however long the sandbox one took.
+  expect((await read('production', productionId)).state).toBe('submitted');
+  expect(await acceptedEvents('production', productionId)).toEqual([]);
+  expect((await ops(stack, 'accept-onboarding', productionId)).code).toBe(0);
+  expect((await read('production', productionId)).state).toBe('accepted');
+});
+
+test('submitted again before the minute is up: the latest submission is the one accepted, once', async () => {
+  const id = await open('sandbox');
+  await submit(id, ['d@example.com']);
+  const second = await submit(id, ['d@example.com', 'e@example.com']);
+  await waitUntil(async () => (await read('sandbox', id)).state === 'accepted');
+  const accepted = await read('sandbox', id);
+  expect(accepted.submitted_at).toBe(second.submitted_at);
+  expect(Date.parse(accepted.accepted_at) - Date.parse(second.submitted_at)).toBeGreaterThanOrEqual(1000);
+  // One acceptance of the two buyers of the latest submission, not one per submission.
+  const events = await acceptedEvents('sandbox', id);
+  expect(events.map((e) => JSON.parse(e.data).client_id).sort()).toEqual(
+    second.clients.map((c) => c.id).sort(),
+  );
+});
+
+test('an acceptance due while the stack is stopped happens once after it starts again', async () => {
+  const id = await open('sandbox');
+  const submitted = await submit(id, ['f@example.com']);
+  const { dataDir, portBase } = stack;
+  expect(await stack.stop()).toBe(0);
+  await start(dataDir, portBase);
+  await waitUntil(async () => (await read('sandbox', id)).state === 'accepted');
+  const events = await acceptedEvents('sandbox', id);
+  expect(events.map((e) => JSON.parse(e.data).client_id)).toEqual(submitted.clients.map((c) => c.id));
+}, 180_000);
