@@ -1,6 +1,9 @@
 // bin -> the CDK app: one stage per environment, each a stateful and a stateless stack. The stacks are
-// environment-agnostic: account and region come from the credentials `cdk deploy` runs with.
+// environment-agnostic: account and region come from the credentials `cdk deploy` runs with. The sign-up
+// form's files are built first (esbuild's API is asynchronous; `tsx` runs this module as ESM, so it can
+// wait at the top level).
 import { App } from 'aws-cdk-lib';
+import { buildOnboardingAssets } from '../frontend/onboarding/build';
 import { addServiceStages } from '../lib/service-app';
 
-addServiceStages(new App());
+addServiceStages(new App(), await buildOnboardingAssets());

@@ -1,5 +1,6 @@
-// infra -> what an environment keeps: the table, the blob bucket and the access-token signing key.
-// Everything here is retained when the stack goes, and the stateless stack is built on top of it.
+// infra -> what an environment keeps: the table, the blob bucket, the access-token signing key and the
+// sign-up form answers' key. Everything here is retained when the stack goes, and the stateless stack is
+// built on top of it.
 import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -13,6 +14,7 @@ import {
 } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { ANSWER_KEY_BYTES } from '../lambdas/adapters/answer-vault';
 import {
   GLOBAL_INDEXES,
   PARTITION_KEY,
@@ -21,6 +23,13 @@ import {
 } from '../lambdas/adapters/dynamodb/table-schema';
 import type { Environment } from './environments';
 import { PUBLISHED_PREFIX } from './hosted-pages';
+
+/**
+ * Length of the generated answers key. Secrets Manager makes random text, not bytes: 43 letters and digits
+ * are 43 base64 digits, which the vault's `decodeAnswerKey` reads as exactly 32 bytes (43 × 6 = 258 bits,
+ * the last 2 dropped), about 254 random bits as letters and digits are 62 of base64's 64 digits.
+ */
+export const ANSWERS_KEY_LENGTH = Math.ceil((ANSWER_KEY_BYTES * 8) / 6);
 
 export interface StatefulStackProps extends StackProps {
   readonly environment: Environment;
@@ -31,6 +40,8 @@ export class StatefulStack extends Stack {
   readonly blobBucket: Bucket;
   /** HS256 key of the environment's access tokens (a generated 64-character string). */
   readonly signingSecret: Secret;
+  /** AES-256-GCM key of the sign-up form's answers (`ANSWERS_KEY_SECRET_ARN`; see `ANSWERS_KEY_LENGTH`). */
+  readonly answersKeySecret: Secret;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -113,6 +124,18 @@ export class StatefulStack extends Stack {
     this.signingSecret = new Secret(this, 'AccessTokenSigningKey', {
       description: `contract-service ${environment}: HS256 key signing API access tokens`,
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    // Every sealed draft and submission depends on this value: it is generated once and never rotated,
+    // and changing the generation settings below would replace the secret (and so lose every answer).
+    this.answersKeySecret = new Secret(this, 'AnswersKey', {
+      description: `contract-service ${environment}: AES-256-GCM key sealing the sign-up form's answers (base64)`,
+      generateSecretString: {
+        passwordLength: ANSWERS_KEY_LENGTH,
+        excludePunctuation: true,
+        includeSpace: false,
+      },
       removalPolicy: RemovalPolicy.RETAIN,
     });
   }

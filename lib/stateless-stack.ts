@@ -1,7 +1,8 @@
 // infra -> what an environment runs: the hosted pages' distribution, the contract pipeline (workers and
 // state machines), webhook delivery (fan-out and the delivery state machine), the re-drive of recorded
-// runs, the HTTP API with a function per endpoint, the upload ingest service, and the CloudFront
-// distribution in front of both. Safe to delete and redeploy.
+// runs, the HTTP API with a function per endpoint, the upload ingest service, the CloudFront
+// distribution in front of both (which also serves the sign-up form's loader), and the sign-up form
+// (its frame API and distribution). Safe to delete and redeploy.
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   AllowedMethods,
@@ -19,10 +20,12 @@ import {
 import { HttpOrigin, LoadBalancerV2Origin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
+import type { OnboardingAssets } from '../frontend/onboarding/build';
 import { ROUTES } from '../lambdas/api/routes';
 import type { RunKind } from '../lambdas/core/ports';
 import { ContractPipeline } from './contract-pipeline';
 import { HostedPages } from './hosted-pages';
+import { LOADER_PATH, OnboardingFrame } from './onboarding-frame';
 import { RunRedrive } from './run-redrive';
 import { ServiceApi } from './service-api';
 import type { ServiceFunction } from './service-function';
@@ -32,6 +35,8 @@ import type { HostResources, ServiceResources } from './wiring';
 
 export interface StatelessStackProps extends StackProps {
   readonly resources: ServiceResources;
+  /** The sign-up form's files and loader (lib/onboarding-frame.ts). */
+  readonly onboarding: OnboardingAssets;
 }
 
 /** CloudFront path patterns of the upload routes: `{id}` becomes `*`. */
@@ -49,6 +54,8 @@ export class StatelessStack extends Stack {
   readonly redrive: ServiceFunction;
   readonly api: ServiceApi;
   readonly ingest: UploadIngest;
+  /** The sign-up form: its frame address, frame API and files, and the loader this stack's API serves. */
+  readonly onboarding: OnboardingFrame;
   readonly distribution: Distribution;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
@@ -70,6 +77,11 @@ export class StatelessStack extends Stack {
     this.api = new ServiceApi(this, 'Api', resources, contractRuns);
     this.ingest = new UploadIngest(this, 'UploadIngest', resources, contractRuns);
     this.redrive = new RunRedrive(this, 'Redrive', resources, this.stateMachines).function;
+    this.onboarding = new OnboardingFrame(this, 'Onboarding', {
+      resources,
+      stateMachines: { acceptance: this.stateMachines.acceptance },
+      assets: props.onboarding,
+    });
 
     // An API answers per caller: nothing is cached, and every header but Host reaches the origin
     // (with caching disabled this policy also forwards Authorization).
@@ -98,9 +110,10 @@ export class StatelessStack extends Stack {
     this.distribution = new Distribution(this, 'Front', {
       comment: `contract-service ${resources.environment}`,
       defaultBehavior: behaviour(apiOrigin),
-      additionalBehaviors: Object.fromEntries(
-        UPLOAD_PATH_PATTERNS.map((pattern) => [pattern, behaviour(ingestOrigin)]),
-      ),
+      additionalBehaviors: Object.fromEntries([
+        ...UPLOAD_PATH_PATTERNS.map((pattern) => [pattern, behaviour(ingestOrigin)]),
+        [LOADER_PATH, this.onboarding.loaderBehaviour],
+      ]),
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
     });
@@ -113,6 +126,14 @@ export class StatelessStack extends Stack {
       description:
         'Hosted pages of the environment (CloudFront over the published/ folder of the blob bucket)',
       value: this.pages.baseUrl,
+    });
+    new CfnOutput(this, 'FrameUrl', {
+      description: 'Sign-up form frame address (CloudFront over the frame files and the frame API)',
+      value: this.onboarding.origin,
+    });
+    new CfnOutput(this, 'FrameApiUrl', {
+      description: 'Frame API endpoint (also reachable directly; the frame calls it through its own address)',
+      value: this.onboarding.httpApi.apiEndpoint,
     });
     new CfnOutput(this, 'ContractStateMachineArn', {
       description: 'State machine of contract runs (started by the uploads)',

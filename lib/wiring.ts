@@ -64,6 +64,8 @@ export interface ServiceResources {
   readonly table: ITable;
   readonly blobBucket: IBucket;
   readonly signingSecret: ISecret;
+  /** The sign-up form answers' key: only the frame API's functions are given it (`useSecret`). */
+  readonly answersKeySecret: ISecret;
 }
 
 /** What a handler host is connected to: the stateful resources, and what the stateless stack adds. */

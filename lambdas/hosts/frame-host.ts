@@ -11,7 +11,7 @@ import { newRequestId } from '../api/http/answer';
 import type { Services } from '../api/http/endpoint';
 import { apiListener } from './api-host';
 
-const FRAME_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+export const FRAME_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': FRAME_CSP,
   'X-Content-Type-Options': 'nosniff',
   // The frame's address and query say nothing, but nothing of a person's visit leaves it either.
@@ -24,7 +24,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The page itself is checked on every load (it names the current assets). */
 const REVALIDATE = 'no-cache';
 /** The loader is small and named by no version: caches keep it five minutes. */
-const LOADER_CACHE = 'public, max-age=300';
+export const LOADER_CACHE = 'public, max-age=300';
 const LOADER_CONTENT_TYPE = 'text/javascript; charset=utf-8';
 
 interface StaticFile {

@@ -54,12 +54,14 @@ describe('CDK app', () => {
     }
   });
 
-  it('gives each stage its own access-token signing key, and protects production’s data from deletion', () => {
-    const secretIds = Object.values(synthesised.stages).map((stage) => {
-      Template.fromStack(stage.stateful).resourceCountIs('AWS::SecretsManager::Secret', 1);
-      return `${stage.stateful.stackName}/${logicalIdOf(stage.stateful, stage.stateful.signingSecret)}`;
+  it('gives each stage its own access-token signing key and answers key, and protects production’s data from deletion', () => {
+    const secretIds = Object.values(synthesised.stages).flatMap((stage) => {
+      Template.fromStack(stage.stateful).resourceCountIs('AWS::SecretsManager::Secret', 2);
+      return [stage.stateful.signingSecret, stage.stateful.answersKeySecret].map(
+        (secret) => `${stage.stateful.stackName}/${logicalIdOf(stage.stateful, secret)}`,
+      );
     });
-    expect(new Set(secretIds).size).toBe(2);
+    expect(new Set(secretIds).size).toBe(4);
     expect(synthesised.stages.production.stateful.terminationProtection).toBe(true);
   });
 

@@ -1,13 +1,16 @@
-// infra -> the stateful stack alone (no functions, so no bundling): table, bucket and signing key.
+// infra -> the stateful stack alone (no functions, so no bundling): table, bucket, signing key and the
+// form answers' key.
+import { randomInt } from 'node:crypto';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { ANSWER_KEY_BYTES, aesGcmAnswerVault, decodeAnswerKey } from '../../lambdas/adapters/answer-vault';
 import {
   GLOBAL_INDEXES,
   PARTITION_KEY,
   SORT_KEY,
   TTL_ATTRIBUTE,
 } from '../../lambdas/adapters/dynamodb/table-schema';
-import { StatefulStack } from '../../lib/stateful-stack';
+import { ANSWERS_KEY_LENGTH, StatefulStack } from '../../lib/stateful-stack';
 
 describe('StatefulStack', () => {
   let template: Template;
@@ -181,13 +184,57 @@ describe('StatefulStack', () => {
     });
   });
 
-  describe('access-token signing key', () => {
-    it('is one generated 64-character secret, retained', () => {
-      template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+  describe('secrets', () => {
+    it('are the access-token signing key and the answers key, and no other', () => {
+      template.resourceCountIs('AWS::SecretsManager::Secret', 2);
+    });
+
+    it('has the access-token signing key: one generated 64-character secret, retained', () => {
       template.hasResource('AWS::SecretsManager::Secret', {
-        Properties: { GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true } },
+        Properties: Match.objectLike({
+          GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true },
+        }),
         DeletionPolicy: 'Retain',
       });
+    });
+
+    it('has the answers key: 43 generated letters and digits, retained (never replaced by an update either)', () => {
+      expect(ANSWERS_KEY_LENGTH).toBe(43);
+      template.hasResource('AWS::SecretsManager::Secret', {
+        Properties: Match.objectLike({
+          Description: Match.stringLikeRegexp('sign-up form'),
+          GenerateSecretString: {
+            PasswordLength: ANSWERS_KEY_LENGTH,
+            ExcludePunctuation: true,
+            IncludeSpace: false,
+          },
+        }),
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      });
+    });
+
+    it('makes answers keys the vault reads as 32 bytes: any 43 letters and digits are base64 of 32 bytes', () => {
+      const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+      const generated = (): string =>
+        Array.from({ length: ANSWERS_KEY_LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+      const samples = [
+        ...Array.from({ length: 200 }, generated),
+        ...['A', 'z', '9'].map((digit) => digit.repeat(ANSWERS_KEY_LENGTH)),
+      ];
+      for (const text of samples)
+        expect([text, decodeAnswerKey(text).length]).toEqual([text, ANSWER_KEY_BYTES]);
+      // Distinct texts are distinct keys but for the last digit's two dropped bits.
+      expect(new Set(samples.map((text) => Buffer.from(decodeAnswerKey(text)).toString('hex'))).size).toBe(
+        new Set(samples).size,
+      );
+    });
+
+    it('seals and opens answers with such a key', async () => {
+      const key = decodeAnswerKey(`${'Q'.repeat(ANSWERS_KEY_LENGTH - 1)}w`);
+      const vault = aesGcmAnswerVault(async () => key);
+      const sealed = await vault.seal('{"buyers":[]}', 'onb_1');
+      await expect(vault.open(sealed, 'onb_1')).resolves.toBe('{"buyers":[]}');
     });
   });
 

@@ -8,11 +8,13 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnRole, IRole } from 'aws-cdk-lib/aws-iam';
 import { renderNotFound, renderWithdrawn } from '../../frontend/pages/plain';
 import { PAGE_SECURITY_HEADERS } from '../../frontend/pages/security';
+import { FRAME_ROUTES } from '../../lambdas/api/frame-routes';
 import { FALLBACK_HANDLER, ROUTES } from '../../lambdas/api/routes';
 import { RUN_KINDS, type RunKind } from '../../lambdas/core/ports';
 import { WORKERS } from '../../lib/contract-pipeline';
 import type { Environment } from '../../lib/environments';
 import { KVS_IMPORT } from '../../lib/hosted-pages';
+import { FRAME_SUBMIT_HANDLER, LOADER_PATH } from '../../lib/onboarding-frame';
 import { fromRoot } from '../../lib/paths';
 import { REDRIVE_MINUTES } from '../../lib/run-redrive';
 import type { ServiceFunction } from '../../lib/service-function';
@@ -149,8 +151,13 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('functions', () => {
-    it('has exactly one function per endpoint, the fallback, one per worker, the delivery attempt, the fan-out, the re-drive and the withdrawal gate, and no other', () => {
-      template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1 + WORKERS.length + 2 + 1 + 1);
+    it('has exactly one function per endpoint, the fallback, one per worker, the delivery attempt, the fan-out, the re-drive, the withdrawal gate, the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
+      // The frame API's functions and the two of the form's files are tested in onboarding-frame.test.ts.
+      const form = FRAME_ROUTES.length + 1 + 2;
+      template.resourceCountIs(
+        'AWS::Lambda::Function',
+        ROUTES.length + 1 + WORKERS.length + 2 + 1 + 1 + form,
+      );
       expect([...stage.stateless.api.functions.keys()].sort()).toEqual(
         [...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort(),
       );
@@ -211,8 +218,9 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         };
         return uri?.['Fn::GetAtt'][0];
       };
-      template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
-      template.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + 1);
+      // And the frame API's, with its routes (onboarding-frame.test.ts).
+      template.resourceCountIs('AWS::ApiGatewayV2::Api', 2);
+      template.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + 1 + FRAME_ROUTES.length + 1);
       for (const route of ROUTES) {
         expect(functionOfRoute(`${route.method} ${route.path}`)).toBe(functionIds.get(route.name));
       }
@@ -529,6 +537,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         [taskRoleId as string, ['contract']],
         [roleIdOf(stage.stateless.delivery.fanOut.role), ['delivery']],
         [roleIdOf(stage.stateless.redrive.role), kinds],
+        [roleIdOf(stage.stateless.onboarding.functions.get(FRAME_SUBMIT_HANDLER)?.role), ['acceptance']],
       ];
       const started = starters.map(({ roles, statements }) => [
         (roles as { Ref: string }[])[0]?.Ref,
@@ -1006,8 +1015,8 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       distribution().Origins.find((origin) => JSON.stringify(origin.DomainName).includes(domain));
 
     it('sends everything by default to the HTTP API, uncached, every header but Host', () => {
-      // This one and the hosted pages' one.
-      template.resourceCountIs('AWS::CloudFront::Distribution', 2);
+      // This one, the hosted pages' one and the sign-up form's.
+      template.resourceCountIs('AWS::CloudFront::Distribution', 3);
       expect(distribution().DefaultCacheBehavior).toMatchObject({
         TargetOriginId: originOf('execute-api')?.Id,
         AllowedMethods: ALL_METHODS,
@@ -1027,7 +1036,8 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         },
       ]);
       expect(JSON.stringify(origin?.OriginCustomHeaders)).toContain('OriginVerify');
-      const behaviours = distribution().CacheBehaviors;
+      // (And `/onboarding.js`, the loader from S3: onboarding-frame.test.ts.)
+      const behaviours = distribution().CacheBehaviors.filter((b) => b.PathPattern !== LOADER_PATH);
       expect(behaviours.map((b) => b.PathPattern).sort()).toEqual(
         ['/v1/contract-reviews', '/v1/contract-reviews/*/versions'].sort(),
       );

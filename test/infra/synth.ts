@@ -6,9 +6,13 @@ import { join } from 'node:path';
 import { App, type Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import { buildOnboardingAssets } from '../../frontend/onboarding/build';
 import { fromRoot } from '../../lib/paths';
 import { addServiceStages } from '../../lib/service-app';
 import type { ServiceStage } from '../../lib/service-stage';
+
+/** The sign-up form's files, built once per test file as `bin/app.ts` builds them before the app. */
+export const onboardingAssets = await buildOnboardingAssets();
 
 export interface SynthesisedApp {
   readonly outdir: string;
@@ -26,7 +30,7 @@ export function synthServiceApp(): SynthesisedApp {
   const started = Date.now();
   const outdir = mkdtempSync(join(tmpdir(), 'infra-test-'));
   const app = new App({ outdir, context: cdkJsonContext() });
-  const stages = addServiceStages(app);
+  const stages = addServiceStages(app, onboardingAssets);
   const assembly = app.synth();
   return {
     outdir,

@@ -1,0 +1,328 @@
+// infra -> the sign-up form of one environment, deployed as the local stack serves it
+// (frontend/onboarding/README.md "Serving", lambdas/hosts/frame-host.ts):
+//
+// - the frame address: a CloudFront distribution of its own whose default behaviour serves the frame's
+//   built files from S3 (`/` is `index.html`, `Cache-Control: no-cache`; `assets/…`, named by content
+//   hash, immutable), under the frame's security headers (`FRAME_SECURITY_HEADERS`: its content
+//   security policy with `frame-ancestors *`, nosniff, no referrer), and whose `/api/*` goes, uncached
+//   and with `Authorization`, to the frame API;
+// - the frame API: an HTTP API of its own with one ServiceFunction per frame route and the frame
+//   fallback on `$default`. Its own API rather than routes under `/api/` of the service API: the API
+//   address then answers nothing of the frame API (as locally), each API has the fallback of its own
+//   table (`frame-not-found` or `not-found`), and neither API's routes can shadow the other's;
+// - the loader, `/onboarding.js`, as a behaviour the API address's distribution adds
+//   (`loaderBehaviour`): the built loader with `__FRAME_ORIGIN__` replaced by `https://{frame
+//   distribution domain}`, a deploy-time value that BucketDeployment's `Source.data` puts in.
+//
+// The files are in a bucket of this stack (`frame/` and `loader/`), written by BucketDeployment (its
+// handler is prebuilt in aws-cdk-lib: synthesis needs no Docker and no network). Content type and
+// Cache-Control are each file's object metadata, exactly as the frame host decides them (`frameFiles`);
+// CloudFront caches by them.
+//
+// GAP: a path with no file gets S3's 403 (with the frame's headers), not the plain 404 of the local
+// host; a method other than GET or HEAD gets CloudFront's 403, not 405.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Duration, FileSystem, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import {
+  AllowedMethods,
+  type BehaviorOptions,
+  CachePolicy,
+  Distribution,
+  HeadersReferrerPolicy,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  OriginSslPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  type ResponseSecurityHeadersBehavior,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { FRAME_ORIGIN_PLACEHOLDER, type OnboardingAssets } from '../frontend/onboarding/build';
+import { FRAME_FALLBACK_HANDLER, FRAME_ROUTES } from '../lambdas/api/frame-routes';
+import { FRAME_SECURITY_HEADERS, frameFiles, LOADER_CACHE } from '../lambdas/hosts/frame-host';
+import { handlerEntry } from './service-api';
+import { ServiceFunction } from './service-function';
+import {
+  connectService,
+  type HostResources,
+  type StateMachines,
+  useSecret,
+  useStateMachines,
+} from './wiring';
+
+/** Bucket folder of the frame's files: the frame distribution's origin path. */
+export const FRAME_PREFIX = 'frame';
+/** Bucket folder of the loader: the origin path of `/onboarding.js` on the API address. */
+export const LOADER_PREFIX = 'loader';
+/** Where each API address serves the loader. */
+export const LOADER_PATH = '/onboarding.js';
+/** The frame API's paths on the frame address (`/api` itself too, as the local host routes it). */
+export const FRAME_API_PATH_PATTERNS = ['/api/*', '/api'] as const;
+/** The setting naming the answers key's secret (lambdas/adapters/aws/services.ts). */
+export const ANSWERS_KEY_SETTING = 'ANSWERS_KEY_SECRET_ARN';
+/** The frame endpoint whose submissions start runs (a sandbox sign-up's automatic acceptance). */
+export const FRAME_SUBMIT_HANDLER = 'frame-submit-form';
+
+/** CloudFront sets these only through a policy's security headers, never as custom headers. */
+const CLOUDFRONT_SECURITY_HEADERS = [
+  'Content-Security-Policy',
+  'Referrer-Policy',
+  'Strict-Transport-Security',
+  'X-Content-Type-Options',
+  'X-Frame-Options',
+  'X-XSS-Protection',
+];
+
+/** FRAME_SECURITY_HEADERS as a policy's security behaviour and custom headers; other values fail the synth. */
+const frameHeaders = (): {
+  security: ResponseSecurityHeadersBehavior;
+  custom: { header: string; value: string; override: boolean }[];
+} => {
+  const {
+    'Content-Security-Policy': contentSecurityPolicy,
+    'X-Content-Type-Options': contentTypeOptions,
+    'Referrer-Policy': referrer,
+    ...others
+  } = FRAME_SECURITY_HEADERS;
+  const referrerPolicy = Object.values(HeadersReferrerPolicy).find((policy) => policy === referrer);
+  if (contentSecurityPolicy === undefined || contentTypeOptions !== 'nosniff' || referrerPolicy === undefined)
+    throw new Error('the frame host sets a security header CloudFront cannot set the same way');
+  const unsupported = Object.keys(others).filter((name) => CLOUDFRONT_SECURITY_HEADERS.includes(name));
+  if (unsupported.length > 0) throw new Error(`the frame's ${unsupported.join(', ')} need mapping here`);
+  return {
+    security: {
+      contentSecurityPolicy: { contentSecurityPolicy, override: true },
+      contentTypeOptions: { override: true },
+      referrerPolicy: { referrerPolicy, override: true },
+    },
+    custom: Object.entries(others).map(([header, value]) => ({ header, value, override: true })),
+  };
+};
+
+interface FileGroup {
+  /** e.g. `Files-javascript-immutable`. */
+  readonly id: string;
+  readonly contentType: string;
+  readonly cacheControl: string;
+  /** Content-hashed files, never changed once written. */
+  readonly immutable: boolean;
+  /** The group's files, at the paths they have under the frame address. */
+  readonly directory: string;
+}
+
+/**
+ * The frame's files in groups of one content type and Cache-Control (BucketDeployment sets both per
+ * deployment), each group written to a directory of its own; the immutable groups first.
+ */
+const frameFileGroups = (assets: OnboardingAssets): FileGroup[] => {
+  const groups = new Map<string, FileGroup>();
+  for (const [path, file] of frameFiles(assets)) {
+    const { contentType, cacheControl } = file;
+    const key = `${contentType}\n${cacheControl}`;
+    let group = groups.get(key);
+    if (group === undefined) {
+      const immutable = /\bimmutable\b/.test(cacheControl);
+      const subtype = contentType.split(';')[0]?.split('/')[1] ?? 'other';
+      const id = `Files-${subtype}-${immutable ? 'immutable' : 'revalidated'}`;
+      const directory = FileSystem.mkdtemp('onboarding-frame-');
+      group = { id, contentType, cacheControl, immutable, directory };
+      groups.set(key, group);
+    }
+    const target = join(group.directory, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, file.body);
+  }
+  return [...groups.values()].sort((a, b) => Number(b.immutable) - Number(a.immutable));
+};
+
+export interface OnboardingFrameProps {
+  readonly resources: HostResources;
+  /** The state machines of the runs a submission starts (a sandbox sign-up's automatic acceptance). */
+  readonly stateMachines: StateMachines;
+  /** The frame's files and the loader, built before the app. */
+  readonly assets: OnboardingAssets;
+}
+
+export class OnboardingFrame extends Construct {
+  /** The frame's files (`frame/`) and the loader (`loader/`); made again by each deployment. */
+  readonly bucket: Bucket;
+  /** The frame API (payload 2.0): the frame routes and the frame fallback. */
+  readonly httpApi: HttpApi;
+  /** Frame API functions by handler name, the frame fallback included. */
+  readonly functions: ReadonlyMap<string, ServiceFunction>;
+  /** The frame address. */
+  readonly distribution: Distribution;
+  /** `https://{frame distribution domain}`: the frame origin the loader names. */
+  readonly origin: string;
+  /** The frame's files, a deployment per content type and Cache-Control; the page's after the assets'. */
+  readonly fileDeployments: readonly BucketDeployment[];
+  /** `loader/onboarding.js`, with the frame origin put in. */
+  readonly loaderDeployment: BucketDeployment;
+  /** `/onboarding.js` on an API address's distribution: the loader from the bucket, cached five minutes. */
+  readonly loaderBehaviour: BehaviorOptions;
+
+  constructor(scope: Construct, id: string, props: OnboardingFrameProps) {
+    super(scope, id);
+    const { resources, stateMachines, assets } = props;
+    const { environment } = resources;
+    const stack = Stack.of(this);
+
+    // The frame API. Only its functions may read the answers key; the fallback never seals or opens
+    // answers, so it is not given it. A submission may start the runs it makes due.
+    const functions = new Map<string, ServiceFunction>();
+    const frameFunction = (name: string, description: string): ServiceFunction => {
+      const fn = new ServiceFunction(this, name, { entry: handlerEntry(name), description });
+      connectService(fn, resources, 'none');
+      functions.set(name, fn);
+      return fn;
+    };
+    const fallback = frameFunction(FRAME_FALLBACK_HANDLER, 'frame API: every other path and method');
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      description: `contract-service ${environment}: sign-up form frame API`,
+      defaultIntegration: new HttpLambdaIntegration('Fallback', fallback),
+    });
+    for (const route of FRAME_ROUTES) {
+      const fn = frameFunction(route.name, `frame API: ${route.method} ${route.path}`);
+      useSecret(fn, ANSWERS_KEY_SETTING, resources.answersKeySecret);
+      if (route.name === FRAME_SUBMIT_HANDLER) useStateMachines(fn, stateMachines);
+      this.httpApi.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${route.name}-integration`, fn),
+      });
+    }
+    this.functions = functions;
+
+    // Built files only: nothing here is kept when the stack goes.
+    this.bucket = new Bucket(this, 'Files', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+
+    const headers = frameHeaders();
+    const frameHeadersPolicy = new ResponseHeadersPolicy(this, 'FrameHeaders', {
+      comment: `contract-service ${environment}: sign-up form frame`,
+      securityHeadersBehavior: headers.security,
+      ...(headers.custom.length > 0 && { customHeadersBehavior: { customHeaders: headers.custom } }),
+    });
+    // Each file's own Cache-Control decides: the page is revalidated with S3 on every request (S3
+    // answers 304 while it is unchanged), the assets are kept a year. The `?v=` is no part of the key.
+    const byObjectCacheControl = new CachePolicy(this, 'ByCacheControl', {
+      comment: `contract-service ${environment}: sign-up form files, as their Cache-Control says`,
+      minTtl: Duration.seconds(0),
+      defaultTtl: Duration.seconds(0),
+      maxTtl: Duration.days(365),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+    // As the API address: nothing cached, every header but Host (so Authorization) to the origin.
+    const frameApi: BehaviorOptions = {
+      origin: new HttpOrigin(`${this.httpApi.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+      }),
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+    };
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: `contract-service ${environment} sign-up form`,
+      defaultRootObject: 'index.html',
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket, { originPath: `/${FRAME_PREFIX}` }),
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        cachePolicy: byObjectCacheControl,
+        responseHeadersPolicy: frameHeadersPolicy,
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      },
+      additionalBehaviors: Object.fromEntries(FRAME_API_PATH_PATTERNS.map((pattern) => [pattern, frameApi])),
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+    });
+    this.origin = `https://${this.distribution.distributionDomainName}`;
+
+    // One log group for the deployments' one (singleton) function.
+    const deploymentLogs = new LogGroup(this, 'DeploymentLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // Nothing is pruned: a page loaded before a deployment still finds the assets it names. The assets
+    // are in place before the page that names them, and the page before the loader that frames it. (The
+    // first deployment holds the layer of the deployments' shared function, so it must be an assets' one.)
+    const groups = frameFileGroups(assets);
+    const deployments = groups.map(
+      (group) =>
+        new BucketDeployment(this, group.id, {
+          sources: [Source.asset(group.directory)],
+          destinationBucket: this.bucket,
+          destinationKeyPrefix: `${FRAME_PREFIX}/`,
+          prune: false,
+          contentType: group.contentType,
+          cacheControl: [CacheControl.fromString(group.cacheControl)],
+          logGroup: deploymentLogs,
+        }),
+    );
+    const immutable = deployments.filter((_, index) => groups[index]?.immutable);
+    for (const deployment of deployments)
+      if (!immutable.includes(deployment)) deployment.node.addDependency(...immutable);
+    this.fileDeployments = deployments;
+
+    const loader = new TextDecoder().decode(assets.loader.body);
+    if (loader.split(FRAME_ORIGIN_PLACEHOLDER).length !== 2)
+      throw new Error(`the built loader must hold ${FRAME_ORIGIN_PLACEHOLDER} exactly once`);
+    this.loaderDeployment = new BucketDeployment(this, 'Loader', {
+      // The domain is known at deployment only: Source.data leaves a marker the deployment replaces.
+      sources: [
+        Source.data(
+          LOADER_PATH.slice(1),
+          loader.replace(FRAME_ORIGIN_PLACEHOLDER, () => this.origin),
+        ),
+      ],
+      destinationBucket: this.bucket,
+      destinationKeyPrefix: `${LOADER_PREFIX}/`,
+      contentType: assets.loader.contentType,
+      cacheControl: [CacheControl.fromString(LOADER_CACHE)],
+      logGroup: deploymentLogs,
+    });
+    this.loaderDeployment.node.addDependency(...deployments);
+
+    // Any page may load the loader, with or without `crossorigin` (and so with Subresource Integrity).
+    const loaderHeaders = new ResponseHeadersPolicy(this, 'LoaderHeaders', {
+      comment: `contract-service ${environment}: sign-up form loader`,
+      corsBehavior: {
+        accessControlAllowOrigins: ['*'],
+        accessControlAllowMethods: ['GET', 'HEAD'],
+        accessControlAllowHeaders: ['*'],
+        accessControlAllowCredentials: false,
+        originOverride: true,
+      },
+      securityHeadersBehavior: { contentTypeOptions: { override: true } },
+      customHeadersBehavior: {
+        customHeaders: [{ header: 'Cross-Origin-Resource-Policy', value: 'cross-origin', override: true }],
+      },
+    });
+    this.loaderBehaviour = {
+      origin: S3BucketOrigin.withOriginAccessControl(this.bucket, { originPath: `/${LOADER_PREFIX}` }),
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      // Kept as long as the object's `max-age=300` says; the query is no part of the key.
+      cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+      responseHeadersPolicy: loaderHeaders,
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+    };
+  }
+}
