@@ -31,7 +31,8 @@ export interface StackOptions {
   env?: Record<string, string>;
 }
 
-const randomPortBase = () => 20_000 + 20 * Math.floor(Math.random() * 2_000);
+/** Below the kernel's ephemeral range (32768 up), where outgoing connections would take ports. */
+const randomPortBase = () => 10_000 + 20 * Math.floor(Math.random() * 1_100);
 
 export const makeDataDir = () => mkdtemp(path.join(tmpdir(), 'service-test-'));
 

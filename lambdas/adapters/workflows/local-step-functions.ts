@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { type RunOptions, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import type { Environment } from '../../core/model';
-import { type RunKind, type RunRequest, type RunStore, runSubject, type Workflows } from '../../core/ports';
+import type { RunKind, RunRequest, RunStore, Workflows } from '../../core/ports';
 
 /** A Task state's function, by the placeholder its definition names it with (`${Name}`). */
 export type LocalTask = (input: unknown, environment: Environment, signal: AbortSignal) => Promise<unknown>;
@@ -27,7 +27,17 @@ export interface LocalStepFunctionsOptions {
 }
 
 const PLACEHOLDER = /^\$\{([A-Za-z0-9]+)\}$/;
-const runKey = (run: RunRequest) => `${run.environment}/${run.kind}/${runSubject(run)}`;
+/** A run as the log names it: `production/crv_…/v2/contract`, `production/msg_…/r1/delivery`. */
+const runKey = (run: RunRequest): string => {
+  switch (run.kind) {
+    case 'delivery':
+      return `${run.environment}/${run.messageId}/r${run.round}/delivery`;
+    case 'acceptance':
+      return `${run.environment}/${run.onboardingId}/s${run.submittedAt}/acceptance`;
+    default:
+      return `${run.environment}/${run.contractReviewId}/v${run.version}/${run.kind}`;
+  }
+};
 
 interface Loaded {
   machine: StateMachine;
