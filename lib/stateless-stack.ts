@@ -25,6 +25,7 @@ import { ROUTES } from '../lambdas/api/routes';
 import type { RunKind } from '../lambdas/core/ports';
 import { ContractPipeline } from './contract-pipeline';
 import { HostedPages } from './hosted-pages';
+import { OnboardingAcceptance } from './onboarding-acceptance';
 import { LOADER_PATH, OnboardingFrame } from './onboarding-frame';
 import { RunRedrive } from './run-redrive';
 import { ServiceApi } from './service-api';
@@ -48,6 +49,7 @@ export class StatelessStack extends Stack {
   readonly pages: HostedPages;
   readonly pipeline: ContractPipeline;
   readonly delivery: WebhookDelivery;
+  readonly acceptance: OnboardingAcceptance;
   /** The state machine of each kind of run. */
   readonly stateMachines: Readonly<Record<RunKind, StateMachine>>;
   /** Starts recorded runs of every kind that never started, every few minutes. */
@@ -72,7 +74,12 @@ export class StatelessStack extends Stack {
     // runs), the fan-out makes messages (delivery runs), and the re-drive starts whatever was recorded.
     this.pipeline = new ContractPipeline(this, 'Pipeline', resources);
     this.delivery = new WebhookDelivery(this, 'Webhooks', resources);
-    this.stateMachines = { ...this.pipeline.stateMachines, delivery: this.delivery.stateMachine };
+    this.acceptance = new OnboardingAcceptance(this, 'Acceptance', resources);
+    this.stateMachines = {
+      ...this.pipeline.stateMachines,
+      delivery: this.delivery.stateMachine,
+      acceptance: this.acceptance.stateMachine,
+    };
     const contractRuns = { contract: this.stateMachines.contract };
     this.api = new ServiceApi(this, 'Api', resources, contractRuns);
     this.ingest = new UploadIngest(this, 'UploadIngest', resources, contractRuns);

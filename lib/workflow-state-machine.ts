@@ -14,6 +14,7 @@ export const WORKFLOW_FILES: Readonly<Record<RunKind, string>> = {
   contract: 'lib/workflows/contract-pipeline.asl.json',
   review: 'lib/workflows/review-publication.asl.json',
   delivery: 'lib/workflows/webhook-delivery.asl.json',
+  acceptance: 'lib/workflows/onboarding-acceptance.asl.json',
 };
 
 /** The substitution placeholder of a function's ARN in the ASL files, by its construct id. */

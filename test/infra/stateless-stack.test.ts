@@ -14,6 +14,7 @@ import { RUN_KINDS, type RunKind } from '../../lambdas/core/ports';
 import { WORKERS } from '../../lib/contract-pipeline';
 import type { Environment } from '../../lib/environments';
 import { KVS_IMPORT } from '../../lib/hosted-pages';
+import { ACCEPT_ONBOARDING } from '../../lib/onboarding-acceptance';
 import { FRAME_SUBMIT_HANDLER, LOADER_PATH } from '../../lib/onboarding-frame';
 import { fromRoot } from '../../lib/paths';
 import { REDRIVE_MINUTES } from '../../lib/run-redrive';
@@ -53,6 +54,7 @@ const STATE_MACHINE_SETTINGS: Readonly<Record<RunKind, string>> = {
   contract: 'CONTRACT_STATE_MACHINE_ARN',
   review: 'REVIEW_STATE_MACHINE_ARN',
   delivery: 'DELIVERY_STATE_MACHINE_ARN',
+  acceptance: 'ACCEPTANCE_STATE_MACHINE_ARN',
 };
 /** Which function each Task state of the ASL files runs, by the function's construct id. */
 const TASK_WORKERS: Readonly<Record<RunKind, Readonly<Record<string, string>>>> = {
@@ -66,6 +68,7 @@ const TASK_WORKERS: Readonly<Record<RunKind, Readonly<Record<string, string>>>> 
   },
   review: { PublishReview: 'PublishReview', Finished: 'FinishRun', GiveUp: 'FinishRun' },
   delivery: { Attempt: ATTEMPT_DELIVERY },
+  acceptance: { AcceptWhenDue: ACCEPT_ONBOARDING },
 };
 /** Memory (MB) and timeout (s) of each worker. */
 const WORKER_SIZES: Readonly<Record<string, { MemorySize: number; Timeout: number }>> = {
@@ -146,17 +149,18 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       [ATTEMPT_DELIVERY, stage.stateless.delivery.attempt],
       [FAN_OUT, stage.stateless.delivery.fanOut],
       [REDRIVE, stage.stateless.redrive],
+      [ACCEPT_ONBOARDING, stage.stateless.acceptance.accept],
     ]);
     functionIds = new Map([...functions].map(([name, fn]) => [name, logicalIdOf(stage.stateless, fn)]));
   });
 
   describe('functions', () => {
-    it('has exactly one function per endpoint, the fallback, one per worker, the delivery attempt, the fan-out, the re-drive, the withdrawal gate, the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
+    it('has exactly one function per endpoint, the fallback, one per worker, the delivery attempt, the fan-out, the re-drive, the acceptance, the withdrawal gate, the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
       // The frame API's functions and the two of the form's files are tested in onboarding-frame.test.ts.
       const form = FRAME_ROUTES.length + 1 + 2;
       template.resourceCountIs(
         'AWS::Lambda::Function',
-        ROUTES.length + 1 + WORKERS.length + 2 + 1 + 1 + form,
+        ROUTES.length + 1 + WORKERS.length + 2 + 1 + 1 + 1 + form,
       );
       expect([...stage.stateless.api.functions.keys()].sort()).toEqual(
         [...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort(),
@@ -442,7 +446,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       }
     });
 
-    it('lets each state machine invoke exactly the functions its file runs, and all together the five workers and the delivery attempt', () => {
+    it('lets each state machine invoke exactly the functions its file runs, and all together the five workers, the delivery attempt and the acceptance', () => {
       const invoked = kinds.map((kind) => {
         const ids = invokedBy(roleIdOf(stateMachineOf(kind).machine.role));
         const workers = [...new Set(Object.values(TASK_WORKERS[kind]))];
@@ -450,7 +454,9 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         return ids;
       });
       expect([...new Set(invoked.flat())].sort()).toEqual(
-        [...WORKERS.map((worker) => worker.id), ATTEMPT_DELIVERY].map((id) => functionIds.get(id)).sort(),
+        [...WORKERS.map((worker) => worker.id), ATTEMPT_DELIVERY, ACCEPT_ONBOARDING]
+          .map((id) => functionIds.get(id))
+          .sort(),
       );
       // And nothing else in the stack may invoke a function.
       const invokers = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>

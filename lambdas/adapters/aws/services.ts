@@ -28,6 +28,7 @@ const AwsConfig = z.object({
   CONTRACT_STATE_MACHINE_ARN: z.string().min(1).optional(),
   REVIEW_STATE_MACHINE_ARN: z.string().min(1).optional(),
   DELIVERY_STATE_MACHINE_ARN: z.string().min(1).optional(),
+  ACCEPTANCE_STATE_MACHINE_ARN: z.string().min(1).optional(),
   AWS_REGION: z.string().min(1),
 });
 
@@ -59,6 +60,7 @@ const build = async (): Promise<Services> => {
       contract: config.CONTRACT_STATE_MACHINE_ARN,
       review: config.REVIEW_STATE_MACHINE_ARN,
       delivery: config.DELIVERY_STATE_MACHINE_ARN,
+      acceptance: config.ACCEPTANCE_STATE_MACHINE_ARN,
     }),
   });
   return {
