@@ -5,6 +5,7 @@ import path from 'node:path';
 import { bearer, call, contentDigest, contractParts, exchange, multipart } from '../support/api-client';
 import { makeDataDir, ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
 import { contractPdf } from '../support/pdfs';
+import { waitForReview } from '../support/pipeline';
 
 let dataDir: string;
 let stack: RunningStack | undefined;
@@ -56,6 +57,8 @@ test('records, keys, tokens and idempotent answers survive a stop and start on t
   );
   expect((await ops(stack, 'submit-onboarding', session.body.id, '--buyers', buyers)).code).toBe(0);
 
+  // Once its pipeline has done all it does without a lawyer, the contract changes no more by itself.
+  await waitForReview(stack.production, token, created.body.id, (r) => r.lawyer_review.state === 'requested');
   const reads = [
     `${stack.production}/v1/contract-reviews/${created.body.id}`,
     `${stack.production}/v1/contract-reviews`,
