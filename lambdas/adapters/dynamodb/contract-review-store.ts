@@ -18,7 +18,7 @@ import {
   contractVersionItem,
   eventWrites,
   indexPosition,
-  runItem,
+  runWrites,
   toContractReview,
   toContractVersion,
   toOrganisation,
@@ -101,21 +101,8 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
         () => new ConcurrentChange(review.id),
       ),
       ...eventWrites(this.tableName, events),
-      ...runs.map((run) => this.runWrite(run)),
+      ...runWrites(this.tableName, runs, this.clock.now()),
     ]);
-  }
-
-  /** A run's record; a run is due once, so an existing record (started or finished) is never replaced. */
-  private runWrite(run: RunRequest): GuardedWrite {
-    return {
-      write: {
-        Put: {
-          TableName: this.tableName,
-          Item: runItem(run, this.clock.now()),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    };
   }
 
   /** Replaces an existing review if `condition` (on `:expected`) still holds, else `onConditionFailed`. */
@@ -183,12 +170,18 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
           },
         },
       },
-      this.runWrite({
-        kind: 'contract',
-        environment: scope.environment,
-        contractReviewId: version.contractReviewId,
-        version: version.version,
-      }),
+      ...runWrites(
+        this.tableName,
+        [
+          {
+            kind: 'contract',
+            environment: scope.environment,
+            contractReviewId: version.contractReviewId,
+            version: version.version,
+          },
+        ],
+        this.clock.now(),
+      ),
     ];
   }
 

@@ -355,6 +355,19 @@ export const runItem = (run: RunRequest, createdAt: Micros): Item => ({
   created_at: createdAt,
 });
 
+/** The transaction writes that record `runs` with the change that makes them due; a run is due once, so
+ * an existing record (started or finished) is never replaced. */
+export const runWrites = (tableName: string, runs: readonly RunRequest[], createdAt: Micros) =>
+  runs.map((run) => ({
+    write: {
+      Put: {
+        TableName: tableName,
+        Item: runItem(run, createdAt),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  }));
+
 export const toRunRequest = (item: Item): RunRequest => {
   const environment = item.environment as RunRequest['environment'];
   if (item.kind === 'delivery')

@@ -6,7 +6,7 @@ import { ConcurrentChange, notFound } from '../../core/errors';
 import type { ServiceEvent } from '../../core/events';
 import type { Client, Micros, Onboarding, Scope } from '../../core/model';
 import type { Clock, OnboardingStore, RunRequest, StoredAnswers } from '../../core/ports';
-import { clientItem, eventWrites, type Item, onboardingItem, runItem, toOnboarding } from './items';
+import { clientItem, eventWrites, type Item, onboardingItem, runWrites, toOnboarding } from './items';
 import { keys } from './keys';
 import { getItem } from './table';
 import { type GuardedWrite, transactWrite } from './transactions';
@@ -125,15 +125,7 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
       })),
       ...eventWrites(this.tableName, events),
       ...answers,
-      ...runs.map((run) => ({
-        write: {
-          Put: {
-            TableName: this.tableName,
-            Item: runItem(run, this.clock.now()),
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-      })),
+      ...runWrites(this.tableName, runs, this.clock.now()),
     ]);
   }
 

@@ -8,7 +8,7 @@ import type { Clock, DeliveryRun, WebhookMessageStore } from '../../core/ports';
 import type { DeliveryAttempt, WebhookMessage } from '../../core/webhooks/model';
 import {
   deliveryAttemptItem,
-  runItem,
+  runWrites,
   toDeliveryAttempt,
   toWebhookMessage,
   webhookMessageItem,
@@ -112,7 +112,7 @@ export class DynamoDbWebhookMessageStore implements WebhookMessageStore {
           },
         },
       });
-    if (effects.start) writes.push(this.runWrite(effects.start));
+    if (effects.start) writes.push(...runWrites(this.tableName, [effects.start], this.clock.now()));
     await transactWrite(this.doc, writes);
   }
 
@@ -156,19 +156,7 @@ export class DynamoDbWebhookMessageStore implements WebhookMessageStore {
           },
         },
       },
-      this.runWrite(firstRun(message)),
+      ...runWrites(this.tableName, [firstRun(message)], this.clock.now()),
     ];
-  }
-
-  private runWrite(run: DeliveryRun): GuardedWrite {
-    return {
-      write: {
-        Put: {
-          TableName: this.tableName,
-          Item: runItem(run, this.clock.now()),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    };
   }
 }
