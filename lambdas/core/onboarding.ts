@@ -9,6 +9,7 @@ import type { Ports, RunRequest } from './ports';
 import { presentOnboarding, presentOnboardingSession } from './present';
 import { sameScope } from './scope';
 import { isPrintableText } from './text';
+import { type TimedStep, waitUntil } from './timed-step';
 
 /** Reads the JSON body of `POST /v1/clients/onboardings/sessions`. */
 export const readSessionRequest = (body: string): string => {
@@ -157,8 +158,8 @@ export const acceptOnboarding = async (ports: Ports, onboarding: Onboarding): Pr
 /** How long after a submission a sandbox sign-up is accepted automatically (decisions.md §7). */
 export const SANDBOX_ACCEPTANCE_DELAY_MS = 60_000;
 
-/** What the acceptance workflow does next: wait until `dueAt` (ISO 8601) and look again, or stop. */
-export type AcceptanceStep = { done: true } | { done: false; dueAt: string };
+/** What the acceptance workflow does next: wait until `dueAt` and look again, or stop. */
+export type AcceptanceStep = TimedStep;
 
 /**
  * The acceptance workflow's step: once the submission it was started for is a minute old (divided by
@@ -176,7 +177,7 @@ export const acceptWhenDue = async (
     return { done: true };
   }
   const due = run.submittedAt + Math.round((SANDBOX_ACCEPTANCE_DELAY_MS * 1000) / delayScale);
-  if (ports.clock.now() < due) return { done: false, dueAt: new Date(Math.ceil(due / 1000)).toISOString() };
+  if (ports.clock.now() < due) return waitUntil(due);
   try {
     await acceptOnboarding(ports, onboarding);
   } catch (error) {

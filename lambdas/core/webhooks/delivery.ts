@@ -6,6 +6,7 @@ import type { ServiceEvent } from '../events';
 import type { Micros, Scope } from '../model';
 import type { AttemptOutcome, DeliveryRun, Ports } from '../ports';
 import { sameScope } from '../scope';
+import { type TimedStep, waitUntil } from '../timed-step';
 import { ownEndpoint, receives, signingSecrets } from './endpoints';
 import type { WebhookMessage } from './model';
 import { nextAttemptAt } from './schedule';
@@ -99,10 +100,8 @@ export const fanOutPending = async (ports: DeliveryPorts, limit = 100): Promise<
   return events.length;
 };
 
-/** What the delivery workflow does next: wait until `dueAt` (ISO 8601) and attempt again, or stop. */
-export type DeliveryStep = { done: true } | { done: false; dueAt: string };
-
-const iso = (micros: Micros): string => new Date(Math.ceil(micros / 1000)).toISOString();
+/** What the delivery workflow does next: wait until `dueAt` and attempt again, or stop. */
+export type DeliveryStep = TimedStep;
 
 const isSuccess = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
 
@@ -125,8 +124,7 @@ export const attemptDelivery = async (
     return { done: true };
   }
   const now = ports.clock.now();
-  if (message.nextAttemptAt !== null && message.nextAttemptAt > now)
-    return { done: false, dueAt: iso(message.nextAttemptAt) };
+  if (message.nextAttemptAt !== null && message.nextAttemptAt > now) return waitUntil(message.nextAttemptAt);
 
   const endpoint = await ports.webhookEndpoints.get(message.endpointId);
   let outcome: AttemptOutcome;
@@ -160,11 +158,11 @@ export const attemptDelivery = async (
     // this same run that recorded its attempt (this run goes on from what that one recorded).
     const now = await ports.webhookMessages.get(run.messageId);
     if (now?.round === run.round && now.state === 'pending' && now.nextAttemptAt !== null)
-      return { done: false, dueAt: iso(now.nextAttemptAt) };
+      return waitUntil(now.nextAttemptAt);
     if (now?.round !== run.round) await ports.runs.finish(run, 'superseded');
     return { done: true };
   }
-  return next === null ? { done: true } : { done: false, dueAt: iso(next) };
+  return next === null ? { done: true } : waitUntil(next);
 };
 
 /** A message of the scope's own endpoints (another scope's is as unknown as a made-up id). */
