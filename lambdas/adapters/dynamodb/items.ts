@@ -18,7 +18,7 @@ import type {
   Recipient,
   Scope,
 } from '../../core/model';
-import { type RunRequest, runSubject } from '../../core/ports';
+import { type RunOutcome, type RunRequest, runSubject } from '../../core/ports';
 import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from '../../core/webhooks/model';
 import { byCreation, keys } from './keys';
 import { LIST_INDEX, ONBOARDING_CLIENTS_INDEX, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from './table-schema';
@@ -367,6 +367,18 @@ export const runWrites = (tableName: string, runs: readonly RunRequest[], create
       },
     },
   }));
+
+/**
+ * The update that finishes a run: out of the unfinished index, with its outcome kept for whoever looks
+ * into it later. Callers add their condition; `#state` and `:finished` are there for it.
+ */
+export const finishRunUpdate = (tableName: string, run: RunRequest, outcome: RunOutcome, now: Micros) => ({
+  TableName: tableName,
+  Key: keys.run(run),
+  UpdateExpression: 'SET #state = :finished, outcome = :outcome, finished_at = :now REMOVE #pk, #sk',
+  ExpressionAttributeNames: { '#state': 'state', '#pk': LIST_INDEX.partitionKey, '#sk': LIST_INDEX.sortKey },
+  ExpressionAttributeValues: { ':finished': 'finished', ':outcome': outcome, ':now': now },
+});
 
 export const toRunRequest = (item: Item): RunRequest => {
   const environment = item.environment as RunRequest['environment'];

@@ -3,7 +3,7 @@
 // after a restart reads just the runs still to do, oldest first.
 import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock, RunOutcome, RunRequest, RunStore } from '../../core/ports';
-import { toRunRequest } from './items';
+import { finishRunUpdate, toRunRequest } from './items';
 import { keys } from './keys';
 import { LIST_INDEX } from './table-schema';
 import { isConditionFailed } from './transactions';
@@ -34,21 +34,8 @@ export class DynamoDbRunStore implements RunStore {
     try {
       await this.doc.send(
         new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.run(run),
-          // Out of the index, and the outcome kept for whoever looks into the run later.
-          UpdateExpression: 'SET #state = :finished, outcome = :outcome, finished_at = :now REMOVE #pk, #sk',
+          ...finishRunUpdate(this.tableName, run, outcome, this.clock.now()),
           ConditionExpression: 'attribute_exists(pk) AND #state <> :finished',
-          ExpressionAttributeNames: {
-            '#state': 'state',
-            '#pk': LIST_INDEX.partitionKey,
-            '#sk': LIST_INDEX.sortKey,
-          },
-          ExpressionAttributeValues: {
-            ':finished': 'finished',
-            ':outcome': outcome,
-            ':now': this.clock.now(),
-          },
         }),
       );
     } catch (error) {

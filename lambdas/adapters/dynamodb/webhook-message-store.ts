@@ -8,6 +8,7 @@ import type { Clock, DeliveryRun, WebhookMessageStore } from '../../core/ports';
 import type { DeliveryAttempt, WebhookMessage } from '../../core/webhooks/model';
 import {
   deliveryAttemptItem,
+  finishRunUpdate,
   runWrites,
   toDeliveryAttempt,
   toWebhookMessage,
@@ -94,21 +95,8 @@ export class DynamoDbWebhookMessageStore implements WebhookMessageStore {
       writes.push({
         write: {
           Update: {
-            TableName: this.tableName,
-            Key: keys.run(effects.finish),
-            UpdateExpression:
-              'SET #state = :finished, outcome = :completed, finished_at = :now REMOVE #pk, #sk',
+            ...finishRunUpdate(this.tableName, effects.finish, 'completed', this.clock.now()),
             ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: {
-              '#state': 'state',
-              '#pk': LIST_INDEX.partitionKey,
-              '#sk': LIST_INDEX.sortKey,
-            },
-            ExpressionAttributeValues: {
-              ':finished': 'finished',
-              ':completed': 'completed',
-              ':now': this.clock.now(),
-            },
           },
         },
       });
