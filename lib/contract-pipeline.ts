@@ -24,6 +24,8 @@ export interface Worker {
   readonly blobAccess: BlobAccess;
   /** Renders pages with `@napi-rs/canvas` (see ServiceFunction). */
   readonly renders?: boolean;
+  /** Writes hosted pages (see ServiceFunction). */
+  readonly publishesPages?: boolean;
 }
 
 /** The workers of both state machines. Timeouts match their Task states' `TimeoutSeconds`. */
@@ -45,6 +47,7 @@ export const WORKERS: readonly Worker[] = [
     memorySize: 1024,
     timeout: Duration.minutes(15),
     blobAccess: 'read-put-delete',
+    publishesPages: true,
   },
   {
     id: 'AnalyseContract',
@@ -61,6 +64,7 @@ export const WORKERS: readonly Worker[] = [
     memorySize: 1024,
     timeout: Duration.minutes(15),
     blobAccess: 'read-put-delete',
+    publishesPages: true,
   },
   {
     id: 'FinishRun',
@@ -88,6 +92,7 @@ export class ContractPipeline extends Construct {
         memorySize: worker.memorySize,
         timeout: worker.timeout,
         renders: worker.renders ?? false,
+        publishesPages: worker.publishesPages ?? false,
       });
       connectService(fn, resources, worker.blobAccess);
       workers.set(worker.id, fn);

@@ -41,7 +41,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { renderNotFound, renderWithdrawn } from '../frontend/pages/plain';
-import { withdrawnKey } from '../frontend/pages/publication';
+import { PUBLICATION_CONTENT_TYPES, withdrawnKey } from '../frontend/pages/publication';
 import { PAGE_SECURITY_HEADERS } from '../frontend/pages/security';
 import { GATE_SETTINGS, MARKER_EVENT_TYPES } from '../lambdas/workers/withdrawal-gate';
 import type { Environment } from './environments';
@@ -52,7 +52,7 @@ import { useBucket } from './wiring';
 export const PUBLISHED_PREFIX = 'published';
 
 /** The extensions of files a publication serves (the pages host's content types); any other path is 404. */
-export const PAGE_EXTENSIONS = ['html', 'css', 'js', 'webp', 'png', 'pdf'] as const;
+export const PAGE_EXTENSIONS = Object.keys(PUBLICATION_CONTENT_TYPES);
 
 /** `Cache-Control` of the page at a publication's stable link, checked on every visit (as the pages host). */
 export const STABLE_CACHE_CONTROL = 'no-cache';

@@ -11,6 +11,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { fromRoot, PROJECT_ROOT } from './paths';
 import { copyPdfjsAssetsCommands } from './pdfjs-assets';
+import { copyTextLayerFontCommands } from './text-layer-font-assets';
 
 /**
  * Modules left out of every bundle. `@napi-rs/canvas` is native (its binary is per platform) and only
@@ -46,6 +47,8 @@ export interface ServiceFunctionProps
    * `node_modules` beside the bundle (it stays external to the bundle either way).
    */
   readonly renders?: boolean;
+  /** Writes hosted pages, which carry the text layer's font: its files are copied beside the bundle. */
+  readonly publishesPages?: boolean;
 }
 
 /**
@@ -57,7 +60,11 @@ export interface ServiceFunctionProps
  * @example new ServiceFunction(this, 'Token', { entry: 'lambdas/api/token.ts' });
  */
 export class ServiceFunction extends NodejsFunction {
-  constructor(scope: Construct, id: string, { renders = false, ...props }: ServiceFunctionProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { renders = false, publishesPages = false, ...props }: ServiceFunctionProps,
+  ) {
     // Created beside the function (not by the Lambda service on first call) so retention is ours.
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
     super(scope, id, {
@@ -98,6 +105,7 @@ export class ServiceFunction extends NodejsFunction {
           beforeInstall: () => [],
           afterBundling: (_inputDir, outputDir) => [
             ...copyPdfjsAssetsCommands(outputDir),
+            ...(publishesPages ? copyTextLayerFontCommands(outputDir) : []),
             ...(renders ? [`rm -f "${outputDir}/package-lock.json"`] : []),
           ],
         },

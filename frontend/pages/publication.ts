@@ -11,6 +11,17 @@ import type { ViewerOutput } from './viewer';
 
 const PREFIX = 'published/';
 
+/** The only kinds of file a publication serves, by extension; any other path is not found. */
+export const PUBLICATION_CONTENT_TYPES: Readonly<Record<string, string>> = {
+  html: 'text/html; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  webp: 'image/webp',
+  png: 'image/png',
+  pdf: 'application/pdf',
+  woff2: 'font/woff2',
+};
+
 /** A publication's slug as the pages host accepts it: URL-safe characters only (no dots, no slashes). */
 export const isSlug = (value: string): boolean => /^[A-Za-z0-9_-]{1,128}$/.test(value);
 
@@ -67,7 +78,8 @@ export const writeViewer = async (blobs: BlobStore, slug: string, output: Viewer
   await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, queue.length) }, worker));
   // In order: `files` ends with index.html.
   for (const file of output.files) {
-    await blobs.put(publicationKey(slug, file.path), once(Buffer.from(file.body, 'utf8')), file.contentType);
+    const bytes = typeof file.body === 'string' ? Buffer.from(file.body, 'utf8') : file.body;
+    await blobs.put(publicationKey(slug, file.path), once(bytes), file.contentType);
   }
 };
 

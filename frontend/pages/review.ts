@@ -53,6 +53,7 @@ export const renderReviewedContract = (input: ReviewPageInput, kind: ReviewedPag
     name: 'review',
     title: `${input.title} – ${kind.titleSuffix}`,
     css: [VIEWER_BASE_CSS, REVIEW_CSS, ...pages.textRules],
+    files: pages.fontFiles,
     copies: [pdf.copy, ...pages.copies],
     body: [
       '<a class="skip" href="#review">Skip to the review</a>',

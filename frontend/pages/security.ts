@@ -1,5 +1,5 @@
 // frontend/pages -> the security headers of every hosted page, deployed (CloudFront response headers
-// policy) and locally (pages-host.ts). The CSP allows only this origin's images and stylesheets: no
+// policy) and locally (pages-host.ts). The CSP allows only this origin's images, stylesheets and fonts: no
 // inline style or script (positions live in the stylesheet as classes), no script at all, no frames.
 import { escapeHtml } from './html';
 
@@ -8,6 +8,8 @@ export const PAGE_CSP = [
   "default-src 'none'",
   "img-src 'self'",
   "style-src 'self'",
+  // The text layer's font, shipped beside the page (text-layer-font.ts).
+  "font-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",

@@ -2,8 +2,11 @@
 // viewer.ts, so the page needs no inline style and the CSP can refuse 'unsafe-inline'.
 //
 // Layout: one column on a phone (thumbnails a strip that scrolls sideways within itself), thumbnails a
-// sticky column beside the pages from 56rem. A page's text layer sits over its image; each run's font
-// size is in `cqw` of the page (`.sheet` is an inline-size container), so the layer scales with it.
+// sticky column beside the pages from 56rem. A page's text layer sits over its image, set in the font
+// the pages ship (text-layer-font.ts); each run's font size is in `cqw` of the page (`.sheet` is an
+// inline-size container), so the layer scales with it.
+import { TEXT_LAYER_FAMILY } from './text-layer-font';
+
 export const VIEWER_BASE_CSS = `*,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:#1b1f24;background:#e9ecef}
@@ -30,7 +33,7 @@ a{color:#0b57d0}
 .page-title{margin:0 0 .25rem;font-size:.875rem;font-weight:600;color:#49525d}
 .sheet{position:relative;container-type:inline-size;background:#fff;box-shadow:0 1px 3px rgba(0,0,0,.3)}
 .scan{display:block;width:100%;height:auto}
-.text-layer{position:absolute;inset:0;overflow:hidden;color:transparent;line-height:1;font-family:Arial,"Liberation Sans",Helvetica,sans-serif;font-weight:400;letter-spacing:0;word-spacing:0;font-kerning:none}
+.text-layer{position:absolute;inset:0;overflow:hidden;color:transparent;line-height:1;font-family:"${TEXT_LAYER_FAMILY}",sans-serif;font-weight:400;font-style:normal;letter-spacing:0;word-spacing:0;font-kerning:none;font-variant-ligatures:none;font-synthesis:none}
 .text-layer span{position:absolute;white-space:pre;transform-origin:0 0;cursor:text}
 .text-layer ::selection{background:rgba(11,87,208,.3);color:transparent}
 @media (min-width:56rem){

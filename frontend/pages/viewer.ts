@@ -19,7 +19,7 @@ import type {
 } from '../../lambdas/core/rendered-contract';
 import { cssNumber, escapeHtml, safeFileName } from './html';
 import { documentHead } from './security';
-import { textWidthEm } from './text-metrics';
+import { fontFaceRule, fontFile, subsetsFor, textWidthEm } from './text-layer-font';
 import { VIEWER_BASE_CSS } from './viewer-style';
 
 export interface ViewerInput {
@@ -32,11 +32,11 @@ export interface ViewerInput {
   pdfKey: string;
 }
 
-/** A file made here, to store at `{base}/{path}`. */
+/** A file made here (or shipped with the pages, like the text layer's font), to store at `{base}/{path}`. */
 export interface ViewerFile {
   path: string;
   contentType: string;
-  body: string;
+  body: string | Uint8Array;
 }
 
 /** A stored blob to copy to `{base}/{path}`. */
@@ -136,18 +136,34 @@ export interface ContractPages {
   sections: string[];
   /** The thumbnails, a `<nav>` of links to the pages. */
   thumbnails: string[];
-  /** One stylesheet rule per text run shown, placing its span. */
+  /** The text layer's `@font-face` rules, then one rule per text run shown, placing its span. */
   textRules: string[];
+  /** The text layer's font files the text needs, to store beside the stylesheet. */
+  fontFiles: ViewerFile[];
   /** Each page's image and thumbnail, to copy beside the page. */
   copies: ViewerCopy[];
 }
+
+/** The layer's font subsets that `texts` need, as files in `folder` and the rules declaring them. */
+const textLayerFont = (folder: string, texts: string[]): { rules: string[]; files: ViewerFile[] } => {
+  const rules: string[] = [];
+  const files: ViewerFile[] = [];
+  for (const subset of subsetsFor(texts)) {
+    const file = fontFile(subset);
+    // Relative to the stylesheet, which lives in the same folder.
+    rules.push(fontFaceRule(subset, file.name));
+    files.push({ path: `${folder}/${file.name}`, contentType: 'font/woff2', body: file.bytes });
+  }
+  return { rules, files };
+};
 
 /** The contract's pages exactly as the viewer shows them; the contract must have passed `checkContract`. */
 export const contractPages = (contract: RenderedContract): ContractPages => {
   const folder = versionFolder(contract);
   const total = contract.pageCount;
-  const result: ContractPages = { sections: [], thumbnails: [], textRules: [], copies: [] };
+  const result: ContractPages = { sections: [], thumbnails: [], textRules: [], fontFiles: [], copies: [] };
   const thumbs: string[] = [];
+  const texts: string[] = [];
   for (const page of contract.pages) {
     const n = page.number;
     const imagePath = `${folder}/page-${n}.${extensionOf(page.image)}`;
@@ -169,6 +185,7 @@ export const contractPages = (contract: RenderedContract): ContractPages => {
     const spans = runs.map(({ run, index }) => {
       const className = runClass(n, index);
       result.textRules.push(runRule(page, run, className));
+      texts.push(run.text);
       return `<span class="${className}">${escapeHtml(run.text)}</span>`;
     });
     // The first page is what the reader sees at once; the rest load as they come near the screen.
@@ -190,6 +207,9 @@ export const contractPages = (contract: RenderedContract): ContractPages => {
     );
   }
   result.thumbnails = ['<nav class="thumbs" aria-label="Pages">', `<ol>${thumbs.join('')}</ol>`, '</nav>'];
+  const font = textLayerFont(folder, texts);
+  result.textRules.unshift(...font.rules);
+  result.fontFiles = font.files;
   return result;
 };
 
@@ -215,13 +235,21 @@ export const contractHeader = (
 };
 
 /**
- * A page's output: its stylesheet, under the version's folder and named by the hash of its content (so a
- * changed sheet is a new path), then `index.html`, whose `<body>` holds `body` (markup the caller built)
- * and whose `<title>` is `title` (text, escaped). `index.html` comes last, as `writeViewer` requires.
+ * A page's output: `files` (made beside it, such as the text layer's font) and its stylesheet, under the
+ * version's folder and named by the hash of their content (so a changed file is a new path), then
+ * `index.html`, whose `<body>` holds `body` (markup the caller built) and whose `<title>` is `title`
+ * (text, escaped). `index.html` comes last, as `writeViewer` requires.
  */
 export const pageOutput = (
   contract: RenderedContract,
-  page: { name: string; title: string; css: string[]; body: string[]; copies: ViewerCopy[] },
+  page: {
+    name: string;
+    title: string;
+    css: string[];
+    body: string[];
+    files: ViewerFile[];
+    copies: ViewerCopy[];
+  },
 ): ViewerOutput => {
   const stylesheet = page.css.join('\n');
   const hash = createHash('sha256').update(stylesheet).digest('hex').slice(0, 16);
@@ -236,6 +264,7 @@ export const pageOutput = (
   ].join('\n');
   return {
     files: [
+      ...page.files,
       { path: cssPath, contentType: 'text/css; charset=utf-8', body: stylesheet },
       { path: INDEX_FILE, contentType: 'text/html; charset=utf-8', body: html },
     ],
@@ -253,6 +282,7 @@ export const renderViewer = (input: ViewerInput): ViewerOutput => {
     name: 'viewer',
     title: `${input.title} – contract`,
     css: [VIEWER_BASE_CSS, ...pages.textRules],
+    files: pages.fontFiles,
     copies: [pdf.copy, ...pages.copies],
     body: [
       '<a class="skip" href="#pages">Skip to the contract pages</a>',

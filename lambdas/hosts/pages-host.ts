@@ -14,6 +14,7 @@ import {
   isImmutablePath,
   isPublicationPath,
   isSlug,
+  PUBLICATION_CONTENT_TYPES,
   publicationKey,
   READ_CHUNK,
   readBlob,
@@ -23,16 +24,6 @@ import { PAGE_SECURITY_HEADERS } from '../../frontend/pages/security';
 import { INDEX_FILE } from '../../frontend/pages/viewer';
 import { BlobNotFoundError } from '../adapters/blobs/s3-blob-store';
 import type { BlobStore } from '../core/ports';
-
-/** The only kinds of file a publication serves, by extension; any other path is not found. */
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  html: 'text/html; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  js: 'text/javascript; charset=utf-8',
-  webp: 'image/webp',
-  png: 'image/png',
-  pdf: 'application/pdf',
-};
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -55,7 +46,7 @@ const resolve = (rawPath: string): Target => {
   if (rest === undefined) return { kind: 'redirect', location: `/${slug}/` };
   const path = rest === '/' ? INDEX_FILE : rest.slice(1);
   if (!isPublicationPath(path)) return { kind: 'not_found' };
-  const contentType = CONTENT_TYPES[path.slice(path.lastIndexOf('.') + 1)];
+  const contentType = PUBLICATION_CONTENT_TYPES[path.slice(path.lastIndexOf('.') + 1)];
   if (!path.includes('.') || contentType === undefined) return { kind: 'not_found' };
   return { kind: 'file', slug, path, contentType };
 };

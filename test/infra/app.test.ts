@@ -4,6 +4,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
+import { fontPackageRoot } from '../../frontend/pages/text-layer-font';
+import { TEXT_LAYER_FONT_DATA } from '../../frontend/pages/text-layer-font-data';
 import { ROUTES } from '../../lambdas/api/routes';
 import { WORKERS } from '../../lib/contract-pipeline';
 import { fromRoot } from '../../lib/paths';
@@ -124,6 +126,7 @@ describe('CDK app', () => {
 
   it('installs @napi-rs/canvas with its Linux ARM64 binary beside the rendering worker only', () => {
     const rendering = new Set(WORKERS.filter((worker) => worker.renders).map((worker) => worker.id));
+    const publishing = new Set(WORKERS.filter((worker) => worker.publishesPages).map((worker) => worker.id));
     expect([...rendering]).toEqual(['ProcessContract']);
     for (const [name, directory] of bundlesByFunction()) {
       const files = readdirSync(directory).sort();
@@ -132,7 +135,8 @@ describe('CDK app', () => {
           name,
           ['index.mjs', 'index.mjs.map', 'node_modules', 'pdf.worker.mjs'],
         ]);
-        expect([name, readdirSync(join(directory, 'node_modules'))]).toEqual([name, ['pdfjs-dist']]);
+        const modules = publishing.has(name) ? ['@fontsource', 'pdfjs-dist'] : ['pdfjs-dist'];
+        expect([name, readdirSync(join(directory, 'node_modules')).sort()]).toEqual([name, modules]);
         continue;
       }
       // The project's lock file, which `npm ci` needed, is not shipped.
@@ -151,6 +155,27 @@ describe('CDK app', () => {
       );
       expect(binary.subarray(0, 4).toString('latin1')).toBe('\x7fELF');
       expect(binary.readUInt16LE(18)).toBe(183);
+    }
+  });
+
+  it('ships the text layer font files beside the page publishers only, found from the bundle as in the repository', () => {
+    const publishing = WORKERS.filter((worker) => worker.publishesPages).map((worker) => worker.id);
+    expect(publishing).toEqual(['PublishViewer', 'PublishReview']);
+    const bundles = bundlesByFunction();
+    for (const name of publishing) {
+      const directory = bundles.get(name);
+      if (!directory) throw new Error(`no bundle for ${name}`);
+      const root = dirname(
+        createRequire(join(directory, 'index.mjs')).resolve(`${TEXT_LAYER_FONT_DATA.package}/package.json`),
+      );
+      expect(root.startsWith(directory)).toBe(true);
+      expect(readdirSync(join(root, 'files')).sort()).toEqual(
+        TEXT_LAYER_FONT_DATA.subsets.map((subset) => subset.file).sort(),
+      );
+      for (const subset of TEXT_LAYER_FONT_DATA.subsets)
+        expect(readFileSync(join(root, 'files', subset.file))).toEqual(
+          readFileSync(join(fontPackageRoot(), 'files', subset.file)),
+        );
     }
   });
 

@@ -52,11 +52,14 @@ const snapshotInput = (overrides: Partial<SnapshotPageInput> = {}): SnapshotPage
   ...overrides,
 });
 
-const indexOf = (output: ViewerOutput): string => {
-  const found = output.files.find((f) => f.path === INDEX_FILE);
-  if (!found) throw new Error('no index.html');
+/** A text file of the output, found by its path. */
+const textOf = (output: ViewerOutput, matches: (path: string) => boolean): string => {
+  const found = output.files.find((f) => matches(f.path));
+  if (typeof found?.body !== 'string') throw new Error('no such text file');
   return found.body;
 };
+
+const indexOf = (output: ViewerOutput): string => textOf(output, (path) => path === INDEX_FILE);
 
 const headings = (html: string): string[] => [...html.matchAll(/<h([1-6])\b/g)].map((m) => `h${m[1]}`);
 
@@ -179,6 +182,7 @@ describe('renderReviewPage', () => {
   test('every file is under the version folder but index.html, which comes last; no inline style', () => {
     const output = renderReviewPage(reviewInput());
     expect(output.files.map((f) => f.path)).toEqual([
+      expect.stringMatching(/^v4\/arimo-latin-400-normal-[0-9a-f]{12}\.woff2$/),
       expect.stringMatching(/^v4\/review-[0-9a-f]{16}\.css$/),
       INDEX_FILE,
     ]);
@@ -197,10 +201,11 @@ describe('renderReviewPage', () => {
       fromKey: 'uploads/crv_9/v4.pdf',
     });
     const html = indexOf(output);
-    expect(html).toContain(`<link rel="stylesheet" href="${output.files[0]?.path}">`);
+    expect(html).toContain(`<link rel="stylesheet" href="${output.files[1]?.path}">`);
     expect(html).not.toMatch(/style=|<style|<script/);
     expect(html).not.toMatch(/src="(\/|https?:)/);
-    const css = output.files[0]?.body ?? '';
+    const css = textOf(output, (path) => path.endsWith('.css'));
+    expect(css).toContain('@font-face{');
     expect(css).toMatch(/\.t1-1\{left:10%;top:10%;font-size:[\d.]+cqw;transform:scaleX\([\d.]+\)\}/);
     expect(css).toContain('.reviewed{');
     expect(css).toContain('.text-layer{');

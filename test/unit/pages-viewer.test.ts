@@ -1,8 +1,16 @@
-import { createCanvas } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { escapeHtml } from '../../frontend/pages/html';
 import { renderNotFound, renderWithdrawn } from '../../frontend/pages/plain';
 import { PAGE_CSP, PAGE_CSP_META } from '../../frontend/pages/security';
-import { textWidthEm } from '../../frontend/pages/text-metrics';
+import {
+  type FontSubset,
+  fontFile,
+  subsetsFor,
+  TEXT_LAYER_FAMILY,
+  textWidthEm,
+} from '../../frontend/pages/text-layer-font';
+import { TEXT_LAYER_FONT_DATA } from '../../frontend/pages/text-layer-font-data';
+import { readTextLayerFontData } from '../../frontend/pages/text-layer-font-source';
 import { INDEX_FILE, renderViewer, type ViewerInput } from '../../frontend/pages/viewer';
 import type { RenderedPage } from '../../lambdas/core/rendered-contract';
 
@@ -47,10 +55,12 @@ const input = (overrides: Partial<ViewerInput> = {}): ViewerInput => ({
   ...overrides,
 });
 
-const file = (output: ReturnType<typeof renderViewer>, path: string) => {
+/** A text file of the output: `index.html`, or `css` for the stylesheet. */
+const file = (output: ReturnType<typeof renderViewer>, path: string): { path: string; body: string } => {
   const found = output.files.find((f) => f.path === path || (path === 'css' && f.path.endsWith('.css')));
   if (!found) throw new Error(`no ${path}`);
-  return found;
+  if (typeof found.body !== 'string') throw new Error(`${path} is not text`);
+  return { path: found.path, body: found.body };
 };
 
 describe('renderViewer', () => {
@@ -100,8 +110,11 @@ describe('renderViewer', () => {
 
   test('paths are relative to the base and versioned; the blobs to copy are listed; index.html comes last', () => {
     const output = renderViewer(input());
-    expect(output.files.at(-1)?.path).toBe(INDEX_FILE);
-    expect(output.files[0]?.path).toMatch(/^v2\/viewer-[0-9a-f]{16}\.css$/);
+    expect(output.files.map((f) => f.path)).toEqual([
+      expect.stringMatching(/^v2\/arimo-latin-400-normal-[0-9a-f]{12}\.woff2$/),
+      expect.stringMatching(/^v2\/viewer-[0-9a-f]{16}\.css$/),
+      INDEX_FILE,
+    ]);
     expect(output.copies).toEqual([
       { path: 'v2/contract.pdf', contentType: 'application/pdf', fromKey: 'uploads/crv_1/v2.pdf' },
       { path: 'v2/page-1.webp', contentType: 'image/webp', fromKey: 'renders/crv_1/v2/page-0001.webp' },
@@ -147,18 +160,98 @@ describe('the content security policy', () => {
   });
 });
 
-describe('the text layer font widths', () => {
-  test('match Liberation Sans (Arial metrics) as a canvas measures it', () => {
-    const context = createCanvas(10, 10).getContext('2d');
-    context.font = '1000px "Liberation Sans"';
-    for (const text of [
-      'Purchase price',
-      'CONTRACT OF SALE OF LAND',
-      '$1,250,000 (ten per cent)',
-      'il1|.,;:',
-    ]) {
-      const measured = context.measureText(text).width / 1000;
-      expect(Math.abs(textWidthEm(text) - measured) / measured).toBeLessThan(0.01);
+describe('the text layer font', () => {
+  const subset = (file: string): FontSubset => {
+    const found = TEXT_LAYER_FONT_DATA.subsets.find((s) => s.file === file);
+    if (!found) throw new Error(`no subset ${file}`);
+    return found;
+  };
+
+  test('ships beside the stylesheet the subsets its text needs, declared for the layer alone', () => {
+    const mixed = input();
+    mixed.contract.pages[1]?.text.push(
+      { text: 'Łódź', x: 0.1, y: 0.1, width: 0.1, height: 0.02 },
+      { text: 'Αθήνα', x: 0.1, y: 0.2, width: 0.1, height: 0.02 },
+    );
+    const output = renderViewer(mixed);
+    const fonts = output.files.filter((f) => f.path.endsWith('.woff2'));
+    expect(fonts.map((f) => f.path)).toEqual([
+      expect.stringMatching(/^v2\/arimo-greek-400-normal-[0-9a-f]{12}\.woff2$/),
+      expect.stringMatching(/^v2\/arimo-latin-ext-400-normal-[0-9a-f]{12}\.woff2$/),
+      expect.stringMatching(/^v2\/arimo-latin-400-normal-[0-9a-f]{12}\.woff2$/),
+    ]);
+    const css = file(output, 'css').body;
+    for (const font of fonts) {
+      expect(font.contentType).toBe('font/woff2');
+      expect(Buffer.from(font.body).subarray(0, 4).toString('latin1')).toBe('wOF2');
+      const name = font.path.slice('v2/'.length);
+      const rule = css.match(new RegExp(`@font-face\\{[^}]*url\\(${name}\\)[^}]*\\}`))?.[0] ?? '';
+      expect(rule).toContain(`font-family:"${TEXT_LAYER_FAMILY}"`);
+      expect(rule).toContain('font-display:block');
+      expect(rule).toMatch(/unicode-range:U\+[0-9A-F]/);
     }
+    // Only the layer is set in it, with nothing that would change its widths.
+    expect(css.match(new RegExp(`font-family:"${TEXT_LAYER_FAMILY}"`, 'g'))).toHaveLength(fonts.length + 1);
+    expect(css).toMatch(
+      new RegExp(`\\.text-layer\\{[^}]*font-family:"${TEXT_LAYER_FAMILY}",sans-serif;[^}]*font-kerning:none`),
+    );
+  });
+
+  test('a contract without text ships no font', () => {
+    const blank = input();
+    for (const page of blank.contract.pages) page.text = [];
+    const output = renderViewer(blank);
+    expect(output.files.filter((f) => f.path.endsWith('.woff2'))).toEqual([]);
+    expect(file(output, 'css').body).not.toContain('@font-face');
+  });
+
+  test('subsetsFor picks each subset whose range holds a character of the text', () => {
+    expect(subsetsFor(['Purchase price']).map((s) => s.file)).toEqual(['arimo-latin-400-normal.woff2']);
+    expect(subsetsFor(['Договор', 'חוזה']).map((s) => s.file)).toEqual([
+      'arimo-cyrillic-400-normal.woff2',
+      'arimo-hebrew-400-normal.woff2',
+    ]);
+    expect(subsetsFor([])).toEqual([]);
+  });
+
+  test('its widths are those of the font the page ships, as a canvas draws it (no system font)', () => {
+    const samples: Array<[string, string]> = [
+      ['arimo-latin-400-normal.woff2', 'Purchase price'],
+      ['arimo-latin-400-normal.woff2', 'CONTRACT OF SALE OF LAND'],
+      ['arimo-latin-400-normal.woff2', '$1,250,000 (ten per cent)'],
+      ['arimo-latin-400-normal.woff2', 'il1|.,;: “quoted” – 5 € … O’Brien'],
+      ['arimo-latin-ext-400-normal.woff2', 'ŁĄĆĘŃŚŹŻ łąćęńśźż ŠšŽž'],
+      ['arimo-greek-400-normal.woff2', 'Αθήνα Ελλάδα'],
+      ['arimo-cyrillic-400-normal.woff2', 'Договор купли-продажи'],
+      ['arimo-hebrew-400-normal.woff2', 'חוזה מכר'],
+    ];
+    for (const [name, text] of samples) {
+      // Each subset under a family of its own, from the very bytes the page ships.
+      const family = `Shipped ${name}`;
+      GlobalFonts.register(Buffer.from(fontFile(subset(name)).bytes), family);
+      const context = createCanvas(10, 10).getContext('2d');
+      context.font = `1000px "${family}"`;
+      // Every character the subset draws, alone; then the whole text where the subset draws all of it,
+      // so that kerning, which the layer turns off, would show.
+      const drawn = [...new Set(text)].filter((char) => subsetsFor([char])[0]?.file === name);
+      expect(drawn.length).toBeGreaterThan(3);
+      for (const char of drawn) {
+        const measured = context.measureText(char).width / 1000;
+        expect([char, measured]).toEqual([char, expect.closeTo(textWidthEm(char), 4)]);
+      }
+      if (drawn.length === new Set(text).size) {
+        const measured = context.measureText(text).width / 1000;
+        expect(Math.abs(textWidthEm(text) - measured) / measured).toBeLessThan(0.005);
+      }
+    }
+  });
+
+  test('the widths table is the installed package read again (run `npm run fonts` after an upgrade)', () => {
+    expect(TEXT_LAYER_FONT_DATA).toEqual(readTextLayerFontData());
+  });
+
+  test('a character the font lacks counts as an average letter', () => {
+    expect(textWidthEm('漢')).toBeCloseTo(0.556, 3);
+    expect(textWidthEm('')).toBe(0);
   });
 });
