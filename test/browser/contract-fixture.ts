@@ -1,6 +1,8 @@
 // test support -> a rendered contract drawn for the browser tests: A4 pages as WebP images with text
-// drawn at known places, and the text runs that say where, as processing would leave them.
-import { createCanvas } from '@napi-rs/canvas';
+// drawn at known places, and the text runs that say where, as processing would leave them. The text is
+// drawn in the font the pages ship (registered here from the package), so no system font is needed.
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { fontFile, subsetsFor } from '../../frontend/pages/text-layer-font';
 import type { BlobStore } from '../../lambdas/core/ports';
 import type { RenderedContract, RenderedPage, TextRun } from '../../lambdas/core/rendered-contract';
 
@@ -10,6 +12,16 @@ const HEIGHT_POINTS = 842;
 /** About 100 dpi: enough to read, quick to draw and encode. */
 const PAGE_PX = { width: 827, height: 1170 };
 const THUMB_PX = { width: 120, height: 170 };
+
+/** The family the pages are drawn in: the shipped font's subsets that the lines need. */
+const FIXTURE_FONT = 'Fixture Sans';
+
+const registerFixtureFont = (): void => {
+  if (GlobalFonts.has(FIXTURE_FONT)) return;
+  const texts = [...PAGES.flat().map((line) => line.text), 'Page 1 of 9'];
+  for (const subset of subsetsFor(texts))
+    GlobalFonts.register(Buffer.from(fontFile(subset).bytes), FIXTURE_FONT);
+};
 
 interface Line {
   text: string;
@@ -73,7 +85,7 @@ const draw = (
   context.textBaseline = 'alphabetic';
   const runs: TextRun[] = [];
   for (const line of lines) {
-    context.font = `${line.bold ? 'bold ' : ''}${line.size}px "Liberation Sans"`;
+    context.font = `${line.bold ? 'bold ' : ''}${line.size}px "${FIXTURE_FONT}"`;
     context.fillText(line.text, line.x, line.y);
     const metrics = context.measureText(line.text);
     // As pdf.js gives a run: its box from the baseline up by the font size.
@@ -85,7 +97,7 @@ const draw = (
       height: line.size / PAGE_PX.height,
     });
   }
-  context.font = '14px "Liberation Sans"';
+  context.font = `14px "${FIXTURE_FONT}"`;
   context.fillStyle = '#555555';
   context.fillText(`Page ${number} of ${total}`, PAGE_PX.width / 2 - 40, PAGE_PX.height - 50);
   return { webp: canvas.toBuffer('image/webp', 85), runs };
@@ -97,6 +109,7 @@ async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
 
 /** Draws the three pages, stores their images and thumbnails in `blobs`, and answers the contract. */
 export const storeDrawnContract = async (blobs: BlobStore, prefix: string): Promise<RenderedContract> => {
+  registerFixtureFont();
   const pages: RenderedPage[] = [];
   for (const [i, lines] of PAGES.entries()) {
     const number = i + 1;

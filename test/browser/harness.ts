@@ -1,7 +1,7 @@
 // test support -> what the browser tests of the hosted pages share: a blob store (the local S3 twin)
 // served by the pages host, headless Chromium, a page that records every request, failure, console
 // error and CSP violation, and the checks run over such a page (find, images, own origin, axe).
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,8 @@ import {
   chromium,
   type Page,
 } from 'playwright-core';
+import woff2 from 'wawoff2';
+import { fontFile, subsetsFor } from '../../frontend/pages/text-layer-font';
 import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { S3BlobStore } from '../../lambdas/adapters/blobs/s3-blob-store';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
@@ -34,6 +36,45 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/** Debian's Chromium, driven by playwright-core (its own browser download cannot work here). */
+export const launchChromium = (env?: NodeJS.ProcessEnv): Promise<Browser> =>
+  chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, ...(env && { env }) });
+
+/**
+ * Chromium on a system with none of the fonts this machine has (no Liberation, no DejaVu, nothing that
+ * draws Latin text): fontconfig reads a configuration whose one font folder holds only the shipped font's
+ * Hebrew subset, as TrueType. (Chromium on Linux decodes no web font when fontconfig lists no font at
+ * all, which no reader's device is without.) Closing the browser removes the folder.
+ */
+export const launchChromiumWithoutCommonFonts = async (): Promise<Browser> => {
+  const directory = await mkdtemp(join(tmpdir(), 'no-common-fonts-'));
+  const fonts = join(directory, 'fonts');
+  await mkdir(fonts);
+  const hebrew = subsetsFor(['ש'])[0];
+  if (!hebrew) throw new Error('the text layer font has no Hebrew subset');
+  await writeFile(join(fonts, 'hebrew-only.ttf'), await woff2.decompress(fontFile(hebrew).bytes));
+  const config = join(directory, 'fonts.conf');
+  await writeFile(
+    config,
+    [
+      '<?xml version="1.0"?>',
+      '<!DOCTYPE fontconfig SYSTEM "fonts.dtd">',
+      // The system's rendering rules (hinting, antialiasing) without its fonts.
+      `<fontconfig><dir>${fonts}</dir><cachedir>${join(directory, 'cache')}</cachedir>`,
+      '<include ignore_missing="yes">/etc/fonts/conf.d</include></fontconfig>',
+      '',
+    ].join('\n'),
+  );
+  try {
+    const browser = await launchChromium({ ...process.env, FONTCONFIG_FILE: config });
+    browser.on('disconnected', () => void rm(directory, { recursive: true, force: true }));
+    return browser;
+  } catch (error) {
+    await rm(directory, { recursive: true, force: true });
+    throw error;
+  }
+};
 
 /** Where screenshots go, to look at after a run. */
 export const RESULTS = join(process.cwd(), 'test-results');
@@ -70,10 +111,7 @@ export const startPagesStack = async (): Promise<PagesStack> => {
     await rm(directory, { recursive: true, force: true });
   };
   try {
-    [s3, browser] = await Promise.all([
-      startLocalS3(directory, 0),
-      chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS }),
-    ]);
+    [s3, browser] = await Promise.all([startLocalS3(directory, 0), launchChromium()]);
     client = createS3Client({ region: 'us-east-1', endpoint: s3.endpoint });
     await ensureBucket(client, 'blobs');
     const blobs = new S3BlobStore({ client, bucket: 'blobs' });

@@ -1,14 +1,18 @@
 // Browser test of the contract viewer: drawn pages stored in the local S3 twin, written as a
 // publication, served by the pages host, and opened in headless Chromium.
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { withdrawPublication, writeViewer } from '../../frontend/pages/publication';
+import { TEXT_LAYER_FAMILY } from '../../frontend/pages/text-layer-font';
 import { renderViewer } from '../../frontend/pages/viewer';
+import type { TextRun } from '../../lambdas/core/rendered-contract';
 import {
   axeViolations,
   DESKTOP,
   documentWidths,
   expectOnlyOwnRequests,
   find,
+  launchChromiumWithoutCommonFonts,
   loadAllImages,
   type PagesStack,
   PHONE,
@@ -19,6 +23,58 @@ import {
 
 const SLUG = 'pub_browser7Hq2mZx9RkT4vWbN';
 const TITLE = `Sale 2291 <script>alert("x")</script> & "O'Brien"`;
+
+/**
+ * Each of page 1's runs, once the layer's font has loaded, is invisible and lies where its words are
+ * drawn: the same left and top, the same height, and the width the drawing gives it (the run stretched
+ * by the shipped font's known widths).
+ */
+const expectLayerOverDrawnWords = async (page: Page, drawn: TextRun[]): Promise<void> => {
+  const placed = await page.evaluate(async (family) => {
+    await document.fonts.load(`16px "${family}"`, 'Purchase price');
+    const sheet = document.querySelector('#page-1 .sheet');
+    if (!sheet) throw new Error('no page 1');
+    const p = sheet.getBoundingClientRect();
+    return Array.from(sheet.querySelectorAll('.text-layer span')).map((span) => {
+      const s = span.getBoundingClientRect();
+      return {
+        text: span.textContent ?? '',
+        color: getComputedStyle(span).color,
+        fontLoaded: document.fonts.check(`16px "${family}"`, span.textContent ?? ''),
+        left: (s.left - p.left) / p.width,
+        top: (s.top - p.top) / p.height,
+        width: s.width / p.width,
+        height: s.height / p.height,
+      };
+    });
+  }, TEXT_LAYER_FAMILY);
+  expect(placed.map((run) => run.text)).toEqual(drawn.map((run) => run.text));
+  const off = drawn.map((run, i) => {
+    const at = placed[i];
+    if (!at) throw new Error(`no span for ${run.text}`);
+    return {
+      text: run.text,
+      color: at.color,
+      fontLoaded: at.fontLoaded,
+      left: Math.abs(at.left - run.x) < 0.002,
+      top: Math.abs(at.top - run.y) < 0.002,
+      height: Math.abs(at.height - run.height) < 0.003,
+      // Stretched by the shipped font's known widths to the drawn width (small sizes round to pixels).
+      width: Math.abs(at.width - run.width) / run.width < 0.03,
+    };
+  });
+  expect(off).toEqual(
+    drawn.map((run) => ({
+      text: run.text,
+      color: 'rgba(0, 0, 0, 0)',
+      fontLoaded: true,
+      left: true,
+      top: true,
+      height: true,
+      width: true,
+    })),
+  );
+};
 
 describe('the contract viewer in Chromium', () => {
   let stack: PagesStack;
@@ -73,30 +129,7 @@ describe('the contract viewer in Chromium', () => {
       expect(selected).toContain('Settlement date: 60 days after the day');
 
       // The layer is invisible, and lies where the words are drawn.
-      const placement = await page.evaluate(() => {
-        const span = Array.from(document.querySelectorAll('.text-layer span')).find(
-          (s) => s.textContent === 'Purchase price',
-        );
-        const sheet = span?.closest('.sheet');
-        if (!span || !sheet) throw new Error('no run');
-        const s = span.getBoundingClientRect();
-        const p = sheet.getBoundingClientRect();
-        return {
-          color: getComputedStyle(span).color,
-          left: (s.left - p.left) / p.width,
-          top: (s.top - p.top) / p.height,
-          width: s.width / p.width,
-          height: s.height / p.height,
-        };
-      });
-      const drawn = stack.contract.pages[0]?.text.find((t) => t.text === 'Purchase price');
-      if (!drawn) throw new Error('no drawn run');
-      expect(placement.color).toBe('rgba(0, 0, 0, 0)');
-      expect(Math.abs(placement.left - drawn.x)).toBeLessThan(0.002);
-      expect(Math.abs(placement.top - drawn.y)).toBeLessThan(0.002);
-      expect(Math.abs(placement.height - drawn.height)).toBeLessThan(0.003);
-      // Stretched by the layer font's known widths to the drawn width.
-      expect(Math.abs(placement.width - drawn.width) / drawn.width).toBeLessThan(0.03);
+      await expectLayerOverDrawnWords(page, stack.contract.pages[0]?.text ?? []);
 
       // A thumbnail link takes the reader to its page.
       await page.getByRole('link', { name: 'Page 3' }).click();
@@ -141,6 +174,30 @@ describe('the contract viewer in Chromium', () => {
       await page.waitForFunction(() => (window as unknown as { violations: string[] }).violations.length > 0);
       expect(await page.evaluate(() => getComputedStyle(document.body).color)).not.toBe('rgb(255, 0, 0)');
     });
+  });
+
+  test('with none of the common fonts on the system, at 320 and 1280 px the layer still lies over the words', async () => {
+    const bare = await launchChromiumWithoutCommonFonts();
+    try {
+      for (const [options, width] of [
+        [PHONE, 320],
+        [DESKTOP, 1280],
+      ] as const) {
+        await withRecordedPage(bare, `${stack.base}/${SLUG}/`, options, async (page, seen) => {
+          await expectLayerOverDrawnWords(page, stack.contract.pages[0]?.text ?? []);
+          expect(await find(page, 'Settlement date: 60 days')).toBe(true);
+          // The font came from the page's own address, and only the subset the text needs.
+          const fonts = seen.requests.filter((url) => url.endsWith('.woff2'));
+          expect(fonts).toEqual([expect.stringMatching(/\/v1\/arimo-latin-400-normal-[0-9a-f]{12}\.woff2$/)]);
+          await expectOnlyOwnRequests(page, seen, stack.base);
+          await page
+            .locator('#page-1 .sheet')
+            .screenshot({ path: join(RESULTS, `viewer-no-fonts-${width}.png`) });
+        });
+      }
+    } finally {
+      await bare.close();
+    }
   });
 
   test('axe finds no accessibility violations at either width', async () => {
