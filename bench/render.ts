@@ -11,8 +11,8 @@ import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { defaultThreads, PdfjsRenderer } from '../lambdas/adapters/pdf/pdfjs-renderer';
 import type { BlobStore } from '../lambdas/core/ports';
-import { contractPdf, scannedPdf } from '../test/support/pdfs';
-import { median, ratio, round, table, verdict } from './report';
+import { contractPdf, repeatedPagePdf, scannedPdf } from '../test/support/pdfs';
+import { median, mib, ms, ratio, round, table, verdict } from './report';
 
 const PAGES = 30;
 const DPI = 150;
@@ -148,6 +148,65 @@ const installed = async (command: string): Promise<boolean> =>
     () => false,
   );
 
+/** The least-squares slope of `y` over `x`. */
+const slope = (points: Array<[x: number, y: number]>): number => {
+  const meanX = points.reduce((sum, [x]) => sum + x, 0) / points.length;
+  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / points.length;
+  const covariance = points.reduce((sum, [x, y]) => sum + (x - meanX) * (y - meanY), 0);
+  return covariance / points.reduce((sum, [x]) => sum + (x - meanX) ** 2, 0);
+};
+
+/** The limits the renderer keeps, as figures (the tests check only what cannot flake on a loaded machine). */
+interface Limits {
+  /** RSS growth from page 200 to page 1,000 of a 1,000-page contract at 24 dpi. */
+  growthMiB: number;
+  /** Its fitted trend per page. */
+  kibPerPage: number;
+  /** How long after its deadline a render that cannot finish answers `timed_out`, median of runs. */
+  lateMs: number[];
+}
+
+const LIMIT_PAGES = 1000;
+
+/** A 1,000-page contract rendered at 24 dpi (memory per page), and renders cut off by a deadline. */
+const measureLimits = async (dir: string): Promise<Limits> => {
+  const pdf = path.join(dir, 'thousand.pdf');
+  await writeFile(pdf, await repeatedPagePdf(await contractPdf(1), LIMIT_PAGES));
+  const { size } = await stat(pdf);
+  const blobs = new FileBlobs('/');
+  const request = (outputPrefix: string, deadline: number) => ({
+    contractReviewId: 'bench',
+    version: 1,
+    pdfKey: pdf,
+    pdfSize: size,
+    outputPrefix,
+    deadline,
+  });
+  const samples: Array<[number, number]> = [];
+  const out = path.join(dir, 'limits');
+  await new PdfjsRenderer(blobs, {
+    format: 'webp',
+    dpi: 24,
+    thumbnailWidth: 40,
+    onPage: (done) => {
+      if (done % 50 === 0) samples.push([done, process.memoryUsage().rss]);
+    },
+  }).render(request(`${out}/`, Date.now() + 600_000));
+  const warm = samples.filter(([page]) => page >= 200);
+  const first = warm[0]?.[1] ?? 0;
+  const last = warm.at(-1)?.[1] ?? 0;
+  const lateMs: number[] = [];
+  for (let n = 0; n < RUNS; n++) {
+    const deadline = Date.now() + 500;
+    await new PdfjsRenderer(blobs, { format: 'webp', dpi: DPI })
+      .render(request(`${out}/late-${n}/`, deadline))
+      .catch(() => undefined);
+    lateMs.push(Date.now() - deadline);
+  }
+  await rm(out, { recursive: true, force: true });
+  return { growthMiB: (last - first) / 1024 / 1024, kibPerPage: slope(warm) / 1024, lateMs };
+};
+
 /**
  * Runs section 3 of the bench in `workDir` and prints it: a table, the ratios to mutool, and one JSON
  * line. Without mutool or pdftoppm, says how to install them and compares with what there is.
@@ -197,6 +256,8 @@ export const renderingSection = async (workDir: string, progress: (message: stri
         ),
       );
   }
+  progress(`rendering a ${LIMIT_PAGES}-page contract, and renders cut off by their deadline…`);
+  const limits = await measureLimits(dir);
   await rm(dir, { recursive: true, force: true });
 
   const find = (tool: string, document: string) =>
@@ -251,6 +312,14 @@ export const renderingSection = async (workDir: string, progress: (message: stri
           `${verdict(png >= GOAL_SHARE_OF_MUTOOL)}); WebP at ${ratio(share(document, 'PdfjsRenderer WebP') ?? 0)}`,
       );
   }
+  console.log(
+    `\n   Limits: a ${LIMIT_PAGES}-page contract at 24 dpi grows the process by ${mib(limits.growthMiB)} from page ` +
+      `200 to ${LIMIT_PAGES} (trend ${limits.kibPerPage.toFixed(1)} KiB a page; the test's bound is 128 KiB a page);`,
+  );
+  console.log(
+    `   a render that cannot finish answers timed_out ${limits.lateMs.map(ms).join(', ')} after its deadline ` +
+      `(median ${ms(median(limits.lateMs))}).`,
+  );
   const summary = {
     rendering: {
       pages: PAGES,
@@ -266,6 +335,11 @@ export const renderingSection = async (workDir: string, progress: (message: stri
       share_of_mutool_png: {
         text: share('text') === null ? null : round(share('text') as number),
         scanned: share('scanned') === null ? null : round(share('scanned') as number),
+      },
+      limits: {
+        growth_mib_pages_200_to_1000: round(limits.growthMiB, 1),
+        kib_per_page: round(limits.kibPerPage, 1),
+        late_after_deadline_ms: limits.lateMs.map((value) => round(value, 0)),
       },
       mutool_installed: hasMutool,
       pdftoppm_installed: hasPdftoppm,
