@@ -1,6 +1,6 @@
 // core -> clients: one buyer who signed up through the onboarding form (`cli_…`).
 import { notFound } from './errors';
-import { isOnboardingId } from './ids';
+import { isClientId, isOnboardingId } from './ids';
 import { type QueryPairs, readListQuery, startingAfterInvalid } from './lists';
 import type { Client, Scope } from './model';
 import type { Ports } from './ports';
@@ -9,6 +9,7 @@ import { sameScope } from './scope';
 import { isPrintableText } from './text';
 
 export const getOwnClient = async (ports: Ports, scope: Scope, id: string): Promise<Client> => {
+  if (!isClientId(id)) throw notFound('client');
   const client = await ports.clients.get(id);
   if (client === null || !sameScope(client.scope, scope)) throw notFound('client');
   return client;
@@ -35,6 +36,7 @@ export const listClients = async (ports: Ports, scope: Scope, query: QueryPairs)
   }
   let after: Client | undefined;
   if (startingAfter !== undefined) {
+    if (!isClientId(startingAfter)) return startingAfterInvalid();
     const client = await ports.clients.get(startingAfter);
     if (
       client === null ||

@@ -3,6 +3,8 @@
 import { hashSecret } from './auth';
 import { ConcurrentChange, fail, notFound } from './errors';
 import { clientEvent } from './events';
+import { isOnboardingId } from './ids';
+import { parseJson } from './json';
 import type { Client, Onboarding, Scope } from './model';
 import { MAX_BUYERS } from './onboarding-answers';
 import type { Ports, RunRequest } from './ports';
@@ -13,15 +15,14 @@ import { type TimedStep, waitUntil } from './timed-step';
 
 /** Reads the JSON body of `POST /v1/clients/onboardings/sessions`. */
 export const readSessionRequest = (body: string): string => {
-  let json: unknown;
-  try {
-    json = body.trim() === '' ? {} : JSON.parse(body);
-  } catch {
+  const parsed = body.trim() === '' ? { ok: true as const, value: {} } : parseJson(body);
+  if (!parsed.ok) {
     return fail(
       'request_invalid',
-      'The body must be a JSON object: { "reference": "<your id for this sign-up>" }.',
+      `The body must be a JSON object: { "reference": "<your id for this sign-up>" }; ${parsed.problem}.`,
     );
   }
+  const json = parsed.value;
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     return fail(
       'request_invalid',
@@ -58,6 +59,7 @@ export const openOnboardingSession = async (ports: Ports, scope: Scope, referenc
 };
 
 export const getOwnOnboarding = async (ports: Ports, scope: Scope, id: string): Promise<Onboarding> => {
+  if (!isOnboardingId(id)) throw notFound('onboarding');
   const onboarding = await ports.onboardings.get(id);
   if (onboarding === null || !sameScope(onboarding.scope, scope)) throw notFound('onboarding');
   return onboarding;

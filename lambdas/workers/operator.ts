@@ -5,6 +5,7 @@ import { withdrawPublication } from '../../frontend/pages/publication';
 import { changeContractReview } from '../core/contracts/change';
 import { lawyerReviewCompleted, publicationOf, publicationWithdrawn } from '../core/contracts/pipeline';
 import { ActionRefused } from '../core/errors';
+import { isContractReviewId } from '../core/ids';
 import type { Channel, ContractReview } from '../core/model';
 import type { Ports } from '../core/ports';
 import { isPrintableText } from '../core/text';
@@ -14,7 +15,7 @@ import { artifacts, putText, readText } from './artifacts';
 export const MAX_REVIEW_BYTES = 256 * 1024;
 
 const latest = async (ports: Ports, id: string): Promise<ContractReview> => {
-  const review = await ports.contractReviews.get(id);
+  const review = isContractReviewId(id) ? await ports.contractReviews.get(id) : null;
   if (review === null)
     throw new ActionRefused(`no contract review ${id} in the ${ports.environment} environment`);
   return review;

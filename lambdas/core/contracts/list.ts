@@ -1,4 +1,5 @@
 // core -> `GET /v1/contract-reviews`: newest first; `external_reference` finds one by the caller's id.
+import { isContractReviewId } from '../ids';
 import { type QueryPairs, readListQuery, startingAfterInvalid } from '../lists';
 import type { ContractReview, Scope } from '../model';
 import type { Ports } from '../ports';
@@ -12,6 +13,7 @@ export const listContractReviews = async (ports: Ports, scope: Scope, query: Que
   });
   let after: ContractReview | undefined;
   if (startingAfter !== undefined) {
+    if (!isContractReviewId(startingAfter)) return startingAfterInvalid();
     const review = await ports.contractReviews.get(startingAfter);
     const inList =
       review !== null &&

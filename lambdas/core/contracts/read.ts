@@ -1,10 +1,12 @@
 // core -> reading one contract review as its caller may see it: another scope's is `not_found`.
 import { notFound } from '../errors';
+import { isContractReviewId } from '../ids';
 import type { ContractReview, Scope } from '../model';
 import type { ContractReviewReads, Ports } from '../ports';
 import { sameScope } from '../scope';
 
 const own = async (reads: ContractReviewReads, scope: Scope, id: string): Promise<ContractReview> => {
+  if (!isContractReviewId(id)) throw notFound('contract review');
   const review = await reads.get(id);
   if (review === null || !sameScope(review.scope, scope)) throw notFound('contract review');
   return review;

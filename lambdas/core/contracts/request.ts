@@ -1,11 +1,12 @@
 // core -> the `request` part of an upload, checked field by field in the order of interface.md's
 // `request` table and its rules (decisions.md §1), each fault with its own code.
 import { fail } from '../errors';
+import { isClientId } from '../ids';
+import { parseJson } from '../json';
 import { PRODUCTS, type Product, REVIEW_KINDS, type Recipient, type ReviewKind } from '../model';
 import { isPrintableText } from '../text';
 
 export const MAX_CLIENTS = 10;
-const CLIENT_ID = /^cli_[A-Za-z0-9]{1,64}$/;
 // Deliberately loose: one @, something either side, a dot in the domain, no spaces.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -28,15 +29,11 @@ type Json = Record<string, unknown>;
 
 /** Parses the `request` part: a JSON object with only the `allowed` fields. */
 const parseObject = (text: string, allowed: readonly string[]): Json => {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return fail(
-      'request_invalid',
-      'The `request` part must be a JSON object; it could not be parsed as JSON.',
-    );
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
+    return fail('request_invalid', `The \`request\` part must be a JSON object; ${parsed.problem}.`);
   }
+  const value = parsed.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return fail('request_invalid', 'The `request` part must be a JSON object.');
   }
@@ -105,7 +102,7 @@ const readClients = (value: unknown): string[] | undefined => {
   if (value.length > MAX_CLIENTS) return invalid(`it has ${value.length}`);
   const seen = new Set<string>();
   for (const entry of value) {
-    if (typeof entry !== 'string' || !CLIENT_ID.test(entry))
+    if (typeof entry !== 'string' || !isClientId(entry))
       return invalid(`${JSON.stringify(entry)} is not a client id`);
     if (seen.has(entry)) return invalid(`${entry} is named twice`);
     seen.add(entry);

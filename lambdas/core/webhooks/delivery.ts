@@ -3,6 +3,7 @@
 // message's delivery on the schedule of decisions.md §6, a redelivery and a test event.
 import { ActionRefused, ConcurrentChange } from '../errors';
 import type { ServiceEvent } from '../events';
+import { isWebhookMessageId } from '../ids';
 import type { Micros, Scope } from '../model';
 import type { AttemptOutcome, DeliveryRun, Ports } from '../ports';
 import { sameScope } from '../scope';
@@ -167,7 +168,7 @@ export const attemptDelivery = async (
 
 /** A message of the scope's own endpoints (another scope's is as unknown as a made-up id). */
 const ownMessage = async (ports: DeliveryPorts, scope: Scope, id: string): Promise<WebhookMessage> => {
-  const message = await ports.webhookMessages.get(id);
+  const message = isWebhookMessageId(id) ? await ports.webhookMessages.get(id) : null;
   if (message === null || !sameScope(message.scope, scope))
     throw new ActionRefused(`no webhook message ${id} in this integration and environment`);
   return message;

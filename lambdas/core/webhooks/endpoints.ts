@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { ActionRefused, ConcurrentChange } from '../errors';
 import { EVENT_TYPES, type EventType } from '../events';
+import { isWebhookEndpointId } from '../ids';
 import type { Micros, Scope } from '../model';
 import type { Ports } from '../ports';
 import { sameScope } from '../scope';
@@ -48,7 +49,7 @@ export const ownEndpoint = async (
   scope: Scope,
   id: string,
 ): Promise<WebhookEndpoint> => {
-  const endpoint = await ports.webhookEndpoints.get(id);
+  const endpoint = isWebhookEndpointId(id) ? await ports.webhookEndpoints.get(id) : null;
   if (endpoint === null || !sameScope(endpoint.scope, scope))
     throw new ActionRefused(`no webhook endpoint ${id} in this integration and environment`);
   return endpoint;
