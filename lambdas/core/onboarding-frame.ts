@@ -3,6 +3,7 @@
 // before they are stored, the onboarding's id bound to them.
 import { hashSecret } from './auth';
 import { fail, ServiceError } from './errors';
+import { parseJson } from './json';
 import type { Onboarding } from './model';
 import { submitOnboarding } from './onboarding';
 import { buyersOf, checkAnswers } from './onboarding-answers';
@@ -60,12 +61,10 @@ const BODY_SHAPE = 'The body must be a JSON object: { "answers": { … } }.';
 const readAnswersBody = (body: string): unknown => {
   const bytes = new TextEncoder().encode(body).length;
   if (bytes > MAX_ANSWERS_BODY) throw tooLarge(bytes);
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return fail('request_invalid', `${BODY_SHAPE} This body is not JSON.`);
-  }
+  const parsed = parseJson(body);
+  if (!parsed.ok)
+    return fail('request_invalid', `${BODY_SHAPE} This body cannot be read: ${parsed.problem}.`);
+  const json = parsed.value;
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     return fail('request_invalid', BODY_SHAPE);
   const extra = Object.keys(json).find((field) => field !== 'answers');
