@@ -29,12 +29,26 @@ export interface Router {
   methodsAllowed(path: string): string[];
 }
 
+/** A path segment decoded, or null when its percent-encoding is malformed or not UTF-8 (`%zz`, `%c0%af`). */
+const decodeSegment = (segment: string): string | null => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+};
+
+/** The route's parameters in `path`; null when it does not match, or a parameter cannot be decoded (no id). */
 const matchPath = (compiled: CompiledRoute, path: string): Record<string, string> | null => {
   const match = compiled.pattern.exec(path);
   if (!match) return null;
-  return Object.fromEntries(
-    compiled.names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]),
-  );
+  const parameters: Record<string, string> = {};
+  for (const [index, name] of compiled.names.entries()) {
+    const value = decodeSegment(match[index + 1] ?? '');
+    if (value === null) return null;
+    parameters[name] = value;
+  }
+  return parameters;
 };
 
 export const createRouter = (routes: readonly Route[]): Router => {

@@ -213,7 +213,10 @@ class MultipartReader {
     }
   }
 
-  private unexpected(name: string): string {
+  /** Why a part is not wanted. busboy gives no name (despite its types) to a part whose header names none. */
+  private unexpected(name: string | undefined): string {
+    if (name === undefined || name === '')
+      return 'A part has no name: each part\'s header must be `Content-Disposition: form-data; name="…"`';
     if (name === 'file' || name === 'request') return `The \`${name}\` part is repeated`;
     return `The body has an extra part named ${JSON.stringify(name.slice(0, 100))}`;
   }
