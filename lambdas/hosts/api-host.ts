@@ -6,11 +6,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { API_ENDPOINTS } from '../api/endpoints';
-import { errorAnswer, type HttpAnswer, newRequestId } from '../api/http/answer';
+import { clientGoneAnswer, errorAnswer, type HttpAnswer, newRequestId } from '../api/http/answer';
 import type { RouteTable, Services } from '../api/http/endpoint';
 import { fromNodeRequest } from '../api/http/request';
 import type { Route } from '../api/routes';
 import { ServiceError } from '../core/errors';
+import { requestTarget } from './request-target';
 
 /** API Gateway's own limit on a request body. */
 const API_GATEWAY_MAX_BODY = 10 * 1024 * 1024;
@@ -119,7 +120,7 @@ export const apiListener =
   (services: Services, stage: string, table: RouteTable = API_ENDPOINTS) =>
   async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     try {
-      const url = new URL(request.url ?? '/', 'http://localhost');
+      const url = requestTarget(request.url);
       const method = (request.method ?? 'GET').toUpperCase();
       const match = table.router.match(method, url.pathname);
       const route = match?.route;
@@ -144,7 +145,13 @@ export const apiListener =
       const result = await endpoint.handler(toEvent(request, url, route, pathParameters, body, stage));
       send(request, response, fromLambdaResult(result));
     } catch (error) {
-      if (!response.headersSent) send(request, response, errorAnswer(newRequestId(), error));
+      const answer = request.readableAborted
+        ? clientGoneAnswer(newRequestId(), {
+            method: request.method ?? '',
+            path: requestTarget(request.url).pathname,
+          })
+        : errorAnswer(newRequestId(), error);
+      if (!response.headersSent && !request.readableAborted) send(request, response, answer);
       else response.destroy();
     }
   };

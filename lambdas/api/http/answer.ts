@@ -59,3 +59,24 @@ export const errorAnswer = (requestId: string, error: unknown): HttpAnswer => {
       );
   return jsonAnswer(requestId, answer.status, answer.toJSON(), { ...answer.headers });
 };
+
+/**
+ * The answer to a request whose client went away before sending its whole body. Nobody reads it; what
+ * matters is that it is logged as what it is, at info level (a client's doing, not an outage).
+ */
+export const clientGoneAnswer = (
+  requestId: string,
+  request: { method: string; path: string },
+): HttpAnswer => {
+  console.log(
+    JSON.stringify({
+      level: 'info',
+      message: 'client gone before its request was whole',
+      service_request_id: requestId,
+      method: request.method,
+      path: request.path,
+    }),
+  );
+  const answer = new ServiceError('request_invalid', 'The request ended before its body was complete.');
+  return jsonAnswer(requestId, answer.status, answer.toJSON());
+};

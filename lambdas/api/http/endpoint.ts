@@ -3,7 +3,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Ports } from '../../core/ports';
 import type { Settings } from '../../core/settings';
-import { errorAnswer, type HttpAnswer, jsonAnswer, newRequestId } from './answer';
+import { clientGoneAnswer, errorAnswer, type HttpAnswer, jsonAnswer, newRequestId } from './answer';
 import { type ApiRequest, fromApiGatewayEvent } from './request';
 import type { Router } from './router';
 
@@ -54,7 +54,7 @@ export const endpoint = (fn: EndpointFunction): Endpoint => {
         return { status: 204, headers: { 'Service-Request-Id': requestId, ...reply.headers }, body: '' };
       return jsonAnswer(requestId, reply.status, reply.body, reply.headers);
     } catch (error) {
-      return errorAnswer(requestId, error);
+      return request.clientGone() ? clientGoneAnswer(requestId, request) : errorAnswer(requestId, error);
     }
   };
   return {

@@ -17,6 +17,8 @@ export interface ApiRequest {
   text(): Promise<string>;
   /** The body as it arrives (uploads). */
   stream(): AsyncIterable<Uint8Array>;
+  /** Whether the client went away before its body was whole (a closed connection, a broken chunk). */
+  clientGone(): boolean;
 }
 
 const queryPairs = (rawQuery: string): QueryPairs => [...new URLSearchParams(rawQuery)];
@@ -45,6 +47,8 @@ export const fromApiGatewayEvent = (event: APIGatewayProxyEventV2): ApiRequest =
     stream: async function* () {
       yield body();
     },
+    // API Gateway hands a Lambda only whole requests.
+    clientGone: () => false,
   };
 };
 
@@ -76,4 +80,5 @@ export const fromNodeRequest = (
     return Buffer.concat(chunks).toString('utf8');
   },
   stream: () => request,
+  clientGone: () => request.readableAborted,
 });
