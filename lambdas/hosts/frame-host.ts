@@ -7,9 +7,11 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { FRAME_CSP, FRAME_ORIGIN_PLACEHOLDER, type OnboardingAssets } from '../../frontend/onboarding/build';
 import { FRAME_ENDPOINTS } from '../api/frame-endpoints';
-import { newRequestId } from '../api/http/answer';
+import { errorAnswer, newRequestId } from '../api/http/answer';
 import type { Services } from '../api/http/endpoint';
+import { ServiceError } from '../core/errors';
 import { apiListener } from './api-host';
+import { requestTarget } from './request-target';
 
 export const FRAME_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': FRAME_CSP,
@@ -123,7 +125,7 @@ const isRead = (request: IncomingMessage): boolean => request.method === 'GET' |
 export const frameListener = (services: Services, stage: string, files: FrameFiles): RequestListener => {
   const api = apiListener(services, stage, FRAME_ENDPOINTS);
   return (request, response) => {
-    const { pathname } = new URL(request.url ?? '/', 'http://localhost');
+    const { pathname } = requestTarget(request.url);
     if (pathname === '/api' || pathname.startsWith('/api/')) return api(request, response);
     if (!isRead(request)) {
       plain(request, response, 405, 'Only GET and HEAD are allowed here.', {
@@ -145,20 +147,32 @@ export const frameListener = (services: Services, stage: string, files: FrameFil
 export const withLoader =
   (loader: StaticFile, api: RequestListener): RequestListener =>
   (request, response) => {
-    const { pathname } = new URL(request.url ?? '/', 'http://localhost');
+    const { pathname } = requestTarget(request.url);
     if (pathname !== '/onboarding.js') return api(request, response);
+    const requestId = newRequestId();
     const headers = {
-      'Service-Request-Id': newRequestId(),
+      'Service-Request-Id': requestId,
       'X-Content-Type-Options': 'nosniff',
       // Any page may load it, with or without `crossorigin` (and so with Subresource Integrity).
       'Access-Control-Allow-Origin': '*',
       'Cross-Origin-Resource-Policy': 'cross-origin',
     };
     if (!isRead(request)) {
-      plain(request, response, 405, 'Only GET and HEAD are allowed here.', {
+      // On the API's address, in the API's shape.
+      const answer = errorAnswer(
+        requestId,
+        new ServiceError('method_not_allowed', 'Only GET and HEAD are allowed on /onboarding.js.', {
+          headers: { Allow: 'GET, HEAD' },
+        }),
+      );
+      request.resume();
+      response.writeHead(answer.status, {
         ...headers,
-        Allow: 'GET, HEAD',
+        ...answer.headers,
+        'Content-Length': String(Buffer.byteLength(answer.body)),
+        'Cache-Control': 'no-store',
       });
+      response.end(answer.body);
       return;
     }
     serveFile(request, response, loader, headers);
