@@ -8,6 +8,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { z } from 'zod';
 import { awsServices } from '../lambdas/adapters/aws/services';
 import { apiListener } from '../lambdas/hosts/api-host';
+import { answerProtocolErrorsAsJson } from '../lambdas/hosts/http-protocol-errors';
 
 const IngestConfig = z.object({
   PORT: z.coerce.number().int().min(1).max(65_535).default(8080),
@@ -43,6 +44,8 @@ const server = createServer({ requestTimeout: 15 * 60_000 }, (request, response)
   }
   void serve(request, response);
 });
+
+answerProtocolErrorsAsJson(server);
 
 server.listen(config.PORT, () =>
   console.log(JSON.stringify({ level: 'info', message: 'upload ingest listening', port: config.PORT })),

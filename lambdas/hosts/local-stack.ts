@@ -14,6 +14,7 @@ import { useServicesResolver } from '../api/http/endpoint';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import { apiListener } from './api-host';
 import { frameFiles, frameListener, loaderFile, withLoader } from './frame-host';
+import { answerProtocolErrorsAsJson } from './http-protocol-errors';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 import { startLocalFanOut } from './local-fan-out';
 import { localBucket, localFrameUrls, localServices } from './local-wiring';
@@ -77,22 +78,25 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
         loaderFile(onboarding, frameUrls[environment]),
         apiListener(services[environment], environment),
       );
-    const hosts: Array<[string, number, RequestListener]> = [
-      ['production API', PORT_OFFSETS.productionApi, api('production')],
-      ['sandbox API', PORT_OFFSETS.sandboxApi, api('sandbox')],
+    // The API and frame addresses answer HTTP faults in the API's JSON shape; the pages, in the parser's.
+    const hosts: Array<[string, number, RequestListener, 'json'?]> = [
+      ['production API', PORT_OFFSETS.productionApi, api('production'), 'json'],
+      ['sandbox API', PORT_OFFSETS.sandboxApi, api('sandbox'), 'json'],
       [
         'production frame',
         PORT_OFFSETS.productionFrame,
         frameListener(services.production, 'production', files),
+        'json',
       ],
-      ['sandbox frame', PORT_OFFSETS.sandboxFrame, frameListener(services.sandbox, 'sandbox', files)],
+      ['sandbox frame', PORT_OFFSETS.sandboxFrame, frameListener(services.sandbox, 'sandbox', files), 'json'],
       ['production pages', PORT_OFFSETS.productionPages, pagesListener(services.production.ports.blobs)],
       ['sandbox pages', PORT_OFFSETS.sandboxPages, pagesListener(services.sandbox.ports.blobs)],
     ];
     const servers: Server[] = [];
     const addresses: Record<string, string> = {};
-    for (const [name, offset, listener] of hosts) {
+    for (const [name, offset, listener, errors] of hosts) {
       const server = createServer({ requestTimeout: 15 * 60_000 }, listener);
+      if (errors === 'json') answerProtocolErrorsAsJson(server);
       await listen(server, config.portBase + offset);
       servers.push(server);
       addresses[name] = localUrl(config, offset);
