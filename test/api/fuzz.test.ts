@@ -1,0 +1,32 @@
+// The stack under a fixed-seed run of the fuzzer (test/support/fuzz.ts): a few hundred malformed requests
+// to every endpoint of both API addresses, the frame API and the hosted pages; no 5xx, the service's
+// shape on every API answer, and the stack still answers an ordinary request afterwards.
+// `npm run fuzz` runs the same property over many more cases.
+import { bearer, call, exchange } from '../support/api-client';
+import { fuzz, fuzzTarget } from '../support/fuzz';
+import { devBootstrap, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+
+let stack: RunningStack;
+
+beforeAll(async () => {
+  stack = await startStack({ env: { RATE_LIMITS: 'off' } });
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await removeDataDir(stack.dataDir);
+});
+
+test('400 malformed requests (seed 20261125): none answered 5xx, each API answer in the service shape', async () => {
+  const figures = await fuzz(await fuzzTarget(stack), { seed: 20261125, numRuns: 400 });
+  expect(figures.cases).toBe(400);
+  // The run reached past the front door: refusals of several kinds, and some requests accepted.
+  const statuses = Object.keys(figures.statuses).map(Number);
+  expect(statuses.filter((status) => status >= 400).length).toBeGreaterThan(4);
+  expect(statuses.some((status) => status < 300)).toBe(true);
+
+  const bootstrap = await devBootstrap(stack);
+  const token = await exchange(stack.production, bootstrap.keys.production);
+  const after = await call(`${stack.production}/v1/contract-reviews?limit=1`, { headers: bearer(token) });
+  expect(after.status).toBe(200);
+}, 300_000);
