@@ -7,15 +7,28 @@ import type { Duplex } from 'node:stream';
 import { errorAnswer, newRequestId } from '../api/http/answer';
 import { ServiceError } from '../core/errors';
 
-/** What the parser's fault means to the sender, and its status. */
-const parserFault = (code: string | undefined): { status: number; message: string } =>
-  code === 'HPE_HEADER_OVERFLOW'
-    ? { status: 431, message: 'The request headers are too large: send at most 16 KiB of headers.' }
-    : { status: 400, message: 'The request is not well-formed HTTP/1.1.' };
+/** What the parser's fault means to the sender, with the status Node itself gives it. */
+const parserFault = (code: string | undefined): { status: number; message: string } => {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, message: 'The request headers are too large: send at most 16 KiB of headers.' };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { status: 413, message: 'The chunk extensions are too large: send at most 16 KiB of them.' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, message: 'The request did not arrive in time: send its headers within 60 s.' };
+    default:
+      return { status: 400, message: 'The request is not well-formed HTTP/1.1.' };
+  }
+};
+
+/** Whether an answer to an earlier request on this connection has begun (Node's own check, private). */
+const answerUnderWay = (socket: Duplex): boolean =>
+  (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage?.headersSent === true;
 
 const onClientError = (error: NodeJS.ErrnoException, socket: Duplex): void => {
-  // A connection that is already gone (or a parser timeout on one) has nobody to answer.
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  // A connection that is already gone has nobody to answer; one whose answer has begun would be
+  // corrupted by a second.
+  if (error.code === 'ECONNRESET' || !socket.writable || answerUnderWay(socket)) {
     socket.destroy();
     return;
   }

@@ -235,13 +235,16 @@ describe('faults of HTTP itself, on the API and frame addresses', () => {
     }
   });
 
-  test('broken framing: 400 in the service shape', async () => {
+  test.each([
+    ['a chunk size that is not hex', 400, 'zz'],
+    ['chunk extensions over 16 KiB', 413, `5;x=${'a'.repeat(20_000)}`],
+  ])('broken framing (%s): %i in the service shape', async (_, status, chunkHead) => {
     const raw = await rawExchange(
       stack.sandbox,
-      'POST /v1/token HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n',
+      `POST /v1/token HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${chunkHead}\r\nhello\r\n0\r\n\r\n`,
     );
     expect(parseRaw(raw)).toMatchObject({
-      status: 400,
+      status,
       requestId: expect.stringMatching(/^rqs_/),
       code: 'request_invalid',
     });
