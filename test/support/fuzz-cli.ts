@@ -1,6 +1,6 @@
 // test support -> `npm run fuzz`: the fuzzer (fuzz.ts) over a fresh local stack, FUZZ_CASES cases
 // (10,000 by default) from FUZZ_SEED (random by default, printed so a failure can be replayed), then its
-// figures. Exits 1 on the first answer that is not the service's own, with the smallest request showing it.
+// figures. Exits 1 on the first answer that is not the service's own, with the request that got it.
 import { bearer, call, exchange } from './api-client';
 import { fuzz, fuzzTarget } from './fuzz';
 import { devBootstrap, removeDataDir, startStack } from './local-stack';

@@ -320,8 +320,9 @@ export interface FuzzFigures {
 }
 
 /**
- * Sends `numRuns` generated requests; fast-check shrinks the first fault to the smallest request that
- * shows it and throws with it. Answers the figures of the run.
+ * Sends `numRuns` generated requests and throws at the first fault with that request, unshrunk
+ * (`endOnFailure`: shrinking would send many more to a live stack) and the seed and path that
+ * replay it. Answers the figures of the run.
  */
 export const fuzz = async (
   target: FuzzTarget,
