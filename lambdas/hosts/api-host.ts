@@ -8,7 +8,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { API_ENDPOINTS } from '../api/endpoints';
 import { clientGoneAnswer, errorAnswer, type HttpAnswer, newRequestId } from '../api/http/answer';
 import type { RouteTable, Services } from '../api/http/endpoint';
-import { fromNodeRequest } from '../api/http/request';
+import { fromNodeRequest, unreadOnReturn } from '../api/http/request';
 import type { Route } from '../api/routes';
 import { ServiceError } from '../core/errors';
 import { requestTarget } from './request-target';
@@ -27,7 +27,7 @@ const endpointOf = (table: RouteTable, name: string) => {
 const readBody = async (request: IncomingMessage): Promise<Buffer | null> => {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request) {
+  for await (const chunk of unreadOnReturn(request)) {
     size += (chunk as Buffer).length;
     if (size > API_GATEWAY_MAX_BODY) return null;
     chunks.push(chunk as Buffer);

@@ -304,3 +304,17 @@ describe('a client that goes away mid-upload', () => {
     expect(JSON.parse(line)).toMatchObject({ level: 'info', method: 'POST', path: '/v1/contract-reviews' });
   });
 });
+
+describe('a body refused before it is read whole', () => {
+  test('over 10 MB on an ordinary endpoint: 413 payload_too_large arrives, never taken for a client gone', async () => {
+    const before = stack.output().length;
+    const answer = await call(`${stack.production}/v1/clients/onboardings/sessions`, {
+      method: 'POST',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      body: `{"x":"${'a'.repeat(11 * 1024 * 1024)}"}`,
+    });
+    expectError(answer, 413, 'payload_too_large');
+    await expectStillAnswering();
+    expect(stack.output().slice(before)).not.toContain('client gone');
+  });
+});

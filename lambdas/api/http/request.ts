@@ -55,6 +55,15 @@ export const fromApiGatewayEvent = (event: APIGatewayProxyEventV2): ApiRequest =
 /** The largest JSON body a non-upload endpoint reads. */
 const MAX_JSON_BODY = 64 * 1024;
 
+/**
+ * The body's chunks, for a reader that may stop early (a 413 mid-body, a fault of its own): stopping
+ * leaves the request whole instead of destroying it, so the host still answers on the connection and
+ * drains the rest, and `readableAborted` stays the sign that the client itself went away.
+ */
+export const unreadOnReturn = (request: IncomingMessage): AsyncIterable<Uint8Array> => ({
+  [Symbol.asyncIterator]: () => request.iterator({ destroyOnReturn: false }),
+});
+
 export const fromNodeRequest = (
   request: IncomingMessage,
   url: URL,
@@ -72,13 +81,13 @@ export const fromNodeRequest = (
   text: async () => {
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of request) {
+    for await (const chunk of unreadOnReturn(request)) {
       size += (chunk as Buffer).length;
       if (size > MAX_JSON_BODY) break;
       chunks.push(chunk as Buffer);
     }
     return Buffer.concat(chunks).toString('utf8');
   },
-  stream: () => request,
+  stream: () => unreadOnReturn(request),
   clientGone: () => request.readableAborted,
 });
