@@ -25,6 +25,12 @@ export interface PageImage {
   height: number;
 }
 
+/**
+ * What could not be made of one page, while the rest of the contract could: its image (a blank sheet of
+ * the page's size stands in, and the viewer says so) or its text (the page is shown without a text layer).
+ */
+export type PageProblem = 'image_unavailable' | 'text_unavailable';
+
 export interface RenderedPage {
   /** 1-based. */
   number: number;
@@ -35,7 +41,19 @@ export interface RenderedPage {
   thumbnail: PageImage;
   /** The page's text in reading order as the PDF gives it; empty for a scanned page. */
   text: TextRun[];
+  /** What could not be made of this page, if anything; absent on a whole page. */
+  problems?: PageProblem[];
+  /** With problems: the first error behind them, in the PDF reader's words, for the operator's log. */
+  problemDetail?: string;
 }
+
+/** The pages with a problem, in order, each with its problems. */
+export const pageProblems = (
+  contract: Pick<RenderedContract, 'pages'>,
+): Array<Required<Pick<RenderedPage, 'number' | 'problems'>> & Pick<RenderedPage, 'problemDetail'>> =>
+  contract.pages.flatMap(({ number, problems, problemDetail }) =>
+    problems && problems.length > 0 ? [{ number, problems, problemDetail }] : [],
+  );
 
 export interface RenderedContract {
   contractReviewId: string;
@@ -79,7 +97,11 @@ export class RenderFailed extends Error {
   }
 }
 
-/** Reads a stored PDF for real and renders every page; throws `RenderFailed`. */
+/**
+ * Reads a stored PDF for real and renders every page; throws `RenderFailed` when no page can be shown
+ * (the file cannot be opened, has no pages, or no page could be drawn) or the deadline passes. A page
+ * that cannot be drawn or whose text cannot be read is kept with its `problems`.
+ */
 export interface ContractRenderer {
   render(request: RenderRequest): Promise<RenderedContract>;
 }

@@ -5,7 +5,7 @@ import { changeContractReview } from '../core/contracts/change';
 import { processingCompleted, processingFailed, processingTimeLimitMs } from '../core/contracts/pipeline';
 import { CHANNELS_OF } from '../core/contracts/shape';
 import type { FailureReason } from '../core/model';
-import { RenderFailed } from '../core/rendered-contract';
+import { pageProblems, RenderFailed } from '../core/rendered-contract';
 import { artifacts, putJson } from './artifacts';
 import { RunInput, worker } from './worker';
 
@@ -51,6 +51,18 @@ export const processContract = worker(RunInput, async (run, { ports }, signal): 
       signal,
     });
     await putJson(ports.blobs, artifacts.manifest(id, run.version), contract);
+    const problems = pageProblems(contract);
+    // Published all the same; the viewer says which pages are missing what (decisions in the README).
+    if (problems.length > 0)
+      console.warn(
+        JSON.stringify({
+          level: 'warn',
+          message: 'pages shown in part',
+          id,
+          version: run.version,
+          pages: problems,
+        }),
+      );
   } catch (error) {
     if (!(error instanceof RenderFailed)) throw error;
     // Stopped by its host, not failed: the run stays recorded and is re-driven after the restart.

@@ -1,8 +1,9 @@
 import diagnostics from 'node:diagnostics_channel';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
@@ -27,8 +28,12 @@ import {
   rotatedPdf,
   scannedPdf,
   truncatedPdf,
+  undrawablePdf,
   zeroPagePdf,
 } from '../support/pdfs';
+
+/** Real-world PDFs that once sank a contract, beside the repository (README of that folder). */
+const REAL_WORLD_PDFS = fileURLToPath(new URL('../../../shared/fixtures/real-world-pdfs/', import.meta.url));
 
 /** The pixels of a stored image, decoded, and its first bytes. */
 interface Decoded {
@@ -286,27 +291,77 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
     ['a PDF with a user password', () => encryptedPdf(), /password/],
     ['a PDF without pages', () => zeroPagePdf(), /no pages/],
     [
-      'a PDF whose page 2 of 3 cannot be rendered',
-      () => brokenImagePdf(3, 2),
-      /^Page 2 of 3 cannot be rendered/,
+      'a PDF none of whose pages can be drawn',
+      () => undrawablePdf(2),
+      /^No page of the PDF can be drawn or read/,
     ],
   ])('fails %s as processing_error', async (_, make, message) => {
     const error = await failure(await request(await make()));
     expect(error).toMatchObject({ reason: 'processing_error', message: expect.stringMatching(message) });
   });
 
-  it('the broken page really throws in pdf.js, and the pages around it render', async () => {
-    const req = await request(await brokenImagePdf(3, 2));
-    const error = await failure(req);
-    expect((error.cause as Error).message).toMatch(/skia surface/i);
-    // Page 1 was done before page 2 failed: its image is stored (a retry overwrites it).
-    expect((await decode(`${req.outputPrefix}page-0001.webp`)).width).toBe(1240);
-    const three = await render(await request(await brokenImagePdf(3, 3)), { encoders: 1 }).catch(
-      (e: RenderFailed) => e,
-    );
-    expect(three).toMatchObject({
+  it('a page that cannot be drawn is a blank sheet with image_unavailable and its text; the pages around it render', async () => {
+    for (const encoders of [1, 2]) {
+      const contract = await render(await request(await brokenImagePdf(3, [2])), { encoders });
+      expect(contract.pages.map((page) => page.problems)).toEqual([
+        undefined,
+        ['image_unavailable'],
+        undefined,
+      ]);
+      const [first, broken, third] = contract.pages.map((page) => page);
+      // The canvas pdf.js asked for to draw the 100,000-pixel image was refused, not made.
+      expect(broken?.problemDetail).toMatch(
+        /^The page cannot be drawn: The page needs a canvas of 100000×100000/,
+      );
+      const sheet = await decode(broken?.image.key ?? '');
+      expect([sheet.width, sheet.height]).toEqual([1240, 1754]);
+      expect(ink(sheet, { x: 0, y: 0, width: 1, height: 1 })).toBe(0);
+      // Its text was still read, and the pages around it are drawn.
+      expect(pageText(broken ?? { text: [] })).toContain('Page 2 of 3');
+      for (const page of [first, third])
+        expect(ink(await decode(page?.image.key ?? ''), { x: 0, y: 0, width: 1, height: 1 })).toBeGreaterThan(
+          0,
+        );
+    }
+  });
+
+  it('a page that takes longer than pageTimeLimitMs to draw is cut off as image_unavailable', async () => {
+    // A 300 dpi scan spends far more than a millisecond in pdf.js's JPEG decoder before its first slice.
+    const error = await failure(await request(await scannedPdf(2)), { pageTimeLimitMs: 1 });
+    expect(error).toMatchObject({
       reason: 'processing_error',
-      message: expect.stringMatching(/^Page 3 of 3/),
+      message: expect.stringMatching(
+        /^No page of the PDF can be drawn or read: The page cannot be drawn: .*cancel/i,
+      ),
+    });
+  });
+
+  describe('real-world PDFs (../shared/fixtures/real-world-pdfs)', () => {
+    const fixture = (name: string) => readFile(join(REAL_WORLD_PDFS, name));
+
+    it('issue16263.pdf, a slide asking for a 151-megapixel soft mask: published with a placeholder and its text', async () => {
+      const contract = await render(await request(await fixture('issue16263.pdf')));
+      expect(contract.pageCount).toBe(1);
+      expect(contract.pages[0]).toMatchObject({
+        problems: ['image_unavailable'],
+        problemDetail: expect.stringMatching(/canvas of 34862×4332 pixels/),
+      });
+      expect(pageText(contract.pages[0] ?? { text: [] }).length).toBeGreaterThan(0);
+    });
+
+    it('poppler-90-0-fuzzed.pdf, damaged: every page kept, the unreadable ones marked, the rest drawn', async () => {
+      const contract = await render(await request(await fixture('poppler-90-0-fuzzed.pdf')));
+      expect(contract.pageCount).toBe(16);
+      expect(contract.pages.map((page) => page.number)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+      const marked = contract.pages.filter((page) => page.problems !== undefined);
+      expect(marked.length).toBeGreaterThan(0);
+      for (const page of marked) {
+        expect(page.problemDetail).toEqual(expect.any(String));
+        if (page.problems?.includes('text_unavailable')) expect(page.text).toEqual([]);
+      }
+      const whole = contract.pages.filter((page) => page.problems === undefined);
+      expect(whole.length).toBeGreaterThan(0);
+      expect(whole.some((page) => page.text.length > 0)).toBe(true);
     });
   });
 
@@ -407,13 +462,17 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
       expect((await decode(`${req.outputPrefix}page-0007.webp`)).width).toBe(1240);
     });
 
-    it('fails the whole render with the number of the page that throws', async () => {
-      const error = await failure(await request(await brokenImagePdf(6, 4)), { threads: count });
-      expect(error).toMatchObject({
-        reason: 'processing_error',
-        message: expect.stringMatching(/^Page 4 of 6 cannot be rendered/),
-      });
-      expect((error.cause as Error).message).toMatch(/skia surface/i);
+    it('keeps a page that cannot be drawn as a placeholder, and draws the others', async () => {
+      const contract = await render(await request(await brokenImagePdf(6, [4])), { threads: count });
+      expect(contract.pages.map((page) => page.problems?.join() ?? '')).toEqual([
+        '',
+        '',
+        '',
+        'image_unavailable',
+        '',
+        '',
+      ]);
+      expect(contract.pages[3]?.problemDetail).toMatch(/canvas of 100000×100000/);
     });
 
     it('stops at the deadline, and writes nothing once it has answered', async () => {

@@ -6,13 +6,13 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { bearer, call, contractParts, exchange, expectError, upload } from '../support/api-client';
 import { devBootstrap, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
 import {
-  brokenImagePdf,
   contractPdf,
   damagedPdf,
   encryptedPdf,
   notAPdf,
   repeatedPagePdf,
   truncatedPdf,
+  undrawablePdf,
   zeroPagePdf,
 } from '../support/pdfs';
 import { eventsAbout, isPublished, publication, waitForReview } from '../support/pipeline';
@@ -149,9 +149,9 @@ describe('refused at upload: 422 file_rejected, nothing created, no budget used'
 });
 
 describe('accepted, then failed in processing', () => {
-  test('a page that throws while rendering: 202, then processing failed (processing_error), announced at the first failure and at the end', async () => {
+  test('no page can be drawn: 202, then processing failed (processing_error), announced at the first failure and at the end', async () => {
     const reference = `broken-page-${randomUUID()}`;
-    const answer = await send('production', await brokenImagePdf(3, 2), {
+    const answer = await send('production', await undrawablePdf(3), {
       external_reference: reference,
       product: 'contract_viewer',
     });

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { contractParts, exchange, upload } from '../support/api-client';
 import { devBootstrap, ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
-import { brokenImagePdf, contractPdf } from '../support/pdfs';
+import { contractPdf, undrawablePdf } from '../support/pdfs';
 import { eventsAbout, isPublished, publication, waitForReview } from '../support/pipeline';
 import { portsOf } from '../support/tenants';
 
@@ -322,7 +322,7 @@ describe('a PDF that fails processing', () => {
   test('ends failed (processing_error) after 1 + 3 attempts, announced at the first failure and at the end; nothing is published', async () => {
     const { id } = await send(
       { external_reference: `broken-${randomUUID()}`, product: 'legal_information', review: 'lawyer' },
-      await brokenImagePdf(3, 2),
+      await undrawablePdf(3),
     );
     const failed = await waitFor(id, (r) => publication(r, 'contract_viewer')?.state === 'failed');
     expect(failed.processing).toEqual({

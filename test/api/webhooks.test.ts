@@ -20,7 +20,7 @@ import {
   removeDataDir,
   startStack,
 } from '../support/local-stack';
-import { brokenImagePdf, contractPdf } from '../support/pdfs';
+import { contractPdf, undrawablePdf } from '../support/pdfs';
 import { isPublished, publication, waitForReview } from '../support/pipeline';
 import { createTenant, portsOf } from '../support/tenants';
 import {
@@ -303,7 +303,7 @@ describe('contract events', () => {
     const broken = async () => {
       const id = await send(
         { external_reference: `hooks-broken-${randomUUID()}`, product: 'contract_viewer' },
-        await brokenImagePdf(3, 2),
+        await undrawablePdf(3),
       );
       return { id, final: await waitFor(id, (r) => publication(r, 'contract_viewer')?.state === 'failed') };
     };

@@ -150,13 +150,11 @@ export const repeatedPagePdf = async (source: Uint8Array, count: number): Promis
 };
 
 /**
- * A contract of `pages` pages whose page `broken` also draws an image that claims to be 100,000 pixels
- * square but holds three bytes: pdf.js opens the file and the other pages render, but rendering that
- * page throws (the canvas for the image cannot be made).
+ * Draws, on each page of `doc` numbered in `pages`, an image that claims to be 100,000 pixels square but
+ * holds three bytes: pdf.js opens the file, but drawing those pages throws (the canvas for the image
+ * cannot be made).
  */
-export const brokenImagePdf = async (pages = 3, broken = 2): Promise<Uint8Array> => {
-  const doc = await PDFDocument.load(await contractPdf(pages));
-  const page = doc.getPage(broken - 1);
+const addBrokenImage = (doc: PDFDocument, pages: readonly number[]): void => {
   const image = doc.context.register(
     doc.context.stream(new Uint8Array(3), {
       Type: 'XObject',
@@ -167,12 +165,35 @@ export const brokenImagePdf = async (pages = 3, broken = 2): Promise<Uint8Array>
       BitsPerComponent: 8,
     }),
   );
-  const name = page.node.newXObject('Broken', image);
-  page.pushOperators(
-    pushGraphicsState(),
-    concatTransformationMatrix(200, 0, 0, 200, 100, 300),
-    drawObject(name),
-    popGraphicsState(),
+  for (const number of pages) {
+    const page = doc.getPage(number - 1);
+    const name = page.node.newXObject('Broken', image);
+    page.pushOperators(
+      pushGraphicsState(),
+      concatTransformationMatrix(200, 0, 0, 200, 100, 300),
+      drawObject(name),
+      popGraphicsState(),
+    );
+  }
+};
+
+/** A contract of `pages` pages whose pages `broken` cannot be drawn (their text can still be read). */
+export const brokenImagePdf = async (pages = 3, broken: readonly number[] = [2]): Promise<Uint8Array> => {
+  const doc = await PDFDocument.load(await contractPdf(pages));
+  addBrokenImage(doc, broken);
+  return doc.save();
+};
+
+/**
+ * `pages` A4 pages without text, none of which can be drawn: nothing can be shown, so processing fails
+ * (`processing_error`).
+ */
+export const undrawablePdf = async (pages = 3): Promise<Uint8Array> => {
+  const doc = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) doc.addPage([595.28, 841.89]);
+  addBrokenImage(
+    doc,
+    Array.from({ length: pages }, (_, i) => i + 1),
   );
   return doc.save();
 };

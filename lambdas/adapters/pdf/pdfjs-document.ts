@@ -9,6 +9,7 @@ import {
   VerbosityLevel,
 } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { BlobStore } from '../../core/ports';
+import { boundedCanvasFactory } from './pdfjs-canvas-factory';
 
 /** pdf.js's font, character map and WebAssembly files, as directory paths with a trailing slash. */
 export interface PdfjsAssets {
@@ -102,6 +103,8 @@ export interface OpenPdfOptions {
   assets: PdfjsAssets;
   /** Bytes per range read (pdf.js groups adjacent missing chunks into one read). */
   rangeChunkSize: number;
+  /** For drawing: the most pixels of a canvas pdf.js makes for itself (see pdfjs-canvas-factory.ts). */
+  maxCanvasPixels?: number;
 }
 
 /**
@@ -112,7 +115,7 @@ export interface OpenPdfOptions {
 export const openStoredPdf = (
   ranges: RangeSource,
   length: number,
-  { assets, rangeChunkSize }: OpenPdfOptions,
+  { assets, rangeChunkSize, maxCanvasPixels }: OpenPdfOptions,
 ) => {
   const transport = new BlobRangeTransport(ranges, length);
   const task = getDocument({
@@ -124,6 +127,7 @@ export const openStoredPdf = (
     ...assets,
     cMapPacked: true,
     verbosity: VerbosityLevel.ERRORS,
+    ...(maxCanvasPixels !== undefined && { CanvasFactory: boundedCanvasFactory(maxCanvasPixels) }),
   });
   return { task, transport };
 };

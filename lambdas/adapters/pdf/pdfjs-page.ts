@@ -8,7 +8,7 @@ import type {
   RenderTask,
 } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { Util } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { TextRun } from '../../core/rendered-contract';
+import type { PageProblem, TextRun } from '../../core/rendered-contract';
 
 export interface PaintOptions {
   /** Resolution of the viewing image. */
@@ -23,6 +23,11 @@ export interface PaintOptions {
   format: 'webp' | 'png';
   /** WebP quality, 0 to 100. */
   quality: number;
+  /**
+   * Longest a page may take to draw: past it the page is shown as a placeholder (`image_unavailable`)
+   * and the render goes on with the next page.
+   */
+  pageTimeLimitMs: number;
 }
 
 /** An encoded image of a page. */
@@ -33,7 +38,7 @@ export interface EncodedImage {
   height: number;
 }
 
-/** A page ready to be stored: its images, encoded, its box and its text. */
+/** A page ready to be stored: its images, encoded, its box, its text and what could not be made of it. */
 export interface PaintedPage {
   number: number;
   widthPoints: number;
@@ -41,10 +46,27 @@ export interface PaintedPage {
   text: TextRun[];
   image: EncodedImage;
   thumbnail: EncodedImage;
+  problems?: PageProblem[];
+  /** With problems: the first error behind them. */
+  problemDetail?: string;
 }
 
-/** A page that could not be loaded, rendered or read; the message names the page. */
+/** A page that could not be painted at all (its images could not be encoded); the message names the page. */
 export class PageFailed extends Error {}
+
+/** How a page's drawing is watched: told of each rendering task, and asked whether the whole render has ended. */
+export interface DrawControl {
+  /** Told of the rendering task (to cancel it) and, with null, of its end. */
+  track(rendering: RenderTask | null): void;
+  /** Whether the render as a whole has ended (its deadline passed, or it was stopped): nothing is degraded then. */
+  ended(): boolean;
+}
+
+/** The page box of a page that cannot even be opened: A4 portrait, the commonest contract page. */
+const UNKNOWN_PAGE_BOX = { width: 595.28, height: 841.89 };
+
+/** The placeholder's colour: a pale sheet under the viewer's notice. */
+const PLACEHOLDER_FILL = '#eceff3';
 
 /** A fraction rounded to 5 digits: 0.02 px on a 1240 px image, and a smaller manifest. */
 const fraction = (value: number) => Math.round(value * 1e5) / 1e5;
@@ -117,7 +139,7 @@ export const textRuns = (content: TextContent, viewport: PageViewport): TextRun[
 const messageOf = (error: unknown) => (error as Error)?.message ?? String(error);
 
 /** The box, text and pixels of a page drawn into a painter's canvases, waiting to be encoded. */
-type Drawn = Omit<PaintedPage, 'image' | 'thumbnail'>;
+export type Drawn = Omit<PaintedPage, 'image' | 'thumbnail'>;
 
 /**
  * A canvas for a page and one for its thumbnail, reused page after page: one page at a time. Drawing
@@ -131,62 +153,56 @@ export class PagePainter {
   constructor(private readonly options: PaintOptions) {}
 
   /**
-   * Draws page `number` of `total` and reads its text, or throws `PageFailed`; `track` is told of the
-   * rendering task (to cancel it) and of its end. Frees pdf.js's page after.
+   * Draws page `number` and reads its text, into this painter's canvases; frees pdf.js's page after. A
+   * page that cannot be opened or drawn gets a placeholder (a blank sheet of its size) and
+   * `image_unavailable`; text that cannot be read leaves the page without text and `text_unavailable`.
+   * Once the render as a whole has ended, any failure throws instead.
    */
-  async draw(
-    document: PDFDocumentProxy,
-    number: number,
-    total: number,
-    track: (rendering: RenderTask | null) => void,
-  ): Promise<Drawn> {
+  async draw(document: PDFDocumentProxy, number: number, control: DrawControl): Promise<Drawn> {
     let page: PDFPageProxy;
     try {
       page = await document.getPage(number);
     } catch (error) {
-      throw new PageFailed(`Page ${number} of ${total} cannot be read: ${messageOf(error)}`, {
-        cause: error,
-      });
+      if (control.ended()) throw error;
+      this.drawPlaceholder(imageSize(UNKNOWN_PAGE_BOX.width, UNKNOWN_PAGE_BOX.height, this.options));
+      return {
+        number,
+        widthPoints: UNKNOWN_PAGE_BOX.width,
+        heightPoints: UNKNOWN_PAGE_BOX.height,
+        text: [],
+        problems: ['image_unavailable', 'text_unavailable'],
+        problemDetail: `The page cannot be opened: ${messageOf(error)}`,
+      };
     }
     try {
       const box = page.getViewport({ scale: 1 });
       const size = imageSize(box.width, box.height, this.options);
-      resize(this.page, size.width, size.height);
-      const rendering = page.render({
-        canvas: this.page as unknown as HTMLCanvasElement,
-        viewport: page.getViewport({ scale: size.scale }),
-      });
-      track(rendering);
+      const problems: PageProblem[] = [];
+      let problemDetail: string | undefined;
       try {
-        await rendering.promise;
+        await this.drawPage(page, size, control);
       } catch (error) {
-        throw new PageFailed(`Page ${number} of ${total} cannot be rendered: ${messageOf(error)}`, {
-          cause: error,
-        });
-      } finally {
-        track(null);
+        if (control.ended()) throw error;
+        this.drawPlaceholder(size);
+        problems.push('image_unavailable');
+        problemDetail = `The page cannot be drawn: ${messageOf(error)}`;
       }
-      let text: TextRun[];
+      let text: TextRun[] = [];
       try {
         text = textRuns(await page.getTextContent(), box);
       } catch (error) {
-        throw new PageFailed(`The text of page ${number} of ${total} cannot be read: ${messageOf(error)}`, {
-          cause: error,
-        });
+        if (control.ended()) throw error;
+        problems.push('text_unavailable');
+        problemDetail ??= `The page's text cannot be read: ${messageOf(error)}`;
       }
-      // Scaled down from the viewing image (cheaper than a second rendering), at most 4 widths tall.
-      const { thumbnailWidth } = this.options;
-      const thumbnailScale = Math.min(thumbnailWidth / size.width, (4 * thumbnailWidth) / size.height);
-      resize(
-        this.thumbnail,
-        Math.max(1, Math.round(size.width * thumbnailScale)),
-        Math.max(1, Math.round(size.height * thumbnailScale)),
-      );
-      const context = this.thumbnail.getContext('2d');
-      context.imageSmoothingEnabled = true;
-      context.imageSmoothingQuality = 'high';
-      context.drawImage(this.page, 0, 0, this.thumbnail.width, this.thumbnail.height);
-      return { number, widthPoints: box.width, heightPoints: box.height, text };
+      this.drawThumbnail(size);
+      return {
+        number,
+        widthPoints: box.width,
+        heightPoints: box.height,
+        text,
+        ...(problems.length > 0 && { problems, problemDetail }),
+      };
     } finally {
       page.cleanup();
     }
@@ -203,6 +219,44 @@ export class PagePainter {
     } catch (error) {
       throw new PageFailed(`Page ${drawn.number} cannot be stored`, { cause: error });
     }
+  }
+
+  private async drawPage(page: PDFPageProxy, size: ReturnType<typeof imageSize>, control: DrawControl) {
+    resize(this.page, size.width, size.height);
+    const rendering = page.render({
+      canvas: this.page as unknown as HTMLCanvasElement,
+      viewport: page.getViewport({ scale: size.scale }),
+    });
+    control.track(rendering);
+    try {
+      await rendering.promise;
+    } finally {
+      control.track(null);
+    }
+  }
+
+  /** A blank sheet of the page's size, where its image could not be made. */
+  private drawPlaceholder(size: { width: number; height: number }): void {
+    resize(this.page, size.width, size.height);
+    const context = this.page.getContext('2d');
+    context.setTransform(1, 0, 0, 1, 0, 0);
+    context.fillStyle = PLACEHOLDER_FILL;
+    context.fillRect(0, 0, size.width, size.height);
+  }
+
+  /** Scaled down from the viewing image (cheaper than a second rendering), at most 4 widths tall. */
+  private drawThumbnail(size: { width: number; height: number }): void {
+    const { thumbnailWidth } = this.options;
+    const thumbnailScale = Math.min(thumbnailWidth / size.width, (4 * thumbnailWidth) / size.height);
+    resize(
+      this.thumbnail,
+      Math.max(1, Math.round(size.width * thumbnailScale)),
+      Math.max(1, Math.round(size.height * thumbnailScale)),
+    );
+    const context = this.thumbnail.getContext('2d');
+    context.imageSmoothingEnabled = true;
+    context.imageSmoothingQuality = 'high';
+    context.drawImage(this.page, 0, 0, this.thumbnail.width, this.thumbnail.height);
   }
 
   /** Skia's pixel memory goes now, not when the garbage collector gets to the canvases. */

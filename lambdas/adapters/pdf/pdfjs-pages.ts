@@ -14,6 +14,8 @@ export interface PagesInit extends PaintOptions {
   rangeChunkSize: number;
   /** Epoch milliseconds after which a page being rendered is cancelled. */
   deadline: number;
+  /** The most pixels of a canvas pdf.js makes for itself while it draws; a page needing more is a placeholder. */
+  maxCanvasPixels: number;
 }
 
 /** The pages of one PDF; `paint` may be called again before an earlier call has settled. */
@@ -63,11 +65,11 @@ export class InlinePages implements PageSource {
   }
 
   async paint(number: number): Promise<PaintedPage> {
-    const total = await this.opened;
+    await this.opened;
     const document = await this.opening.task.promise;
     const painter = this.free.pop() ?? this.newPainter();
     try {
-      const drawn = await this.serially(() => this.draw(document, painter, number, total));
+      const drawn = await this.serially(() => this.draw(document, painter, number));
       return await painter.encode(drawn);
     } finally {
       this.free.push(painter);
@@ -97,17 +99,21 @@ export class InlinePages implements PageSource {
     return result;
   }
 
-  private async draw(document: PDFDocumentProxy, painter: PagePainter, number: number, total: number) {
+  private async draw(document: PDFDocumentProxy, painter: PagePainter, number: number) {
     if (this.stopped) throw new Error('Rendering was stopped.');
     if (this.drawn > 0 && this.drawn % CLEANUP_EVERY_PAGES === 0) await document.cleanup();
     this.drawn++;
-    return painter.draw(document, number, total, (rendering) => {
-      this.rendering = rendering;
-      // pdf.js renders in slices; between two, give up once the deadline has passed. (A timer could not
-      // fire meanwhile: the slices follow one another as microtasks.)
-      if (rendering)
-        rendering.onContinue = (next: () => void) =>
-          Date.now() > this.init.deadline ? rendering.cancel() : next();
+    const pageDeadline = Date.now() + this.init.pageTimeLimitMs;
+    return painter.draw(document, number, {
+      track: (rendering) => {
+        this.rendering = rendering;
+        // pdf.js renders in slices; between two, give up once the page's time or the render's deadline
+        // has passed. (A timer could not fire meanwhile: the slices follow one another as microtasks.)
+        if (rendering)
+          rendering.onContinue = (next: () => void) =>
+            Date.now() > Math.min(pageDeadline, this.init.deadline) ? rendering.cancel() : next();
+      },
+      ended: () => this.stopped || Date.now() > this.init.deadline,
     });
   }
 }

@@ -34,6 +34,16 @@ export interface PdfjsRendererOptions {
   maxSide?: number;
   /** Thumbnail width in pixels; its height is at most four times this. Default 200. */
   thumbnailWidth?: number;
+  /**
+   * Longest one page may take to draw before it is shown as a placeholder and the next page is taken.
+   * Default 30 s (a dense A3 plan takes a few seconds).
+   */
+  pageTimeLimitMs?: number;
+  /**
+   * Most pixels of a canvas pdf.js makes for itself while drawing a page (an image at its own size, a
+   * soft mask); a page needing more is shown as a placeholder. Default 40 M: 160 MB, a 600 dpi A4 scan.
+   */
+  maxCanvasPixels?: number;
   /** Image format; PNG is also the fallback when WebP encoding fails. Default `webp`. */
   format?: 'webp' | 'png';
   /** WebP quality, 0 to 100. Default 80. */
@@ -85,6 +95,8 @@ export class PdfjsRenderer implements ContractRenderer {
       maxPixels = 4.5 * 1000 * 1000,
       maxSide = 8192,
       thumbnailWidth = 200,
+      pageTimeLimitMs = 30_000,
+      maxCanvasPixels = 40 * 1000 * 1000,
       format = 'webp',
       quality = 80,
       threads = defaultThreads(),
@@ -92,8 +104,9 @@ export class PdfjsRenderer implements ContractRenderer {
       onPage,
     }: PdfjsRendererOptions = {},
   ) {
-    if (!(dpi > 0 && maxPixels >= 1 && maxSide >= 1 && thumbnailWidth >= 1))
-      throw new Error('dpi, maxPixels, maxSide and thumbnailWidth must be positive');
+    if (!(dpi > 0 && maxPixels >= 1 && maxSide >= 1 && thumbnailWidth >= 1 && pageTimeLimitMs > 0))
+      throw new Error('dpi, maxPixels, maxSide, thumbnailWidth and pageTimeLimitMs must be positive');
+    if (!(maxCanvasPixels >= maxPixels)) throw new Error('maxCanvasPixels must be at least maxPixels');
     if (!Number.isInteger(encoders) || encoders < 1) throw new Error('encoders must be at least 1');
     if (!Number.isInteger(threads) || threads < 0) throw new Error('threads must be 0 or more');
     this.paint = {
@@ -103,6 +116,8 @@ export class PdfjsRenderer implements ContractRenderer {
       maxPixels,
       maxSide: Math.min(maxSide, 16383),
       thumbnailWidth,
+      pageTimeLimitMs,
+      maxCanvasPixels,
       format,
       quality,
     };
@@ -113,12 +128,14 @@ export class PdfjsRenderer implements ContractRenderer {
 
   /**
    * Renders every page, or throws `RenderFailed`: `timed_out` once `request.deadline` has passed (checked
-   * before each page and while a page renders) or `request.signal` has aborted, `processing_error` for
-   * anything else. One page that cannot be loaded, rendered or stored fails the whole version, with its
-   * number in the message: a contract with a missing page must not be published as if it were whole.
-   * (pdf.js itself skips what it can inside a page, such as an unknown operator or an undecodable image,
-   * as viewers do.) Images of pages done before a failure stay stored; a retry overwrites the same keys.
-   * Nothing is written, and no rendering thread is left, once this has settled.
+   * before each page and while a page renders) or `request.signal` has aborted, `processing_error` when
+   * the file cannot be opened, has no pages, has nothing to show (no page drawn, no text read), or a page
+   * cannot be encoded or stored. One bad page does not sink the others: a page that cannot be opened, or drawn within
+   * `pageTimeLimitMs` and `maxCanvasPixels`, is kept as a placeholder with `image_unavailable`, and one
+   * whose text cannot be read is kept without text with `text_unavailable` (pdf.js itself also skips what
+   * it can inside a page, such as an unknown operator or an undecodable image, as viewers do). Images of
+   * pages done before a failure stay stored; a retry overwrites the same keys. Nothing is written, and no
+   * rendering thread is left, once this has settled.
    */
   async render(request: RenderRequest): Promise<RenderedContract> {
     if (Date.now() > request.deadline)
@@ -142,6 +159,12 @@ export class PdfjsRenderer implements ContractRenderer {
     );
     try {
       await finished.promise;
+      // Nothing to show: no page drawn and no text read. A placeholder with its text is still a page.
+      if (state.pages.every((page) => page.problems?.includes('image_unavailable') && page.text.length === 0))
+        throw new RenderFailed(
+          'processing_error',
+          `No page of the PDF can be drawn or read: ${state.pages[0]?.problemDetail ?? 'no pages'}`,
+        );
       return {
         contractReviewId: request.contractReviewId,
         version: request.version,
