@@ -12,6 +12,7 @@ import {
   contractPages,
   contractPdf,
   pageOutput,
+  problemsNotice,
   timeElement,
   type ViewerOutput,
 } from './viewer';
@@ -58,7 +59,7 @@ export const renderReviewedContract = (input: ReviewPageInput, kind: ReviewedPag
     body: [
       '<a class="skip" href="#review">Skip to the review</a>',
       '<a class="skip" href="#pages">Skip to the contract pages</a>',
-      ...contractHeader(input, pdf.download, kind.headerExtra),
+      ...contractHeader(input, pdf.download, [...kind.headerExtra, ...problemsNotice(contract)]),
       '<main class="reviewed">',
       // Focusable: on a wide screen the review scrolls within its column, which a keyboard must reach.
       '<section class="review" id="review" aria-labelledby="review-title" tabindex="0">',

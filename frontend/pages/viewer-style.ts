@@ -36,6 +36,9 @@ a{color:#0b57d0}
 .text-layer{position:absolute;inset:0;overflow:hidden;color:transparent;line-height:1;font-family:"${TEXT_LAYER_FAMILY}",sans-serif;font-weight:400;font-style:normal;letter-spacing:0;word-spacing:0;font-kerning:none;font-variant-ligatures:none;font-synthesis:none}
 .text-layer span{position:absolute;white-space:pre;transform-origin:0 0;cursor:text}
 .text-layer ::selection{background:rgba(11,87,208,.3);color:transparent}
+.notice{margin:0 0 .75rem;padding:.5rem .75rem;border-left:4px solid #b45309;background:#fff7ed;color:#1b1f24}
+.page-notice{margin:0;padding:.5rem .75rem;background:#fff7ed;color:#1b1f24;border-top:1px solid #fed7aa}
+.page-notice.over{position:absolute;left:1rem;right:1rem;top:40%;border:1px solid #fed7aa;border-radius:.375rem;text-align:center}
 @media (min-width:56rem){
 .layout{grid-template-columns:9rem minmax(0,1fr)}
 .thumbs{border-bottom:0;border-right:1px solid #cfd4da}
@@ -46,6 +49,7 @@ a{color:#0b57d0}
 @media print{
 body{background:#fff}
 .thumbs,.skip,.actions{display:none}
+.page-notice a{color:inherit}
 .layout{display:block}
 .sheet{box-shadow:none}
 .page{break-after:page}

@@ -11,11 +11,13 @@
 // placed by a class per run in the stylesheet (left/top in percent of the page, font size in `cqw` of
 // the page width), so the browser's find, selection and screen readers all read real text.
 import { createHash } from 'node:crypto';
-import type {
-  PageImage,
-  RenderedContract,
-  RenderedPage,
-  TextRun,
+import {
+  type PageImage,
+  type PageProblem,
+  pageProblems,
+  type RenderedContract,
+  type RenderedPage,
+  type TextRun,
 } from '../../lambdas/core/rendered-contract';
 import { cssNumber, escapeHtml, safeFileName } from './html';
 import { documentHead } from './security';
@@ -115,12 +117,15 @@ export const checkContract = (contract: RenderedContract): void => {
  */
 export const versionFolder = (contract: RenderedContract): string => `v${contract.version}`;
 
+/** Where the version's PDF is placed beside the page. */
+const pdfPath = (contract: RenderedContract): string => `${versionFolder(contract)}/contract.pdf`;
+
 /** The version's PDF: the blob to copy beside the page, and the paragraph offering it for download. */
 export const contractPdf = (
   input: Pick<ViewerInput, 'contract' | 'title' | 'pdfKey'>,
 ): { copy: ViewerCopy; download: string } => {
   const { version } = input.contract;
-  const path = `${versionFolder(input.contract)}/contract.pdf`;
+  const path = pdfPath(input.contract);
   return {
     copy: { path, contentType: 'application/pdf', fromKey: input.pdfKey },
     download:
@@ -181,6 +186,7 @@ export const contractPages = (contract: RenderedContract): ContractPages => {
         `Page ${n}</a></li>`,
     );
 
+    const problems = page.problems ?? [];
     const runs = shownRuns(page);
     const spans = runs.map(({ run, index }) => {
       const className = runClass(n, index);
@@ -195,12 +201,15 @@ export const contractPages = (contract: RenderedContract): ContractPages => {
         `<section class="page" id="page-${n}" aria-labelledby="page-${n}-title">`,
         `<h2 class="page-title" id="page-${n}-title">Page ${n}<span class="visually-hidden"> of ${total}</span></h2>`,
         '<div class="sheet">',
-        `<img class="scan" src="${escapeHtml(imagePath)}" alt="Page ${n} of ${total}" ` +
+        `<img class="scan" src="${escapeHtml(imagePath)}" alt="${problems.includes('image_unavailable') ? '' : `Page ${n} of ${total}`}" ` +
           `width="${page.image.width}" height="${page.image.height}" ${loading} decoding="async">`,
         // A space between runs keeps words apart in find, copied text and speech.
         spans.length > 0
           ? `<div class="text-layer">${spans.join(' ')}</div>`
-          : '<p class="visually-hidden">No text could be read from this page.</p>',
+          : problems.length > 0
+            ? ''
+            : '<p class="visually-hidden">No text could be read from this page.</p>',
+        ...(problems.length > 0 ? [pageNotice(n, problems, pdfPath(contract))] : []),
         '</div>',
         '</section>',
       ].join('\n'),
@@ -211,6 +220,47 @@ export const contractPages = (contract: RenderedContract): ContractPages => {
   result.textRules.unshift(...font.rules);
   result.fontFiles = font.files;
   return result;
+};
+
+/** What a page's notice says of each problem. */
+const PROBLEM_TEXT: Record<PageProblem, string> = {
+  image_unavailable: 'could not be displayed',
+  text_unavailable: 'has no text to search or select: it could not be read',
+};
+
+/** The notice over a page shown in part: what is missing, and the PDF that has it all. */
+const pageNotice = (n: number, problems: PageProblem[], pdf: string): string =>
+  `<p class="page-notice${problems.includes('image_unavailable') ? ' over' : ''}" role="note">` +
+  `Page ${n} ${problems.map((problem) => PROBLEM_TEXT[problem]).join(', and ')}. ` +
+  `<a href="${escapeHtml(pdf)}">Download the PDF</a> to see it as sent.</p>`;
+
+/** Items in words: "4", "4 and 7", "4, 7 and 9". */
+const inWords = (items: string[]): string =>
+  items.length === 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
+/**
+ * The banner's notice when pages are shown in part (none otherwise): which pages could not be displayed
+ * and which have no text, linking to each, with the PDF to download.
+ */
+export const problemsNotice = (contract: RenderedContract): string[] => {
+  const problems = pageProblems(contract);
+  if (problems.length === 0) return [];
+  const sentence = (problem: PageProblem, says: (many: boolean) => string): string[] => {
+    const numbers = problems.filter((page) => page.problems.includes(problem)).map((page) => page.number);
+    if (numbers.length === 0) return [];
+    const links = numbers.map((n) => `<a href="#page-${n}">${n}</a>`);
+    const many = numbers.length > 1;
+    return [`${many ? 'Pages' : 'Page'} ${inWords(links)} ${says(many)}.`];
+  };
+  return [
+    '<p class="notice" role="status">',
+    ...sentence(
+      'image_unavailable',
+      (many) => `could not be displayed; ${many ? 'they are' : 'it is'} in the PDF`,
+    ),
+    ...sentence('text_unavailable', (many) => `${many ? 'have' : 'has'} no text to search or select`),
+    'Download the PDF to see the contract as sent.</p>',
+  ];
 };
 
 /**
@@ -286,7 +336,7 @@ export const renderViewer = (input: ViewerInput): ViewerOutput => {
     copies: [pdf.copy, ...pages.copies],
     body: [
       '<a class="skip" href="#pages">Skip to the contract pages</a>',
-      ...contractHeader(input, pdf.download),
+      ...contractHeader(input, pdf.download, problemsNotice(contract)),
       '<div class="layout">',
       ...pages.thumbnails,
       '<main class="pages" id="pages">',

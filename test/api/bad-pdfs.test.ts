@@ -2,6 +2,9 @@
 // at upload (422 file_rejected, nothing created, no sandbox budget used), accepted and then failed in
 // processing (processing.failed at the first failure and at the end), or published whole (1,000 pages).
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { bearer, call, contractParts, exchange, expectError, upload } from '../support/api-client';
 import { devBootstrap, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
@@ -235,4 +238,40 @@ describe('published whole', () => {
       'contract-reviews.publication.published',
     ]);
   }, 300_000);
+});
+
+describe('real-world PDFs that once sank a contract (../shared/fixtures/real-world-pdfs)', () => {
+  const REAL_WORLD_PDFS = fileURLToPath(
+    new URL('../../../shared/fixtures/real-world-pdfs/', import.meta.url),
+  );
+
+  /** Sends a fixture, waits until its viewer is live, and reads the viewer's page. */
+  const published = async (name: string) => {
+    const answer = await send('production', await readFile(join(REAL_WORLD_PDFS, name)), {
+      external_reference: `real-world-${name}-${randomUUID()}`,
+      product: 'contract_viewer',
+    });
+    expect(answer.status).toBe(202);
+    const review = await waitFor(answer.body.id as string, isPublished('contract_viewer'));
+    expect(review.processing).toMatchObject({ state: 'completed', failure_reason: null });
+    const shown = await fetch(publication(review, 'contract_viewer')?.url as string);
+    expect(shown.status).toBe(200);
+    return shown.text();
+  };
+
+  test('issue16263.pdf, a slide asking for a 151-megapixel soft mask: published, its page a placeholder the viewer names', async () => {
+    const html = await published('issue16263.pdf');
+    expect(html).toContain('Page <a href="#page-1">1</a> could not be displayed; it is in the PDF.');
+    expect(html).toContain('<p class="page-notice over" role="note">Page 1 could not be displayed.');
+    // Its text is still there to find and select.
+    expect(html).toMatch(/<div class="text-layer"><span/);
+  });
+
+  test('poppler-90-0-fuzzed.pdf, damaged: published with all 16 pages, the ones shown in part named', async () => {
+    const html = await published('poppler-90-0-fuzzed.pdf');
+    const sections = [...html.matchAll(/<section class="page" id="page-(\d+)"/g)].map((m) => Number(m[1]));
+    expect(sections).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+    expect(html).toContain('<p class="notice" role="status">');
+    expect(html).toMatch(/<p class="page-notice( over)?" role="note">Page \d+ /);
+  });
 });

@@ -108,6 +108,56 @@ describe('renderViewer', () => {
     expect(html).toContain('<a href="#page-2">');
   });
 
+  test('a whole contract has no notice', () => {
+    const html = file(renderViewer(input()), INDEX_FILE).body;
+    expect(html).not.toContain('class="notice"');
+    expect(html).not.toContain('page-notice');
+  });
+
+  test('pages shown in part: the banner names them, linked, and each page says what is missing, with the PDF', () => {
+    const base = input();
+    const [first, second] = base.contract.pages as [RenderedPage, RenderedPage];
+    const contract = {
+      ...base.contract,
+      pageCount: 3,
+      pages: [
+        { ...first, problems: ['text_unavailable' as const], text: [], problemDetail: 'Invalid number' },
+        { ...second, problems: ['image_unavailable' as const], problemDetail: 'canvas too large' },
+        page(3, []),
+      ],
+    };
+    const html = file(renderViewer(input({ contract })), INDEX_FILE).body;
+    const banner = html.slice(html.indexOf('<header'), html.indexOf('</header>'));
+    expect(banner).toContain('<p class="notice" role="status">');
+    expect(banner).toContain('Page <a href="#page-2">2</a> could not be displayed; it is in the PDF.');
+    expect(banner).toContain('Page <a href="#page-1">1</a> has no text to search or select.');
+    const section = (n: number) =>
+      html.slice(html.indexOf(`id="page-${n}"`), html.indexOf('</section>', html.indexOf(`id="page-${n}"`)));
+    // The placeholder image is not described as the page; the notice over it says what happened.
+    expect(section(2)).toContain('alt=""');
+    expect(section(2)).toMatch(
+      /<p class="page-notice over" role="note">Page 2 could not be displayed\. <a href="v2\/contract\.pdf">Download the PDF<\/a>/,
+    );
+    expect(section(1)).toContain(
+      '<p class="page-notice" role="note">Page 1 has no text to search or select: it could not be read.',
+    );
+    expect(section(1)).not.toContain('No text could be read from this page.');
+    // A page without text and without a problem (a scan) is as before; the operator's detail is never shown.
+    expect(section(3)).not.toContain('page-notice');
+    expect(html).not.toContain('Invalid number');
+    expect(html).not.toContain('canvas too large');
+  });
+
+  test('several pages in the banner are listed in words', () => {
+    const base = input();
+    const broken = (n: number): RenderedPage => ({ ...page(n, []), problems: ['image_unavailable'] });
+    const contract = { ...base.contract, pageCount: 3, pages: [broken(1), page(2, []), broken(3)] };
+    const html = file(renderViewer(input({ contract })), INDEX_FILE).body;
+    expect(html).toContain(
+      'Pages <a href="#page-1">1</a> and <a href="#page-3">3</a> could not be displayed; they are in the PDF.',
+    );
+  });
+
   test('paths are relative to the base and versioned; the blobs to copy are listed; index.html comes last', () => {
     const output = renderViewer(input());
     expect(output.files.map((f) => f.path)).toEqual([
