@@ -2,8 +2,11 @@
 // for a 30-page text contract and a 30-page scan (the documents of section 3), as an integrator sees it:
 // from just before the POST /v1/contract-reviews to the first GET /v1/contract-reviews/{id} (polled every
 // 100 ms) that shows the publication published. Also the time to the 202, and the server's own figure:
-// the publication's published_at minus the contract review's created_at.
+// the publication's published_at minus the contract review's created_at. Also a real-world slide
+// (issue16263.pdf, which asks pdf.js for a 151-megapixel canvas; README of ../shared/fixtures/real-world-pdfs)
+// with the stack's peak RSS growth while each run is in the pipeline, against the text contract's.
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -15,7 +18,8 @@ import {
   multipart,
 } from '../test/support/api-client';
 import { contractPdf, scannedPdf } from '../test/support/pdfs';
-import { median, ms, round, table, verdict } from './report';
+import { toMiB, watchMemory } from './process-memory';
+import { median, mib, ms, ratio, round, table, verdict } from './report';
 import type { BenchStack } from './stack';
 
 const PAGES = 30;
@@ -24,6 +28,10 @@ const SCAN_DPI = 300;
 const RUNS = 3;
 const POLL_MS = 100;
 const GOAL_MS = 15_000;
+/** The real-world slide: published within 10 s, the stack growing by less than 256 MiB meanwhile. */
+const SLIDE = 'issue16263.pdf';
+const SLIDE_GOALS = { publishedMs: 10_000, growthMiB: 256 } as const;
+const REAL_WORLD_PDFS = new URL('../../shared/fixtures/real-world-pdfs/', import.meta.url);
 /** A run that has not published by then has failed, not merely missed the goal. */
 const RUN_TIMEOUT_MS = 180_000;
 /** How long to wait for the contracts earlier sections sent to finish before measuring. */
@@ -42,6 +50,8 @@ interface PublishRun {
   processedMs: number;
   polls: number;
   pageStatus: number;
+  /** The stack's peak RSS over the run minus its RSS at the start (bytes). */
+  growth: number;
 }
 
 interface DocumentFigures {
@@ -111,6 +121,22 @@ const settle = async (
 
 /** One upload of `pdf` to its contract_viewer publication, polled every POLL_MS after the 202. */
 const publishOnce = async (stack: BenchStack, token: string, pdf: Uint8Array): Promise<PublishRun> => {
+  const memory = watchMemory(stack.pid);
+  try {
+    return { ...(await publishRun(stack, token, pdf)), growth: peakGrowth(memory.stop()) };
+  } finally {
+    memory.stop();
+  }
+};
+
+const peakGrowth = (window: ReturnType<ReturnType<typeof watchMemory>['stop']>): number =>
+  Math.max(window.sampledPeak, window.kernelPeak ?? 0) - window.before;
+
+const publishRun = async (
+  stack: BenchStack,
+  token: string,
+  pdf: Uint8Array,
+): Promise<Omit<PublishRun, 'growth'>> => {
   const request = { external_reference: `bench-publish-${randomUUID()}`, product: 'contract_viewer' };
   // The body is built and hashed first, as an integrator must (Content-Digest): not part of the time.
   const { body, contentType } = multipart(contractParts(pdf, request));
@@ -167,6 +193,21 @@ const size = (bytes: number) =>
 
 const stats = (values: number[]) => ({ median: median(values), max: Math.max(...values) });
 
+/** The slide's figures against the text contract's, measured in the same run. */
+const slideFigures = (figures: DocumentFigures[]) => {
+  const runsOf = (document: string) => figures.find((f) => f.document === document)?.runs ?? [];
+  const slide = runsOf('slide');
+  const text = runsOf('text');
+  const publishedMaxMs = Math.max(...slide.map((run) => run.publishedMs));
+  const growthMax = Math.max(...slide.map((run) => run.growth));
+  return {
+    publishedMaxMs,
+    timeRatio: publishedMaxMs / median(text.map((run) => run.publishedMs)),
+    growthMax,
+    growthRatio: growthMax / Math.max(1, Math.max(...text.map((run) => run.growth))),
+  };
+};
+
 /**
  * Runs section 4 of the bench against a running stack and prints it: a table of every run, median and
  * max per document with the verdict against the goal, and one JSON line.
@@ -180,6 +221,7 @@ export const publishSection = async (
   const documents: Array<[string, Uint8Array]> = [
     ['text', await contractPdf(PAGES)],
     ['scanned', await scannedPdf(PAGES, SCAN_DPI)],
+    ['slide', new Uint8Array(await readFile(new URL(SLIDE, REAL_WORLD_PDFS)))],
   ];
   const settled = await settle(stack, token, progress);
 
@@ -208,7 +250,7 @@ export const publishSection = async (
     );
   console.log(
     table([
-      ['document', 'run', 'PDF', 'to 202', 'published', 'server', 'processed', 'polls', 'page'],
+      ['document', 'run', 'PDF', 'to 202', 'published', 'server', 'processed', 'polls', 'page', 'RSS growth'],
       ...figures.flatMap((f) =>
         f.runs.map((run, i) => [
           f.document,
@@ -220,6 +262,7 @@ export const publishSection = async (
           ms(run.processedMs),
           String(run.polls),
           String(run.pageStatus),
+          mib(toMiB(run.growth)),
         ]),
       ),
     ]),
@@ -238,6 +281,14 @@ export const publishSection = async (
   }
   const allPages200 = figures.every((f) => f.runs.every((run) => run.pageStatus === 200));
   console.log(`   every published page answered 200: ${allPages200 ? 'yes' : 'NO'}`);
+  const slide = slideFigures(figures);
+  console.log(
+    `   slide (${SLIDE}): published max ${ms(slide.publishedMaxMs)} (goal < ${SLIDE_GOALS.publishedMs / 1000} s: ` +
+      `${verdict(slide.publishedMaxMs < SLIDE_GOALS.publishedMs)}), ${ratio(slide.timeRatio)} the ${PAGES}-page text ` +
+      `contract's median; stack's peak RSS growth max ${mib(toMiB(slide.growthMax))} (goal < ` +
+      `${SLIDE_GOALS.growthMiB} MiB: ${verdict(toMiB(slide.growthMax) < SLIDE_GOALS.growthMiB)}), ` +
+      `${ratio(slide.growthRatio)} the text contract's`,
+  );
 
   const summary = {
     publish: {
@@ -264,10 +315,20 @@ export const publishSection = async (
           server_max_ms: round(server.max, 0),
           processed_runs_ms: f.runs.map((run) => round(run.processedMs, 0)),
           page_statuses: f.runs.map((run) => run.pageStatus),
+          rss_growth_runs_mib: f.runs.map((run) => round(toMiB(run.growth), 1)),
           goal_under_15_s: published.max < GOAL_MS,
         };
       }),
       all_pages_200: allPages200,
+      slide: {
+        file: SLIDE,
+        published_max_ms: round(slide.publishedMaxMs, 0),
+        time_vs_text_contract: round(slide.timeRatio, 2),
+        rss_growth_max_mib: round(toMiB(slide.growthMax), 1),
+        rss_growth_vs_text_contract: round(slide.growthRatio, 2),
+        goal_under_10_s: slide.publishedMaxMs < SLIDE_GOALS.publishedMs,
+        goal_under_256_mib: toMiB(slide.growthMax) < SLIDE_GOALS.growthMiB,
+      },
     },
   };
   console.log(`\n${JSON.stringify(summary)}`);

@@ -1,7 +1,8 @@
 // bench -> `npm run bench`: in one run, (1) a 100 MiB contract upload against a disk baseline, with the
 // server's memory, (2) GET /v1/contract-reviews/{id} throughput against a bare node:http server,
 // (3) pages rendered per second against mutool and pdftoppm (bench/render.ts), and (4) the time from
-// upload to the contract_viewer publication published (bench/publish.ts), and (5) webhook deliveries per
+// upload to the contract_viewer publication published, with a real-world slide and the stack's memory
+// meanwhile (bench/publish.ts), and (5) webhook deliveries per
 // second to a loopback receiver and the time from an event to its first attempt (bench/webhooks.ts).
 // `npm run bench -- publish` (or any of upload, get, render, publish, webhooks) runs only the sections
 // named, in that order; none named runs them all.
