@@ -22,6 +22,7 @@ import {
 } from './harness';
 
 const SLUG = 'pub_browser7Hq2mZx9RkT4vWbN';
+const PART_SLUG = 'pub_partShown3Jk8LmQ2wXy5Rt';
 const TITLE = `Sale 2291 <script>alert("x")</script> & "O'Brien"`;
 
 /**
@@ -89,6 +90,27 @@ describe('the contract viewer in Chromium', () => {
       pdfKey,
     });
     await writeViewer(blobs, SLUG, output);
+    // The same contract with page 2 not drawn and page 3's text unreadable, as processing may leave it.
+    const [first, second, third] = contract.pages;
+    if (!(first && second && third)) throw new Error('the drawn contract has three pages');
+    const shownInPart = {
+      ...contract,
+      pages: [
+        first,
+        { ...second, problems: ['image_unavailable' as const] },
+        { ...third, text: [], problems: ['text_unavailable' as const] },
+      ],
+    };
+    await writeViewer(
+      blobs,
+      PART_SLUG,
+      renderViewer({
+        contract: shownInPart,
+        title: TITLE,
+        publishedAt: '2025-03-12T14:03:09.123456Z',
+        pdfKey,
+      }),
+    );
     await writeViewer(blobs, 'pub_withdrawn', output);
     await withdrawPublication(blobs, 'pub_withdrawn');
   });
@@ -198,6 +220,43 @@ describe('the contract viewer in Chromium', () => {
     } finally {
       await bare.close();
     }
+  });
+
+  test('pages shown in part: the banner and each page say so, visibly, at 320 and 1280 px, and the PDF link works', async () => {
+    for (const options of [PHONE, DESKTOP]) {
+      await withRecordedPage(stack.browser, `${stack.base}/${PART_SLUG}/`, options, async (page, seen) => {
+        const banner = page.locator('header .notice');
+        await expect(banner.isVisible()).resolves.toBe(true);
+        expect(await banner.textContent()).toContain('Page 2 could not be displayed');
+        expect(await banner.textContent()).toContain('Page 3 has no text to search or select');
+        // Page 2's notice lies over page 2's sheet, within it.
+        const over = await page.evaluate(() => {
+          const sheet = document.querySelector('#page-2 .sheet')?.getBoundingClientRect();
+          const notice = document.querySelector('#page-2 .page-notice')?.getBoundingClientRect();
+          if (!sheet || !notice) return null;
+          return {
+            inside:
+              notice.left >= sheet.left &&
+              notice.right <= sheet.right &&
+              notice.top >= sheet.top &&
+              notice.bottom <= sheet.bottom,
+            seen: notice.width > 0 && notice.height > 0,
+          };
+        });
+        expect(over).toEqual({ inside: true, seen: true });
+        await expect(page.locator('#page-3 .page-notice').isVisible()).resolves.toBe(true);
+        expect(await page.locator('#page-3 .text-layer').count()).toBe(0);
+        // The banner's link goes to the page; the notice's link is the version's PDF.
+        await page.locator('header .notice a[href="#page-2"]').click();
+        expect(new URL(page.url()).hash).toBe('#page-2');
+        const pdf = await page.locator('#page-2 .page-notice a').getAttribute('href');
+        expect((await fetch(new URL(pdf ?? '', page.url()))).headers.get('content-type')).toBe(
+          'application/pdf',
+        );
+        await expectOnlyOwnRequests(page, seen, stack.base);
+      });
+    }
+    expect(await axeViolations(stack.browser, `${stack.base}/${PART_SLUG}/`, [1280, 320])).toEqual([]);
   });
 
   test('axe finds no accessibility violations at either width', async () => {
