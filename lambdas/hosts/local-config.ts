@@ -1,12 +1,12 @@
 // host -> the local stack's settings (decisions.md §9), read once from the environment and validated.
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 const LocalConfigSchema = z.object({
-  PORT_BASE: z.coerce.number().int().min(1024).max(65_000).default(3000),
-  DATA_DIR: z.string().min(1).default('.data'),
-  DELAY_SCALE: z.coerce.number().positive().default(1),
-  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  PORT_BASE: z._default(z.coerce.number().check(z.int(), z.gte(1024), z.lte(65_000)), 3000),
+  DATA_DIR: z._default(z.string().check(z.minLength(1)), '.data'),
+  DELAY_SCALE: z._default(z.coerce.number().check(z.positive()), 1),
+  RATE_LIMITS: z._default(z.enum(['on', 'off']), 'on'),
 });
 
 export interface LocalConfig {

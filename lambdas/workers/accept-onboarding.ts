@@ -1,6 +1,6 @@
 // workers -> the acceptance workflow's one task: accepts a sandbox sign-up once its submission is a
 // minute old (lambdas/core/onboarding.ts acceptWhenDue).
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ENVIRONMENTS } from '../core/model';
 import { type AcceptanceStep, acceptWhenDue } from '../core/onboarding';
 import { worker } from './worker';
@@ -8,8 +8,8 @@ import { worker } from './worker';
 const AcceptanceRunInput = z.object({
   kind: z.literal('acceptance'),
   environment: z.enum(ENVIRONMENTS),
-  onboardingId: z.string().regex(/^onb_[A-Za-z0-9]+$/),
-  submittedAt: z.number().int().positive(),
+  onboardingId: z.string().check(z.regex(/^onb_[A-Za-z0-9]+$/)),
+  submittedAt: z.int().check(z.positive()),
 });
 
 export const acceptOnboarding = worker(

@@ -1,15 +1,15 @@
 // workers -> the last state of every workflow: records the run finished (so no re-drive starts it
 // again) and, when it gave up, marks what it was doing failed rather than leaving it under way.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { changeContractReview } from '../core/contracts/change';
 import { runGaveUp } from '../core/contracts/pipeline';
 import type { FailureReason } from '../core/model';
 import { RunInput, worker } from './worker';
 
-const FinishInput = RunInput.extend({
+const FinishInput = z.extend(RunInput, {
   outcome: z.enum(['completed', 'failed', 'superseded']),
   /** The error the state machine caught (`Error` and `Cause`), when it gave up. */
-  error: z.object({ Error: z.string(), Cause: z.unknown() }).partial().optional(),
+  error: z.optional(z.partial(z.object({ Error: z.string(), Cause: z.unknown() }))),
 });
 
 /** `timed_out` when the run's time ran out (the renderer's deadline or the state's timeout). */

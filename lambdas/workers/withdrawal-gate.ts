@@ -10,7 +10,7 @@
 // `@smithy/signature-v4a` is loaded) and CloudFront's CreateInvalidation. The SDK is loaded with the
 // first event, not on import: the CDK app imports this module for its settings.
 import type { CloudFrontClientConfig } from '@aws-sdk/client-cloudfront';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isSlug, withdrawnKey } from '../../frontend/pages/publication';
 
 /** The settings the gate reads besides `BLOB_BUCKET` (lib/hosted-pages.ts sets them). */
@@ -90,12 +90,12 @@ export const writeWithEtag = async (
 };
 
 const MarkerEvent = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   source: z.literal('aws.s3'),
   'detail-type': z.enum(MARKER_EVENT_TYPES),
   detail: z.object({
-    bucket: z.object({ name: z.string().min(1) }),
-    object: z.object({ key: z.string().min(1) }),
+    bucket: z.object({ name: z.string().check(z.minLength(1)) }),
+    object: z.object({ key: z.string().check(z.minLength(1)) }),
   }),
 });
 
@@ -126,10 +126,12 @@ export const syncWithdrawal = async (event: unknown, ports: GatePorts): Promise<
 // The ports over the AWS SDK, and the Lambda handler.
 
 const GateConfig = z.object({
-  [GATE_SETTINGS.store]: z.string().regex(/^arn:aws:cloudfront::\d{12}:key-value-store\/[A-Za-z0-9-]+$/),
-  [GATE_SETTINGS.distribution]: z.string().regex(/^[A-Z0-9]+$/),
-  BLOB_BUCKET: z.string().min(1),
-  AWS_REGION: z.string().min(1),
+  [GATE_SETTINGS.store]: z
+    .string()
+    .check(z.regex(/^arn:aws:cloudfront::\d{12}:key-value-store\/[A-Za-z0-9-]+$/)),
+  [GATE_SETTINGS.distribution]: z.string().check(z.regex(/^[A-Z0-9]+$/)),
+  BLOB_BUCKET: z.string().check(z.minLength(1)),
+  AWS_REGION: z.string().check(z.minLength(1)),
 });
 export type GateConfig = z.infer<typeof GateConfig>;
 

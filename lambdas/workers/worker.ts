@@ -1,7 +1,7 @@
 // workers -> a worker is one task of a workflow: a function from the state's input and the
 // environment's services to the state's output. `worker()` wraps it once for both hosts: `run` (the
 // local workflow runner calls it in-process) and `handler` (the Lambda that Step Functions invokes).
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isDependencyUnavailable } from '../adapters/unavailable';
 import type { Services } from '../api/http/endpoint';
 import { ENVIRONMENTS } from '../core/model';
@@ -11,8 +11,8 @@ import type { RunRequest } from '../core/ports';
 export const RunInput = z.object({
   kind: z.enum(['contract', 'review']),
   environment: z.enum(ENVIRONMENTS),
-  contractReviewId: z.string().regex(/^crv_[A-Za-z0-9]+$/),
-  version: z.number().int().min(1),
+  contractReviewId: z.string().check(z.regex(/^crv_[A-Za-z0-9]+$/)),
+  version: z.int().check(z.gte(1)),
 });
 
 /** `signal`: the host is stopping (the local stack); a worker stops soon and records nothing more. */
@@ -34,7 +34,7 @@ export class DependencyUnavailable extends Error {
 }
 
 /** The run a state's input names, checked against the environment whose services run it. */
-const readInput = <I extends RunRequest>(schema: z.ZodType<I>, input: unknown, services: Services): I => {
+const readInput = <I extends RunRequest>(schema: z.ZodMiniType<I>, input: unknown, services: Services): I => {
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw new Error(`not a run of this workflow: ${z.prettifyError(parsed.error)}`);
   if (parsed.data.environment !== services.settings.environment)
@@ -43,7 +43,7 @@ const readInput = <I extends RunRequest>(schema: z.ZodType<I>, input: unknown, s
 };
 
 export const worker = <I extends RunRequest, O>(
-  schema: z.ZodType<I>,
+  schema: z.ZodMiniType<I>,
   fn: WorkerFunction<I, O>,
 ): Worker<O> => {
   const run = async (input: unknown, services: Services, signal?: AbortSignal): Promise<O> => {

@@ -2,7 +2,7 @@
 // read once from the environment and validated, AWS clients built once per instance.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Services } from '../../api/http/endpoint';
 import { ENVIRONMENTS } from '../../core/model';
 import { decodeAnswerKey } from '../answer-vault';
@@ -13,23 +13,23 @@ import { stepFunctionsWorkflows } from '../workflows/step-functions-workflows';
 
 const AwsConfig = z.object({
   SERVICE_ENVIRONMENT: z.enum(ENVIRONMENTS),
-  TABLE_NAME: z.string().min(1),
-  BLOB_BUCKET: z.string().min(1),
-  SIGNING_SECRET_ARN: z.string().min(1),
+  TABLE_NAME: z.string().check(z.minLength(1)),
+  BLOB_BUCKET: z.string().check(z.minLength(1)),
+  SIGNING_SECRET_ARN: z.string().check(z.minLength(1)),
   /**
    * The secret holding the form answers' key (the base64 of 32 bytes). Only the frame API functions seal
    * or open answers, so it is read on first use there and may be absent elsewhere.
    */
-  ANSWERS_KEY_SECRET_ARN: z.string().min(1).optional(),
+  ANSWERS_KEY_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
   SANDBOX_BASE_URL: z.url(),
   PRODUCTION_BASE_URL: z.url(),
-  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  RATE_LIMITS: z._default(z.enum(['on', 'off']), 'on'),
   PAGES_BASE_URL: z.url(),
-  CONTRACT_STATE_MACHINE_ARN: z.string().min(1).optional(),
-  REVIEW_STATE_MACHINE_ARN: z.string().min(1).optional(),
-  DELIVERY_STATE_MACHINE_ARN: z.string().min(1).optional(),
-  ACCEPTANCE_STATE_MACHINE_ARN: z.string().min(1).optional(),
-  AWS_REGION: z.string().min(1),
+  CONTRACT_STATE_MACHINE_ARN: z.optional(z.string().check(z.minLength(1))),
+  REVIEW_STATE_MACHINE_ARN: z.optional(z.string().check(z.minLength(1))),
+  DELIVERY_STATE_MACHINE_ARN: z.optional(z.string().check(z.minLength(1))),
+  ACCEPTANCE_STATE_MACHINE_ARN: z.optional(z.string().check(z.minLength(1))),
+  AWS_REGION: z.string().check(z.minLength(1)),
 });
 
 let services: Promise<Services> | undefined;
