@@ -5,15 +5,16 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { z } from 'zod';
-import { awsServices } from '../lambdas/adapters/aws/services';
+import * as z from 'zod/mini';
+import { lazyPdfInspector } from '../lambdas/adapters/pdf/lazy-pdf-ports';
 import { apiListener } from '../lambdas/hosts/api-host';
+import { awsServices } from '../lambdas/hosts/aws/services';
 import { answerProtocolErrorsAsJson } from '../lambdas/hosts/http-protocol-errors';
 
 const IngestConfig = z.object({
-  PORT: z.coerce.number().int().min(1).max(65_535).default(8080),
-  ORIGIN_VERIFY_SECRET_ARN: z.string().min(1),
-  ORIGIN_VERIFY_HEADER: z.string().min(1).default('x-origin-verify'),
+  PORT: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(65_535)), 8080),
+  ORIGIN_VERIFY_SECRET_ARN: z.string().check(z.minLength(1)),
+  ORIGIN_VERIFY_HEADER: z._default(z.string().check(z.minLength(1)), 'x-origin-verify'),
 });
 
 const config = IngestConfig.parse(process.env);
@@ -22,7 +23,8 @@ const secret = await new SecretsManagerClient({}).send(
 );
 const expected = Buffer.from(secret.SecretString ?? '');
 if (expected.length === 0) throw new Error('the origin-verify secret has no value');
-const services = await awsServices();
+// It serves the two upload routes, which inspect the PDFs they receive.
+const services = await awsServices({ pdfs: lazyPdfInspector });
 const serve = apiListener(services, services.settings.environment);
 const header = config.ORIGIN_VERIFY_HEADER.toLowerCase();
 

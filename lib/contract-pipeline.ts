@@ -32,7 +32,7 @@ export interface Worker {
 export const WORKERS: readonly Worker[] = [
   {
     id: 'ProcessContract',
-    entry: 'lambdas/workers/process-contract.ts',
+    entry: 'lambdas/hosts/aws/functions/process-contract.ts',
     description: 'contract run: read a version (page images and text)',
     // Rendering is CPU-bound: Lambda's CPU share grows with memory (about 1.7 vCPUs at 3008 MB).
     memorySize: 3008,
@@ -42,7 +42,7 @@ export const WORKERS: readonly Worker[] = [
   },
   {
     id: 'PublishViewer',
-    entry: 'lambdas/workers/publish-viewer.ts',
+    entry: 'lambdas/hosts/aws/functions/publish-viewer.ts',
     description: 'contract run: publish the contract viewer',
     memorySize: 1024,
     timeout: Duration.minutes(15),
@@ -51,7 +51,7 @@ export const WORKERS: readonly Worker[] = [
   },
   {
     id: 'AnalyseContract',
-    entry: 'lambdas/workers/analyse-contract.ts',
+    entry: 'lambdas/hosts/aws/functions/analyse-contract.ts',
     description: 'contract run: analyse a version',
     memorySize: 1024,
     timeout: Duration.minutes(5),
@@ -59,7 +59,7 @@ export const WORKERS: readonly Worker[] = [
   },
   {
     id: 'PublishReview',
-    entry: 'lambdas/workers/publish-review.ts',
+    entry: 'lambdas/hosts/aws/functions/publish-review.ts',
     description: 'review run: publish the review channels',
     memorySize: 1024,
     timeout: Duration.minutes(15),
@@ -68,7 +68,7 @@ export const WORKERS: readonly Worker[] = [
   },
   {
     id: 'FinishRun',
-    entry: 'lambdas/workers/finish-run.ts',
+    entry: 'lambdas/hosts/aws/functions/finish-run.ts',
     description: 'both runs: record the outcome (and mark what failed)',
     memorySize: 256,
     timeout: Duration.minutes(1),

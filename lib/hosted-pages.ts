@@ -257,7 +257,7 @@ export class HostedPages extends Construct {
     // the markers' own keys (to see whether one is there), write the store and invalidate this
     // distribution, nothing else. A failed event is retried twice, then kept in its dead-letter queue.
     this.withdrawalGate = new ServiceFunction(this, 'WithdrawalGate', {
-      entry: 'lambdas/workers/withdrawal-gate.ts',
+      entry: 'lambdas/hosts/aws/functions/withdrawal-gate.ts',
       description: 'hosted pages: keep the withdrawn slugs in step with the withdrawal markers',
       memorySize: 256,
       timeout: Duration.minutes(1),

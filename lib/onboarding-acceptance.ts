@@ -18,7 +18,7 @@ export class OnboardingAcceptance extends Construct {
   constructor(scope: Construct, id: string, resources: HostResources) {
     super(scope, id);
     this.accept = new ServiceFunction(this, ACCEPT_ONBOARDING, {
-      entry: 'lambdas/workers/accept-onboarding.ts',
+      entry: 'lambdas/hosts/aws/functions/accept-onboarding.ts',
       description: 'acceptance run: accept a sandbox sign-up a minute after it was submitted',
       memorySize: 256,
       // The Task's TimeoutSeconds.

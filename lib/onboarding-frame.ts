@@ -67,7 +67,7 @@ export const LOADER_PREFIX = 'loader';
 export const LOADER_PATH = '/onboarding.js';
 /** The frame API's paths on the frame address (`/api` itself too, as the local host routes it). */
 export const FRAME_API_PATH_PATTERNS = ['/api/*', '/api'] as const;
-/** The setting naming the answers key's secret (lambdas/adapters/aws/services.ts). */
+/** The setting naming the answers key's secret (lambdas/hosts/aws/services.ts). */
 export const ANSWERS_KEY_SETTING = 'ANSWERS_KEY_SECRET_ARN';
 /** The frame endpoint whose submissions start runs (a sandbox sign-up's automatic acceptance). */
 export const FRAME_SUBMIT_HANDLER = 'frame-submit-form';

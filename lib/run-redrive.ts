@@ -26,7 +26,7 @@ export class RunRedrive extends Construct {
   ) {
     super(scope, id);
     this.function = new ServiceFunction(this, 'RedriveRuns', {
-      entry: 'lambdas/workers/redrive-runs.ts',
+      entry: 'lambdas/hosts/aws/functions/redrive-runs.ts',
       description: 'start every recorded run that has not finished',
       memorySize: 256,
       timeout: Duration.minutes(1),

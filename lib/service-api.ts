@@ -15,7 +15,7 @@ import {
 } from './wiring';
 
 /** Handler module of an endpoint, relative to the repository root. */
-export const handlerEntry = (name: string): string => `lambdas/api/${name}.ts`;
+export const handlerEntry = (name: string): string => `lambdas/hosts/aws/functions/${name}.ts`;
 
 /** Uploads put PDFs; no other endpoint reads or writes blobs (they answer from the table). */
 const blobAccessOf = (route: Route): BlobAccess => (route.upload ? 'read-put' : 'none');
@@ -28,8 +28,13 @@ export class ServiceApi extends Construct {
   constructor(scope: Construct, id: string, resources: HostResources, stateMachines: StateMachines) {
     super(scope, id);
     const functions = new Map<string, ServiceFunction>();
-    const endpointFunction = (name: string, description: string, blobAccess: BlobAccess): ServiceFunction => {
-      const fn = new ServiceFunction(this, name, { entry: handlerEntry(name), description });
+    const endpointFunction = (
+      name: string,
+      description: string,
+      blobAccess: BlobAccess,
+      readsPdfs = false,
+    ): ServiceFunction => {
+      const fn = new ServiceFunction(this, name, { entry: handlerEntry(name), description, readsPdfs });
       connectService(fn, resources, blobAccess);
       functions.set(name, fn);
       return fn;
@@ -41,7 +46,13 @@ export class ServiceApi extends Construct {
       defaultIntegration: new HttpLambdaIntegration('Fallback', fallback),
     });
     for (const route of ROUTES) {
-      const fn = endpointFunction(route.name, `${route.method} ${route.path}`, blobAccessOf(route));
+      // The uploads inspect the PDFs they receive: only they carry pdf.js.
+      const fn = endpointFunction(
+        route.name,
+        `${route.method} ${route.path}`,
+        blobAccessOf(route),
+        route.upload,
+      );
       if (route.upload) useStateMachines(fn, stateMachines);
       this.httpApi.addRoutes({
         path: route.path,

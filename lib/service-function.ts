@@ -49,6 +49,11 @@ export interface ServiceFunctionProps
   readonly renders?: boolean;
   /** Writes hosted pages, which carry the text layer's font: its files are copied beside the bundle. */
   readonly publishesPages?: boolean;
+  /**
+   * Reads PDFs with pdf.js (its entry wires the PDF ports): pdf.js's worker and data files are copied
+   * beside the bundle. A function that `renders` reads PDFs too.
+   */
+  readonly readsPdfs?: boolean;
 }
 
 /**
@@ -57,13 +62,13 @@ export interface ServiceFunctionProps
  * `renders` also gets `@napi-rs/canvas` with its Linux ARM64 binary, installed by `npm ci` beside the
  * bundle for the Lambda platform whatever machine synthesises (it needs the npm registry, not Docker).
  *
- * @example new ServiceFunction(this, 'Token', { entry: 'lambdas/api/token.ts' });
+ * @example new ServiceFunction(this, 'Token', { entry: 'lambdas/hosts/aws/functions/token.ts' });
  */
 export class ServiceFunction extends NodejsFunction {
   constructor(
     scope: Construct,
     id: string,
-    { renders = false, publishesPages = false, ...props }: ServiceFunctionProps,
+    { renders = false, publishesPages = false, readsPdfs = renders, ...props }: ServiceFunctionProps,
   ) {
     // Created beside the function (not by the Lambda service on first call) so retention is ours.
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
@@ -97,14 +102,14 @@ export class ServiceFunction extends NodejsFunction {
         bundleAwsSDK: true,
         externalModules: EXTERNAL_MODULES,
         ...(renders && { nodeModules: [CANVAS_MODULE], environment: { ...LAMBDA_NPM_PLATFORM } }),
-        // Every function composes the PDF adapter, which needs pdf.js's worker and data files on disk
-        // (copied after `npm ci`, which would empty node_modules). The lock file CDK copies in for
-        // `npm ci` is the whole project's: it is left out of the package.
+        // A function that reads PDFs needs pdf.js's worker and data files on disk (copied after
+        // `npm ci`, which would empty node_modules). The lock file CDK copies in for `npm ci` is the
+        // whole project's: it is left out of the package.
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
           afterBundling: (_inputDir, outputDir) => [
-            ...copyPdfjsAssetsCommands(outputDir),
+            ...(readsPdfs ? copyPdfjsAssetsCommands(outputDir) : []),
             ...(publishesPages ? copyTextLayerFontCommands(outputDir) : []),
             ...(renders ? [`rm -f "${outputDir}/package-lock.json"`] : []),
           ],

@@ -38,7 +38,7 @@ export class WebhookDelivery extends Construct {
     // the SSRF guard (lambdas/core/webhooks/target.ts) checks every address the name resolves to, at
     // registration and before every attempt, and pins the connection to the checked addresses.
     this.attempt = new ServiceFunction(this, ATTEMPT_DELIVERY, {
-      entry: 'lambdas/workers/attempt-delivery.ts',
+      entry: 'lambdas/hosts/aws/functions/attempt-delivery.ts',
       description: 'delivery run: attempt a webhook message when it is due',
       // An attempt is network-bound (at most 10 s for everything); the memory buys a faster cold start.
       memorySize: 512,
@@ -55,7 +55,7 @@ export class WebhookDelivery extends Construct {
     ).stateMachine;
 
     this.fanOut = new ServiceFunction(this, FAN_OUT, {
-      entry: 'lambdas/workers/fan-out.ts',
+      entry: 'lambdas/hosts/aws/functions/fan-out.ts',
       description: 'fan recorded events out to webhook messages and start their delivery runs',
       memorySize: 256,
       // A backlog is taken 100 events at a time until none is left; what a time-out leaves, the next takes.

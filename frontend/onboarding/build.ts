@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type OutputFile, type Plugin } from 'esbuild';
+import { build, type OutputFile } from 'esbuild';
 
 export interface OnboardingAssets {
   /** The frame's files, `index.html` first, by path under the frame address (no leading slash). */
@@ -73,14 +73,6 @@ const single = (files: OutputFile[], extension: string): OutputFile => {
   return found[0]!;
 };
 
-/** `zod`, imported by the answers schema, becomes the form's part of it (frame/zod.ts). */
-const zodSubset: Plugin = {
-  name: 'zod-subset',
-  setup: (esbuild) => {
-    esbuild.onResolve({ filter: /^zod$/ }, () => ({ path: path.join(HERE, 'frame/zod.ts') }));
-  },
-};
-
 const buildFrame = async () => {
   const outdir = path.join(HERE, 'dist-frame');
   const result = await build({
@@ -89,7 +81,6 @@ const buildFrame = async () => {
     write: false,
     outdir,
     entryNames: 'assets/[name]-[hash]',
-    plugins: [zodSubset],
     format: 'iife',
     target: TARGET,
     minify: true,

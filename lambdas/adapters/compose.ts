@@ -5,7 +5,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Environment } from '../core/model';
 import type { BlobStore, PdfInspector, Ports, Workflows } from '../core/ports';
-import type { ContractRenderer, RenderRequest } from '../core/rendered-contract';
+import type { ContractRenderer } from '../core/rendered-contract';
 import { aesGcmAnswerVault } from './answer-vault';
 import { S3BlobStore } from './blobs/s3-blob-store';
 import { createDynamoDbStores } from './dynamodb';
@@ -27,43 +27,17 @@ export interface PortsWiring {
   workflows: Workflows;
   /** The local stack alone lets webhooks go to http://127.0.0.1, localhost and [::1]. */
   allowLoopbackWebhooks: boolean;
+  /**
+   * The PDF ports over the blob store, for the functions that read PDFs (pdf.js is most of a bundle):
+   * given by the composition root of a function that needs them (adapters/pdf/lazy-pdf-ports.ts).
+   */
+  pdfs?: (blobs: BlobStore) => PdfInspector;
+  renderer?: (blobs: BlobStore) => ContractRenderer;
 }
 
-/** pdf.js (1.5 MB) is loaded on the first inspection, so only the two upload endpoints pay for it. */
-const lazyPdfInspector = (blobs: BlobStore): PdfInspector => {
-  let inspector: Promise<PdfInspector> | undefined;
-  return {
-    inspect: async (blobKey, size) => {
-      inspector ??= import('./pdf/pdfjs-inspector').then(({ PdfjsInspector }) => new PdfjsInspector(blobs));
-      return (await inspector).inspect(blobKey, size);
-    },
-  };
-};
-
-/** Progress of a long render in the log (every 50 pages and the last), for whoever watches one. */
-const logRenderProgress = (done: number, total: number, request: RenderRequest): void => {
-  if (done % 50 === 0 || (done === total && total >= 50))
-    console.log(
-      JSON.stringify({
-        message: 'rendering',
-        id: request.contractReviewId,
-        version: request.version,
-        pages: `${done}/${total}`,
-      }),
-    );
-};
-
-/** The renderer (pdf.js and Skia) likewise loads only where a version is processed. */
-const lazyRenderer = (blobs: BlobStore): ContractRenderer => {
-  let renderer: Promise<ContractRenderer> | undefined;
-  return {
-    render: async (request) => {
-      renderer ??= import('./pdf/pdfjs-renderer').then(
-        ({ PdfjsRenderer }) => new PdfjsRenderer(blobs, { onPage: logRenderProgress }),
-      );
-      return (await renderer).render(request);
-    },
-  };
+/** A port this function was not built with: the call is a fault of the wiring, said as such. */
+const unwired = (port: string): never => {
+  throw new Error(`this function is not wired with the ${port} port (see its composition root)`);
 };
 
 export const composePorts = (wiring: PortsWiring): Ports => {
@@ -76,8 +50,8 @@ export const composePorts = (wiring: PortsWiring): Ports => {
     clock,
     ids: randomIds(),
     blobs,
-    pdfs: lazyPdfInspector(blobs),
-    renderer: lazyRenderer(blobs),
+    pdfs: wiring.pdfs?.(blobs) ?? { inspect: () => unwired('PDF inspector') },
+    renderer: wiring.renderer?.(blobs) ?? { render: () => unwired('PDF renderer') },
     workflows: wiring.workflows,
     tokens: joseAccessTokens(wiring.environment, wiring.signingKey),
     answerVault: aesGcmAnswerVault(wiring.answersKey),

@@ -13,5 +13,3 @@ export const createContractReviewVersion = endpoint(async (request, { ports, set
   const upload = await receiveUpload(request, ports, headers);
   return uploadReply(await sendVersion(ports, { scope, contractReviewId: review.id, ...upload }));
 });
-
-export const handler = createContractReviewVersion.handler;

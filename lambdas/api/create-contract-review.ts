@@ -10,5 +10,3 @@ export const createContractReview = endpoint(async (request, { ports, settings }
   const upload = await receiveUpload(request, ports, headers);
   return uploadReply(await sendContract(ports, { scope, ...upload }));
 });
-
-export const handler = createContractReview.handler;

@@ -8,5 +8,3 @@ export const createOnboardingSession = endpoint(async (request, { ports, setting
   const reference = readSessionRequest(await request.text());
   return ok(await openOnboardingSession(ports, scope, reference));
 });
-
-export const handler = createOnboardingSession.handler;

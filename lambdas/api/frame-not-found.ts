@@ -20,5 +20,3 @@ export const frameNotFound = endpoint(async (request) => {
     `There is nothing at ${request.method} ${request.path}. The frame API is ${known}.`,
   );
 });
-
-export const handler = frameNotFound.handler;

@@ -8,5 +8,3 @@ export const frameSaveDraft = endpoint(async (request, { ports }) => {
   await saveDraft(ports, onboarding, await request.text());
   return noContent();
 });
-
-export const handler = frameSaveDraft.handler;

@@ -6,5 +6,3 @@ export const frameShowForm = endpoint(async (request, { ports }) => {
   const onboarding = await onboardingOfToken(ports, sessionTokenOf(request.header('authorization')));
   return noStore(await showForm(ports, onboarding));
 });
-
-export const handler = frameShowForm.handler;

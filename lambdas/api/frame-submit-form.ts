@@ -12,5 +12,3 @@ export const frameSubmitForm = endpoint(async (request, { ports }) => {
   checkAnswersBodySize(request.contentLength);
   return noStore(await submitForm(ports, onboarding, await request.text()));
 });
-
-export const handler = frameSubmitForm.handler;

@@ -8,5 +8,3 @@ export const getClient = endpoint(async (request, { ports, settings }) => {
   const scope = await authenticate(ports, settings, request.header('authorization'));
   return ok(presentClient(await getOwnClient(ports, scope, request.pathParameters.id ?? '')));
 });
-
-export const handler = getClient.handler;

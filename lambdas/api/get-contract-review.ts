@@ -10,5 +10,3 @@ export const getContractReview = endpoint(async (request, { ports, settings }) =
     presentContractReview(await pollOwnContractReview(ports, scope, request.pathParameters.id ?? '')),
   );
 });
-
-export const handler = getContractReview.handler;

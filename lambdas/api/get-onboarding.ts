@@ -8,5 +8,3 @@ export const getOnboarding = endpoint(async (request, { ports, settings }) => {
   const onboarding = await getOwnOnboarding(ports, scope, request.pathParameters.id ?? '');
   return ok(await showOnboarding(ports, onboarding));
 });
-
-export const handler = getOnboarding.handler;

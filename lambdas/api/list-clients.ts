@@ -7,5 +7,3 @@ export const listClients = endpoint(async (request, { ports, settings }) => {
   const scope = await authenticate(ports, settings, request.header('authorization'));
   return ok(await list(ports, scope, request.query));
 });
-
-export const handler = listClients.handler;

@@ -13,5 +13,3 @@ export const notFound = endpoint(async (request) => {
   }
   return fail('not_found', `There is nothing at ${request.method} ${request.path}. The API lives under /v1.`);
 });
-
-export const handler = notFound.handler;

@@ -5,5 +5,3 @@ import { endpoint, ok } from './http/endpoint';
 export const token = endpoint(async (request, { ports, settings }) =>
   ok(await exchangeApiKey(ports, settings, bearerCredential(request.header('authorization')))),
 );
-
-export const handler = token.handler;

@@ -7,10 +7,11 @@ import type { Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { API_ENDPOINTS } from '../api/endpoints';
 import { clientGoneAnswer, errorAnswer, type HttpAnswer, newRequestId } from '../api/http/answer';
-import type { RouteTable, Services } from '../api/http/endpoint';
+import type { RouteTable } from '../api/http/endpoint';
 import { fromNodeRequest, unreadOnReturn } from '../api/http/request';
 import type { Route } from '../api/routes';
 import { ServiceError } from '../core/errors';
+import type { Services } from '../core/services';
 import { requestTarget } from './request-target';
 
 /** API Gateway's own limit on a request body. */
@@ -142,7 +143,8 @@ export const apiListener =
         );
         return;
       }
-      const result = await endpoint.handler(toEvent(request, url, route, pathParameters, body, stage));
+      const event = toEvent(request, url, route, pathParameters, body, stage);
+      const result = await endpoint.handle(event, async () => services);
       send(request, response, fromLambdaResult(result));
     } catch (error) {
       const answer = request.readableAborted

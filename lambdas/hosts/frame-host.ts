@@ -8,8 +8,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { FRAME_CSP, FRAME_ORIGIN_PLACEHOLDER, type OnboardingAssets } from '../../frontend/onboarding/build';
 import { FRAME_ENDPOINTS } from '../api/frame-endpoints';
 import { errorAnswer, newRequestId } from '../api/http/answer';
-import type { Services } from '../api/http/endpoint';
 import { ServiceError } from '../core/errors';
+import type { Services } from '../core/services';
 import { apiListener } from './api-host';
 import { requestTarget } from './request-target';
 

@@ -1,7 +1,8 @@
 // host -> the local stack's fan-out of recorded events to webhook messages, looking at each environment's
 // outbox a few times a second (deployed, the table's stream invokes the same core function).
-import type { Services } from '../api/http/endpoint';
+
 import type { Environment } from '../core/model';
+import type { Services } from '../core/services';
 import { fanOutPending } from '../core/webhooks/delivery';
 
 const INTERVAL_MS = 200;

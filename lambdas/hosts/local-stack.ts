@@ -10,7 +10,6 @@ import { createS3Client, ensureBucket } from '../adapters/blobs/s3-client';
 import { createDocumentClient, ensureTable, startLocalDynamoDb } from '../adapters/dynamodb';
 import { localTableName } from '../adapters/dynamodb/table-schema';
 import type { LocalStepFunctions } from '../adapters/workflows/local-step-functions';
-import { useServicesResolver } from '../api/http/endpoint';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import { apiListener } from './api-host';
 import { frameFiles, frameListener, loaderFile, withLoader } from './frame-host';
@@ -63,11 +62,6 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
       start: async (run) => runner?.workflows(environment).start(run),
     }));
     runner = await localWorkflowRunner(services, config.delayScale);
-    useServicesResolver(async (event) => {
-      const found = services[event.requestContext.stage as Environment];
-      if (!found) throw new Error(`no environment ${event.requestContext.stage}`);
-      return found;
-    });
 
     // The sign-up form's frame and loader, built once before anything listens.
     const onboarding = await buildOnboardingAssets();

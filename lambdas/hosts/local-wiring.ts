@@ -9,9 +9,10 @@ import { createS3Client } from '../adapters/blobs/s3-client';
 import { composePorts } from '../adapters/compose';
 import { createDocumentClient } from '../adapters/dynamodb';
 import { localTableName } from '../adapters/dynamodb/table-schema';
-import type { Services } from '../api/http/endpoint';
+import { lazyPdfInspector, lazyRenderer } from '../adapters/pdf/lazy-pdf-ports';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import type { Workflows } from '../core/ports';
+import type { Services } from '../core/services';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 
 /** One bucket per environment, as deployed (each stage has its own), so one environment's pages and PDFs are never served by the other's hosts. */
@@ -80,6 +81,9 @@ export const localServices = async (
         signingKey: await signingKey(config.dataDir, environment),
         answersKey: () => answersKey(config.dataDir, environment),
         workflows: workflowsOf(environment),
+        // One process serves every endpoint and worker: it reads PDFs.
+        pdfs: lazyPdfInspector,
+        renderer: lazyRenderer,
       });
       return [
         environment,

@@ -2,8 +2,8 @@
 // calling its worker in-process against the run's environment's services.
 import { fileURLToPath } from 'node:url';
 import { LocalStepFunctions, type LocalTask } from '../adapters/workflows/local-step-functions';
-import type { Services } from '../api/http/endpoint';
 import type { Environment } from '../core/model';
+import type { Services } from '../core/services';
 import { WORKERS } from '../workers';
 
 const workflowFile = (name: string) => fileURLToPath(new URL(`../../lib/workflows/${name}`, import.meta.url));

@@ -16,5 +16,3 @@ export const acceptOnboarding = worker(
   AcceptanceRunInput,
   (run, { ports, settings }): Promise<AcceptanceStep> => acceptWhenDue(ports, run, settings.delayScale),
 );
-
-export const handler = acceptOnboarding.handler;

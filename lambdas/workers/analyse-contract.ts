@@ -27,5 +27,3 @@ export const analyseVersion = worker(RunInput, async (run, { ports }): Promise<n
   await changeContractReview(ports, id, lawyerReviewRequested(ports.ids, run.version));
   return null;
 });
-
-export const handler = analyseVersion.handler;

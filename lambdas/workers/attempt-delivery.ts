@@ -16,5 +16,3 @@ export const attemptDelivery = worker(
   DeliveryRunInput,
   (run, { ports, settings }): Promise<DeliveryStep> => attempt(ports, run, settings.delayScale),
 );
-
-export const handler = attemptDelivery.handler;

@@ -27,5 +27,3 @@ export const finishRun = worker(FinishInput, async (input, { ports }): Promise<n
   await ports.runs.finish(run, outcome);
   return null;
 });
-
-export const handler = finishRun.handler;

@@ -82,5 +82,3 @@ export const processContract = worker(RunInput, async (run, { ports }, signal): 
   const after = await changeContractReview(ports, id, processingCompleted(run.version));
   return { ...plan, current: after.version === run.version };
 });
-
-export const handler = processContract.handler;

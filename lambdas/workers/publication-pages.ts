@@ -3,10 +3,10 @@
 // withdrawal, since the publication is pending again.
 import { withdrawnKey, writeViewer } from '../../frontend/pages/publication';
 import type { ViewerOutput } from '../../frontend/pages/viewer';
-import type { Services } from '../api/http/endpoint';
 import { changeContractReview } from '../core/contracts/change';
 import { publicationOf, publicationPublished } from '../core/contracts/pipeline';
 import type { Channel, ContractReview } from '../core/model';
+import type { Services } from '../core/services';
 
 /** A publication's public address: the environment's pages host and the publication's stable slug. */
 export const publicationUrl = (pagesBaseUrl: string, slug: string): string => `${pagesBaseUrl}/${slug}/`;

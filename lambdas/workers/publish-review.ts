@@ -37,5 +37,3 @@ export const publishReview = worker(RunInput, async (run, services): Promise<{ o
     );
   return { outcome: 'completed' };
 });
-
-export const handler = publishReview.handler;

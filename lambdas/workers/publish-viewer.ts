@@ -23,5 +23,3 @@ export const publishViewer = worker(RunInput, async (run, services): Promise<nul
   );
   return null;
 });
-
-export const handler = publishViewer.handler;

@@ -10,9 +10,3 @@ export const redriveRuns = async (ports: Pick<Ports, 'runs' | 'workflows'>, limi
   for (const run of runs) await ports.workflows.start(run);
   return runs.length;
 };
-
-export const handler = async (): Promise<{ started: number }> => {
-  const { awsServices } = await import('../adapters/aws/services');
-  const { ports } = await awsServices();
-  return { started: await redriveRuns(ports) };
-};

@@ -125,7 +125,7 @@ export const syncWithdrawal = async (event: unknown, ports: GatePorts): Promise<
 // ---------------------------------------------------------------------------------------------------
 // The ports over the AWS SDK, and the Lambda handler.
 
-const GateConfig = z.object({
+export const GateConfig = z.object({
   [GATE_SETTINGS.store]: z
     .string()
     .check(z.regex(/^arn:aws:cloudfront::\d{12}:key-value-store\/[A-Za-z0-9-]+$/)),
@@ -191,17 +191,3 @@ export const sdkPorts = async (config: GateConfig, options: SdkOptions = {}): Pr
     pause: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
   };
 };
-
-let ports: Promise<GatePorts> | undefined;
-
-/** The ports of this instance, built on first use; a failed build is retried on the next event. */
-const gatePorts = (): Promise<GatePorts> => {
-  ports ??= (async () => sdkPorts(GateConfig.parse(process.env)))().catch((error) => {
-    ports = undefined;
-    throw error;
-  });
-  return ports;
-};
-
-export const handler = async (event: unknown): Promise<GateOutcome> =>
-  syncWithdrawal(event, await gatePorts());

@@ -1,11 +1,11 @@
 // workers -> a worker is one task of a workflow: a function from the state's input and the
-// environment's services to the state's output. `worker()` wraps it once for both hosts: `run` (the
-// local workflow runner calls it in-process) and `handler` (the Lambda that Step Functions invokes).
+// environment's services to the state's output. `worker()` wraps it once for both hosts: the local
+// workflow runner calls `run` in-process, and the Lambda Step Functions invokes calls it with its services.
 import * as z from 'zod/mini';
 import { isDependencyUnavailable } from '../adapters/unavailable';
-import type { Services } from '../api/http/endpoint';
 import { ENVIRONMENTS } from '../core/model';
 import type { RunRequest } from '../core/ports';
+import type { Services } from '../core/services';
 
 /** The input of a contract or review run's task. */
 export const RunInput = z.object({
@@ -19,8 +19,8 @@ export const RunInput = z.object({
 export type WorkerFunction<I, O> = (input: I, services: Services, signal?: AbortSignal) => Promise<O>;
 
 export interface Worker<O> {
+  /** Runs the task on a state's input; a Lambda's host or the local workflow runner passes the services. */
   run(input: unknown, services: Services, signal?: AbortSignal): Promise<O>;
-  handler(event: unknown): Promise<O>;
 }
 
 /** A fault of a dependency (storage down, throttled): the state's retrier tries again after a pause. */
@@ -53,8 +53,5 @@ export const worker = <I extends RunRequest, O>(
       throw isDependencyUnavailable(error) ? new DependencyUnavailable(error) : error;
     }
   };
-  return {
-    run,
-    handler: async (event) => run(event, await (await import('../adapters/aws/services')).awsServices()),
-  };
+  return { run };
 };

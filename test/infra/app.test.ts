@@ -1,6 +1,6 @@
 // infra -> the whole CDK app as `cdk synth` builds it: a stage per environment, each a stateful and a
 // stateless stack, environment-agnostic, with real bundles and a lean container build context.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -69,9 +69,9 @@ describe('CDK app', () => {
 
   /** The handler modules of the functions outside the API and the contract pipeline's workers. */
   const OTHER_ENTRIES = [
-    'lambdas/workers/attempt-delivery.ts',
-    'lambdas/workers/fan-out.ts',
-    'lambdas/workers/redrive-runs.ts',
+    'lambdas/hosts/aws/functions/attempt-delivery.ts',
+    'lambdas/hosts/aws/functions/fan-out.ts',
+    'lambdas/hosts/aws/functions/redrive-runs.ts',
   ];
 
   it('has a handler module for every endpoint, the fallback, every worker, the delivery attempt, the fan-out and the re-drive', () => {
@@ -103,25 +103,55 @@ describe('CDK app', () => {
     );
   };
 
-  it('bundles every function with esbuild into ESM with a `require`, source maps and pdf.js’s files', () => {
+  /** The functions whose entries wire the PDF ports: the two uploads and the processing step. */
+  const READS_PDFS = new Set([
+    ...ROUTES.filter((route) => route.upload).map((route) => route.name),
+    ...WORKERS.filter((worker) => worker.renders).map((worker) => worker.id),
+  ]);
+
+  /** Bytes of every file under `directory`, its source maps left out (they are never loaded to run). */
+  const bytesOf = (directory: string): number =>
+    readdirSync(directory, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && !entry.name.endsWith('.map'))
+      .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
+
+  it('bundles every function with esbuild into ESM with a `require` and source maps; pdf.js and its files only where PDFs are read', () => {
     const bundles = bundlesByFunction();
     expect(bundles.size).toBe(ROUTES.length + 1 + WORKERS.length + OTHER_ENTRIES.length);
-    for (const directory of bundles.values()) {
-      expect(readdirSync(directory)).toEqual(
-        expect.arrayContaining(['index.mjs', 'index.mjs.map', 'node_modules', 'pdf.worker.mjs']),
-      );
-      // What lambdas/adapters/pdf resolves at run time, relative to the bundle.
-      const pdfjs = createRequire(join(directory, 'index.mjs')).resolve('pdfjs-dist/package.json');
-      expect(pdfjs.startsWith(directory)).toBe(true);
-      for (const data of ['standard_fonts', 'cmaps', 'wasm'])
-        expect(existsSync(join(dirname(pdfjs), data))).toBe(true);
+    expect([...READS_PDFS].sort()).toEqual([
+      'ProcessContract',
+      'create-contract-review',
+      'create-contract-review-version',
+    ]);
+    for (const [name, directory] of bundles) {
+      const files = readdirSync(directory);
+      expect(files).toEqual(expect.arrayContaining(['index.mjs', 'index.mjs.map']));
       const code = readFileSync(join(directory, 'index.mjs'), 'utf8');
       expect(code.startsWith("import { createRequire as __serviceCreateRequire } from 'node:module';")).toBe(
         true,
       );
       // Never inlined: the native package is loaded from node_modules, where there is one.
       expect(code).not.toMatch(/@napi-rs\/canvas-(linux|darwin|win32)/);
+      const readsPdfs = READS_PDFS.has(name);
+      expect([name, files.includes('pdf.worker.mjs'), code.includes('PDFDataRangeTransport')]).toEqual([
+        name,
+        readsPdfs,
+        readsPdfs,
+      ]);
+      if (!readsPdfs) continue;
+      // What lambdas/adapters/pdf resolves at run time, relative to the bundle.
+      const pdfjs = createRequire(join(directory, 'index.mjs')).resolve('pdfjs-dist/package.json');
+      expect(pdfjs.startsWith(directory)).toBe(true);
+      for (const data of ['standard_fonts', 'cmaps', 'wasm'])
+        expect(existsSync(join(dirname(pdfjs), data))).toBe(true);
     }
+  });
+
+  it('keeps every function that reads no PDF under 1 MB (index.mjs and the files beside it, source maps aside)', () => {
+    const sizes = [...bundlesByFunction()]
+      .filter(([name]) => !READS_PDFS.has(name))
+      .map(([name, directory]) => ({ name, under1MB: bytesOf(directory) < 1_000_000 }));
+    expect(sizes).toEqual(sizes.map(({ name }) => ({ name, under1MB: true })));
   });
 
   it('installs @napi-rs/canvas with its Linux ARM64 binary beside the rendering worker only', () => {
@@ -131,12 +161,15 @@ describe('CDK app', () => {
     for (const [name, directory] of bundlesByFunction()) {
       const files = readdirSync(directory).sort();
       if (!rendering.has(name)) {
+        const pdfs = READS_PDFS.has(name);
+        const beside = pdfs || publishing.has(name) ? ['node_modules'] : [];
         expect([name, files]).toEqual([
           name,
-          ['index.mjs', 'index.mjs.map', 'node_modules', 'pdf.worker.mjs'],
+          ['index.mjs', 'index.mjs.map', ...beside, ...(pdfs ? ['pdf.worker.mjs'] : [])],
         ]);
-        const modules = publishing.has(name) ? ['@fontsource', 'pdfjs-dist'] : ['pdfjs-dist'];
-        expect([name, readdirSync(join(directory, 'node_modules')).sort()]).toEqual([name, modules]);
+        const modules = [...(publishing.has(name) ? ['@fontsource'] : []), ...(pdfs ? ['pdfjs-dist'] : [])];
+        if (modules.length > 0)
+          expect([name, readdirSync(join(directory, 'node_modules')).sort()]).toEqual([name, modules]);
         continue;
       }
       // The project's lock file, which `npm ci` needed, is not shipped.

@@ -36,7 +36,7 @@ import {
   synthServiceApp,
 } from './synth';
 
-/** The settings every handler host is given (lambdas/adapters/aws/services.ts reads them). */
+/** The settings every handler host is given (lambdas/hosts/aws/services.ts reads them). */
 const SERVICE_SETTINGS = [
   'SERVICE_ENVIRONMENT',
   'TABLE_NAME',

@@ -1,6 +1,7 @@
 // frontend/onboarding/frame -> the frame's entry point: say ready to the page that mounted the form,
 // wait for its session token, load the draft or latest answers, and start the form. A token the
 // service does not know ends here, with the page told (`error`) and the person shown why.
+import './zod-jitless';
 import { type FormState, frameApi, SessionInvalidError } from './api';
 import { startApp } from './app';
 import { h } from './dom';

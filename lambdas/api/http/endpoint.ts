@@ -1,17 +1,11 @@
 // api -> an endpoint is one function from a request and the environment's services to an answer.
-// `endpoint()` wraps it once for every host: `run` (in-process, streaming bodies) and `handler` (Lambda).
+// `endpoint()` wraps it once for every host: `run` (in-process, streaming bodies) and `handle` (an API
+// Gateway event, in a Lambda or the local stack's API host); the host passes the services it built.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { Ports } from '../../core/ports';
-import type { Settings } from '../../core/settings';
+import type { Services } from '../../core/services';
 import { clientGoneAnswer, errorAnswer, type HttpAnswer, jsonAnswer, newRequestId } from './answer';
 import { type ApiRequest, fromApiGatewayEvent } from './request';
 import type { Router } from './router';
-
-/** What one environment's host wires in at start-up. */
-export interface Services {
-  ports: Ports;
-  settings: Settings;
-}
 
 export interface Reply {
   status: number;
@@ -23,8 +17,16 @@ export interface Reply {
 export type EndpointFunction = (request: ApiRequest, services: Services) => Promise<Reply>;
 
 export interface Endpoint {
+  /** Answers a request read by the host (the local stack and the upload service stream bodies). */
   run(request: ApiRequest, services: Services): Promise<HttpAnswer>;
-  handler(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2>;
+  /**
+   * Answers the event API Gateway hands a Lambda (payload format 2.0); `services` is asked inside, so
+   * that a composition root that cannot be built is answered like any fault (500, in the API's shape).
+   */
+  handle(
+    event: APIGatewayProxyEventV2,
+    services: () => Promise<Services>,
+  ): Promise<APIGatewayProxyStructuredResultV2>;
 }
 
 /** One API's routes and their endpoints by name, with the endpoint that answers everything else. */
@@ -33,17 +35,6 @@ export interface RouteTable {
   endpoints: Readonly<Record<string, Endpoint>>;
   fallback: string;
 }
-
-type ServicesResolver = (event: APIGatewayProxyEventV2) => Promise<Services>;
-
-/** Deployed, the services come from the AWS composition root, built once per Lambda instance. */
-let resolveServices: ServicesResolver = async () =>
-  (await import('../../adapters/aws/services')).awsServices();
-
-/** The local stack serves both environments in one process: it picks the services per request. */
-export const useServicesResolver = (resolver: ServicesResolver): void => {
-  resolveServices = resolver;
-};
 
 export const endpoint = (fn: EndpointFunction): Endpoint => {
   const run = async (request: ApiRequest, services: Services): Promise<HttpAnswer> => {
@@ -59,10 +50,10 @@ export const endpoint = (fn: EndpointFunction): Endpoint => {
   };
   return {
     run,
-    handler: async (event) => {
+    handle: async (event, services) => {
       let answer: HttpAnswer;
       try {
-        answer = await run(fromApiGatewayEvent(event), await resolveServices(event));
+        answer = await run(fromApiGatewayEvent(event), await services());
       } catch (error) {
         answer = errorAnswer(newRequestId(), error);
       }

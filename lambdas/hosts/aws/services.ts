@@ -1,15 +1,16 @@
-// adapter -> the composition root of a deployed function or the upload ingest service: configuration
-// read once from the environment and validated, AWS clients built once per instance.
+// host -> the composition root of a deployed function or the upload ingest service: configuration read
+// once from the environment and validated, AWS clients built once per instance. The PDF ports are wired
+// only where a function's own entry asks for them (functions/), so the others carry no pdf.js.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import * as z from 'zod/mini';
-import type { Services } from '../../api/http/endpoint';
+import { decodeAnswerKey } from '../../adapters/answer-vault';
+import { createS3Client } from '../../adapters/blobs/s3-client';
+import { composePorts, type PortsWiring } from '../../adapters/compose';
+import { createDocumentClient } from '../../adapters/dynamodb';
+import { stepFunctionsWorkflows } from '../../adapters/workflows/step-functions-workflows';
 import { ENVIRONMENTS } from '../../core/model';
-import { decodeAnswerKey } from '../answer-vault';
-import { createS3Client } from '../blobs/s3-client';
-import { composePorts } from '../compose';
-import { createDocumentClient } from '../dynamodb';
-import { stepFunctionsWorkflows } from '../workflows/step-functions-workflows';
+import type { Services } from '../../core/services';
 
 const AwsConfig = z.object({
   SERVICE_ENVIRONMENT: z.enum(ENVIRONMENTS),
@@ -34,7 +35,10 @@ const AwsConfig = z.object({
 
 let services: Promise<Services> | undefined;
 
-const build = async (): Promise<Services> => {
+/** The PDF ports a function's entry wires in, when it reads PDFs. */
+export type PdfWiring = Pick<PortsWiring, 'pdfs' | 'renderer'>;
+
+const build = async (pdf: PdfWiring): Promise<Services> => {
   const config = AwsConfig.parse(process.env);
   const secrets = new SecretsManagerClient({});
   const secret = await secrets.send(new GetSecretValueCommand({ SecretId: config.SIGNING_SECRET_ARN }));
@@ -62,6 +66,7 @@ const build = async (): Promise<Services> => {
       delivery: config.DELIVERY_STATE_MACHINE_ARN,
       acceptance: config.ACCEPTANCE_STATE_MACHINE_ARN,
     }),
+    ...pdf,
   });
   return {
     ports,
@@ -76,9 +81,12 @@ const build = async (): Promise<Services> => {
   };
 };
 
-/** The services of this instance, built on first use; a failed build is retried on the next call. */
-export const awsServices = (): Promise<Services> => {
-  services ??= build().catch((error) => {
+/**
+ * The services of this instance, built on first use (a function always asks with the same `pdf`
+ * wiring); a failed build is retried on the next call.
+ */
+export const awsServices = (pdf: PdfWiring = {}): Promise<Services> => {
+  services ??= build(pdf).catch((error) => {
     services = undefined;
     throw error;
   });

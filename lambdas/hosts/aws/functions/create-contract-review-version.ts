@@ -1,0 +1,6 @@
+// host -> the function of POST /v1/contract-reviews/{id}/versions: it inspects the PDF it receives.
+import { lazyPdfInspector } from '../../../adapters/pdf/lazy-pdf-ports';
+import { createContractReviewVersion } from '../../../api/create-contract-review-version';
+import { apiLambda } from '../lambda';
+
+export const handler = apiLambda(createContractReviewVersion, { pdfs: lazyPdfInspector });

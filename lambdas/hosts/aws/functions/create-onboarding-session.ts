@@ -1,0 +1,5 @@
+// host -> the function of POST /v1/clients/onboardings/sessions.
+import { createOnboardingSession } from '../../../api/create-onboarding-session';
+import { apiLambda } from '../lambda';
+
+export const handler = apiLambda(createOnboardingSession);

@@ -1,0 +1,5 @@
+// host -> the function of the frame API: the form of a session.
+import { frameShowForm } from '../../../api/frame-show-form';
+import { apiLambda } from '../lambda';
+
+export const handler = apiLambda(frameShowForm);

@@ -1,0 +1,5 @@
+// host -> the function of the frame API: the submission.
+import { frameSubmitForm } from '../../../api/frame-submit-form';
+import { apiLambda } from '../lambda';
+
+export const handler = apiLambda(frameSubmitForm);

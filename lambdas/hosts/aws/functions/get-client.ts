@@ -1,0 +1,5 @@
+// host -> the function of GET /v1/clients/{id}.
+import { getClient } from '../../../api/get-client';
+import { apiLambda } from '../lambda';
+
+export const handler = apiLambda(getClient);

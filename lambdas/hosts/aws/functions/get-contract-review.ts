@@ -1,0 +1,5 @@
+// host -> the function of GET /v1/contract-reviews/{id}.
+import { getContractReview } from '../../../api/get-contract-review';
+import { apiLambda } from '../lambda';
+
+export const handler = apiLambda(getContractReview);

@@ -1,0 +1,5 @@
+// host -> the function of GET /v1/clients/onboardings/{id}.
+import { getOnboarding } from '../../../api/get-onboarding';
+import { apiLambda } from '../lambda';
+
+export const handler = apiLambda(getOnboarding);

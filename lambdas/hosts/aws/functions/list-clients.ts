@@ -1,0 +1,5 @@
+// host -> the function of GET /v1/clients.
+import { listClients } from '../../../api/list-clients';
+import { apiLambda } from '../lambda';
+
+export const handler = apiLambda(listClients);

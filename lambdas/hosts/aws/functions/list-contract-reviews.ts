@@ -1,0 +1,5 @@
+// host -> the function of GET /v1/contract-reviews.
+import { listContractReviews } from '../../../api/list-contract-reviews';
+import { apiLambda } from '../lambda';
+
+export const handler = apiLambda(listContractReviews);

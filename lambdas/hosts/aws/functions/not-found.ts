@@ -1,0 +1,5 @@
+// host -> the function of every other path of the API.
+import { notFound } from '../../../api/not-found';
+import { apiLambda } from '../lambda';
+
+export const handler = apiLambda(notFound);

@@ -1,0 +1,5 @@
+// host -> the function of the review run: publish the review channels.
+import { publishReview } from '../../../workers/publish-review';
+import { workerLambda } from '../lambda';
+
+export const handler = workerLambda(publishReview);

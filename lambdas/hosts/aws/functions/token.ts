@@ -1,0 +1,5 @@
+// host -> the function of POST /v1/token.
+import { token } from '../../../api/token';
+import { apiLambda } from '../lambda';
+
+export const handler = apiLambda(token);

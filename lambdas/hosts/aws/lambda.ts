@@ -1,0 +1,26 @@
+// host -> the three shapes of a deployed function's handler, each given its services by the AWS
+// composition root: an API endpoint (API Gateway's event), a workflow's task (the state's input) and a
+// job over the ports (the fan-out, the re-drive). Each function's entry (functions/) picks one.
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { Endpoint } from '../../api/http/endpoint';
+import type { Ports } from '../../core/ports';
+import type { Worker } from '../../workers/worker';
+import { awsServices, type PdfWiring } from './services';
+
+/** The handler of an endpoint's function; `pdf` for an endpoint that reads PDFs. */
+export const apiLambda =
+  (endpoint: Endpoint, pdf?: PdfWiring) =>
+  (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> =>
+    endpoint.handle(event, () => awsServices(pdf));
+
+/** The handler of a workflow task's function (Step Functions invokes it with the state's input). */
+export const workerLambda =
+  <O>(worker: Worker<O>, pdf?: PdfWiring) =>
+  async (event: unknown): Promise<O> =>
+    worker.run(event, await awsServices(pdf));
+
+/** The handler of a job that only needs the ports (its event says nothing it needs). */
+export const portsLambda =
+  <O>(job: (ports: Ports) => Promise<O>) =>
+  async (): Promise<O> =>
+    job((await awsServices()).ports);
