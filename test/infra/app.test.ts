@@ -1,8 +1,10 @@
 // infra -> the whole CDK app as `cdk synth` builds it: a stage per environment, each a stateful and a
 // stateless stack, environment-agnostic, with real bundles and a lean container build context.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Template } from 'aws-cdk-lib/assertions';
 import { fontPackageRoot } from '../../frontend/pages/text-layer-font';
 import { TEXT_LAYER_FONT_DATA } from '../../frontend/pages/text-layer-font-data';
@@ -145,6 +147,40 @@ describe('CDK app', () => {
       for (const data of ['standard_fonts', 'cmaps', 'wasm'])
         expect(existsSync(join(dirname(pdfjs), data))).toBe(true);
     }
+  });
+
+  it('loads every function’s bundle in a fresh Node process (as Lambda does before the first event), the renderer aside', () => {
+    // The renderer's bundle loads @napi-rs/canvas for Linux ARM64, which this machine may not run; its
+    // package is checked below. A module that cannot load as ESM (a `__dirname`, a package missing beside
+    // the bundle) fails every event of its function, and no other test would see it.
+    const failures: string[] = [];
+    for (const [name, directory] of bundlesByFunction()) {
+      if (WORKERS.some((worker) => worker.id === name && worker.renders)) continue;
+      const url = pathToFileURL(join(directory, 'index.mjs')).href;
+      try {
+        execFileSync(
+          process.execPath,
+          ['--input-type=module', '-e', `await import(${JSON.stringify(url)})`],
+          {
+            env: {
+              PATH: process.env.PATH ?? '',
+              AWS_REGION: 'eu-west-1',
+              NODE_OPTIONS: '--enable-source-maps',
+            },
+            stdio: 'pipe',
+            timeout: 60_000,
+          },
+        );
+      } catch (error) {
+        failures.push(
+          `${name}: ${String((error as { stderr?: Buffer }).stderr ?? error)
+            .split('\n')
+            .slice(0, 6)
+            .join(' ')}`,
+        );
+      }
+    }
+    expect(failures).toEqual([]);
   });
 
   it('keeps every function that reads no PDF under 1 MB (index.mjs and the files beside it, source maps aside)', () => {

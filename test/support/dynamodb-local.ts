@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../../lambdas/adapters/dynamodb/document-client';
 import {
-  createDocumentClient,
   ensureTable,
   type LocalDynamoDb,
   startLocalDynamoDb,

@@ -15,10 +15,10 @@ import { DynamoDbWebhookMessageStore } from './webhook-message-store';
 
 export { DynamoDbClientStore } from './client-store';
 export { DynamoDbContractReviewStore } from './contract-review-store';
+export { createDocumentClient } from './document-client';
 export { DynamoDbEventOutbox } from './event-outbox';
 export { DynamoDbIdempotencyStore } from './idempotency-store';
 export { DynamoDbIdentityStore } from './identity-store';
-export { createDocumentClient, ensureTable, type LocalDynamoDb, startLocalDynamoDb } from './local-dynamodb';
 export { DynamoDbOnboardingStore } from './onboarding-store';
 export { DynamoDbRateLimiter } from './rate-limiter';
 export { DynamoDbRunStore } from './run-store';

