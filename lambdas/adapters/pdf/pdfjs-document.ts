@@ -9,7 +9,6 @@ import {
   VerbosityLevel,
 } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { BlobStore } from '../../core/ports';
-import { boundedCanvasFactory } from './pdfjs-canvas-factory';
 
 /** pdf.js's font, character map and WebAssembly files, as directory paths with a trailing slash. */
 export interface PdfjsAssets {
@@ -103,8 +102,11 @@ export interface OpenPdfOptions {
   assets: PdfjsAssets;
   /** Bytes per range read (pdf.js groups adjacent missing chunks into one read). */
   rangeChunkSize: number;
-  /** For drawing: the most pixels of a canvas pdf.js makes for itself (see pdfjs-canvas-factory.ts). */
-  maxCanvasPixels?: number;
+  /**
+   * For drawing: the class pdf.js makes its own canvases with (pdfjs-canvas-factory.ts). Passed in by the
+   * renderer, so that the inspector, which draws nothing, never loads the native canvas package.
+   */
+  CanvasFactory?: object;
 }
 
 /**
@@ -115,7 +117,7 @@ export interface OpenPdfOptions {
 export const openStoredPdf = (
   ranges: RangeSource,
   length: number,
-  { assets, rangeChunkSize, maxCanvasPixels }: OpenPdfOptions,
+  { assets, rangeChunkSize, CanvasFactory }: OpenPdfOptions,
 ) => {
   const transport = new BlobRangeTransport(ranges, length);
   const task = getDocument({
@@ -127,7 +129,7 @@ export const openStoredPdf = (
     ...assets,
     cMapPacked: true,
     verbosity: VerbosityLevel.ERRORS,
-    ...(maxCanvasPixels !== undefined && { CanvasFactory: boundedCanvasFactory(maxCanvasPixels) }),
+    ...(CanvasFactory !== undefined && { CanvasFactory }),
   });
   return { task, transport };
 };

@@ -2,6 +2,7 @@
 // document with pdf.js in this thread; a rendering thread (pdfjs-render-thread.ts) runs one in its own.
 import type { PDFDocumentProxy, RenderTask } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { RenderFailed } from '../../core/rendered-contract';
+import { boundedCanvasFactory } from './pdfjs-canvas-factory';
 import { openStoredPdf, type PdfjsAssets, type RangeSource, reasonFor } from './pdfjs-document';
 import { PagePainter, type PaintedPage, type PaintOptions } from './pdfjs-page';
 
@@ -53,7 +54,10 @@ export class InlinePages implements PageSource {
     ranges: RangeSource,
     private readonly init: PagesInit,
   ) {
-    this.opening = openStoredPdf(ranges, init.length, init);
+    this.opening = openStoredPdf(ranges, init.length, {
+      ...init,
+      CanvasFactory: boundedCanvasFactory(init.maxCanvasPixels),
+    });
     this.opened = this.opening.task.promise.then(
       (document) => document.numPages,
       (error: unknown) => {
