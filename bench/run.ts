@@ -3,8 +3,9 @@
 // (3) pages rendered per second against mutool and pdftoppm (bench/render.ts), and (4) the time from
 // upload to the contract_viewer publication published, with a real-world slide and the stack's memory
 // meanwhile (bench/publish.ts), and (5) webhook deliveries per
-// second to a loopback receiver and the time from an event to its first attempt (bench/webhooks.ts).
-// `npm run bench -- publish` (or any of upload, get, render, publish, webhooks) runs only the sections
+// second to a loopback receiver and the time from an event to its first attempt (bench/webhooks.ts), and
+// (6) each deployed function's bundle size and cold module initialisation (bench/functions.ts).
+// `npm run bench -- publish` (or any of upload, get, render, publish, webhooks, functions) runs only the sections
 // named, in that order; none named runs them all.
 // Prints a table, then one JSON summary line. Everything it starts is stopped, even on failure.
 // BENCH_CPU_PROF=<dir> also CPU-profiles the stack; `npx tsx bench/cpu-profile-summary.ts <dir>` reads it.
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { bearer, contractParts, upload } from '../test/support/api-client';
 import { contractPdf, writeLargePdf } from '../test/support/pdfs';
 import type { Phase } from './cpu-profile-summary';
+import { functionsSection } from './functions';
 import { toMiB } from './process-memory';
 import { publishSection } from './publish';
 import { renderingSection } from './render';
@@ -36,7 +38,7 @@ const LOAD_AVERAGE_AT_START = loadavg()[0] ?? 0;
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
-const SECTIONS = ['upload', 'get', 'render', 'publish', 'webhooks'] as const;
+const SECTIONS = ['upload', 'get', 'render', 'publish', 'webhooks', 'functions'] as const;
 type Section = (typeof SECTIONS)[number];
 const isSection = (name: string): name is Section => (SECTIONS as readonly string[]).includes(name);
 
@@ -399,6 +401,7 @@ const main = async () => {
       const running = stack;
       await phase('webhook deliveries', () => webhooksSection(running, token, progress));
     }
+    if (sections.has('functions')) await functionsSection(workDir, progress);
   } catch (error) {
     // After an interrupt the steps under way fail as their servers stop: that is not the news.
     if (!interrupted) throw error;

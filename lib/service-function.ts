@@ -35,7 +35,7 @@ export const LAMBDA_NPM_PLATFORM: Readonly<Record<string, string>> = {
 };
 
 /** Lets bundled CommonJS dependencies call `require` inside the ESM output. */
-const REQUIRE_BANNER =
+export const REQUIRE_BANNER =
   "import { createRequire as __serviceCreateRequire } from 'node:module'; const require = __serviceCreateRequire(import.meta.url);";
 
 export interface ServiceFunctionProps
