@@ -47,8 +47,8 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { FRAME_ORIGIN_PLACEHOLDER, type OnboardingAssets } from '../frontend/onboarding/build';
+import { FRAME_SECURITY_HEADERS, frameFiles, LOADER_CACHE } from '../frontend/onboarding/served-files';
 import { FRAME_FALLBACK_HANDLER, FRAME_ROUTES } from '../lambdas/api/frame-routes';
-import { FRAME_SECURITY_HEADERS, frameFiles, LOADER_CACHE } from '../lambdas/hosts/frame-host';
 import { handlerEntry } from './service-api';
 import { ServiceFunction } from './service-function';
 import {

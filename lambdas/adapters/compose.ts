@@ -13,6 +13,7 @@ import { joseAccessTokens } from './jose-access-tokens';
 import { randomIds } from './random-ids';
 import { withRecentReads } from './recent-reads';
 import { systemClock } from './system-clock';
+import { translatingFaults } from './unavailable';
 import { webhookSender } from './webhooks/http-sender';
 
 export interface PortsWiring {
@@ -40,10 +41,17 @@ const unwired = (port: string): never => {
   throw new Error(`this function is not wired with the ${port} port (see its composition root)`);
 };
 
+/** Each store, its SDK faults raised as the core's `DependencyUnavailable`. */
+const translatingStores = <S extends object>(stores: S): S =>
+  Object.fromEntries(Object.entries(stores).map(([name, store]) => [name, translatingFaults(store)])) as S;
+
 export const composePorts = (wiring: PortsWiring): Ports => {
   const clock = systemClock();
-  const blobs = new S3BlobStore({ client: wiring.s3, bucket: wiring.bucket });
-  const stores = createDynamoDbStores(wiring.dynamo, wiring.tableName, clock, wiring.environment);
+  // Every port over an AWS service raises its faults as the core's (adapters/unavailable.ts).
+  const blobs = translatingFaults(new S3BlobStore({ client: wiring.s3, bucket: wiring.bucket }));
+  const stores = translatingStores(
+    createDynamoDbStores(wiring.dynamo, wiring.tableName, clock, wiring.environment),
+  );
   const contractReviews = withRecentReads(stores.contractReviews, clock);
   return {
     environment: wiring.environment,
@@ -52,9 +60,9 @@ export const composePorts = (wiring: PortsWiring): Ports => {
     blobs,
     pdfs: wiring.pdfs?.(blobs) ?? { inspect: () => unwired('PDF inspector') },
     renderer: wiring.renderer?.(blobs) ?? { render: () => unwired('PDF renderer') },
-    workflows: wiring.workflows,
+    workflows: translatingFaults(wiring.workflows),
     tokens: joseAccessTokens(wiring.environment, wiring.signingKey),
-    answerVault: aesGcmAnswerVault(wiring.answersKey),
+    answerVault: translatingFaults(aesGcmAnswerVault(wiring.answersKey)),
     webhookSender: { send: webhookSender({ allowLoopbackHttp: wiring.allowLoopbackWebhooks }) },
     ...stores,
     contractReviews: contractReviews.store,

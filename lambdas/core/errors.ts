@@ -127,3 +127,29 @@ export class ActionRefused extends Error {
     this.name = 'ActionRefused';
   }
 }
+
+/**
+ * A dependency (storage, a queue, a secret, the network to them) is down, throttled or failing: a request
+ * is answered 503 `service_unavailable` with `Retry-After`, a workflow's task is retried after a pause
+ * (its state machine retries this error by name). The adapters raise it for their SDKs' faults.
+ */
+export class DependencyUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`a dependency is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.name = 'DependencyUnavailable';
+  }
+}
+
+/** Whether `error`, or an error it was caused by, is a `DependencyUnavailable`. */
+export const isDependencyUnavailable = (error: unknown, depth = 0): boolean => {
+  if (error instanceof DependencyUnavailable) return true;
+  if (!(error instanceof Error) || depth > 4) return false;
+  if (
+    error instanceof AggregateError &&
+    error.errors.some((inner) => isDependencyUnavailable(inner, depth + 1))
+  )
+    return true;
+  return isDependencyUnavailable(error.cause, depth + 1);
+};

@@ -5,6 +5,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { buildOnboardingAssets } from '../../frontend/onboarding/build';
+import { frameFiles, loaderFile } from '../../frontend/onboarding/served-files';
 import { startLocalS3 } from '../adapters/blobs/local-s3-server';
 import { createS3Client, ensureBucket } from '../adapters/blobs/s3-client';
 import { createDocumentClient } from '../adapters/dynamodb';
@@ -13,7 +14,7 @@ import { localTableName } from '../adapters/dynamodb/table-schema';
 import type { LocalStepFunctions } from '../adapters/workflows/local-step-functions';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import { apiListener } from './api-host';
-import { frameFiles, frameListener, loaderFile, withLoader } from './frame-host';
+import { frameListener, withLoader } from './frame-host';
 import { answerProtocolErrorsAsJson } from './http-protocol-errors';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 import { startLocalFanOut } from './local-fan-out';

@@ -2,7 +2,7 @@
 // environment's services to the state's output. `worker()` wraps it once for both hosts: the local
 // workflow runner calls `run` in-process, and the Lambda Step Functions invokes calls it with its services.
 import * as z from 'zod/mini';
-import { isDependencyUnavailable } from '../adapters/unavailable';
+import { DependencyUnavailable, isDependencyUnavailable } from '../core/errors';
 import { ENVIRONMENTS } from '../core/model';
 import type { RunRequest } from '../core/ports';
 import type { Services } from '../core/services';
@@ -23,16 +23,6 @@ export interface Worker<O> {
   run(input: unknown, services: Services, signal?: AbortSignal): Promise<O>;
 }
 
-/** A fault of a dependency (storage down, throttled): the state's retrier tries again after a pause. */
-export class DependencyUnavailable extends Error {
-  constructor(cause: unknown) {
-    super(`a dependency is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, {
-      cause,
-    });
-    this.name = 'DependencyUnavailable';
-  }
-}
-
 /** The run a state's input names, checked against the environment whose services run it. */
 const readInput = <I extends RunRequest>(schema: z.ZodMiniType<I>, input: unknown, services: Services): I => {
   const parsed = schema.safeParse(input);
@@ -50,7 +40,10 @@ export const worker = <I extends RunRequest, O>(
     try {
       return await fn(readInput(schema, input, services), services, signal);
     } catch (error) {
-      throw isDependencyUnavailable(error) ? new DependencyUnavailable(error) : error;
+      // A dependency's fault anywhere in the chain: the state's retrier tries again after a pause.
+      throw isDependencyUnavailable(error) && !(error instanceof DependencyUnavailable)
+        ? new DependencyUnavailable(error)
+        : error;
     }
   };
   return { run };

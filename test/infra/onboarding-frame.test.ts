@@ -10,8 +10,8 @@ import { join, relative } from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnRole, IRole } from 'aws-cdk-lib/aws-iam';
 import { FRAME_CSP, FRAME_ORIGIN_PLACEHOLDER } from '../../frontend/onboarding/build';
+import { FRAME_SECURITY_HEADERS, frameFiles, LOADER_CACHE } from '../../frontend/onboarding/served-files';
 import { FRAME_FALLBACK_HANDLER, FRAME_ROUTES } from '../../lambdas/api/frame-routes';
-import { FRAME_SECURITY_HEADERS, frameFiles, LOADER_CACHE } from '../../lambdas/hosts/frame-host';
 import type { Environment } from '../../lib/environments';
 import {
   ANSWERS_KEY_SETTING,

@@ -1,8 +1,7 @@
 // api -> every answer: JSON with `Content-Type: application/json; charset=utf-8` and
 // `Service-Request-Id`, errors as `{ error: { code, message } }`; unknown faults logged, never shown.
 import { randomBytes } from 'node:crypto';
-import { isDependencyUnavailable } from '../../adapters/unavailable';
-import { isServiceError, ServiceError } from '../../core/errors';
+import { isDependencyUnavailable, isServiceError, ServiceError } from '../../core/errors';
 
 export interface HttpAnswer {
   status: number;

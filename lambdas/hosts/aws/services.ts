@@ -8,6 +8,7 @@ import { decodeAnswerKey } from '../../adapters/answer-vault';
 import { createS3Client } from '../../adapters/blobs/s3-client';
 import { composePorts, type PortsWiring } from '../../adapters/compose';
 import { createDocumentClient } from '../../adapters/dynamodb';
+import { translateFault } from '../../adapters/unavailable';
 import { stepFunctionsWorkflows } from '../../adapters/workflows/step-functions-workflows';
 import { ENVIRONMENTS } from '../../core/model';
 import type { Services } from '../../core/services';
@@ -86,9 +87,10 @@ const build = async (pdf: PdfWiring): Promise<Services> => {
  * wiring); a failed build is retried on the next call.
  */
 export const awsServices = (pdf: PdfWiring = {}): Promise<Services> => {
-  services ??= build(pdf).catch((error) => {
+  services ??= build(pdf).catch((error: unknown) => {
     services = undefined;
-    throw error;
+    // Secrets Manager down: a 503 (or a retried task), like any dependency's fault.
+    throw translateFault(error);
   });
   return services;
 };

@@ -1,0 +1,92 @@
+// test support -> the layers of the code and the directions their imports may take: one table, read by
+// the layer test (test/unit/layers.test.ts) and listed in the README's layout section.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import ts from 'typescript';
+
+/** A layer: the folder it is, and what it may import besides itself and npm packages. */
+interface Layer {
+  folder: string;
+  mayImport: readonly string[];
+  /** Packages it may not import (the core holds no AWS and no HTTP). */
+  forbiddenPackages?: readonly RegExp[];
+}
+
+/** Most specific folder first. */
+export const LAYERS: readonly Layer[] = [
+  {
+    folder: 'lambdas/core',
+    mayImport: [],
+    forbiddenPackages: [/^@aws-sdk\//, /^@smithy\//, /^aws-lambda$/, /^node:https?$/],
+  },
+  { folder: 'lambdas/adapters', mayImport: ['lambdas/core'] },
+  { folder: 'lambdas/api', mayImport: ['lambdas/core'] },
+  { folder: 'lambdas/workers', mayImport: ['lambdas/core', 'frontend/pages'] },
+  { folder: 'lambdas/hosts', mayImport: ['lambdas', 'frontend'] },
+  { folder: 'frontend/pages', mayImport: ['lambdas/core'] },
+  { folder: 'frontend/onboarding', mayImport: ['lambdas/core'] },
+  // The CDK app reads the route tables, the table schema and the built frontend; never a host or a worker.
+  { folder: 'lib', mayImport: ['lambdas/core', 'lambdas/api', 'lambdas/adapters', 'frontend'] },
+  { folder: 'bin', mayImport: ['lambdas', 'frontend', 'lib'] },
+];
+
+/**
+ * Imports that point the wrong way today, each with what removes it; the test fails on any other, and
+ * on an entry here that no longer occurs.
+ */
+export const KNOWN_EXCEPTIONS: ReadonlyMap<string, string> = new Map([
+  [
+    'lib/hosted-pages.ts -> lambdas/workers/withdrawal-gate.ts',
+    'the withdrawal gate split into core, adapter and a thin worker (issue 11, item 3)',
+  ],
+]);
+
+const layerOf = (file: string): Layer | undefined =>
+  LAYERS.find((layer) => file === layer.folder || file.startsWith(`${layer.folder}/`));
+
+const within = (file: string, folder: string) => file === folder || file.startsWith(`${folder}/`);
+
+/** The module specifiers `source` imports or re-exports, dynamic imports included. */
+export const importsOf = (source: string): string[] =>
+  ts.preProcessFile(source, true, true).importedFiles.map((file) => file.fileName);
+
+/** A relative specifier of `file` as a repository path with `.ts` (index files as written). */
+const resolveRelative = (file: string, specifier: string): string => {
+  const path = normalize(join(dirname(file), specifier));
+  return /\.(ts|mjs|js|css|json)$/.test(path) ? path : `${path}.ts`;
+};
+
+/** Every import of `files` (repository path to source) that its layer does not allow. */
+export const wrongImports = (files: ReadonlyMap<string, string>): string[] => {
+  const wrong: string[] = [];
+  for (const [file, source] of files) {
+    const layer = layerOf(file);
+    if (!layer) continue;
+    for (const specifier of importsOf(source)) {
+      if (!specifier.startsWith('.')) {
+        if (layer.forbiddenPackages?.some((pattern) => pattern.test(specifier)))
+          wrong.push(`${file} -> ${specifier}`);
+        continue;
+      }
+      const target = resolveRelative(file, specifier);
+      if (within(target, layer.folder)) continue;
+      if (!layer.mayImport.some((folder) => within(target, folder))) wrong.push(`${file} -> ${target}`);
+    }
+  }
+  return wrong;
+};
+
+/** The TypeScript sources of the repository's layers, by repository path. */
+export const repositorySources = (root: string): Map<string, string> => {
+  const files = new Map<string, string>();
+  for (const layer of LAYERS) {
+    const top = layer.folder.split('/')[0] ?? layer.folder;
+    for (const entry of readdirSync(join(root, top), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) continue;
+      const path = relative(root, join(entry.parentPath, entry.name)).split('\\').join('/');
+      if (path.includes('node_modules') || path.includes('/dist')) continue;
+      files.set(path, readFileSync(join(root, path), 'utf8'));
+    }
+  }
+  return files;
+};

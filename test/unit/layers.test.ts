@@ -1,0 +1,68 @@
+// unit -> imports point one way: each layer imports only the layers below it (test/support/layers.ts),
+// and the core imports no AWS SDK and no HTTP.
+import { fileURLToPath } from 'node:url';
+import { KNOWN_EXCEPTIONS, repositorySources, wrongImports } from '../support/layers';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('layers', () => {
+  test('no import of the repository points the wrong way, beyond the known exceptions still to remove', () => {
+    const wrong = wrongImports(repositorySources(ROOT));
+    expect(wrong.filter((edge) => !KNOWN_EXCEPTIONS.has(edge))).toEqual([]);
+    // An exception that no longer occurs is removed from the list.
+    expect([...KNOWN_EXCEPTIONS.keys()].filter((edge) => !wrong.includes(edge))).toEqual([]);
+  });
+
+  test.each([
+    [
+      'the core importing an adapter',
+      'lambdas/core/x.ts',
+      "import { composePorts } from '../adapters/compose';",
+      'lambdas/core/x.ts -> lambdas/adapters/compose.ts',
+    ],
+    [
+      'the core importing the AWS SDK',
+      'lambdas/core/x.ts',
+      "import { S3Client } from '@aws-sdk/client-s3';",
+      'lambdas/core/x.ts -> @aws-sdk/client-s3',
+    ],
+    [
+      'an endpoint importing a host',
+      'lambdas/api/x.ts',
+      "export { awsServices } from '../hosts/aws/services';",
+      'lambdas/api/x.ts -> lambdas/hosts/aws/services.ts',
+    ],
+    [
+      'a worker loading an adapter lazily',
+      'lambdas/workers/x.ts',
+      "const m = () => import('../adapters/pdf/pdfjs-renderer');",
+      'lambdas/workers/x.ts -> lambdas/adapters/pdf/pdfjs-renderer.ts',
+    ],
+    [
+      'an adapter importing the API',
+      'lambdas/adapters/x.ts',
+      "import type { Endpoint } from '../api/http/endpoint';",
+      'lambdas/adapters/x.ts -> lambdas/api/http/endpoint.ts',
+    ],
+    [
+      'the CDK app importing a host',
+      'lib/x.ts',
+      "import { frameListener } from '../lambdas/hosts/frame-host';",
+      'lib/x.ts -> lambdas/hosts/frame-host.ts',
+    ],
+  ])('a planted wrong import is found: %s', (_, file, source, edge) => {
+    expect(wrongImports(new Map([[file, source]]))).toEqual([edge]);
+  });
+
+  test('imports the layers allow pass: a host wiring adapters, a worker publishing pages, the core itself', () => {
+    const files = new Map([
+      ['lambdas/hosts/x.ts', "import { composePorts } from '../adapters/compose';"],
+      [
+        'lambdas/workers/x.ts',
+        "import { renderViewer } from '../../frontend/pages/viewer';\nimport { ids } from '../core/ids';",
+      ],
+      ['lambdas/core/x.ts', "import { ServiceError } from './errors';\nimport * as z from 'zod/mini';"],
+    ]);
+    expect(wrongImports(files)).toEqual([]);
+  });
+});
