@@ -6,7 +6,7 @@
 // A withdrawn publication (marker blob `published/{slug}/withdrawn`) answers 410 with the plain withdrawn
 // page on every path. CloudFront Functions cannot read S3, so the viewer-request function looks the slug
 // up in a CloudFront KeyValueStore of withdrawn slugs, which the withdrawal gate
-// (lambdas/workers/withdrawal-gate.ts) keeps in step with the markers: S3 sends the markers' object
+// (lambdas/workers/withdrawal-gate.ts, its ports in lambdas/adapters/cloudfront/) keeps in step with the markers: S3 sends the markers' object
 // events to EventBridge (enabled on the bucket in the stateful stack, which so names nothing here), a
 // rule here sends them to the gate, and the gate also invalidates the publication's cached files. The
 // function runs before the cache, so nothing cached of a withdrawn publication is served.
@@ -43,7 +43,8 @@ import { Construct } from 'constructs';
 import { renderNotFound, renderWithdrawn } from '../frontend/pages/plain';
 import { PUBLICATION_CONTENT_TYPES, withdrawnKey } from '../frontend/pages/publication';
 import { PAGE_SECURITY_HEADERS } from '../frontend/pages/security';
-import { GATE_SETTINGS, MARKER_EVENT_TYPES } from '../lambdas/workers/withdrawal-gate';
+import { GATE_SETTINGS } from '../lambdas/adapters/cloudfront/withdrawal-gate-ports';
+import { MARKER_EVENT_TYPES } from '../lambdas/core/withdrawal-gate-ports';
 import type { Environment } from './environments';
 import { ServiceFunction } from './service-function';
 import { useBucket } from './wiring';

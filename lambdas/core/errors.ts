@@ -114,8 +114,11 @@ export const notFound = (what = 'resource'): ServiceError =>
 
 /** A record changed since it was read: the writer re-reads and applies its change again. */
 export class ConcurrentChange extends Error {
-  constructor(readonly recordId: string) {
-    super(`${recordId} changed since it was read`);
+  constructor(
+    readonly recordId: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${recordId} changed since it was read`, options);
     this.name = 'ConcurrentChange';
   }
 }

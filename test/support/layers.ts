@@ -30,17 +30,6 @@ export const LAYERS: readonly Layer[] = [
   { folder: 'bin', mayImport: ['lambdas', 'frontend', 'lib'] },
 ];
 
-/**
- * Imports that point the wrong way today, each with what removes it; the test fails on any other, and
- * on an entry here that no longer occurs.
- */
-export const KNOWN_EXCEPTIONS: ReadonlyMap<string, string> = new Map([
-  [
-    'lib/hosted-pages.ts -> lambdas/workers/withdrawal-gate.ts',
-    'the withdrawal gate split into core, adapter and a thin worker (issue 11, item 3)',
-  ],
-]);
-
 const layerOf = (file: string): Layer | undefined =>
   LAYERS.find((layer) => file === layer.folder || file.startsWith(`${layer.folder}/`));
 

@@ -1,23 +1,18 @@
 // unit -> the withdrawal gate (lambdas/workers/withdrawal-gate.ts): which slug a marker key is, put or
 // delete as the bucket has the marker, and the conditional (ETag) retry, over fake ports that fail as
-// the SDK does; then the ports over the real SDK clients, whose HTTP handler is a fake.
-import { ConflictException, ValidationException } from '@aws-sdk/client-cloudfront-keyvaluestore';
+// the adapter does; then its ports over the real SDK clients (adapters/cloudfront/withdrawal-gate-ports.ts),
+// whose HTTP handler is a fake.
+import { ValidationException } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { withdrawnKey } from '../../frontend/pages/publication';
-import {
-  type GatePorts,
-  type KeyValueStore,
-  type SdkOptions,
-  sdkPorts,
-  slugOfMarker,
-  syncWithdrawal,
-  writeWithEtag,
-} from '../../lambdas/workers/withdrawal-gate';
+import { type SdkOptions, sdkPorts } from '../../lambdas/adapters/cloudfront/withdrawal-gate-ports';
+import { ConcurrentChange } from '../../lambdas/core/errors';
+import type { GatePorts, KeyValueStore } from '../../lambdas/core/withdrawal-gate-ports';
+import { slugOfMarker, syncWithdrawal, writeWithEtag } from '../../lambdas/workers/withdrawal-gate';
 
 const BUCKET = 'contract-service-blobs';
 
-/** The SDK's answer to a write whose ETag is stale. */
-const conflict = () =>
-  new ConflictException({ message: 'Pre-Condition failed', $metadata: { httpStatusCode: 409 } });
+/** The ports' answer to a write whose ETag is stale. */
+const conflict = () => new ConcurrentChange('the withdrawn slugs store');
 
 /** A key value store in memory whose version moves on each write, and on `interfere` reads. */
 class MemoryStore implements KeyValueStore {
@@ -56,7 +51,7 @@ const setup = (markers: string[] = []) => {
   const pauses: number[] = [];
   const ports: GatePorts = {
     bucket: BUCKET,
-    markerPresent: async (slug) => present.has(slug),
+    markerPresent: async (key) => present.has(slugOfMarker(key) ?? ''),
     store,
     invalidate: async (paths, reference) => {
       invalidations.push({ paths, reference });
@@ -208,7 +203,7 @@ describe('syncWithdrawal', () => {
     store.interfere = 100;
     await expect(
       syncWithdrawal(s3Event('Object Created', 'published/abc/withdrawn'), ports),
-    ).rejects.toBeInstanceOf(ConflictException);
+    ).rejects.toBeInstanceOf(ConcurrentChange);
     expect(invalidations).toEqual([]);
   });
 });
@@ -224,11 +219,11 @@ describe('writeWithEtag', () => {
     expect(pauses[1]).toBeGreaterThan(0);
   });
 
-  it('gives up after its attempts, with the SDK’s ConflictException', async () => {
+  it('gives up after its attempts, with the ports’ ConcurrentChange', async () => {
     const { store, pauses, ports } = setup();
     store.interfere = 100;
     await expect(writeWithEtag(ports, (ifMatch) => store.put('abc', 'x', ifMatch), 5)).rejects.toBeInstanceOf(
-      ConflictException,
+      ConcurrentChange,
     );
     expect(store.writes).toBe(5);
     expect(pauses).toHaveLength(4);
@@ -313,8 +308,8 @@ describe('sdkPorts', () => {
       body: `<ListBucketResult>${keys.map((key) => `<Contents><Key>${key}</Key></Contents>`).join('')}</ListBucketResult>`,
     });
     const { requests, ports } = await overSdk(listing('published/abc/withdrawn'), listing());
-    await expect(ports.markerPresent('abc')).resolves.toBe(true);
-    await expect(ports.markerPresent('abc')).resolves.toBe(false);
+    await expect(ports.markerPresent(withdrawnKey('abc'))).resolves.toBe(true);
+    await expect(ports.markerPresent(withdrawnKey('abc'))).resolves.toBe(false);
     expect(requests[0]).toMatchObject({
       method: 'GET',
       hostname: `${BUCKET}.s3.eu-west-1.amazonaws.com`,
@@ -348,7 +343,7 @@ describe('sdkPorts', () => {
     }
   });
 
-  it('retries a write refused for a stale ETag (ConflictException) under a fresh one, and counts a key already gone as deleted', async () => {
+  it('raises a write refused for a stale ETag (ConflictException) as ConcurrentChange, retried under a fresh one, and counts a key already gone as deleted', async () => {
     const etag = (value: string): Answer => ({
       status: 200,
       headers: { 'content-type': 'application/json', etag: value },

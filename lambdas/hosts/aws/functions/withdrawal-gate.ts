@@ -1,12 +1,8 @@
 // host -> the function of the withdrawal gate (S3 sends it the markers' object events through EventBridge):
 // its ports over CloudFront's key value store and invalidations, built once per instance.
-import {
-  GateConfig,
-  type GateOutcome,
-  type GatePorts,
-  sdkPorts,
-  syncWithdrawal,
-} from '../../../workers/withdrawal-gate';
+import { GateConfig, sdkPorts } from '../../../adapters/cloudfront/withdrawal-gate-ports';
+import type { GatePorts } from '../../../core/withdrawal-gate-ports';
+import { type GateOutcome, syncWithdrawal } from '../../../workers/withdrawal-gate';
 
 let ports: Promise<GatePorts> | undefined;
 
