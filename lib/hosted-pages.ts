@@ -4,15 +4,17 @@
 // for `/{slug}/`, with the pages' security headers on every answer.
 //
 // A withdrawn publication (marker blob `published/{slug}/withdrawn`) answers 410 with the plain withdrawn
-// page on every path. CloudFront Functions cannot read S3, so the viewer-request function looks the slug
-// up in a CloudFront KeyValueStore of withdrawn slugs, which the withdrawal gate
-// (lambdas/workers/withdrawal-gate.ts, its ports in lambdas/adapters/cloudfront/) keeps in step with the markers: S3 sends the markers' object
+// page on every path. CloudFront Functions cannot read S3, so the viewer-request function
+// (lib/functions/pages-viewer-request.js) looks the slug up in a CloudFront KeyValueStore of withdrawn
+// slugs, which the withdrawal gate (lambdas/workers/withdrawal-gate.ts, its ports in
+// lambdas/adapters/cloudfront/) keeps in step with the markers: S3 sends the markers' object
 // events to EventBridge (enabled on the bucket in the stateful stack, which so names nothing here), a
 // rule here sends them to the gate, and the gate also invalidates the publication's cached files. The
 // function runs before the cache, so nothing cached of a withdrawn publication is served.
 //
 // GAP: a well-formed path with no blob gets S3's own 403, not the plain not-found page (only malformed
 // paths get that page, from the viewer-request function).
+import { readFileSync } from 'node:fs';
 import { Annotations, Duration } from 'aws-cdk-lib';
 import {
   AllowedMethods,
@@ -46,6 +48,7 @@ import { PAGE_SECURITY_HEADERS } from '../frontend/pages/security';
 import { GATE_SETTINGS } from '../lambdas/adapters/cloudfront/withdrawal-gate-ports';
 import { MARKER_EVENT_TYPES } from '../lambdas/core/withdrawal-gate-ports';
 import type { Environment } from './environments';
+import { fromRoot } from './paths';
 import { ServiceFunction } from './service-function';
 import { useBucket } from './wiring';
 
@@ -108,12 +111,13 @@ export const WITHDRAWAL_MARKERS = withdrawnKey('*');
 /** The first line of the viewer-request function: the runtime's module holding the key value store. */
 export const KVS_IMPORT = "import cf from 'cloudfront';";
 
+/** The viewer-request function's source (cloudfront-js-2.0), with its values named __LIKE_THIS__. */
+const VIEWER_REQUEST_SOURCE = fromRoot('lib/functions/pages-viewer-request.js');
+
 /**
- * The viewer-request function (cloudfront-js-2.0): resolves a path as the pages host does. `/{slug}`
- * moves to `/{slug}/`, `/{slug}/` is its `index.html`, and a path that is no publication file (a
- * malformed slug or segment, an unknown extension, the `withdrawn` marker) answers 404 with the plain
- * not-found page and the security headers, without reaching S3. A publication file whose slug is in the
- * key value store of withdrawn slugs answers 410 with the plain withdrawn page, from cache or not.
+ * The viewer-request function as deployed: its source (lib/functions/pages-viewer-request.js) without
+ * its comment lines, with the security headers, the plain not-found and withdrawn pages and the
+ * publication files' extensions put in.
  */
 export const viewerRequestCode = (): string => {
   const headers = Object.fromEntries(
@@ -123,38 +127,20 @@ export const viewerRequestCode = (): string => {
       'Cache-Control': 'no-store',
     }).map(([name, value]) => [name.toLowerCase(), { value }]),
   );
-  return [
-    KVS_IMPORT,
-    'var WITHDRAWN_SLUGS = cf.kvs();',
-    `var HEADERS = ${JSON.stringify(headers)};`,
-    `var NOT_FOUND = ${JSON.stringify(renderNotFound())};`,
-    `var WITHDRAWN = ${JSON.stringify(renderWithdrawn())};`,
-    `var EXTENSIONS = ${JSON.stringify(PAGE_EXTENSIONS)};`,
-    'function page(statusCode, statusDescription, data) {',
-    "  return { statusCode: statusCode, statusDescription: statusDescription, headers: HEADERS, body: { encoding: 'text', data: data } };",
-    '}',
-    'async function handler(event) {',
-    '  var request = event.request;',
-    '  var match = /^\\/([A-Za-z0-9_-]{1,128})(\\/.*)?$/.exec(request.uri);',
-    "  if (!match) return page(404, 'Not Found', NOT_FOUND);",
-    '  var slug = match[1];',
-    '  var rest = match[2];',
-    '  if (rest === undefined) {',
-    "    var moved = Object.assign({}, HEADERS, { location: { value: '/' + slug + '/' } });",
-    "    delete moved['content-type'];",
-    "    return { statusCode: 301, statusDescription: 'Moved Permanently', headers: moved };",
-    '  }',
-    "  var path = rest === '/' ? 'index.html' : rest.slice(1);",
-    "  var segments = path.split('/');",
-    '  var valid = path.length <= 512 && segments.every(function (s) { return /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(s); });',
-    "  var dot = path.lastIndexOf('.');",
-    "  if (!valid || dot < 0 || EXTENSIONS.indexOf(path.slice(dot + 1)) < 0) return page(404, 'Not Found', NOT_FOUND);",
-    "  if (await WITHDRAWN_SLUGS.exists(slug)) return page(410, 'Gone', WITHDRAWN);",
-    "  request.uri = '/' + slug + '/' + path;",
-    '  return request;',
-    '}',
-    '',
-  ].join('\n');
+  const values: Record<string, unknown> = {
+    __HEADERS__: headers,
+    __NOT_FOUND__: renderNotFound(),
+    __WITHDRAWN__: renderWithdrawn(),
+    __EXTENSIONS__: PAGE_EXTENSIONS,
+  };
+  // Whole-line comments are for the reader of the source, not CloudFront's 10 KB.
+  const source = readFileSync(VIEWER_REQUEST_SOURCE, 'utf8').replace(/^\s*\/\/.*\n/gm, '');
+  if (!source.startsWith(`${KVS_IMPORT}\n`))
+    throw new Error(`${VIEWER_REQUEST_SOURCE} must start with ${KVS_IMPORT}`);
+  return source.replace(/__[A-Z_]+__/g, (name) => {
+    if (!(name in values)) throw new Error(`no value for ${name} in ${VIEWER_REQUEST_SOURCE}`);
+    return JSON.stringify(values[name]);
+  });
 };
 
 export interface HostedPagesProps {
