@@ -9,6 +9,8 @@ import { promisify } from 'node:util';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+/** The project's own Node (the `node` dev dependency), which `npm start` runs the stack on. */
+const NODE = path.join(ROOT, 'node_modules/.bin/node');
 
 export interface RunningStack {
   portBase: number;
@@ -39,7 +41,9 @@ export const makeDataDir = () => mkdtemp(path.join(tmpdir(), 'service-test-'));
 export const startStack = async (options: StackOptions = {}): Promise<RunningStack> => {
   const dataDir = options.dataDir ?? (await makeDataDir());
   const portBase = options.portBase ?? randomPortBase();
-  const child: ChildProcess = spawn(TSX, ['bin/local.ts'], {
+  // One Node process, as `npm start` runs it: the tsx CLI would relay SIGTERM and, when the busy stack
+  // does not confirm it within 60 ms, SIGKILL it (exit 143), which is no graceful stop.
+  const child: ChildProcess = spawn(NODE, ['--import', 'tsx', 'bin/local.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT_BASE: String(portBase), DATA_DIR: dataDir, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
