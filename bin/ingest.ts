@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
 import { lazyPdfInspector } from '../lambdas/adapters/pdf/lazy-pdf-ports';
+import { log } from '../lambdas/core/log';
 import { apiListener } from '../lambdas/hosts/api-host';
 import { awsServices } from '../lambdas/hosts/aws/services';
 import { answerProtocolErrorsAsJson } from '../lambdas/hosts/http-protocol-errors';
@@ -49,9 +50,7 @@ const server = createServer({ requestTimeout: 15 * 60_000 }, (request, response)
 
 answerProtocolErrorsAsJson(server);
 
-server.listen(config.PORT, () =>
-  console.log(JSON.stringify({ level: 'info', message: 'upload ingest listening', port: config.PORT })),
-);
+server.listen(config.PORT, () => log.info('upload ingest listening', { port: config.PORT }));
 
 // ECS stops a task with SIGTERM: finish the uploads under way, then exit.
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,10 +1,15 @@
-// bin -> `npm start`: the local stack, until SIGINT or SIGTERM.
+// bin -> `npm start`: the local stack, until SIGINT or SIGTERM. What it prints for the person who
+// started it (the addresses, stopping) is plain text; the stack's own log is the service's logger.
+import { log } from '../lambdas/core/log';
 import { readLocalConfig } from '../lambdas/hosts/local-config';
 import { startLocalStack } from '../lambdas/hosts/local-stack';
 
+// A person at a terminal reads the log pretty-printed; anything else (tests, a pipe) gets JSON lines.
+if (process.stdout.isTTY) process.env.POWERTOOLS_DEV ??= 'true';
+
 // One request's stray promise must not take down every environment's API: log it and go on serving.
 process.on('unhandledRejection', (reason) => {
-  console.error(JSON.stringify({ level: 'error', message: 'unhandled rejection', error: String(reason) }));
+  log.error('unhandled rejection', { error: reason instanceof Error ? reason : String(reason) });
 });
 
 const config = readLocalConfig();

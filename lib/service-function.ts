@@ -1,6 +1,13 @@
 // infra -> the one Lambda function shape of the service: every function is a ServiceFunction.
 import { Duration } from 'aws-cdk-lib';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import {
   LogLevel,
   NodejsFunction,
@@ -58,7 +65,7 @@ export interface ServiceFunctionProps
 
 /**
  * A `NodejsFunction` with the service's defaults: Node 24 on ARM64, ESM bundled by the local esbuild
- * (never Docker), minified with source maps, one-month logs and X-Ray tracing. A function that
+ * (never Docker), minified with source maps, one-month logs in Lambda's JSON format and X-Ray tracing. A function that
  * `renders` also gets `@napi-rs/canvas` with its Linux ARM64 binary, installed by `npm ci` beside the
  * bundle for the Lambda platform whatever machine synthesises (it needs the npm registry, not Docker).
  *
@@ -83,6 +90,11 @@ export class ServiceFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       logGroup,
+      // The service logs JSON lines (lambdas/core/log.ts); Lambda's JSON format keeps them as they are,
+      // adds its own lines as JSON too, and tells the logger its level (AWS_LAMBDA_LOG_LEVEL).
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: ApplicationLogLevel.INFO,
+      systemLogLevelV2: SystemLogLevel.WARN,
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: fromRoot('package-lock.json'),
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },

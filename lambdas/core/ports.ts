@@ -94,6 +94,21 @@ export const runSubject = (run: RunRequest): string => {
   }
 };
 
+/**
+ * How a run is named in the log (and, locally, its execution): its environment, what it is about and
+ * its kind, `production/crv_…/v2/contract`.
+ */
+export const runName = (run: RunRequest): string => {
+  switch (run.kind) {
+    case 'delivery':
+      return `${run.environment}/${run.messageId}/r${run.round}/delivery`;
+    case 'acceptance':
+      return `${run.environment}/${run.onboardingId}/s${run.submittedAt}/acceptance`;
+    default:
+      return `${run.environment}/${run.contractReviewId}/v${run.version}/${run.kind}`;
+  }
+};
+
 export type RunOutcome = 'completed' | 'failed' | 'superseded';
 
 export interface Workflows {

@@ -1,6 +1,7 @@
 // host -> the local stack's fan-out of recorded events to webhook messages, looking at each environment's
 // outbox a few times a second (deployed, the table's stream invokes the same core function).
 
+import { log } from '../core/log';
 import type { Environment } from '../core/model';
 import type { Services } from '../core/services';
 import { fanOutPending } from '../core/webhooks/delivery';
@@ -22,7 +23,7 @@ export const startLocalFanOut = (services: Record<Environment, Services>): Local
           try {
             await fanOutPending(ports);
           } catch (error) {
-            console.error(JSON.stringify({ message: 'fan-out failed; trying again', error: String(error) }));
+            log.error('fan-out failed; trying again', { error });
           }
         }
       })().finally(() => {

@@ -3,6 +3,7 @@
 // `published/{slug}/{path}` (`index.html` for `/{slug}/`), written by the publisher with
 // frontend/pages. A withdrawn publication answers 410, anything else not published 404, each with a
 // plain page; every answer carries the pages' CSP and security headers.
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   renderNotAllowed,
@@ -23,6 +24,7 @@ import {
 import { PAGE_SECURITY_HEADERS } from '../../frontend/pages/security';
 import { INDEX_FILE } from '../../frontend/pages/viewer';
 import { BlobNotFoundError } from '../adapters/blobs/s3-blob-store';
+import { log } from '../core/log';
 import type { BlobStore } from '../core/ports';
 
 const HTML = 'text/html; charset=utf-8';
@@ -159,7 +161,7 @@ export const pagesListener =
       else await serveFile(blobs, request, response, target);
     } catch (error) {
       // Not the URL: its slug is the key to the page.
-      console.error('pages host: could not serve a request', error);
+      log.error('pages host: could not serve a request', { error });
       if (!response.headersSent) answer(request, response, 503, renderUnavailable(), { 'Retry-After': '5' });
       else response.destroy();
     }

@@ -1,8 +1,10 @@
 // workers -> the last state of every workflow: records the run finished (so no re-drive starts it
 // again) and, when it gave up, marks what it was doing failed rather than leaving it under way.
+
 import * as z from 'zod/mini';
 import { changeContractReview } from '../core/contracts/change';
 import { runGaveUp } from '../core/contracts/pipeline';
+import { log } from '../core/log';
 import type { FailureReason } from '../core/model';
 import { RunInput, worker } from './worker';
 
@@ -21,7 +23,7 @@ const reasonOf = (error: z.infer<typeof FinishInput>['error']): FailureReason =>
 export const finishRun = worker(FinishInput, async (input, { ports }): Promise<null> => {
   const { outcome, error, ...run } = input;
   if (outcome === 'failed') {
-    console.error(JSON.stringify({ message: 'run gave up', run, error }));
+    log.error('run gave up', { run, error });
     await changeContractReview(ports, run.contractReviewId, runGaveUp(ports.ids, run, reasonOf(error)));
   }
   await ports.runs.finish(run, outcome);

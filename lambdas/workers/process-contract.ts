@@ -1,9 +1,11 @@
 // workers -> step `Process` of the contract pipeline: renders every page of the version (images and
 // text) and records processing completed; or records it failed and throws `ProcessingFailed`, which the
 // state machine retries 3 times with backoff (decisions.md §8). Its output is the rest of the plan.
+
 import { changeContractReview } from '../core/contracts/change';
 import { processingCompleted, processingFailed, processingTimeLimitMs } from '../core/contracts/pipeline';
 import { CHANNELS_OF } from '../core/contracts/shape';
+import { log } from '../core/log';
 import type { FailureReason } from '../core/model';
 import { pageProblems, RenderFailed } from '../core/rendered-contract';
 import { artifacts, putJson } from './artifacts';
@@ -53,29 +55,12 @@ export const processContract = worker(RunInput, async (run, { ports }, signal): 
     await putJson(ports.blobs, artifacts.manifest(id, run.version), contract);
     const problems = pageProblems(contract);
     // Published all the same; the viewer says which pages are missing what (decisions in the README).
-    if (problems.length > 0)
-      console.warn(
-        JSON.stringify({
-          level: 'warn',
-          message: 'pages shown in part',
-          id,
-          version: run.version,
-          pages: problems,
-        }),
-      );
+    if (problems.length > 0) log.warn('pages shown in part', { id, version: run.version, pages: problems });
   } catch (error) {
     if (!(error instanceof RenderFailed)) throw error;
     // Stopped by its host, not failed: the run stays recorded and is re-driven after the restart.
     if (signal?.aborted) throw new Error('processing stopped: the host is stopping', { cause: error });
-    console.error(
-      JSON.stringify({
-        message: 'processing attempt failed',
-        id,
-        version: run.version,
-        reason: error.reason,
-        error: error.message,
-      }),
-    );
+    log.error('processing attempt failed', { id, version: run.version, reason: error.reason, error });
     await changeContractReview(ports, id, processingFailed(ports.ids, run.version, error.reason));
     throw new ProcessingFailed(error.reason, error.message);
   }

@@ -1,10 +1,12 @@
 // workers -> a worker is one task of a workflow: a function from the state's input and the
 // environment's services to the state's output. `worker()` wraps it once for both hosts: the local
 // workflow runner calls `run` in-process, and the Lambda Step Functions invokes calls it with its services.
+
 import * as z from 'zod/mini';
 import { DependencyUnavailable, isDependencyUnavailable } from '../core/errors';
+import { withLogKeys } from '../core/log';
 import { ENVIRONMENTS } from '../core/model';
-import type { RunRequest } from '../core/ports';
+import { type RunRequest, runName } from '../core/ports';
 import type { Services } from '../core/services';
 
 /** The input of a contract or review run's task. */
@@ -38,7 +40,10 @@ export const worker = <I extends RunRequest, O>(
 ): Worker<O> => {
   const run = async (input: unknown, services: Services, signal?: AbortSignal): Promise<O> => {
     try {
-      return await fn(readInput(schema, input, services), services, signal);
+      const request = readInput(schema, input, services);
+      // Every line logged by the task names its run and environment.
+      const keys = { run: runName(request), environment: request.environment };
+      return await withLogKeys(keys, () => fn(request, services, signal));
     } catch (error) {
       // A dependency's fault anywhere in the chain: the state's retrier tries again after a pause.
       throw isDependencyUnavailable(error) && !(error instanceof DependencyUnavailable)

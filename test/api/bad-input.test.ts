@@ -294,14 +294,21 @@ describe('a client that goes away mid-upload', () => {
     });
     // The stack logs the request (as gone, or as a fault) once it has noticed; until then it answers others.
     let logged = '';
-    while (!/client gone|"level":"error"/.test(logged)) {
+    while (!/client gone|"level":"ERROR"/.test(logged)) {
       await expectStillAnswering();
       logged = stack.output().slice(before);
     }
     expect(logged).not.toContain('dependency unavailable');
-    expect(logged).not.toContain('"level":"error"');
+    expect(logged).not.toContain('"level":"ERROR"');
     const line = logged.split('\n').find((text) => text.includes('client gone')) ?? '';
-    expect(JSON.parse(line)).toMatchObject({ level: 'info', method: 'POST', path: '/v1/contract-reviews' });
+    expect(JSON.parse(line)).toMatchObject({
+      level: 'INFO',
+      service: 'contract-service',
+      environment: 'production',
+      service_request_id: expect.stringMatching(/^rqs_/),
+      method: 'POST',
+      path: '/v1/contract-reviews',
+    });
   });
 });
 

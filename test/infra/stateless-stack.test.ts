@@ -168,7 +168,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       expect([...stage.stateless.pipeline.workers.keys()].sort()).toEqual(Object.keys(WORKER_SIZES).sort());
     });
 
-    it('runs every function on nodejs24.x, arm64, with X-Ray tracing and source maps', () => {
+    it('runs every function on nodejs24.x, arm64, with X-Ray tracing, source maps and JSON logs', () => {
       for (const name of functionIds.keys()) {
         const { properties } = functionOf(name);
         expect(properties).toMatchObject({
@@ -176,6 +176,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           Architectures: ['arm64'],
           Handler: 'index.handler',
           TracingConfig: { Mode: 'Active' },
+          LoggingConfig: { LogFormat: 'JSON', ApplicationLogLevel: 'INFO', SystemLogLevel: 'WARN' },
           Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
         });
       }

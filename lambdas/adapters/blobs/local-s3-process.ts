@@ -3,12 +3,13 @@
 // listens (or `{ error }`). It stops on SIGTERM, and when the channel closes: the process that started
 // it has gone, however it ended, so the twin is never left behind. SIGINT is ignored, as a terminal's
 // Ctrl-C reaches the whole process group and the stack stops the twin itself, after its own servers.
+import { log } from '../../core/log';
 import { serveLocalS3 } from './local-s3-server';
 
 const [directory, portText] = process.argv.slice(2);
 const port = Number(portText);
 if (!process.send || !directory || !Number.isInteger(port) || port < 0) {
-  console.error('local-s3-process: started by startLocalS3 with <directory> <port> and an IPC channel');
+  log.error('local-s3-process: started by startLocalS3 with <directory> <port> and an IPC channel');
   process.exit(2);
 }
 

@@ -1,6 +1,7 @@
 // adapters -> the PDF ports, loading pdf.js (and, to render, Skia) on first use. Only the composition roots
 // of what reads PDFs import this module (the upload endpoints and service, the processing step, the local
 // stack): a bundle that does not reach it carries no pdf.js.
+import { log } from '../../core/log';
 import type { BlobStore, PdfInspector } from '../../core/ports';
 import type { ContractRenderer, RenderRequest } from '../../core/rendered-contract';
 
@@ -18,14 +19,11 @@ export const lazyPdfInspector = (blobs: BlobStore): PdfInspector => {
 /** Progress of a long render in the log (every 50 pages and the last), for whoever watches one. */
 const logRenderProgress = (done: number, total: number, request: RenderRequest): void => {
   if (done % 50 === 0 || (done === total && total >= 50))
-    console.log(
-      JSON.stringify({
-        message: 'rendering',
-        id: request.contractReviewId,
-        version: request.version,
-        pages: `${done}/${total}`,
-      }),
-    );
+    log.info('rendering', {
+      id: request.contractReviewId,
+      version: request.version,
+      pages: `${done}/${total}`,
+    });
 };
 
 /** The renderer (pdf.js and Skia) likewise loads only where a version is processed. */

@@ -4,10 +4,12 @@
 // start here only saves waiting, and `redrive` starts every recorded run that has not finished: at
 // start-up (the runs a stop or a crash interrupted) and then every second (runs the operator tool
 // recorded). Steps are idempotent, so a re-driven run repeats nothing that was done.
+
 import { readFile } from 'node:fs/promises';
 import { type RunOptions, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import { log } from '../../core/log';
 import type { Environment } from '../../core/model';
-import type { RunKind, RunRequest, RunStore, Workflows } from '../../core/ports';
+import { type RunKind, type RunRequest, type RunStore, runName, type Workflows } from '../../core/ports';
 
 /** A Task state's function, by the placeholder its definition names it with (`${Name}`). */
 export type LocalTask = (input: unknown, environment: Environment, signal: AbortSignal) => Promise<unknown>;
@@ -28,17 +30,6 @@ export interface LocalStepFunctionsOptions {
 
 const PLACEHOLDER = /^\$\{([A-Za-z0-9]+)\}$/;
 /** A run as the log names it: `production/crv_…/v2/contract`, `production/msg_…/r1/delivery`. */
-const runKey = (run: RunRequest): string => {
-  switch (run.kind) {
-    case 'delivery':
-      return `${run.environment}/${run.messageId}/r${run.round}/delivery`;
-    case 'acceptance':
-      return `${run.environment}/${run.onboardingId}/s${run.submittedAt}/acceptance`;
-    default:
-      return `${run.environment}/${run.contractReviewId}/v${run.version}/${run.kind}`;
-  }
-};
-
 interface Loaded {
   machine: StateMachine;
   /** Task state name -> its function. */
@@ -124,7 +115,7 @@ export class LocalStepFunctions {
   }
 
   private start(run: RunRequest): void {
-    const key = runKey(run);
+    const key = runName(run);
     if (this.stopped || this.running.has(key) || (this.pausedUntil.get(key) ?? 0) > Date.now()) return;
     const loaded = this.machines.get(run.kind);
     if (loaded === undefined) throw new Error(`no workflow for ${run.kind} runs`);
@@ -196,6 +187,10 @@ export class LocalStepFunctions {
   }
 
   private log(entry: Record<string, unknown>): void {
-    (this.options.log ?? ((e) => console.log(JSON.stringify(e))))(entry);
+    if (this.options.log) this.options.log(entry);
+    else {
+      const { message, ...fields } = entry;
+      log.info(String(message), fields);
+    }
   }
 }

@@ -1,7 +1,9 @@
 // api -> every answer: JSON with `Content-Type: application/json; charset=utf-8` and
 // `Service-Request-Id`, errors as `{ error: { code, message } }`; unknown faults logged, never shown.
+
 import { randomBytes } from 'node:crypto';
 import { isDependencyUnavailable, isServiceError, ServiceError } from '../../core/errors';
+import { log } from '../../core/log';
 
 export interface HttpAnswer {
   status: number;
@@ -33,17 +35,10 @@ const UNAVAILABLE_RETRY_AFTER = 5;
 export const errorAnswer = (requestId: string, error: unknown): HttpAnswer => {
   if (isServiceError(error)) return jsonAnswer(requestId, error.status, error.toJSON(), { ...error.headers });
   const unavailable = isDependencyUnavailable(error);
-  console.error(
-    JSON.stringify({
-      level: 'error',
-      message: unavailable ? 'dependency unavailable' : 'unhandled fault',
-      service_request_id: requestId,
-      error:
-        error instanceof Error
-          ? { name: error.name, message: error.message, stack: error.stack }
-          : String(error),
-    }),
-  );
+  log.error(unavailable ? 'dependency unavailable' : 'unhandled fault', {
+    service_request_id: requestId,
+    error: error instanceof Error ? error : String(error),
+  });
   const answer = unavailable
     ? new ServiceError(
         'service_unavailable',
@@ -67,15 +62,11 @@ export const clientGoneAnswer = (
   requestId: string,
   request: { method: string; path: string },
 ): HttpAnswer => {
-  console.log(
-    JSON.stringify({
-      level: 'info',
-      message: 'client gone before its request was whole',
-      service_request_id: requestId,
-      method: request.method,
-      path: request.path,
-    }),
-  );
+  log.info('client gone before its request was whole', {
+    service_request_id: requestId,
+    method: request.method,
+    path: request.path,
+  });
   const answer = new ServiceError('request_invalid', 'The request ended before its body was complete.');
   return jsonAnswer(requestId, answer.status, answer.toJSON());
 };

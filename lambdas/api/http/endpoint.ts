@@ -1,7 +1,9 @@
 // api -> an endpoint is one function from a request and the environment's services to an answer.
 // `endpoint()` wraps it once for every host: `run` (in-process, streaming bodies) and `handle` (an API
 // Gateway event, in a Lambda or the local stack's API host); the host passes the services it built.
+
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { withLogKeys } from '../../core/log';
 import type { Services } from '../../core/services';
 import { clientGoneAnswer, errorAnswer, type HttpAnswer, jsonAnswer, newRequestId } from './answer';
 import { type ApiRequest, fromApiGatewayEvent } from './request';
@@ -37,8 +39,7 @@ export interface RouteTable {
 }
 
 export const endpoint = (fn: EndpointFunction): Endpoint => {
-  const run = async (request: ApiRequest, services: Services): Promise<HttpAnswer> => {
-    const requestId = newRequestId();
+  const answer = async (request: ApiRequest, services: Services, requestId: string): Promise<HttpAnswer> => {
     try {
       const reply = await fn(request, services);
       if (reply.status === 204)
@@ -47,6 +48,12 @@ export const endpoint = (fn: EndpointFunction): Endpoint => {
     } catch (error) {
       return request.clientGone() ? clientGoneAnswer(requestId, request) : errorAnswer(requestId, error);
     }
+  };
+  const run = (request: ApiRequest, services: Services): Promise<HttpAnswer> => {
+    const requestId = newRequestId();
+    // Every line logged while answering names the request and its environment.
+    const keys = { service_request_id: requestId, environment: services.settings.environment };
+    return withLogKeys(keys, () => answer(request, services, requestId));
   };
   return {
     run,

@@ -1,7 +1,9 @@
 // core -> sending a contract (`POST /v1/contract-reviews`) and a new version of one
 // (`POST /v1/contract-reviews/{id}/versions`), from the idempotency claim on, in the order of
 // decisions.md §1: idempotency, multipart, `request` fields, the file, then references.
+
 import { fail, isServiceError, ServiceError } from '../errors';
+import { log } from '../log';
 import type { Client, ContractReview, ContractVersion, Recipient, Scope } from '../model';
 import type { IdempotencyCompletion, Ports, StoredAnswer } from '../ports';
 import { presentContractReview } from '../present';
@@ -163,13 +165,7 @@ const startRun = async (ports: Ports, review: ContractReview): Promise<void> => 
       version: review.version,
     });
   } catch (error) {
-    console.error(
-      JSON.stringify({
-        message: 'contract run not started; the re-drive will start it',
-        id: review.id,
-        error: String(error),
-      }),
-    );
+    log.warn('contract run not started; the re-drive will start it', { id: review.id, error });
   }
 };
 

@@ -1,9 +1,11 @@
 // core/webhooks -> from a recorded event to its attempts: the fan-out (one message per endpoint of the
 // event's integration subscribed to it when it happened, interface.md "Events"), one attempt of a
 // message's delivery on the schedule of decisions.md §6, a redelivery and a test event.
+
 import { ActionRefused, ConcurrentChange } from '../errors';
 import type { ServiceEvent } from '../events';
 import { isWebhookMessageId } from '../ids';
+import { log } from '../log';
 import type { Micros, Scope } from '../model';
 import type { AttemptOutcome, DeliveryRun, Ports } from '../ports';
 import { sameScope } from '../scope';
@@ -30,13 +32,7 @@ const startDelivery = async (ports: DeliveryPorts, message: WebhookMessage): Pro
   try {
     await ports.workflows.start(runOf(message));
   } catch (error) {
-    console.error(
-      JSON.stringify({
-        message: 'delivery not started; the re-drive will',
-        id: message.id,
-        error: String(error),
-      }),
-    );
+    log.warn('delivery not started; the re-drive will', { id: message.id, error });
   }
 };
 

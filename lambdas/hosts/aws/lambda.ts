@@ -3,9 +3,13 @@
 // job over the ports (the fan-out, the re-drive). Each function's entry (functions/) picks one.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Endpoint } from '../../api/http/endpoint';
+import { setPersistentLogKeys } from '../../core/log';
 import type { Ports } from '../../core/ports';
 import type { Worker } from '../../workers/worker';
 import { awsServices, type PdfWiring } from './services';
+
+// Every line this function logs names it (Lambda's JSON log format carries its lines as they are).
+setPersistentLogKeys({ function: process.env.AWS_LAMBDA_FUNCTION_NAME });
 
 /** The handler of an endpoint's function; `pdf` for an endpoint that reads PDFs. */
 export const apiLambda =
