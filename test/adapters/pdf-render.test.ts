@@ -1,8 +1,8 @@
 import diagnostics from 'node:diagnostics_channel';
+import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -434,8 +434,10 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
 
     /** The writes under `prefix` that had not ended when the render answered, or started after. */
     const writesAfter = async (prefix: string, answered: number) => {
-      // Time for a write that the render left behind to show.
-      await sleep(300);
+      // A write the render left behind could only come from a painting thread still alive: once every
+      // thread has exited, and the callbacks already queued have run, none can start any more.
+      await Promise.all(threads.map((thread) => (thread.threadId === -1 ? undefined : once(thread, 'exit'))));
+      await new Promise((resolve) => setImmediate(resolve));
       const ours = blobs.writes.filter((write) => write.key.startsWith(prefix));
       return {
         count: ours.length,
