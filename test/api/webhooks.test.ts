@@ -21,7 +21,7 @@ import {
   startStack,
 } from '../support/local-stack';
 import { contractPdf, undrawablePdf } from '../support/pdfs';
-import { isPublished, publication, waitForReview } from '../support/pipeline';
+import { isPublished, publication, untilIdle, waitForReview } from '../support/pipeline';
 import { createTenant, portsOf } from '../support/tenants';
 import {
   aboutReview,
@@ -331,7 +331,8 @@ describe('contract events', () => {
       sandbox.receiver.waitFor(1),
       otherIntegration.receiver.waitFor(1),
     ]);
-    await sleep(2_000);
+    // Once nothing is under way, any stray message would have arrived.
+    await untilIdle(ports);
   }, 180_000);
 
   test('each contract event kind reaches the endpoint subscribed to all, once, signed, with its exact envelope', async () => {
@@ -460,7 +461,7 @@ describe('subscribing', () => {
     await opsOk('publish-review', id);
     await waitFor(id, isPublished('review'));
     await Promise.all([added.receiver.waitFor(2, about(id)), later.receiver.waitFor(3, about(id))]);
-    await sleep(1_500);
+    await untilIdle(ports);
 
     const addedKinds = messagesAbout(added, id).map((m) => kindOf(m.envelope));
     expect(addedKinds).toEqual([REVIEW_COMPLETED, `${PUBLISHED} review`]);
@@ -504,7 +505,7 @@ describe('subscribing', () => {
     // An event while it is disabled (the watcher shows it happened and was fanned out).
     await opsOk('withdraw', id, '--channel', 'contract_viewer');
     await watcher.receiver.waitFor(1, about(id));
-    await sleep(1_500);
+    await untilIdle(ports);
 
     expect(disabled.receiver.requests()).toHaveLength(1);
     const messages = await messagesOf(disabled.id);
@@ -530,8 +531,8 @@ describe('the retry schedule', () => {
     });
     const id = await send({ external_reference: `hooks-retry-${randomUUID()}`, product: 'contract_viewer' });
     const attempts = await failing.receiver.waitFor(8, about(id));
-    // Past the schedule's end: longer than its longest pause (24 h / 20000 = 4.3 s), no 9th comes.
-    await sleep(6_000);
+    // The delivery run gives up after its 8th attempt: once nothing is under way, no 9th comes.
+    await untilIdle(ports);
     expect(failing.receiver.requests(about(id))).toHaveLength(8);
 
     messageId = attempts[0]?.headers['webhook-id'] as string;
@@ -575,7 +576,7 @@ describe('the retry schedule', () => {
     expect(last.body).toBe(requests[0]?.body);
     verifyEach([last], [failing.secret]);
     await waitForMessage('production', messageId, (state) => state === 'delivered');
-    await sleep(1_000);
+    await untilIdle(ports);
     expect(failing.receiver.requests(withId(messageId))).toHaveLength(9);
 
     const [message] = (await messagesOf(failing.id)).filter((m) => m.id === messageId);

@@ -7,6 +7,7 @@ import { toEvent } from '../../lambdas/adapters/dynamodb/items';
 import { localTableName } from '../../lambdas/adapters/dynamodb/table-schema';
 import type { ServiceEvent } from '../../lambdas/core/events';
 import type { Environment } from '../../lambdas/core/model';
+import type { Ports } from '../../lambdas/core/ports';
 import { PORT_OFFSETS } from '../../lambdas/hosts/local-config';
 import { type Answer, bearer, call } from './api-client';
 import type { RunningStack } from './local-stack';
@@ -80,3 +81,27 @@ export const eventsAbout = async (
   (await storedEvents(stack, environment))
     .map((event) => ({ type: event.type, occurredAt: event.occurredAt, data: JSON.parse(event.data) }))
     .filter((event) => event.data.contract_review?.id === id);
+
+/**
+ * Waits until the stack has nothing under way in either environment: no run unfinished (a delivery
+ * waiting for its next attempt is one) and no event waiting to be fanned out. A webhook that was going
+ * to arrive has arrived by then, so a check that nothing more arrives needs no fixed wait. Not for a
+ * stack with a run that waits on purpose (an acceptance due days later).
+ */
+export const untilIdle = async (
+  ports: Readonly<Record<Environment, Pick<Ports, 'runs' | 'outbox'>>>,
+  timeoutMs = 90_000,
+): Promise<void> => {
+  const until = Date.now() + timeoutMs;
+  const busy = async () => {
+    for (const environment of Object.keys(ports) as Environment[]) {
+      const { runs, outbox } = ports[environment];
+      if ((await runs.unfinished(1)).length > 0 || (await outbox.pending(1)).length > 0) return true;
+    }
+    return false;
+  };
+  while (await busy()) {
+    if (Date.now() > until) throw new Error(`the stack was still busy after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
