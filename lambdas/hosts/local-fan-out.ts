@@ -1,6 +1,5 @@
 // host -> the local stack's fan-out of recorded events to webhook messages, looking at each environment's
 // outbox a few times a second (deployed, the table's stream invokes the same core function).
-
 import { log } from '../core/log';
 import type { Environment } from '../core/model';
 import type { Services } from '../core/services';

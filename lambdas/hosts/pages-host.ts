@@ -3,7 +3,6 @@
 // `published/{slug}/{path}` (`index.html` for `/{slug}/`), written by the publisher with
 // frontend/pages. A withdrawn publication answers 410, anything else not published 404, each with a
 // plain page; every answer carries the pages' CSP and security headers.
-
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   renderNotAllowed,

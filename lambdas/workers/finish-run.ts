@@ -1,6 +1,5 @@
 // workers -> the last state of every workflow: records the run finished (so no re-drive starts it
 // again) and, when it gave up, marks what it was doing failed rather than leaving it under way.
-
 import * as z from 'zod/mini';
 import { changeContractReview } from '../core/contracts/change';
 import { runGaveUp } from '../core/contracts/pipeline';

@@ -1,7 +1,6 @@
 // workers -> a worker is one task of a workflow: a function from the state's input and the
 // environment's services to the state's output. `worker()` wraps it once for both hosts: the local
 // workflow runner calls `run` in-process, and the Lambda Step Functions invokes calls it with its services.
-
 import * as z from 'zod/mini';
 import { DependencyUnavailable, isDependencyUnavailable } from '../core/errors';
 import { withLogKeys } from '../core/log';

@@ -4,7 +4,6 @@
 // of endpoints, the 8 attempts on the schedule (scaled by delayScale), every request verified with the
 // independent `standardwebhooks` verifier at the time it was sent, rotations, redeliveries, test events,
 // and the endpoint rules.
-
 import { afterEach, describe, expect, jest, test } from '@jest/globals';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { ActionRefused, ConcurrentChange } from '../../lambdas/core/errors';

@@ -139,7 +139,7 @@ export const textRuns = (content: TextContent, viewport: PageViewport): TextRun[
 const messageOf = (error: unknown) => (error as Error)?.message ?? String(error);
 
 /** The box, text and pixels of a page drawn into a painter's canvases, waiting to be encoded. */
-export type Drawn = Omit<PaintedPage, 'image' | 'thumbnail'>;
+type Drawn = Omit<PaintedPage, 'image' | 'thumbnail'>;
 
 /**
  * A canvas for a page and one for its thumbnail, reused page after page: one page at a time. Drawing

@@ -130,12 +130,12 @@ export class PdfjsRenderer implements ContractRenderer {
    * Renders every page, or throws `RenderFailed`: `timed_out` once `request.deadline` has passed (checked
    * before each page and while a page renders) or `request.signal` has aborted, `processing_error` when
    * the file cannot be opened, has no pages, has nothing to show (no page drawn, no text read), or a page
-   * cannot be encoded or stored. One bad page does not sink the others: a page that cannot be opened, or drawn within
-   * `pageTimeLimitMs` and `maxCanvasPixels`, is kept as a placeholder with `image_unavailable`, and one
-   * whose text cannot be read is kept without text with `text_unavailable` (pdf.js itself also skips what
-   * it can inside a page, such as an unknown operator or an undecodable image, as viewers do). Images of
-   * pages done before a failure stay stored; a retry overwrites the same keys. Nothing is written, and no
-   * rendering thread is left, once this has settled.
+   * cannot be encoded or stored. One bad page does not sink the others: a page that cannot be opened,
+   * or drawn within `pageTimeLimitMs` and `maxCanvasPixels`, is kept as a placeholder with
+   * `image_unavailable`, and one whose text cannot be read is kept without text with `text_unavailable`
+   * (pdf.js itself also skips what it can inside a page, such as an unknown operator or an undecodable
+   * image, as viewers do). Images of pages done before a failure stay stored; a retry overwrites the
+   * same keys. Nothing is written, and no rendering thread is left, once this has settled.
    */
   async render(request: RenderRequest): Promise<RenderedContract> {
     if (Date.now() > request.deadline)

@@ -4,7 +4,6 @@
 // start here only saves waiting, and `redrive` starts every recorded run that has not finished: at
 // start-up (the runs a stop or a crash interrupted) and then every second (runs the operator tool
 // recorded). Steps are idempotent, so a re-driven run repeats nothing that was done.
-
 import { readFile } from 'node:fs/promises';
 import { type RunOptions, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { log } from '../../core/log';

@@ -1,6 +1,5 @@
 // api -> every answer: JSON with `Content-Type: application/json; charset=utf-8` and
 // `Service-Request-Id`, errors as `{ error: { code, message } }`; unknown faults logged, never shown.
-
 import { randomBytes } from 'node:crypto';
 import { isDependencyUnavailable, isServiceError, ServiceError } from '../../core/errors';
 import { log } from '../../core/log';

@@ -1,7 +1,6 @@
 // api -> an endpoint is one function from a request and the environment's services to an answer.
 // `endpoint()` wraps it once for every host: `run` (in-process, streaming bodies) and `handle` (an API
 // Gateway event, in a Lambda or the local stack's API host); the host passes the services it built.
-
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { withLogKeys } from '../../core/log';
 import type { Services } from '../../core/services';

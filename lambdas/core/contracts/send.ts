@@ -1,7 +1,6 @@
 // core -> sending a contract (`POST /v1/contract-reviews`) and a new version of one
 // (`POST /v1/contract-reviews/{id}/versions`), from the idempotency claim on, in the order of
 // decisions.md §1: idempotency, multipart, `request` fields, the file, then references.
-
 import { fail, isServiceError, ServiceError } from '../errors';
 import { log } from '../log';
 import type { Client, ContractReview, ContractVersion, Recipient, Scope } from '../model';

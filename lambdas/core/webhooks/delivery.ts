@@ -1,7 +1,6 @@
 // core/webhooks -> from a recorded event to its attempts: the fan-out (one message per endpoint of the
 // event's integration subscribed to it when it happened, interface.md "Events"), one attempt of a
 // message's delivery on the schedule of decisions.md §6, a redelivery and a test event.
-
 import { ActionRefused, ConcurrentChange } from '../errors';
 import type { ServiceEvent } from '../events';
 import { isWebhookMessageId } from '../ids';

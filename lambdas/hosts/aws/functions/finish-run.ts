@@ -1,4 +1,4 @@
-// host -> the function of the every run: record it finished.
+// host -> the function of every run's last task: record the run finished.
 import { finishRun } from '../../../workers/finish-run';
 import { workerLambda } from '../lambda';
 
