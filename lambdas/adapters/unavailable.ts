@@ -1,7 +1,7 @@
 // adapter -> which faults of the SDKs mean a dependency is down or overloaded (DynamoDB, S3, Secrets
 // Manager, Step Functions, the network to them), and the port wrapper that raises them as the core's
 // `DependencyUnavailable`, so that no layer above the adapters needs to know an SDK's faults.
-import { DependencyUnavailable } from '../core/errors';
+import { DependencyUnavailable, someFaultBehind } from '../core/errors';
 
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -29,18 +29,14 @@ interface FaultShape {
   $metadata?: { httpStatusCode?: number };
 }
 
+/** Whether one fault, as thrown, is a network failure or an AWS service unavailable, throttled or failing. */
+const isUnavailableFault = (fault: FaultShape): boolean =>
+  (typeof fault.code === 'string' && NETWORK_CODES.has(fault.code)) ||
+  (typeof fault.name === 'string' && OVERLOADED.has(fault.name)) ||
+  (fault.$metadata?.httpStatusCode ?? 0) >= 500;
+
 /** True for a network failure or an AWS service saying it is unavailable, throttled or failing. */
-export const isSdkUnavailable = (error: unknown, depth = 0): boolean => {
-  if (typeof error !== 'object' || error === null || depth > 4) return false;
-  const fault = error as FaultShape;
-  if (typeof fault.code === 'string' && NETWORK_CODES.has(fault.code)) return true;
-  if (typeof fault.name === 'string' && OVERLOADED.has(fault.name)) return true;
-  const status = fault.$metadata?.httpStatusCode;
-  if (status !== undefined && status >= 500) return true;
-  if (error instanceof AggregateError && error.errors.some((inner) => isSdkUnavailable(inner, depth + 1)))
-    return true;
-  return isSdkUnavailable(fault.cause, depth + 1);
-};
+export const isSdkUnavailable = (error: unknown): boolean => someFaultBehind(error, isUnavailableFault);
 
 /** `error` as the core sees it: an SDK's unavailability becomes `DependencyUnavailable`. */
 export const translateFault = (error: unknown): unknown =>

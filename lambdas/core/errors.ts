@@ -145,14 +145,22 @@ export class DependencyUnavailable extends Error {
   }
 }
 
-/** Whether `error`, or an error it was caused by, is a `DependencyUnavailable`. */
-export const isDependencyUnavailable = (error: unknown, depth = 0): boolean => {
-  if (error instanceof DependencyUnavailable) return true;
-  if (!(error instanceof Error) || depth > 4) return false;
+/**
+ * Whether `error`, or a fault behind it (its `cause`, an AggregateError's `errors`, five levels down at
+ * most), meets `test`.
+ */
+export const someFaultBehind = (error: unknown, test: (fault: object) => boolean, depth = 0): boolean => {
+  if (typeof error !== 'object' || error === null) return false;
+  if (test(error)) return true;
+  if (depth > 4) return false;
   if (
     error instanceof AggregateError &&
-    error.errors.some((inner) => isDependencyUnavailable(inner, depth + 1))
+    error.errors.some((inner) => someFaultBehind(inner, test, depth + 1))
   )
     return true;
-  return isDependencyUnavailable(error.cause, depth + 1);
+  return someFaultBehind((error as { cause?: unknown }).cause, test, depth + 1);
 };
+
+/** Whether `error`, or a fault behind it, is a `DependencyUnavailable`. */
+export const isDependencyUnavailable = (error: unknown): boolean =>
+  someFaultBehind(error, (fault) => fault instanceof DependencyUnavailable);
