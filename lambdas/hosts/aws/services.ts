@@ -12,6 +12,7 @@ import { translateFault } from '../../adapters/unavailable';
 import { stepFunctionsWorkflows } from '../../adapters/workflows/step-functions-workflows';
 import { ENVIRONMENTS } from '../../core/model';
 import type { Services } from '../../core/services';
+import { builtOnFirstUse } from './built-on-first-use';
 
 const AwsConfig = z.object({
   SERVICE_ENVIRONMENT: z.enum(ENVIRONMENTS),
@@ -33,8 +34,6 @@ const AwsConfig = z.object({
   ACCEPTANCE_STATE_MACHINE_ARN: z.optional(z.string().check(z.minLength(1))),
   AWS_REGION: z.string().check(z.minLength(1)),
 });
-
-let services: Promise<Services> | undefined;
 
 /** The PDF ports a function's entry wires in, when it reads PDFs. */
 export type PdfWiring = Pick<PortsWiring, 'pdfs' | 'renderer'>;
@@ -82,15 +81,15 @@ const build = async (pdf: PdfWiring): Promise<Services> => {
   };
 };
 
-/**
- * The services of this instance, built on first use (a function always asks with the same `pdf`
- * wiring); a failed build is retried on the next call.
- */
+let services: (() => Promise<Services>) | undefined;
+
+/** The services of this instance, built on first use (a function always asks with the same `pdf` wiring). */
 export const awsServices = (pdf: PdfWiring = {}): Promise<Services> => {
-  services ??= build(pdf).catch((error: unknown) => {
-    services = undefined;
+  services ??= builtOnFirstUse(() =>
     // Secrets Manager down: a 503 (or a retried task), like any dependency's fault.
-    throw translateFault(error);
-  });
-  return services;
+    build(pdf).catch((error: unknown) => {
+      throw translateFault(error);
+    }),
+  );
+  return services();
 };

@@ -1,19 +1,11 @@
 // host -> the function of the withdrawal gate (S3 sends it the markers' object events through EventBridge):
 // its ports over CloudFront's key value store and invalidations, built once per instance.
 import { GateConfig, sdkPorts } from '../../../adapters/cloudfront/withdrawal-gate-ports';
-import type { GatePorts } from '../../../core/withdrawal-gate-ports';
 import { type GateOutcome, syncWithdrawal } from '../../../workers/withdrawal-gate';
-
-let ports: Promise<GatePorts> | undefined;
+import { builtOnFirstUse } from '../built-on-first-use';
 
 /** The ports of this instance, built on first use; a failed build is retried on the next event. */
-const gatePorts = (): Promise<GatePorts> => {
-  ports ??= (async () => sdkPorts(GateConfig.parse(process.env)))().catch((error) => {
-    ports = undefined;
-    throw error;
-  });
-  return ports;
-};
+const gatePorts = builtOnFirstUse(async () => sdkPorts(GateConfig.parse(process.env)));
 
 export const handler = async (event: unknown): Promise<GateOutcome> =>
   syncWithdrawal(event, await gatePorts());
