@@ -63,3 +63,7 @@ export const watchMemory = (pid: number, intervalMs = 20) => {
 };
 
 export const toMiB = (bytes: number) => bytes / MIB;
+
+/** How far the process grew over the window: the larger of the sampled and the kernel's peak, less the start. */
+export const peakGrowth = (window: MemoryWindow): number =>
+  Math.max(window.sampledPeak, window.kernelPeak ?? 0) - window.before;

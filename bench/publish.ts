@@ -18,7 +18,7 @@ import {
   multipart,
 } from '../test/support/api-client';
 import { contractPdf, scannedPdf } from '../test/support/pdfs';
-import { toMiB, watchMemory } from './process-memory';
+import { peakGrowth, toMiB, watchMemory } from './process-memory';
 import { median, mib, ms, ratio, round, table, verdict } from './report';
 import type { BenchStack } from './stack';
 
@@ -128,9 +128,6 @@ const publishOnce = async (stack: BenchStack, token: string, pdf: Uint8Array): P
     memory.stop();
   }
 };
-
-const peakGrowth = (window: ReturnType<ReturnType<typeof watchMemory>['stop']>): number =>
-  Math.max(window.sampledPeak, window.kernelPeak ?? 0) - window.before;
 
 const publishRun = async (
   stack: BenchStack,

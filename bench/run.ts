@@ -17,7 +17,7 @@ import { bearer, contractParts, upload } from '../test/support/api-client';
 import { contractPdf, writeLargePdf } from '../test/support/pdfs';
 import type { Phase } from './cpu-profile-summary';
 import { functionsSection } from './functions';
-import { toMiB } from './process-memory';
+import { peakGrowth, toMiB } from './process-memory';
 import { publishSection } from './publish';
 import { renderingSection } from './render';
 import { median, mib, ms, percent, ratio, round, table, verdict } from './report';
@@ -128,13 +128,12 @@ const uploadRuns = async (stack: BenchStack, token: string, workDir: string): Pr
         endUs: timing.startedUs + timing.totalMs * 1000,
       },
     );
-    const peak = Math.max(timing.memory.sampledPeak, timing.memory.kernelPeak ?? 0);
     runs.push({
       ...timing,
       baselineMs: baseline.wallMs,
       baselineCpuMs: baseline.cpuMs,
       bodyBytes: body.size,
-      growth: peak - timing.memory.before,
+      growth: peakGrowth(timing.memory),
     });
   }
   return runs;
