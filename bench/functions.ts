@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { fromRoot } from '../lib/paths';
-import { EXTERNAL_MODULES, REQUIRE_BANNER } from '../lib/service-function';
+import { BUNDLE_SETTINGS, EXTERNAL_MODULES } from '../lib/service-function';
 import { median, ms, round, table, verdict } from './report';
 
 const run = promisify(execFile);
@@ -85,10 +85,10 @@ export const functionsSection = async (workDir: string, progress: (message: stri
       bundle: true,
       platform: 'node',
       format: 'esm',
-      target: 'node24',
-      mainFields: ['module', 'main'],
-      banner: { js: REQUIRE_BANNER },
-      minify: true,
+      target: BUNDLE_SETTINGS.target,
+      mainFields: [...BUNDLE_SETTINGS.mainFields],
+      banner: { js: BUNDLE_SETTINGS.banner },
+      minify: BUNDLE_SETTINGS.minify,
       external: EXTERNAL_MODULES,
       logLevel: 'error',
     });

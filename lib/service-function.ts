@@ -42,12 +42,20 @@ export const LAMBDA_NPM_PLATFORM: Readonly<Record<string, string>> = {
 };
 
 /** Lets bundled CommonJS dependencies call `require` inside the ESM output. */
-export const REQUIRE_BANNER =
+const REQUIRE_BANNER =
   "import { createRequire as __serviceCreateRequire } from 'node:module'; const require = __serviceCreateRequire(import.meta.url);";
+
+/** esbuild's settings for every function's code, shared with the bench that measures the bundles. */
+export const BUNDLE_SETTINGS = {
+  target: 'node24',
+  mainFields: ['module', 'main'],
+  banner: REQUIRE_BANNER,
+  minify: true,
+} as const;
 
 export interface ServiceFunctionProps
   extends Omit<NodejsFunctionProps, 'entry' | 'runtime' | 'architecture' | 'bundling' | 'code' | 'logGroup'> {
-  /** Handler module, relative to the repository root, e.g. `lambdas/api/token.ts`. */
+  /** Handler module, relative to the repository root, e.g. `lambdas/hosts/aws/functions/token.ts`. */
   readonly entry: string;
   /**
    * Renders pages with `@napi-rs/canvas`: the package and its Linux ARM64 binary are installed into
@@ -101,10 +109,10 @@ export class ServiceFunction extends NodejsFunction {
       bundling: {
         forceDockerBundling: false,
         format: OutputFormat.ESM,
-        target: 'node24',
-        mainFields: ['module', 'main'],
-        banner: REQUIRE_BANNER,
-        minify: true,
+        target: BUNDLE_SETTINGS.target,
+        mainFields: [...BUNDLE_SETTINGS.mainFields],
+        banner: BUNDLE_SETTINGS.banner,
+        minify: BUNDLE_SETTINGS.minify,
         sourceMap: true,
         // File and line are enough for stack traces; the sources would only grow the package.
         sourcesContent: false,
