@@ -68,8 +68,9 @@ export const wrongImports = (files: ReadonlyMap<string, string>): string[] => {
 /** The TypeScript sources of the repository's layers, by repository path. */
 export const repositorySources = (root: string): Map<string, string> => {
   const files = new Map<string, string>();
-  for (const layer of LAYERS) {
-    const top = layer.folder.split('/')[0] ?? layer.folder;
+  // Each top folder once (lambdas/ holds five layers, frontend/ two).
+  const tops = new Set(LAYERS.map((layer) => layer.folder.split('/')[0] ?? layer.folder));
+  for (const top of tops) {
     for (const entry of readdirSync(join(root, top), { recursive: true, withFileTypes: true })) {
       if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) continue;
       const path = relative(root, join(entry.parentPath, entry.name)).split('\\').join('/');
