@@ -1,16 +1,13 @@
 // bench -> the yardstick for GET throughput: a bare node:http server (its own process, as the stack is)
 // answering every request with fixed bytes and headers copied from a real answer, plus a fresh
-// request id per answer as the service makes one. Prints {"port":N} once listening.
-import { randomBytes } from 'node:crypto';
+// request id per answer made by the service's own function. Prints {"port":N} once listening.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { newRequestId as requestId } from '../lambdas/api/http/answer';
 
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const body = Buffer.from(process.env.BENCH_BODY ?? '', 'base64');
 const headers = JSON.parse(process.env.BENCH_HEADERS ?? '{}') as Record<string, string>;
 const requestIdHeader = process.env.BENCH_REQUEST_ID_HEADER ?? 'service-request-id';
-
-const requestId = () => `rqs_${Array.from(randomBytes(16), (b) => ALPHABET[b % ALPHABET.length]).join('')}`;
 
 const server = createServer((request, response) => {
   request.resume();

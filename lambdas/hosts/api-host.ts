@@ -2,6 +2,7 @@
 // API Gateway would carry becomes the same API Gateway (HTTP API, payload 2.0) event and goes to that
 // endpoint's Lambda `handler`; the two upload routes stream their body into the endpoint, as the
 // deployed upload ingest service does.
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
@@ -75,7 +76,7 @@ const toEvent = (
         sourceIp: request.socket.remoteAddress ?? '',
         userAgent: headers['user-agent'] ?? '',
       },
-      requestId: newRequestId(),
+      requestId: randomUUID(),
       routeKey: route ? `${route.method} ${route.path}` : '$default',
       stage,
       time: now.toISOString(),
