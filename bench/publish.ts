@@ -20,6 +20,7 @@ import {
 import { contractPdf, scannedPdf } from '../test/support/pdfs';
 import { peakGrowth, toMiB, watchMemory } from './process-memory';
 import { median, mib, ms, ratio, round, table, verdict } from './report';
+import { settle, settledLine } from './settle';
 import type { BenchStack } from './stack';
 
 const PAGES = 30;
@@ -35,7 +36,6 @@ const REAL_WORLD_PDFS = new URL('../../shared/fixtures/real-world-pdfs/', import
 /** A run that has not published by then has failed, not merely missed the goal. */
 const RUN_TIMEOUT_MS = 180_000;
 /** How long to wait for the contracts earlier sections sent to finish before measuring. */
-const SETTLE_TIMEOUT_MS = 300_000;
 
 type Review = Answer['body'];
 
@@ -79,45 +79,6 @@ const viewerOf = (review: Review) =>
 
 const getReview = (stack: BenchStack, token: string, id: string) =>
   call(`${stack.production}/v1/contract-reviews/${id}`, { headers: bearer(token) });
-
-/** Every contract review of the integration (the bench's data directory is new, so they are few). */
-const allReviews = async (stack: BenchStack, token: string): Promise<Review[]> => {
-  const reviews: Review[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const query = `limit=100${after ? `&starting_after=${after}` : ''}`;
-    const answer = await call(`${stack.production}/v1/contract-reviews?${query}`, { headers: bearer(token) });
-    if (answer.status !== 200) throw new Error(`list answered ${answer.status}: ${answer.text}`);
-    const items = answer.body.data as Review[];
-    reviews.push(...items);
-    if (!answer.body.has_more || items.length === 0) return reviews;
-    after = items[items.length - 1]?.id as string;
-  }
-};
-
-const unsettled = (review: Review) =>
-  review.processing.state === 'running' ||
-  (review.publications as Array<{ state: string }>).some((publication) => publication.state === 'pending');
-
-/**
- * Waits until no contract review the earlier sections sent (the 100 MiB uploads, the warm-up) is still
- * in the pipeline, so that ours do not queue behind them; answers how long that took.
- */
-const settle = async (
-  stack: BenchStack,
-  token: string,
-  progress: (message: string) => void,
-): Promise<{ waitedMs: number; busyAtStart: number; stillBusy: number }> => {
-  const started = performance.now();
-  let busy = (await allReviews(stack, token)).filter(unsettled);
-  const busyAtStart = busy.length;
-  if (busyAtStart > 0) progress(`publish: waiting for ${busyAtStart} earlier contract review(s) to finish…`);
-  while (busy.length > 0 && performance.now() - started < SETTLE_TIMEOUT_MS) {
-    await sleep(500);
-    busy = (await allReviews(stack, token)).filter(unsettled);
-  }
-  return { waitedMs: performance.now() - started, busyAtStart, stillBusy: busy.length };
-};
 
 /** One upload of `pdf` to its contract_viewer publication, polled every POLL_MS after the 202. */
 const publishOnce = async (stack: BenchStack, token: string, pdf: Uint8Array): Promise<PublishRun> => {
@@ -220,7 +181,7 @@ export const publishSection = async (
     ['scanned', await scannedPdf(PAGES, SCAN_DPI)],
     ['slide', new Uint8Array(await readFile(new URL(SLIDE, REAL_WORLD_PDFS)))],
   ];
-  const settled = await settle(stack, token, progress);
+  const settled = await settle(stack, token, progress, 'publish');
 
   const figures: DocumentFigures[] = [];
   for (const [document, pdf] of documents) {
@@ -240,11 +201,7 @@ export const publishSection = async (
     '   published = just before the POST to the first GET showing the publication published (polled every ' +
       `${POLL_MS} ms); server = published_at − created_at, of which processed = processing.completed_at − created_at\n`,
   );
-  if (settled.busyAtStart > 0)
-    console.log(
-      `   waited ${ms(settled.waitedMs)} first for ${settled.busyAtStart} earlier contract review(s) to finish` +
-        `${settled.stillBusy > 0 ? ` (${settled.stillBusy} STILL BUSY: figures may be skewed)` : ''}\n`,
-    );
+  if (settled.busyAtStart > 0) console.log(settledLine(settled));
   console.log(
     table([
       ['document', 'run', 'PDF', 'to 202', 'published', 'server', 'processed', 'polls', 'page', 'RSS growth'],

@@ -21,6 +21,7 @@ import { peakGrowth, toMiB } from './process-memory';
 import { publishSection } from './publish';
 import { renderingSection } from './render';
 import { median, mib, ms, percent, ratio, round, table, verdict } from './report';
+import { type Settled, settle, settledLine } from './settle';
 import { type BenchStack, freePortBase, productionToken, startStack } from './stack';
 import { capture, LOAD, type LoadFigures, load, startBareServer } from './throughput';
 import { baselineCopy, flushDisk, sendUpload, type UploadTiming, writeUploadBody } from './upload';
@@ -104,6 +105,8 @@ interface UploadRun extends UploadTiming {
   bodyBytes: number;
   /** Peak RSS growth over the pre-upload RSS: the larger of the sampled and the kernel's peak. */
   growth: number;
+  /** The wait before it for earlier contracts to leave the pipeline. */
+  settled: Settled;
 }
 
 const uploadRuns = async (stack: BenchStack, token: string, workDir: string): Promise<UploadRun[]> => {
@@ -116,6 +119,8 @@ const uploadRuns = async (stack: BenchStack, token: string, workDir: string): Pr
     const body = await writeUploadBody(pdfPath, path.join(workDir, 'body.multipart'), request);
     await flushDisk();
     const baseline = await baselineCopy(body, path.join(workDir, 'baseline-copy'));
+    // The warm-up's and the previous run's contracts are read in the same process: not during this one.
+    const settled = await settle(stack, token, progress, `upload ${run}`);
     await flushDisk();
     progress(`upload ${run}/${UPLOAD_RUNS} (${body.size} bytes)…`);
     const timing = await sendUpload(`${stack.production}/v1/contract-reviews`, token, body, stack.pid);
@@ -134,6 +139,7 @@ const uploadRuns = async (stack: BenchStack, token: string, workDir: string): Pr
       baselineCpuMs: baseline.cpuMs,
       bodyBytes: body.size,
       growth: peakGrowth(timing.memory),
+      settled,
     });
   }
   return runs;
@@ -143,10 +149,13 @@ interface Throughput {
   service: LoadFigures;
   bare: LoadFigures;
   bodyBytes: number;
+  settled: Settled;
 }
 
 const throughput = async (stack: BenchStack, token: string, cleanup: Cleanup): Promise<Throughput> => {
   const id = await sendSmallContract(stack, token, `bench-read-${randomUUID()}`);
+  // Loads only reads: the contracts sent so far (this one included) are read and published first.
+  const settled = await settle(stack, token, progress, 'get');
   const pathname = `/v1/contract-reviews/${id}`;
   const headers = bearer(token);
   const answer = await capture(`${stack.production}${pathname}`, headers);
@@ -160,7 +169,7 @@ const throughput = async (stack: BenchStack, token: string, cleanup: Cleanup): P
   progress(`loading the bare server (${answer.body.length}-byte body, same headers)…`);
   const bare = await load(bareServer.url, headers, bareServer.pid);
   await bareServer.stop();
-  return { service, bare, bodyBytes: answer.body.length };
+  return { service, bare, bodyBytes: answer.body.length, settled };
 };
 
 const uploadTable = (runs: UploadRun[]) =>
@@ -179,6 +188,7 @@ const uploadTable = (runs: UploadRun[]) =>
       'RSS growth',
       'sampled',
       'VmHWM',
+      'waited first',
     ],
     ...runs.map((run, i) => [
       String(i + 1),
@@ -194,6 +204,7 @@ const uploadTable = (runs: UploadRun[]) =>
       mib(toMiB(run.growth)),
       `${mib(toMiB(run.memory.sampledPeak - run.memory.before))} (${run.memory.samples})`,
       run.memory.kernelPeak === null ? 'n/a' : mib(toMiB(run.memory.kernelPeak - run.memory.before)),
+      `${ms(run.settled.waitedMs)}${run.settled.stillBusy > 0 ? ' (STILL BUSY)' : ''}`,
     ]),
   ]);
 
@@ -330,6 +341,8 @@ const printGet = (reads: Throughput) => {
     `\n2. GET /v1/contract-reviews/{id}: ${LOAD.connections} connections, ${LOAD.durationS} s ` +
       `(after ${LOAD.warmUpS} s warm-up), ${get.body_bytes}-byte answer\n`,
   );
+  const waited = settledLine(reads.settled);
+  if (waited) console.log(waited);
   console.log(loadTable(reads));
   console.log(
     `\n   service/bare ${percent(get.share)} (goal ≥ 25%: ${verdict(goals.get_share_at_least_25_percent)}); ` +
