@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { z } from 'zod';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb';
+import { publishLawyerReview, withdrawChannel } from '../lambdas/core/contracts/lawyer-actions';
 import { ActionRefused, isServiceError } from '../lambdas/core/errors';
 import { devBootstrap, setSandboxBudget } from '../lambdas/core/identity';
 import { CHANNELS, ENVIRONMENTS, type Environment } from '../lambdas/core/model';
@@ -19,7 +20,6 @@ import type { Ports } from '../lambdas/core/ports';
 import { presentContractReview } from '../lambdas/core/present';
 import { localUrl, PORT_OFFSETS, readLocalConfig } from '../lambdas/hosts/local-config';
 import { localServices } from '../lambdas/hosts/local-wiring';
-import { publishLawyerReview, withdrawChannel } from '../lambdas/workers/operator';
 import { runWebhookCommand, WEBHOOK_USAGE } from './ops/webhook-commands';
 
 const USAGE = `usage: npm run --silent ops -- <command>

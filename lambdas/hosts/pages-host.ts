@@ -13,18 +13,15 @@ import {
 import {
   isImmutablePath,
   isPublicationPath,
-  isSlug,
   PUBLICATION_CONTENT_TYPES,
-  publicationKey,
-  READ_CHUNK,
-  readBlob,
-  withdrawnKey,
 } from '../../frontend/pages/publication';
 import { PAGE_SECURITY_HEADERS } from '../../frontend/pages/security';
 import { INDEX_FILE } from '../../frontend/pages/viewer';
 import { BlobNotFoundError } from '../adapters/blobs/s3-blob-store';
+import { READ_CHUNK, readBlob } from '../core/blobs';
 import { log } from '../core/log';
 import type { BlobStore } from '../core/ports';
+import { isSlug, publicationKey, withdrawnKey } from '../core/publications';
 
 const HTML = 'text/html; charset=utf-8';
 

@@ -1,10 +1,11 @@
 // workers -> step `Analyse` (review products): the deterministic analysis of the version's text, kept
 // for the lawyer as JSON and as the Markdown draft of the review; then the lawyer's review is due.
 import { analyseContract, analysisToMarkdown } from '../core/analysis';
+import { putJson, putText, readJson } from '../core/blobs';
+import { artifacts } from '../core/contracts/artifacts';
 import { changeContractReview } from '../core/contracts/change';
 import { analysisCompleted, lawyerReviewRequested } from '../core/contracts/pipeline';
 import type { RenderedContract } from '../core/rendered-contract';
-import { artifacts, putJson, putText, readJson } from './artifacts';
 import { RunInput, worker } from './worker';
 
 export const analyseVersion = worker(RunInput, async (run, { ports }): Promise<null> => {

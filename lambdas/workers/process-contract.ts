@@ -1,13 +1,15 @@
 // workers -> step `Process` of the contract pipeline: renders every page of the version (images and
 // text) and records processing completed; or records it failed and throws `ProcessingFailed`, which the
 // state machine retries 3 times with backoff (decisions.md §8). Its output is the rest of the plan.
+
+import { putJson } from '../core/blobs';
+import { artifacts } from '../core/contracts/artifacts';
 import { changeContractReview } from '../core/contracts/change';
 import { processingCompleted, processingFailed, processingTimeLimitMs } from '../core/contracts/pipeline';
 import { CHANNELS_OF } from '../core/contracts/shape';
 import { log } from '../core/log';
 import type { FailureReason } from '../core/model';
 import { pageProblems, RenderFailed } from '../core/rendered-contract';
-import { artifacts, putJson } from './artifacts';
 import { RunInput, worker } from './worker';
 
 export interface ProcessingPlan {

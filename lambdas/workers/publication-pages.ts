@@ -1,11 +1,12 @@
 // workers -> writing a channel's pages for a version and then recording the publication live. The pages
 // go first, so a publication is never announced before its link works; a new version lifts an earlier
 // withdrawal, since the publication is pending again.
-import { withdrawnKey, writeViewer } from '../../frontend/pages/publication';
+import { writeViewer } from '../../frontend/pages/publication';
 import type { ViewerOutput } from '../../frontend/pages/viewer';
 import { changeContractReview } from '../core/contracts/change';
 import { publicationOf, publicationPublished } from '../core/contracts/pipeline';
 import type { Channel, ContractReview } from '../core/model';
+import { withdrawnKey } from '../core/publications';
 import type { Services } from '../core/services';
 
 /** A publication's public address: the environment's pages host and the publication's stable slug. */

@@ -3,9 +3,10 @@
 // recipient, frozen at publication).
 import { renderReviewPage } from '../../frontend/pages/review';
 import { renderSnapshotPage } from '../../frontend/pages/snapshot';
+import { readJson, readText } from '../core/blobs';
+import { artifacts } from '../core/contracts/artifacts';
 import type { RunOutcome } from '../core/ports';
 import type { RenderedContract } from '../core/rendered-contract';
-import { artifacts, readJson, readText } from './artifacts';
 import { pageTime, publishChannel } from './publication-pages';
 import { RunInput, worker } from './worker';
 

@@ -1,7 +1,8 @@
 // workers -> step `PublishViewer`: the contract viewer of the version, live at its stable link.
 import { renderViewer } from '../../frontend/pages/viewer';
+import { readJson } from '../core/blobs';
+import { artifacts } from '../core/contracts/artifacts';
 import type { RenderedContract } from '../core/rendered-contract';
-import { artifacts, readJson } from './artifacts';
 import { pageTime, publishChannel } from './publication-pages';
 import { RunInput, worker } from './worker';
 

@@ -7,8 +7,8 @@
 // Its ports over the AWS SDK are adapters/cloudfront/withdrawal-gate-ports.ts; its Lambda's entry is
 // hosts/aws/functions/withdrawal-gate.ts.
 import * as z from 'zod/mini';
-import { isSlug, withdrawnKey } from '../../frontend/pages/publication';
 import { ConcurrentChange } from '../core/errors';
+import { isSlug, withdrawnKey } from '../core/publications';
 import { type GatePorts, MARKER_EVENT_TYPES } from '../core/withdrawal-gate-ports';
 
 /** The slug whose withdrawal marker `key` is, or null for any other key. */

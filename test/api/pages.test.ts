@@ -1,5 +1,5 @@
 // The hosted pages of each environment on the local stack (PORT_BASE+4 production, +5 sandbox).
-import { withdrawPublication } from '../../frontend/pages/publication';
+import { withdrawPublication } from '../../lambdas/core/publications';
 import { type RunningStack, removeDataDir, startStack } from '../support/local-stack';
 import { portsOf } from '../support/tenants';
 

@@ -2,9 +2,10 @@
 // publication, served by the pages host, and opened in headless Chromium.
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { withdrawPublication, writeViewer } from '../../frontend/pages/publication';
+import { writeViewer } from '../../frontend/pages/publication';
 import { TEXT_LAYER_FAMILY } from '../../frontend/pages/text-layer-font';
 import { renderViewer } from '../../frontend/pages/viewer';
+import { withdrawPublication } from '../../lambdas/core/publications';
 import type { TextRun } from '../../lambdas/core/rendered-contract';
 import {
   axeViolations,

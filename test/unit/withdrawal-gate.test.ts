@@ -3,9 +3,9 @@
 // the adapter does; then its ports over the real SDK clients (adapters/cloudfront/withdrawal-gate-ports.ts),
 // whose HTTP handler is a fake.
 import { ValidationException } from '@aws-sdk/client-cloudfront-keyvaluestore';
-import { withdrawnKey } from '../../frontend/pages/publication';
 import { type SdkOptions, sdkPorts } from '../../lambdas/adapters/cloudfront/withdrawal-gate-ports';
 import { ConcurrentChange } from '../../lambdas/core/errors';
+import { withdrawnKey } from '../../lambdas/core/publications';
 import type { GatePorts, KeyValueStore } from '../../lambdas/core/withdrawal-gate-ports';
 import { slugOfMarker, syncWithdrawal, writeWithEtag } from '../../lambdas/workers/withdrawal-gate';
 

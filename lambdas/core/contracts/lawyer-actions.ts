@@ -1,15 +1,16 @@
-// workers -> the operator's (or the lawyer's) actions on a contract review, for the operator tool now and
+// core -> the operator's (or the lawyer's) actions on a contract review, for the operator tool now and
 // the portal later: publish the lawyer's review, withdraw a publication. Both check the record's state
 // before writing anything, so a refused action leaves nothing behind.
-import { withdrawPublication } from '../../frontend/pages/publication';
-import { changeContractReview } from '../core/contracts/change';
-import { lawyerReviewCompleted, publicationOf, publicationWithdrawn } from '../core/contracts/pipeline';
-import { ActionRefused } from '../core/errors';
-import { isContractReviewId } from '../core/ids';
-import type { Channel, ContractReview } from '../core/model';
-import type { Ports } from '../core/ports';
-import { isPrintableText } from '../core/text';
-import { artifacts, putText, readText } from './artifacts';
+import { putText, readText } from '../blobs';
+import { ActionRefused } from '../errors';
+import { isContractReviewId } from '../ids';
+import type { Channel, ContractReview } from '../model';
+import type { Ports } from '../ports';
+import { withdrawPublication } from '../publications';
+import { isPrintableText } from '../text';
+import { artifacts } from './artifacts';
+import { changeContractReview } from './change';
+import { lawyerReviewCompleted, publicationOf, publicationWithdrawn } from './pipeline';
 
 /** A review longer than this is refused: it is a page of advice, not a book. */
 export const MAX_REVIEW_BYTES = 256 * 1024;
