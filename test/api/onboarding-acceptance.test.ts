@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bearer, call, exchange } from '../support/api-client';
+import { eventually } from '../support/eventually';
 import { devBootstrap, ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
 import { storedEvents } from '../support/pipeline';
 import { submitDirectly } from '../support/tenants';
@@ -55,14 +56,6 @@ const read = async (environment: Environment, id: string) =>
   (await call(`${stack[environment]}/v1/clients/onboardings/${id}`, { headers: bearer(tokens[environment]) }))
     .body;
 
-const waitUntil = async (check: () => Promise<boolean>, timeoutMs = 30_000) => {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('not within the time allowed');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
-
 const acceptedEvents = async (environment: Environment, id: string) =>
   (await storedEvents(stack, environment)).filter(
     (event) => event.type === 'clients.accepted' && JSON.parse(event.data).onboarding_id === id,
@@ -74,7 +67,10 @@ test('a sandbox sign-up is accepted a minute after it was submitted, once, with 
   const submitted = await submit(sandboxId, ['a@example.com', 'b@example.com']);
   await submit(productionId, ['c@example.com']);
 
-  await waitUntil(async () => (await read('sandbox', sandboxId)).state === 'accepted');
+  await eventually(
+    () => read('sandbox', sandboxId),
+    (onboarding) => onboarding.state === 'accepted',
+  );
   const accepted = await read('sandbox', sandboxId);
   // A minute (a second here) after the submission, not before.
   expect(Date.parse(accepted.accepted_at) - Date.parse(submitted.submitted_at)).toBeGreaterThanOrEqual(1000);
@@ -103,7 +99,10 @@ test('submitted again before the minute is up: the latest submission is the one 
     submitted_at: (await read('sandbox', id)).submitted_at as string,
     clients: resubmitted.clientIds.map((clientId) => ({ id: clientId })),
   };
-  await waitUntil(async () => (await read('sandbox', id)).state === 'accepted');
+  await eventually(
+    () => read('sandbox', id),
+    (onboarding) => onboarding.state === 'accepted',
+  );
   const accepted = await read('sandbox', id);
   expect(accepted.submitted_at).toBe(second.submitted_at);
   expect(Date.parse(accepted.accepted_at) - Date.parse(second.submitted_at)).toBeGreaterThanOrEqual(1000);
@@ -120,7 +119,10 @@ test('an acceptance due while the stack is stopped happens once after it starts 
   const { dataDir, portBase } = stack;
   expect(await stack.stop()).toBe(0);
   await start(dataDir, portBase);
-  await waitUntil(async () => (await read('sandbox', id)).state === 'accepted');
+  await eventually(
+    () => read('sandbox', id),
+    (onboarding) => onboarding.state === 'accepted',
+  );
   const events = await acceptedEvents('sandbox', id);
   expect(events.map((e) => JSON.parse(e.data).client_id)).toEqual(submitted.clients.map((c) => c.id));
 }, 180_000);

@@ -24,6 +24,7 @@ import {
   startStack,
 } from '../support/local-stack';
 import { contractPdf } from '../support/pdfs';
+import { untilIdle } from '../support/pipeline';
 import { portsOf } from '../support/tenants';
 import {
   aboutReview,
@@ -123,8 +124,8 @@ test('a restart while deliveries wait for attempt 3: every message still arrives
   running = await startStack({ dataDir, portBase, env: ENV });
   stack = running;
   await hooks.waitFor(3 * ENDPOINTS, undefined, 90_000);
-  // Past the third attempts: a repeat would show by now (and a fourth is never due after a 2xx).
-  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  // Once no run is left and the outbox is empty, nothing more can be sent: a repeat would have shown.
+  await untilIdle(await portsOf(running));
 
   const all = hooks.requests();
   expect(all).toHaveLength(3 * ENDPOINTS);
@@ -248,8 +249,8 @@ test('events recorded while the stack is down go out at the next start, only to 
   }>;
   expect(clients).toHaveLength(2);
   const atEarly = await hooks.waitFor(2, (r) => r.path === early.path, 90_000);
-  // The same fan-out made every message of those events: a little longer for any stray one.
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  // Nothing left to run or to fan out: any stray message would have arrived.
+  await untilIdle(await portsOf(running));
   expect(hooks.requests()).toHaveLength(2);
   const envelopes = verifyEach(atEarly, [early.secret]);
   expect(envelopes.map((e) => e.data.client_id).sort()).toEqual(clients.map((c) => c.id).sort());
@@ -281,6 +282,6 @@ test('events recorded while the stack is down go out at the next start, only to 
     const requests = await hooks.waitFor(endpoint === early ? 4 : 2, (r) => r.path === endpoint.path);
     verifyEach(requests, [endpoint.secret]);
   }
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await untilIdle(await portsOf(running));
   expect(hooks.requests()).toHaveLength(8);
 }, 240_000);

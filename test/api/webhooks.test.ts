@@ -12,6 +12,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Environment } from '../../lambdas/core/model';
 import type { Ports } from '../../lambdas/core/ports';
 import { type Answer as ApiAnswer, contractParts, exchange, upload } from '../support/api-client';
+import { eventually } from '../support/eventually';
 import {
   type Bootstrap,
   devBootstrap,
@@ -82,8 +83,6 @@ afterAll(async () => {
   await stack?.stop();
   if (stack) await removeDataDir(stack.dataDir);
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `ops …` that must succeed; its JSON. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back and assert on it.
@@ -241,17 +240,12 @@ const waitForMessage = async (
   environment: Environment,
   messageId: string,
   done: (state: string, attempts: number) => boolean,
-  timeoutMs = 60_000,
-) => {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const message = await ports[environment].webhookMessages.get(messageId);
-    if (message !== null && done(message.state, message.attemptsInRound)) return message;
-    if (Date.now() > until)
-      throw new Error(`message ${messageId} did not get there: ${JSON.stringify(message)}`);
-    await sleep(100);
-  }
-};
+) =>
+  eventually(
+    () => ports[environment].webhookMessages.get(messageId),
+    (message) => message !== null && done(message.state, message.attemptsInRound),
+    { what: `message ${messageId} reaching its state` },
+  );
 
 describe('contract events', () => {
   let all: Endpoint;

@@ -10,25 +10,24 @@ import type { Environment } from '../../lambdas/core/model';
 import type { Ports } from '../../lambdas/core/ports';
 import { PORT_OFFSETS } from '../../lambdas/hosts/local-config';
 import { type Answer, bearer, call } from './api-client';
+import { eventually } from './eventually';
 import type { RunningStack } from './local-stack';
 
-/** Polls `GET /v1/contract-reviews/{id}` until `done` holds of it; fails with the last body after `timeoutMs`. */
+/** Polls `GET /v1/contract-reviews/{id}` until `done` holds of it; fails with the last answer after `timeoutMs`. */
 export const waitForReview = async (
   base: string,
   token: string,
   id: string,
   done: (review: Answer['body']) => boolean,
   timeoutMs = 60_000,
-): Promise<Answer['body']> => {
-  const until = Date.now() + timeoutMs;
-  let last: Answer | undefined;
-  while (Date.now() < until) {
-    last = await call(`${base}/v1/contract-reviews/${id}`, { headers: bearer(token) });
-    if (last.status === 200 && done(last.body)) return last.body;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`contract review ${id} did not get there in ${timeoutMs} ms; last: ${last?.text}`);
-};
+): Promise<Answer['body']> =>
+  (
+    await eventually(
+      () => call(`${base}/v1/contract-reviews/${id}`, { headers: bearer(token) }),
+      (answer) => answer.status === 200 && done(answer.body),
+      { what: `contract review ${id} reaching its state`, timeoutMs },
+    )
+  ).body;
 
 export const publication = (review: Answer['body'], channel: string) =>
   (review.publications as Array<{ channel: string; state: string; url: string | null }>).find(
@@ -92,7 +91,6 @@ export const untilIdle = async (
   ports: Readonly<Record<Environment, Pick<Ports, 'runs' | 'outbox'>>>,
   timeoutMs = 90_000,
 ): Promise<void> => {
-  const until = Date.now() + timeoutMs;
   const busy = async () => {
     for (const environment of Object.keys(ports) as Environment[]) {
       const { runs, outbox } = ports[environment];
@@ -100,8 +98,5 @@ export const untilIdle = async (
     }
     return false;
   };
-  while (await busy()) {
-    if (Date.now() > until) throw new Error(`the stack was still busy after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await eventually(busy, (isBusy) => !isBusy, { what: 'the stack idle', timeoutMs });
 };
