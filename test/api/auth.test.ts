@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import { bearer, call, exchange, expectError } from '../support/api-client';
-import { ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
 import { createTenant, revokeKey } from '../support/tenants';
 
 let stack: RunningStack;
@@ -35,15 +35,16 @@ const signed = async (
     .sign(key);
 };
 
+useLocalStack(
+  (started) => {
+    stack = started;
+  },
+  { env: { RATE_LIMITS: 'off' } },
+);
+
 beforeAll(async () => {
-  stack = await startStack({ env: { RATE_LIMITS: 'off' } });
   keys = (await ops(stack, 'dev-bootstrap')).json?.keys as typeof keys;
 }, 120_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  await removeDataDir(stack.dataDir);
-});
 
 describe('POST /v1/token', () => {
   test('a key of this environment: 200 with a 15-minute Bearer JWT', async () => {

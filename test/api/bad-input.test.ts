@@ -12,22 +12,23 @@ import {
   expectError,
   multipart,
 } from '../support/api-client';
-import { devBootstrap, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import { devBootstrap, type RunningStack, useLocalStack } from '../support/local-stack';
 import { contractPdf } from '../support/pdfs';
 
 let stack: RunningStack;
 let token: string;
 
+useLocalStack(
+  (started) => {
+    stack = started;
+  },
+  { env: { RATE_LIMITS: 'off' } },
+);
+
 beforeAll(async () => {
-  stack = await startStack({ env: { RATE_LIMITS: 'off' } });
   const bootstrap = await devBootstrap(stack);
   token = await exchange(stack.production, bootstrap.keys.production);
 }, 120_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  await removeDataDir(stack.dataDir);
-});
 
 const get = (path: string): Promise<Answer> => call(`${stack.production}${path}`, { headers: bearer(token) });
 

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { bearer, call, contractParts, exchange, expectError, upload } from '../support/api-client';
-import { devBootstrap, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import { eventually, isEmpty } from '../support/eventually';
+import { devBootstrap, type RunningStack, useLocalStack } from '../support/local-stack';
 import {
   contractPdf,
   damagedPdf,
@@ -28,9 +29,15 @@ let production: string;
 let sandbox: string;
 let sandboxOrganisationId: string;
 
+// DELAY_SCALE shortens the processing retries' backoff (10 s first) to a tenth of a second.
+useLocalStack(
+  (started) => {
+    stack = started;
+  },
+  { env: { RATE_LIMITS: 'off', DELAY_SCALE: '100' } },
+);
+
 beforeAll(async () => {
-  // DELAY_SCALE shortens the processing retries' backoff (10 s first) to a tenth of a second.
-  stack = await startStack({ env: { RATE_LIMITS: 'off', DELAY_SCALE: '100' } });
   const boot = await devBootstrap(stack);
   production = await exchange(stack.production, boot.keys.production);
   // A tenant of its own in the sandbox, its budget (3) untouched by other tests.
@@ -38,11 +45,6 @@ beforeAll(async () => {
   sandboxOrganisationId = tenant.organisationId;
   sandbox = await exchange(stack.sandbox, tenant.keys.sandbox);
 }, 180_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  await removeDataDir(stack.dataDir);
-});
 
 const environments = () => ({
   production: { base: stack.production, token: production },
@@ -193,9 +195,7 @@ describe('accepted, then failed in processing', () => {
       (await ports.runs.unfinished(100)).filter(
         (run) => 'contractReviewId' in run && run.contractReviewId === id,
       );
-    for (let tries = 0; tries < 50 && (await unfinished()).length > 0; tries++)
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await unfinished()).toEqual([]);
+    await eventually(unfinished, isEmpty, { what: `no run of ${id} unfinished` });
   });
 });
 

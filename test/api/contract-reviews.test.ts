@@ -13,7 +13,7 @@ import {
   type Part,
   upload,
 } from '../support/api-client';
-import { ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
 import { contractPdf, encryptedPdf, notAPdf } from '../support/pdfs';
 import { createTenant, submitDirectly } from '../support/tenants';
 
@@ -33,8 +33,14 @@ const viewer = (fields: Record<string, unknown> = {}) => ({
   ...fields,
 });
 
+useLocalStack(
+  (started) => {
+    stack = started;
+  },
+  { env: { RATE_LIMITS: 'off' } },
+);
+
 beforeAll(async () => {
-  stack = await startStack({ env: { RATE_LIMITS: 'off' } });
   const boot = await ops(stack, 'dev-bootstrap');
   expect(boot.code).toBe(0);
   keys = boot.json?.keys as typeof keys;
@@ -44,11 +50,6 @@ beforeAll(async () => {
   pdf = await contractPdf(2);
   otherPdf = await contractPdf(3);
 }, 180_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  await removeDataDir(stack.dataDir);
-});
 
 const send = (request: unknown, options: Parameters<typeof upload>[3] = {}, file = pdf) =>
   upload(`${stack.production}/v1/contract-reviews`, production, contractParts(file, request), options);

@@ -13,13 +13,8 @@ import {
   multipart,
   upload,
 } from '../support/api-client';
-import {
-  type Bootstrap,
-  devBootstrap,
-  type RunningStack,
-  removeDataDir,
-  startStack,
-} from '../support/local-stack';
+import { eventually, isEmpty } from '../support/eventually';
+import { type Bootstrap, devBootstrap, type RunningStack, useLocalStack } from '../support/local-stack';
 import { contractPdf, notAPdf } from '../support/pdfs';
 import { portsOf } from '../support/tenants';
 
@@ -27,16 +22,17 @@ let stack: RunningStack;
 let token: string;
 let bootstrap: Bootstrap;
 
+useLocalStack(
+  (started) => {
+    stack = started;
+  },
+  { env: { RATE_LIMITS: 'off' } },
+);
+
 beforeAll(async () => {
-  stack = await startStack({ env: { RATE_LIMITS: 'off' } });
   bootstrap = await devBootstrap(stack);
   token = await exchange(stack.production, bootstrap.keys.production);
 }, 120_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  await removeDataDir(stack.dataDir);
-});
 
 test('a key whose first request is still being processed: 409 idempotency_key_in_use, then it proceeds', async () => {
   const key = randomUUID();
@@ -89,7 +85,7 @@ test('a refused upload leaves nothing in the blob store, wherever it was refused
   });
   // Earlier accepted contracts are still being rendered into the store: count once they are all done.
   const { runs } = (await portsOf(stack)).production;
-  while ((await runs.unfinished(100)).length > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+  await eventually(() => runs.unfinished(100), isEmpty, { what: 'no run unfinished' });
   const before = await blobFiles();
   const refused = [
     await upload(url, token, contractParts(pdf, request()), {

@@ -4,18 +4,16 @@
 // `npm run fuzz` runs the same property over many more cases.
 import { bearer, call, exchange } from '../support/api-client';
 import { fuzz, fuzzTarget } from '../support/fuzz';
-import { devBootstrap, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import { devBootstrap, type RunningStack, useLocalStack } from '../support/local-stack';
 
 let stack: RunningStack;
 
-beforeAll(async () => {
-  stack = await startStack({ env: { RATE_LIMITS: 'off' } });
-}, 120_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  await removeDataDir(stack.dataDir);
-});
+useLocalStack(
+  (started) => {
+    stack = started;
+  },
+  { env: { RATE_LIMITS: 'off' } },
+);
 
 test('400 malformed requests (seed 20261125): none answered 5xx, each API answer in the service shape', async () => {
   const figures = await fuzz(await fuzzTarget(stack), { seed: 20261125, numRuns: 400 });

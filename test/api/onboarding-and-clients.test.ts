@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bearer, call, exchange, expectError } from '../support/api-client';
-import { ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
 import { storedEvents } from '../support/pipeline';
 import { createTenant } from '../support/tenants';
 
@@ -28,17 +28,18 @@ const submit = async (onboardingId: string, buyers: unknown[]) => {
 
 const getJson = (url: string, token = production) => call(url, { headers: bearer(token) });
 
+useLocalStack(
+  (started) => {
+    stack = started;
+  },
+  { env: { RATE_LIMITS: 'off' } },
+);
+
 beforeAll(async () => {
-  stack = await startStack({ env: { RATE_LIMITS: 'off' } });
   const keys = (await ops(stack, 'dev-bootstrap')).json?.keys as { sandbox: string; production: string };
   production = await exchange(stack.production, keys.production);
   sandbox = await exchange(stack.sandbox, keys.sandbox);
 }, 120_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  await removeDataDir(stack.dataDir);
-});
 
 describe('POST /v1/clients/onboardings/sessions', () => {
   test('opens an onboarding: 200 with an onbs_ session token', async () => {

@@ -9,7 +9,7 @@ import { createDocumentClient } from '../../lambdas/adapters/dynamodb';
 import { localTableName } from '../../lambdas/adapters/dynamodb/table-schema';
 import { ROUTES } from '../../lambdas/api/routes';
 import { type Answer, bearer, call, exchange, expectError } from '../support/api-client';
-import { ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const FRAME_CSP =
@@ -132,19 +132,19 @@ const expectFields = (answer: Answer, fields: Array<{ path: string; message: Reg
   );
 };
 
+useLocalStack(
+  (started) => {
+    stack = started;
+  },
+  { env: { RATE_LIMITS: 'off' } },
+);
+
 beforeAll(async () => {
-  stack = await startStack({ env: { RATE_LIMITS: 'off' } });
   const keys = (await ops(stack, 'dev-bootstrap')).json?.keys as { sandbox: string; production: string };
   production = await exchange(stack.production, keys.production);
   sandbox = await exchange(stack.sandbox, keys.sandbox);
   frame = stack.frame.production;
 }, 120_000);
-
-afterAll(async () => {
-  if (!stack) return;
-  await stack.stop();
-  await removeDataDir(stack.dataDir);
-});
 
 describe('the session token is the only credential of the frame API', () => {
   const ROUTES_OF_FRAME = [

@@ -1,17 +1,12 @@
 // The hosted pages of each environment on the local stack (PORT_BASE+4 production, +5 sandbox).
 import { withdrawPublication } from '../../lambdas/core/publications';
-import { type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import { type RunningStack, useLocalStack } from '../support/local-stack';
 import { portsOf } from '../support/tenants';
 
 let stack: RunningStack;
 
-beforeAll(async () => {
-  stack = await startStack();
-}, 120_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  await removeDataDir(stack.dataDir);
+useLocalStack((started) => {
+  stack = started;
 });
 
 test('each environment serves its own publications: a sandbox page is unknown to the production host', async () => {

@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { contractParts, exchange, upload } from '../support/api-client';
-import { devBootstrap, ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import { eventually, isEmpty } from '../support/eventually';
+import { devBootstrap, ops, type RunningStack, useLocalStack } from '../support/local-stack';
 import { contractPdf, undrawablePdf } from '../support/pdfs';
 import { eventsAbout, isPublished, publication, waitForReview } from '../support/pipeline';
 import { portsOf } from '../support/tenants';
@@ -15,18 +16,19 @@ let stack: RunningStack;
 let token: string;
 let pdf: Uint8Array;
 
+// DELAY_SCALE shortens the processing retries' backoff (10 s first) to a tenth of a second.
+useLocalStack(
+  (started) => {
+    stack = started;
+  },
+  { env: { RATE_LIMITS: 'off', DELAY_SCALE: '100' } },
+);
+
 beforeAll(async () => {
-  // DELAY_SCALE shortens the processing retries' backoff (10 s first) to a tenth of a second.
-  stack = await startStack({ env: { RATE_LIMITS: 'off', DELAY_SCALE: '100' } });
   const boot = await devBootstrap(stack);
   token = await exchange(stack.production, boot.keys.production);
   pdf = await contractPdf(3);
 }, 180_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  await removeDataDir(stack.dataDir);
-});
 
 const send = async (request: Record<string, unknown>, file = pdf) => {
   const answer = await upload(`${stack.production}/v1/contract-reviews`, token, contractParts(file, request));
@@ -138,9 +140,7 @@ describe('contract_viewer', () => {
       (await (await portsOf(stack)).production.runs.unfinished(100)).filter(
         (run) => 'contractReviewId' in run && run.contractReviewId === id,
       );
-    for (let tries = 0; (await runsOf()).length > 0 && tries < 100; tries++)
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await runsOf()).toEqual([]);
+    await eventually(runsOf, isEmpty, { what: `no run of ${id} unfinished` });
   });
 
   test('withdraw takes the page down (410) with publication.withdrawn; a second withdraw is refused', async () => {

@@ -1,6 +1,6 @@
 // decisions.md §4 rate limits, with the local stack's limits on (its default).
 import { type Answer, bearer, call, exchange } from '../support/api-client';
-import { ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
 import { createTenant } from '../support/tenants';
 
 let stack: RunningStack;
@@ -14,13 +14,8 @@ const expectRateLimited = (answer: Answer) => {
   expect(answer.headers.get('service-request-id')).toMatch(/^rqs_/);
 };
 
-beforeAll(async () => {
-  stack = await startStack();
-}, 120_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  await removeDataDir(stack.dataDir);
+useLocalStack((started) => {
+  stack = started;
 });
 
 test('POST /v1/token: 10 a minute per key, then 429 with Retry-After; another key is unaffected', async () => {

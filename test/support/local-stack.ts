@@ -121,3 +121,20 @@ export const devBootstrap = async (stack: Pick<RunningStack, 'portBase' | 'dataD
   if (result.code !== 0) throw new Error(`dev-bootstrap failed: ${result.stderr}`);
   return result.json as unknown as Bootstrap;
 };
+
+/**
+ * One local stack for a test file: started before its tests (before the file's own `beforeAll`, which
+ * can then bootstrap on it), stopped and its data directory removed after them. `use` receives it.
+ */
+export const useLocalStack = (use: (stack: RunningStack) => void, options: StackOptions = {}): void => {
+  let started: RunningStack | undefined;
+  beforeAll(async () => {
+    started = await startStack(options);
+    use(started);
+  }, 120_000);
+  afterAll(async () => {
+    if (!started) return;
+    await started.stop();
+    await removeDataDir(started.dataDir);
+  });
+};
