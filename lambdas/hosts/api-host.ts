@@ -26,7 +26,17 @@ const endpointOf = (table: RouteTable, name: string) => {
   return found;
 };
 
+const NO_BODY = Buffer.alloc(0);
+
+/** A request with neither header has no body (RFC 9112 §6.3): a GET answers without waiting to read one. */
+const hasBody = (request: IncomingMessage): boolean =>
+  request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined;
+
 const readBody = async (request: IncomingMessage): Promise<Buffer | null> => {
+  if (!hasBody(request)) {
+    request.resume();
+    return NO_BODY;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of unreadOnReturn(request)) {

@@ -93,8 +93,10 @@ export const frameListener = (services: Services, stage: string, files: FrameFil
 export const withLoader =
   (loader: StaticFile, api: RequestListener): RequestListener =>
   (request, response) => {
-    const { pathname } = requestTarget(request.url);
-    if (pathname !== '/onboarding.js') return api(request, response);
+    // Only a target naming the file can resolve to it (dot segments and backslashes keep the name; a
+    // percent-encoded character does not decode): every other request skips the URL parse.
+    if (!request.url?.includes('onboarding.js') || requestTarget(request.url).pathname !== '/onboarding.js')
+      return api(request, response);
     const requestId = newRequestId();
     const headers = {
       'Service-Request-Id': requestId,
