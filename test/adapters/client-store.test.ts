@@ -2,7 +2,7 @@ import { DynamoDbClientStore } from '../../lambdas/adapters/dynamodb/client-stor
 import { DynamoDbOnboardingStore } from '../../lambdas/adapters/dynamodb/onboarding-store';
 import type { Client, Onboarding, Scope } from '../../lambdas/core/model';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { client, onboarding, scopeIn, TestClock } from './fixtures';
+import { client, onboarding, scopeIn, TestClock } from '../support/fixtures';
 
 const db = useTestDynamoDb();
 

@@ -9,7 +9,7 @@ import { ConcurrentChange } from '../../lambdas/core/errors';
 import { contractReviewEvent } from '../../lambdas/core/events';
 import type { ContractReview } from '../../lambdas/core/model';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { completion, contractReview, contractVersion, id, scopeIn, TestClock } from './fixtures';
+import { completion, contractReview, contractVersion, id, scopeIn, TestClock } from '../support/fixtures';
 
 const db = useTestDynamoDb();
 const ids = randomIds();

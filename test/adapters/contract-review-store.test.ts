@@ -14,7 +14,7 @@ import {
   organisation,
   scopeIn,
   TestClock,
-} from './fixtures';
+} from '../support/fixtures';
 
 const db = useTestDynamoDb();
 

@@ -7,7 +7,7 @@ import { randomIds } from '../../lambdas/adapters/random-ids';
 import { clientEvent } from '../../lambdas/core/events';
 import type { Onboarding } from '../../lambdas/core/model';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { client, onboarding, scopeIn, TestClock } from './fixtures';
+import { client, onboarding, scopeIn, TestClock } from '../support/fixtures';
 
 const db = useTestDynamoDb();
 const ids = randomIds();

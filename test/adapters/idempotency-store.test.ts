@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
 import type { IdempotencyClaim } from '../../lambdas/core/ports';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { completion, SECOND, scopeIn, TestClock } from './fixtures';
+import { completion, SECOND, scopeIn, TestClock } from '../support/fixtures';
 
 const db = useTestDynamoDb();
 

@@ -1,7 +1,7 @@
 import { DynamoDbIdentityStore } from '../../lambdas/adapters/dynamodb/identity-store';
 import type { Integration } from '../../lambdas/core/model';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { apiKey, id, organisation, scopeIn, TestClock } from './fixtures';
+import { apiKey, id, organisation, scopeIn, TestClock } from '../support/fixtures';
 
 const db = useTestDynamoDb();
 

@@ -2,7 +2,7 @@ import { DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient } from 
 import { DynamoDbIdentityStore } from '../../lambdas/adapters/dynamodb/identity-store';
 import { ensureTable } from '../../lambdas/adapters/dynamodb/local-dynamodb';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { organisation, TestClock } from './fixtures';
+import { organisation, TestClock } from '../support/fixtures';
 
 const db = useTestDynamoDb();
 

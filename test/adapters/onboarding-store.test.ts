@@ -3,7 +3,7 @@ import { DynamoDbOnboardingStore } from '../../lambdas/adapters/dynamodb/onboard
 import { ConcurrentChange } from '../../lambdas/core/errors';
 import type { Onboarding } from '../../lambdas/core/model';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { client, onboarding, scopeIn, TestClock } from './fixtures';
+import { client, onboarding, scopeIn, TestClock } from '../support/fixtures';
 
 const db = useTestDynamoDb();
 

@@ -1,6 +1,6 @@
 import { DynamoDbRateLimiter } from '../../lambdas/adapters/dynamodb/rate-limiter';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { SECOND, TestClock } from './fixtures';
+import { SECOND, TestClock } from '../support/fixtures';
 
 const db = useTestDynamoDb();
 

@@ -5,7 +5,15 @@ import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempo
 import { withRecentReads } from '../../lambdas/adapters/recent-reads';
 import type { ContractReview, Scope } from '../../lambdas/core/model';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { completion, contractReview, contractVersion, id, SECOND, scopeIn, TestClock } from './fixtures';
+import {
+  completion,
+  contractReview,
+  contractVersion,
+  id,
+  SECOND,
+  scopeIn,
+  TestClock,
+} from '../support/fixtures';
 
 const db = useTestDynamoDb();
 

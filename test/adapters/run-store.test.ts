@@ -16,7 +16,15 @@ import { contractReviewEvent } from '../../lambdas/core/events';
 import type { ContractReview, Scope } from '../../lambdas/core/model';
 import type { ContractReviewStore, RunRequest } from '../../lambdas/core/ports';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { completion, contractReview, contractVersion, id, SECOND, scopeIn, TestClock } from './fixtures';
+import {
+  completion,
+  contractReview,
+  contractVersion,
+  id,
+  SECOND,
+  scopeIn,
+  TestClock,
+} from '../support/fixtures';
 
 const db = useTestDynamoDb();
 const ids = randomIds();

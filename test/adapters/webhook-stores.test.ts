@@ -17,7 +17,7 @@ import type { Micros, Scope } from '../../lambdas/core/model';
 import { type DeliveryRun, type RunRequest, runSubject } from '../../lambdas/core/ports';
 import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from '../../lambdas/core/webhooks/model';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { id, SECOND, scopeIn, TestClock } from './fixtures';
+import { id, SECOND, scopeIn, TestClock } from '../support/fixtures';
 
 const db = useTestDynamoDb();
 

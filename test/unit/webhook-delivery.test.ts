@@ -50,6 +50,7 @@ import {
 } from '../../lambdas/core/webhooks/endpoints';
 import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from '../../lambdas/core/webhooks/model';
 import { isSigningSecret, testEventData } from '../../lambdas/core/webhooks/signing';
+import { TestClock } from '../support/fixtures';
 import { linesOf } from '../support/log-capture';
 
 const T0: Micros = Date.UTC(2026, 10, 21, 9, 30) * 1000;
@@ -75,20 +76,6 @@ const SCHEDULE: readonly Micros[] = [
 // The fakes
 
 const copy = <T>(value: T): T => structuredClone(value);
-
-class FakeClock implements Clock {
-  time: Micros = T0;
-  now(): Micros {
-    return this.time;
-  }
-  advance(micros: Micros): void {
-    this.time += micros;
-  }
-  /** Moves on to `at`, unless it is already later. */
-  until(at: Micros): void {
-    this.time = Math.max(this.time, at);
-  }
-}
 
 /** Ids counted from 1 (`whe_1`, `evt_2`, `msg_3`, …). */
 const sequentialIds = (): Ids => {
@@ -297,7 +284,7 @@ type DeliveryPorts = Pick<
 >;
 
 const world = () => {
-  const clock = new FakeClock();
+  const clock = new TestClock(T0);
   const ids = sequentialIds();
   const outbox = new FakeOutbox();
   const runs = new FakeRunStore();

@@ -1,4 +1,4 @@
-// test support -> a settable clock and domain records for the DynamoDB adapter tests.
+// test support -> a settable clock and domain records, for the adapter tests and the core's unit tests.
 import { randomUUID } from 'node:crypto';
 import type {
   ApiKeyRecord,
@@ -21,6 +21,10 @@ export class TestClock implements Clock {
   }
   advance(micros: Micros): void {
     this.time += micros;
+  }
+  /** Moves on to `at`, unless it is already later. */
+  until(at: Micros): void {
+    this.time = Math.max(this.time, at);
   }
   /** Moves on by one microsecond and answers the new time: distinct creation times. */
   tick(): Micros {
