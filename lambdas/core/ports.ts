@@ -366,6 +366,25 @@ export interface AttemptOutcome {
   body: string;
 }
 
+/** One piece of work for a queue: its text, and how long the queue holds it back first. */
+export interface QueuedWork {
+  body: string;
+  /** Whole seconds, 0 to MAX_QUEUE_DELAY_SECONDS: a longer wait is a workflow's, not a queue's. */
+  delaySeconds?: number;
+}
+
+/** The longest a queue holds a message back (SQS's limit: 15 minutes). */
+export const MAX_QUEUE_DELAY_SECONDS = 900;
+
+/**
+ * A work queue (SQS deployed and against the local twin): what is sent is delivered at least once to
+ * the queue's consumer, after its delay; a consumer that fails an item sees it again later.
+ */
+export interface WorkQueue {
+  /** Sends every message, in as few calls as the queue allows; resolves once all are stored. */
+  send(messages: readonly QueuedWork[]): Promise<void>;
+}
+
 /** Everything the domain needs of one environment's host. */
 export interface Ports {
   environment: Environment;
