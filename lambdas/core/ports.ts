@@ -385,6 +385,15 @@ export interface WorkQueue {
   send(messages: readonly QueuedWork[]): Promise<void>;
 }
 
+/**
+ * The event bus (EventBridge deployed, routed in this process locally): each event published goes to
+ * every queue whose rule matches it, carrying the event's data exactly as recorded.
+ */
+export interface EventBus {
+  /** Publishes every event; resolves once the bus has taken them all. */
+  publish(events: readonly ServiceEvent[]): Promise<void>;
+}
+
 /** Everything the domain needs of one environment's host. */
 export interface Ports {
   environment: Environment;

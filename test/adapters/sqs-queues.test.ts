@@ -69,7 +69,9 @@ describe('batches within SQS limits', () => {
   });
 
   test('a message over the limit, or a delay past 15 minutes, is refused before anything is sent', async () => {
-    expect(() => batchesOf([{ body: 'x'.repeat(256 * 1024 + 1) }])).toThrow(/over SQS's limit/);
+    expect(() => batchesOf([{ body: 'x'.repeat(256 * 1024 + 1) }])).toThrow(
+      /a queued message of 262145 bytes is over the limit/,
+    );
     const { name, queue } = newQueue();
     const send = sqsWorkQueue(client, queue.url).send([...work(3), { body: 'late', delaySeconds: 901 }]);
     await expect(send).rejects.toThrow(/0 to 900 whole seconds/);

@@ -8,6 +8,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { MAX_QUEUE_DELAY_SECONDS, type QueuedWork, type WorkQueue } from '../../core/ports';
+import { batchesWithin } from '../batches';
 
 /** SQS's limits on one SendMessageBatch call. */
 const MAX_ENTRIES = 10;
@@ -16,24 +17,12 @@ const MAX_BATCH_BYTES = 256 * 1024;
 const RESENDS = 3;
 
 /** Batches of `messages` within SQS's limits, in order. */
-export const batchesOf = (messages: readonly QueuedWork[]): QueuedWork[][] => {
-  const batches: QueuedWork[][] = [];
-  let current: QueuedWork[] = [];
-  let bytes = 0;
-  for (const message of messages) {
-    const size = Buffer.byteLength(message.body, 'utf8');
-    if (size > MAX_BATCH_BYTES) throw new Error(`a queued message of ${size} bytes is over SQS's limit`);
-    if (current.length === MAX_ENTRIES || bytes + size > MAX_BATCH_BYTES) {
-      batches.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(message);
-    bytes += size;
-  }
-  if (current.length > 0) batches.push(current);
-  return batches;
-};
+export const batchesOf = (messages: readonly QueuedWork[]): QueuedWork[][] =>
+  batchesWithin(messages, (message) => Buffer.byteLength(message.body, 'utf8'), {
+    maxItems: MAX_ENTRIES,
+    maxBytes: MAX_BATCH_BYTES,
+    what: 'a queued message',
+  });
 
 const delayOf = (message: QueuedWork): number => {
   const delay = message.delaySeconds ?? 0;
