@@ -48,6 +48,7 @@ import { PAGE_SECURITY_HEADERS } from '../frontend/pages/security';
 import { GATE_SETTINGS } from '../lambdas/adapters/cloudfront/withdrawal-gate-ports';
 import { withdrawnKey } from '../lambdas/core/publications';
 import { MARKER_EVENT_TYPES } from '../lambdas/core/withdrawal-gate-ports';
+import { alarmedDeadLetterQueue } from './dead-letters';
 import type { Environment } from './environments';
 import { fromRoot } from './paths';
 import { ServiceFunction } from './service-function';
@@ -249,7 +250,11 @@ export class HostedPages extends Construct {
       description: 'hosted pages: keep the withdrawn slugs in step with the withdrawal markers',
       memorySize: 256,
       timeout: Duration.minutes(1),
-      deadLetterQueueEnabled: true,
+      deadLetterQueue: alarmedDeadLetterQueue(
+        this,
+        'WithdrawalGateDeadLetters',
+        'Withdrawals the gate could not apply',
+      ),
       environment: {
         [GATE_SETTINGS.store]: this.withdrawnSlugs.keyValueStoreArn,
         [GATE_SETTINGS.distribution]: this.distribution.distributionId,

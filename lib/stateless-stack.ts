@@ -1,5 +1,6 @@
 // infra -> what an environment runs: the hosted pages' distribution, the contract pipeline (workers and
-// state machines), webhook delivery (fan-out and the delivery state machine), the re-drive of recorded
+// state machines), webhook delivery (event bus, publisher, fan-out queue and consumer, and the delivery
+// state machine), the re-drive of recorded
 // runs, the HTTP API with a function per endpoint, the upload ingest service, the CloudFront
 // distribution in front of both (which also serves the sign-up form's loader), and the sign-up form
 // (its frame API and distribution). Safe to delete and redeploy.

@@ -1,31 +1,54 @@
-// infra -> webhook delivery of one environment: the fan-out of recorded events to webhook messages
-// (lambdas/workers/fan-out.ts; run by the table's stream when an event is written, and every minute so
-// a missed invocation only delays) and the Standard state machine of delivery runs, deployed from
-// lib/workflows/webhook-delivery.asl.json, whose one Task attempts a message
+// infra -> webhook delivery of one environment, and the event bus that feeds it. Recorded events are
+// published to the environment's EventBridge bus by the publisher (lambdas/core/webhooks/publish.ts; run
+// by the table's stream when an event is written, and every minute so a missed invocation only
+// delays); the bus's rules (lambdas/adapters/events/bus-rules.ts, the table the local bus routes by)
+// hand them to the fan-out queue, whose consumer fans each out to webhook messages
+// (lambdas/hosts/fan-out-records.ts). Each message's delivery run is the Standard state machine deployed
+// from lib/workflows/webhook-delivery.asl.json, whose one Task attempts it
 // (lambdas/workers/attempt-delivery.ts).
 import { Duration } from 'aws-cdk-lib';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { EventBus, type EventPattern, Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { BUS_RULES, type EventPattern as BusPattern } from '../lambdas/adapters/events/bus-rules';
+import { alarmedDeadLetterQueue } from './dead-letters';
 import { ServiceFunction } from './service-function';
 import { connectService, type HostResources, useStateMachines } from './wiring';
 import { workflowStateMachine } from './workflow-state-machine';
 
-/** Construct ids of the two functions (the ASL file names the attempt `${AttemptDeliveryFunctionArn}`). */
+/** Construct ids of the functions (the ASL file names the attempt `${AttemptDeliveryFunctionArn}`). */
 export const ATTEMPT_DELIVERY = 'AttemptDelivery';
 export const FAN_OUT = 'FanOut';
+export const PUBLISH_EVENTS = 'PublishEvents';
 
-/** Minutes between the scheduled fan-outs (the safety net under the stream). */
-export const FAN_OUT_MINUTES = 1;
+/** Minutes between the scheduled publishes (the safety net under the stream). */
+export const PUBLISH_MINUTES = 1;
+
+/** Receives of a queued event before it is kept aside in the dead-letter queue (and the alarm sounds). */
+export const FAN_OUT_RECEIVES = 5;
+
+/** A bus rule's pattern as CDK writes it (`detail-type` is `detailType` there). */
+const cdkPattern = (pattern: BusPattern): EventPattern =>
+  Object.fromEntries(
+    Object.entries(pattern).map(([field, value]) => [field === 'detail-type' ? 'detailType' : field, value]),
+  ) as EventPattern;
 
 export class WebhookDelivery extends Construct {
   /** The delivery workflow's one task: one attempt of a message (signed, sent, recorded). */
   readonly attempt: ServiceFunction;
-  /** Fans recorded events out to messages and starts their delivery runs. */
+  /** Fans the queued events out to messages and starts their delivery runs. */
   readonly fanOut: ServiceFunction;
+  /** Publishes recorded events to the bus. */
+  readonly publish: ServiceFunction;
+  /** The environment's event bus. */
+  readonly bus: EventBus;
+  /** The fan-out's queue and its dead-letter queue. */
+  readonly fanOutQueue: Queue;
+  readonly fanOutDeadLetters: Queue;
   /** The state machine of delivery runs (as `StateMachines` for the hosts that start runs). */
   readonly stateMachine: StateMachine;
 
@@ -54,24 +77,26 @@ export class WebhookDelivery extends Construct {
       new Map([[ATTEMPT_DELIVERY, this.attempt]]),
     ).stateMachine;
 
-    this.fanOut = new ServiceFunction(this, FAN_OUT, {
-      entry: 'lambdas/hosts/aws/functions/fan-out.ts',
-      description: 'fan recorded events out to webhook messages and start their delivery runs',
+    this.bus = new EventBus(this, 'Bus');
+    this.publish = new ServiceFunction(this, PUBLISH_EVENTS, {
+      entry: 'lambdas/hosts/aws/functions/publish-events.ts',
+      description: 'publish recorded events to the event bus',
       memorySize: 256,
       // A backlog is taken 100 events at a time until none is left; what a time-out leaves, the next takes.
       timeout: Duration.minutes(2),
     });
-    connectService(this.fanOut, resources, 'none');
-    useStateMachines(this.fanOut, { delivery: this.stateMachine });
-    this.fanOut.addEventSource(
+    connectService(this.publish, resources, 'none');
+    this.publish.addEnvironment('EVENT_BUS_NAME', this.bus.eventBusName);
+    this.bus.grantPutEventsTo(this.publish);
+    this.publish.addEventSource(
       new DynamoEventSource(table, {
         // Events written before this existed are pending in the outbox, where the schedule finds them.
         startingPosition: StartingPosition.LATEST,
-        // The fan-out reads the outbox itself, so what a batch carries does not matter: a batch is only
-        // the signal that events were written, and one invocation takes every pending event.
+        // The publisher reads the outbox itself, so what a batch carries does not matter: a batch is only
+        // the signal that events were written, and one invocation takes every publishable event.
         batchSize: 100,
         // A failed batch is split and retried a few times, then dropped (nothing is lost: its events stay
-        // pending in the outbox, and the scheduled fan-out takes them within a minute).
+        // pending in the outbox, and the scheduled publish takes them within a minute).
         bisectBatchOnError: true,
         retryAttempts: 3,
         maxRecordAge: Duration.hours(1),
@@ -84,9 +109,52 @@ export class WebhookDelivery extends Construct {
         ],
       }),
     );
-    new Rule(this, 'FanOutSchedule', {
-      schedule: Schedule.rate(Duration.minutes(FAN_OUT_MINUTES)),
-      targets: [new LambdaFunction(this.fanOut)],
+    new Rule(this, 'PublishSchedule', {
+      schedule: Schedule.rate(Duration.minutes(PUBLISH_MINUTES)),
+      targets: [new LambdaFunction(this.publish)],
     });
+
+    this.fanOut = new ServiceFunction(this, FAN_OUT, {
+      entry: 'lambdas/hosts/aws/functions/fan-out.ts',
+      description: 'fan queued events out to webhook messages and start their delivery runs',
+      memorySize: 256,
+      // A batch of 10 events, each a read and one transaction.
+      timeout: Duration.seconds(30),
+    });
+    connectService(this.fanOut, resources, 'none');
+    useStateMachines(this.fanOut, { delivery: this.stateMachine });
+
+    this.fanOutDeadLetters = alarmedDeadLetterQueue(
+      this,
+      'FanOutDeadLetters',
+      'Events the webhook fan-out could not take',
+    );
+    this.fanOutQueue = new Queue(this, 'FanOutQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // Six times the consumer's timeout, as Lambda advises, so a batch under way is not handed out again.
+      visibilityTimeout: Duration.seconds(180),
+      deadLetterQueue: { queue: this.fanOutDeadLetters, maxReceiveCount: FAN_OUT_RECEIVES },
+    });
+    const toFanOut = BUS_RULES.find((rule) => rule.name === 'webhook-fan-out');
+    if (!toFanOut) throw new Error('the bus rules have no webhook-fan-out');
+    new Rule(this, 'ToFanOut', {
+      eventBus: this.bus,
+      eventPattern: cdkPattern(toFanOut.pattern),
+      // What the bus cannot hand the queue (after its own retries) is kept, not dropped.
+      targets: [new SqsQueue(this.fanOutQueue, { deadLetterQueue: this.fanOutDeadLetters })],
+    });
+    this.fanOut.addEventSource(
+      new SqsEventSource(this.fanOutQueue, {
+        // Up to 10 events a batch, collected for at most a second: a burst is taken in few invocations,
+        // and an event alone waits no longer than that.
+        batchSize: 10,
+        maxBatchingWindow: Duration.seconds(1),
+        reportBatchItemFailures: true,
+        // Each fan-out is a table transaction: 10 at once keep a burst of thousands of messages well
+        // under the table's on-demand limits, and leave the account's concurrency to the API.
+        maxConcurrency: 10,
+      }),
+    );
   }
 }

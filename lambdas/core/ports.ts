@@ -310,6 +310,13 @@ export interface IdentityStore {
 export interface EventOutbox {
   /** Events not yet fanned out, oldest first. */
   pending(limit: number): Promise<ServiceEvent[]>;
+  /**
+   * Events not yet fanned out that were never published to the bus, or last published before
+   * `publishedBefore` (a publish the bus or its queue lost is made again), oldest first.
+   */
+  publishable(limit: number, publishedBefore: Micros): Promise<ServiceEvent[]>;
+  /** Records that these events went to the bus at `at`; one fanned out meanwhile is left alone. */
+  markPublished(eventIds: readonly string[], at: Micros): Promise<void>;
   get(eventId: string): Promise<ServiceEvent | null>;
 }
 

@@ -17,7 +17,7 @@ import { apiListener } from './api-host';
 import { frameListener, withLoader } from './frame-host';
 import { answerProtocolErrorsAsJson } from './http-protocol-errors';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
-import { startLocalFanOut } from './local-fan-out';
+import { startLocalEventFlow } from './local-event-flow';
 import { localBucket, localFrameUrls, localServices } from './local-wiring';
 import { localWorkflowRunner } from './local-workflow-runner';
 import { pagesListener } from './pages-host';
@@ -101,12 +101,12 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
     await runner.redrive();
     runner.startPolling();
     const workflows = runner;
-    const fanOut = startLocalFanOut(services);
+    const events = await startLocalEventFlow(services);
     return {
       addresses,
       stop: async () => {
         await Promise.all(servers.map(close));
-        await fanOut.stop();
+        await events.stop();
         await workflows.stop();
         await stopStores();
       },

@@ -23,10 +23,10 @@ const setUp = async () => {
   return { clock, store, outbox, messages, opened };
 };
 
-test('a submission records one clients.submitted per buyer with it; pending oldest first until fanned out', async () => {
-  const { clock, store, outbox, messages, opened } = await setUp();
+/** A submission of `count` buyers (the first primary), saved with one clients.submitted per buyer. */
+const submit = async ({ clock, store, opened }: Awaited<ReturnType<typeof setUp>>, count: number) => {
   const at = clock.tick();
-  const buyers = [client(opened, at, { primary: true }), client(opened, at)];
+  const buyers = Array.from({ length: count }, (_, i) => client(opened, at, { primary: i === 0 }));
   const submitted: Onboarding = {
     ...opened,
     state: 'submitted',
@@ -35,6 +35,13 @@ test('a submission records one clients.submitted per buyer with it; pending olde
   };
   const events = buyers.map((buyer, i) => clientEvent(ids, 'clients.submitted', buyer, at + i));
   await store.saveSubmission(submitted, buyers, events);
+  return { buyers, events };
+};
+
+test('a submission records one clients.submitted per buyer with it; pending oldest first until fanned out', async () => {
+  const setup = await setUp();
+  const { outbox, messages, opened } = setup;
+  const { buyers, events } = await submit(setup, 2);
 
   const pending = await outbox.pending(10);
   expect(pending).toEqual(events);
@@ -84,4 +91,26 @@ test('a change that fails records none of its events', async () => {
   });
   expect(await outbox.pending(10)).toEqual([]);
   expect(await outbox.get(event.id)).toBeNull();
+});
+
+test('publishable: pending events never published or published before the bound, oldest first, past pages of others', async () => {
+  const setup = await setUp();
+  const { clock, outbox, messages } = setup;
+  const { events } = await submit(setup, 5);
+  const idsOf = (list: Array<{ id: string }>) => list.map((e) => e.id);
+
+  expect(await outbox.publishable(10, clock.now())).toEqual(events);
+  // The three oldest published now: with limit 2, the query reads past them to the two not yet published.
+  const now = clock.tick();
+  await outbox.markPublished(idsOf(events.slice(0, 3)), now);
+  expect(idsOf(await outbox.publishable(2, now))).toEqual(idsOf(events.slice(3)));
+  // Published before the bound: publishable again (a publish that was lost), still in order.
+  expect(idsOf(await outbox.publishable(10, now + 1))).toEqual(idsOf(events));
+  // Fanned out: gone from both lists, and marking it published leaves it out of the index.
+  await messages.fanOut(events[0]?.id as string, []);
+  await outbox.markPublished([events[0]?.id as string], clock.tick());
+  expect(idsOf(await outbox.pending(10))).toEqual(idsOf(events.slice(1)));
+  expect(idsOf(await outbox.publishable(10, clock.now() + 1))).toEqual(idsOf(events.slice(1)));
+  // An id that was never recorded is no fault.
+  await expect(outbox.markPublished(['evt_never'], clock.tick())).resolves.toBeUndefined();
 });

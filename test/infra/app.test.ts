@@ -13,7 +13,7 @@ import { WORKERS } from '../../lib/contract-pipeline';
 import { fromRoot } from '../../lib/paths';
 import { handlerEntry } from '../../lib/service-api';
 import { INGEST_DOCKERFILE } from '../../lib/upload-ingest';
-import { ATTEMPT_DELIVERY, FAN_OUT } from '../../lib/webhook-delivery';
+import { ATTEMPT_DELIVERY, FAN_OUT, PUBLISH_EVENTS } from '../../lib/webhook-delivery';
 import {
   assetManifestOf,
   assetPathOf,
@@ -73,6 +73,7 @@ describe('CDK app', () => {
   const OTHER_ENTRIES = [
     'lambdas/hosts/aws/functions/attempt-delivery.ts',
     'lambdas/hosts/aws/functions/fan-out.ts',
+    'lambdas/hosts/aws/functions/publish-events.ts',
     'lambdas/hosts/aws/functions/redrive-runs.ts',
   ];
 
@@ -95,6 +96,7 @@ describe('CDK app', () => {
       ...stack.pipeline.workers,
       [ATTEMPT_DELIVERY, stack.delivery.attempt] as const,
       [FAN_OUT, stack.delivery.fanOut] as const,
+      [PUBLISH_EVENTS, stack.delivery.publish] as const,
       ['RedriveRuns', stack.redrive] as const,
     ];
     return new Map(

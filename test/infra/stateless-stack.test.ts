@@ -8,6 +8,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnRole, IRole } from 'aws-cdk-lib/aws-iam';
 import { renderNotFound, renderWithdrawn } from '../../frontend/pages/plain';
 import { PAGE_SECURITY_HEADERS } from '../../frontend/pages/security';
+import { BUS_RULES } from '../../lambdas/adapters/events/bus-rules';
 import { FRAME_ROUTES } from '../../lambdas/api/frame-routes';
 import { FALLBACK_HANDLER, ROUTES } from '../../lambdas/api/routes';
 import { RUN_KINDS, type RunKind } from '../../lambdas/core/ports';
@@ -21,7 +22,13 @@ import { REDRIVE_MINUTES } from '../../lib/run-redrive';
 import type { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStage } from '../../lib/service-stage';
 import { ORIGIN_VERIFY_HEADER } from '../../lib/upload-ingest';
-import { ATTEMPT_DELIVERY, FAN_OUT } from '../../lib/webhook-delivery';
+import {
+  ATTEMPT_DELIVERY,
+  FAN_OUT,
+  FAN_OUT_RECEIVES,
+  PUBLISH_EVENTS,
+  PUBLISH_MINUTES,
+} from '../../lib/webhook-delivery';
 import { WORKFLOW_FILES } from '../../lib/workflow-state-machine';
 import {
   actionsOf,
@@ -148,6 +155,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       ...stage.stateless.pipeline.workers,
       [ATTEMPT_DELIVERY, stage.stateless.delivery.attempt],
       [FAN_OUT, stage.stateless.delivery.fanOut],
+      [PUBLISH_EVENTS, stage.stateless.delivery.publish],
       [REDRIVE, stage.stateless.redrive],
       [ACCEPT_ONBOARDING, stage.stateless.acceptance.accept],
     ]);
@@ -155,12 +163,12 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('functions', () => {
-    it('has exactly one function per endpoint, the fallback, one per worker, the delivery attempt, the fan-out, the re-drive, the acceptance, the withdrawal gate, the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
+    it('has exactly one function per endpoint, the fallback, one per worker, the delivery attempt, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate, the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
       // The frame API's functions and the two of the form's files are tested in onboarding-frame.test.ts.
       const form = FRAME_ROUTES.length + 1 + 2;
       template.resourceCountIs(
         'AWS::Lambda::Function',
-        ROUTES.length + 1 + WORKERS.length + 2 + 1 + 1 + 1 + form,
+        ROUTES.length + 1 + WORKERS.length + 3 + 1 + 1 + 1 + form,
       );
       expect([...stage.stateless.api.functions.keys()].sort()).toEqual(
         [...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort(),
@@ -585,7 +593,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     }
     const propertiesOf = (name: string) => functionOf(name).properties as Properties;
 
-    it('gives the attempt the Task’s 60 s and 256–512 MB, and runs both functions outside any VPC', () => {
+    it('gives the attempt the Task’s 60 s and 256–512 MB, and runs the three functions outside any VPC', () => {
       const definition = JSON.parse(readFileSync(fromRoot(WORKFLOW_FILES.delivery), 'utf8')) as {
         States: Record<string, { Type: string; TimeoutSeconds?: number }>;
       };
@@ -594,25 +602,33 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       expect(attempt.Timeout).toBe(definition.States.Attempt?.TimeoutSeconds);
       expect(attempt.MemorySize).toBeGreaterThanOrEqual(256);
       expect(attempt.MemorySize).toBeLessThanOrEqual(512);
-      expect(propertiesOf(FAN_OUT)).toMatchObject({ MemorySize: 256, Timeout: 120 });
+      expect(propertiesOf(FAN_OUT)).toMatchObject({ MemorySize: 256, Timeout: 30 });
+      expect(propertiesOf(PUBLISH_EVENTS)).toMatchObject({ MemorySize: 256, Timeout: 120 });
       // Public https endpoints are reached directly; the SSRF guard is in the attempt's code.
-      for (const name of [ATTEMPT_DELIVERY, FAN_OUT])
+      for (const name of [ATTEMPT_DELIVERY, FAN_OUT, PUBLISH_EVENTS])
         expect([name, propertiesOf(name).VpcConfig]).toEqual([name, undefined]);
     });
 
     it('lets neither function, nor the re-drive, touch the bucket', () => {
-      for (const name of [ATTEMPT_DELIVERY, FAN_OUT, REDRIVE])
+      for (const name of [ATTEMPT_DELIVERY, FAN_OUT, PUBLISH_EVENTS, REDRIVE])
         expect([name, bucketActionsOf(name)]).toEqual([name, []]);
     });
 
-    it('runs the fan-out from the table’s stream, only for inserted outbox events, in batches split and retried a bounded number of times', () => {
-      const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
-      expect(mappings).toHaveLength(1);
-      const properties = mappings[0]?.Properties as Record<string, unknown> & {
+    const mappings = () =>
+      Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).map(
+        (mapping) => mapping.Properties as Record<string, unknown>,
+      );
+    const queueIdOf = (queue: { node: { defaultChild?: unknown } }) =>
+      stage.stateless.getLogicalId(queue.node.defaultChild as never);
+
+    it('runs the publisher from the table’s stream, only for inserted outbox events, in batches split and retried a bounded number of times', () => {
+      const fromStream = mappings().filter((m) => JSON.stringify(m.EventSourceArn).includes('StreamArn'));
+      expect(fromStream).toHaveLength(1);
+      const properties = fromStream[0] as Record<string, unknown> & {
         FilterCriteria: { Filters: { Pattern: string }[] };
       };
       expect(properties).toMatchObject({
-        FunctionName: { Ref: functionOf(FAN_OUT).id },
+        FunctionName: { Ref: functionOf(PUBLISH_EVENTS).id },
         EventSourceArn: {
           'Fn::ImportValue': expect.stringMatching(
             `^contract-service-${environment}-stateful:ExportsOutputFnGetAttTable[0-9A-F]+StreamArn`,
@@ -629,8 +645,8 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       ]);
     });
 
-    it('lets only the fan-out read the table’s stream (and decrypt it with the table’s key)', () => {
-      const statements = statementsOfFunction(FAN_OUT);
+    it('lets only the publisher read the table’s stream (and decrypt it with the table’s key)', () => {
+      const statements = statementsOfFunction(PUBLISH_EVENTS);
       for (const action of ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']) {
         expect([action, grants(statements, action, 'StreamArn')]).toEqual([action, true]);
       }
@@ -643,11 +659,104 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         ),
       );
       expect(readers.map((policy) => policy.Properties.Roles)).toEqual([
-        [{ Ref: roleIdOf(stage.stateless.delivery.fanOut.role) }],
+        [{ Ref: roleIdOf(stage.stateless.delivery.publish.role) }],
       ]);
     });
 
-    it('also fans out every minute: the only schedules are the fan-out’s and the re-drive’s', () => {
+    it('lets only the publisher put events, on its own environment’s bus, which it is told', () => {
+      const busId = stage.stateless.getLogicalId(stage.stateless.delivery.bus.node.defaultChild as never);
+      expect(functionOf(PUBLISH_EVENTS).properties.Environment.Variables.EVENT_BUS_NAME).toEqual({
+        Ref: busId,
+      });
+      const putters = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+        (policy.Properties.PolicyDocument.Statement as PolicyStatement[]).some((statement) =>
+          actionsOf(statement).includes('events:PutEvents'),
+        ),
+      );
+      expect(putters.map((policy) => policy.Properties.Roles)).toEqual([
+        [{ Ref: roleIdOf(stage.stateless.delivery.publish.role) }],
+      ]);
+      expect(grants(statementsOfFunction(PUBLISH_EVENTS), 'events:PutEvents', busId)).toBe(true);
+    });
+
+    it('routes every interface event from the bus to the fan-out queue by the rule the local bus uses', () => {
+      const busId = stage.stateless.getLogicalId(stage.stateless.delivery.bus.node.defaultChild as never);
+      const onBus = Object.values(template.findResources('AWS::Events::Rule')).filter(
+        (rule) => rule.Properties.EventBusName !== undefined,
+      );
+      expect(onBus).toHaveLength(1);
+      const rule = onBus[0]?.Properties as {
+        EventBusName: unknown;
+        EventPattern: Record<string, unknown>;
+        Targets: Array<{ Arn: unknown; DeadLetterConfig?: { Arn: unknown } }>;
+      };
+      expect(rule.EventBusName).toEqual({ Ref: busId });
+      expect(rule.EventPattern).toEqual(BUS_RULES.find((r) => r.name === 'webhook-fan-out')?.pattern);
+      expect(rule.Targets).toEqual([
+        expect.objectContaining({
+          Arn: { 'Fn::GetAtt': [queueIdOf(stage.stateless.delivery.fanOutQueue), 'Arn'] },
+          DeadLetterConfig: {
+            Arn: { 'Fn::GetAtt': [queueIdOf(stage.stateless.delivery.fanOutDeadLetters), 'Arn'] },
+          },
+        }),
+      ]);
+    });
+
+    it('runs the fan-out from its queue: batches of 10, failed records reported, at most 10 at once', () => {
+      const fromQueue = mappings().filter((m) => JSON.stringify(m.EventSourceArn).includes('FanOutQueue'));
+      expect(fromQueue).toEqual([
+        expect.objectContaining({
+          FunctionName: { Ref: functionOf(FAN_OUT).id },
+          EventSourceArn: { 'Fn::GetAtt': [queueIdOf(stage.stateless.delivery.fanOutQueue), 'Arn'] },
+          BatchSize: 10,
+          MaximumBatchingWindowInSeconds: 1,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+          ScalingConfig: { MaximumConcurrency: 10 },
+        }),
+      ]);
+      expect(mappings()).toHaveLength(2);
+    });
+
+    it('gives every queue a dead-letter queue, and every dead-letter queue (kept 14 days) an alarm; TLS only, encrypted', () => {
+      const queues = template.findResources('AWS::SQS::Queue');
+      const workQueues = Object.entries(queues).filter(([, queue]) => queue.Properties.RedrivePolicy);
+      const deadLetterIds = Object.keys(queues).filter((id) => !queues[id]?.Properties.RedrivePolicy);
+      expect(workQueues.length).toBeGreaterThan(0);
+      for (const [id, queue] of workQueues) {
+        const { deadLetterTargetArn, maxReceiveCount } = queue.Properties.RedrivePolicy as {
+          deadLetterTargetArn: { 'Fn::GetAtt': [string] };
+          maxReceiveCount: number;
+        };
+        expect([id, deadLetterIds.includes(deadLetterTargetArn['Fn::GetAtt'][0])]).toEqual([id, true]);
+        expect([id, maxReceiveCount]).toEqual([id, FAN_OUT_RECEIVES]);
+      }
+      const alarmed = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((alarm) => [
+        alarm.Properties.MetricName,
+        alarm.Properties.Threshold,
+        (alarm.Properties.Dimensions as Array<{ Value: { 'Fn::GetAtt': [string] } }>)[0]?.Value[
+          'Fn::GetAtt'
+        ][0],
+      ]);
+      for (const id of deadLetterIds) {
+        expect([id, queues[id]?.Properties.MessageRetentionPeriod]).toEqual([id, 14 * 24 * 3600]);
+        expect(alarmed).toContainEqual(['ApproximateNumberOfMessagesVisible', 1, id]);
+      }
+      for (const [id, queue] of Object.entries(queues))
+        expect([id, queue.Properties.SqsManagedSseEnabled]).toEqual([id, true]);
+      template.resourcePropertiesCountIs(
+        'AWS::SQS::QueuePolicy',
+        {
+          PolicyDocument: Match.objectLike({
+            Statement: Match.arrayWith([
+              Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+            ]),
+          }),
+        },
+        Object.keys(queues).length,
+      );
+    });
+
+    it('also publishes every minute: the only schedules are the publisher’s and the re-drive’s', () => {
       const schedules = Object.values(template.findResources('AWS::Events::Rule'))
         .filter((rule) => rule.Properties.ScheduleExpression !== undefined)
         .map((rule) => [
@@ -660,11 +769,11 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         .sort();
       expect(schedules).toEqual(
         [
-          ['rate(1 minute)', 'ENABLED', [functionOf(FAN_OUT).id]],
+          [`rate(${PUBLISH_MINUTES} minute)`, 'ENABLED', [functionOf(PUBLISH_EVENTS).id]],
           [`rate(${REDRIVE_MINUTES} minutes)`, 'ENABLED', [functionOf(REDRIVE).id]],
         ].sort(),
       );
-      for (const name of [FAN_OUT, REDRIVE]) {
+      for (const name of [PUBLISH_EVENTS, REDRIVE]) {
         template.hasResourceProperties('AWS::Lambda::Permission', {
           Action: 'lambda:InvokeFunction',
           FunctionName: { 'Fn::GetAtt': [functionOf(name).id, 'Arn'] },

@@ -13,6 +13,7 @@ import {
   type AttemptOutcome,
   type Clock,
   type DeliveryRun,
+  type EventBus,
   type EventOutbox,
   type Ids,
   type Ports,
@@ -30,7 +31,6 @@ import {
   attemptDelivery,
   type DeliveryStep,
   fanOutEvent,
-  fanOutPending,
   redeliverMessage,
   sendTestEvent,
 } from '../../lambdas/core/webhooks/delivery';
@@ -49,6 +49,7 @@ import {
   updateWebhookEndpointEvents,
 } from '../../lambdas/core/webhooks/endpoints';
 import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from '../../lambdas/core/webhooks/model';
+import { publishPending, REPUBLISH_AFTER } from '../../lambdas/core/webhooks/publish';
 import { isSigningSecret, testEventData } from '../../lambdas/core/webhooks/signing';
 import { TestClock } from '../support/fixtures';
 import { linesOf } from '../support/log-capture';
@@ -164,6 +165,14 @@ class FakeOutbox implements EventOutbox {
   }
   async pending(limit: number): Promise<ServiceEvent[]> {
     return [...this.pendingIds].slice(0, limit).map((id) => copy(this.events.get(id) as ServiceEvent));
+  }
+  readonly publishedAt = new Map<string, Micros>();
+  async publishable(limit: number, publishedBefore: Micros): Promise<ServiceEvent[]> {
+    const due = [...this.pendingIds].filter((id) => (this.publishedAt.get(id) ?? -1) < publishedBefore);
+    return due.slice(0, limit).map((id) => copy(this.events.get(id) as ServiceEvent));
+  }
+  async markPublished(eventIds: readonly string[], at: Micros): Promise<void> {
+    for (const id of eventIds) if (this.pendingIds.has(id)) this.publishedAt.set(id, at);
   }
   async acknowledge(eventId: string): Promise<void> {
     this.pendingIds.delete(eventId);
@@ -469,23 +478,40 @@ describe('fan-out', () => {
     expect(await w.runs.unfinished(10)).toEqual([runOf(message)]);
   });
 
-  test('fanOutPending takes the oldest pending events up to its limit and says how many', async () => {
+  test('publishPending publishes the oldest pending events up to its limit, each once until it is due again', async () => {
     const w = world();
-    const { endpoint } = await register(w, ['clients.submitted']);
+    const published: ServiceEvent[][] = [];
+    const bus: EventBus = { publish: async (events) => void published.push(events.map(copy)) };
     w.clock.advance(SECOND);
     const events = [happen(w, 'clients.submitted'), happen(w, 'clients.submitted')];
     w.clock.advance(1);
     events.push(happen(w, 'clients.submitted'));
 
-    expect(await fanOutPending(w.ports, 2)).toBe(2);
-    expect((await w.outbox.pending(10)).map((e) => e.id)).toEqual([events[2]?.id]);
-    const eventIds = async () =>
-      (await w.messages.listByEndpoint(endpoint.id, 10)).map((m) => m.eventId).sort();
-    expect(await eventIds()).toEqual([events[0]?.id, events[1]?.id].sort());
-    expect(await fanOutPending(w.ports, 2)).toBe(1);
-    expect(await eventIds()).toEqual(events.map((e) => e.id).sort());
-    expect(await fanOutPending(w.ports, 2)).toBe(0);
-    expect(w.workflows.started).toHaveLength(3);
+    expect(await publishPending(w.ports, bus, { limit: 2 })).toBe(2);
+    expect(await publishPending(w.ports, bus, { limit: 2 })).toBe(1);
+    expect(await publishPending(w.ports, bus, { limit: 2 })).toBe(0);
+    expect(published.flat()).toEqual(events);
+    // Fanned out meanwhile: never published again. Not fanned out a minute on: published again.
+    await fanOutEvent(w.ports, events[0] as ServiceEvent);
+    w.clock.advance(REPUBLISH_AFTER + 1);
+    expect(await publishPending(w.ports, bus)).toBe(2);
+    expect(published.at(-1)?.map((e) => e.id)).toEqual([events[1]?.id, events[2]?.id]);
+  });
+
+  test('a bus that refuses leaves the events publishable: nothing is marked published', async () => {
+    const w = world();
+    const event = happen(w, 'clients.submitted');
+    const refusing: EventBus = {
+      publish: async () => {
+        throw new Error('the bus is down');
+      },
+    };
+    await expect(publishPending(w.ports, refusing)).rejects.toThrow('the bus is down');
+    const seen: string[] = [];
+    expect(
+      await publishPending(w.ports, { publish: async (e) => void seen.push(...e.map((x) => x.id)) }),
+    ).toBe(1);
+    expect(seen).toEqual([event.id]);
   });
 
   test('a workflow that does not start loses nothing: the recorded run is there for the re-drive', async () => {

@@ -79,23 +79,6 @@ export const fanOutEvent = async (ports: DeliveryPorts, event: ServiceEvent): Pr
   return messages;
 };
 
-/** Events fanned out at once: each is a read and a transaction, mostly waiting on the table. */
-const FAN_OUT_CONCURRENCY = 8;
-
-/**
- * Fans out the events waiting in the outbox, oldest first, several at a time (webhooks promise no
- * order: each message is delivered on its own); resolves with how many it took.
- */
-export const fanOutPending = async (ports: DeliveryPorts, limit = 100): Promise<number> => {
-  const events = await ports.outbox.pending(limit);
-  const queue = [...events];
-  const fanOutNext = async (): Promise<void> => {
-    for (let event = queue.shift(); event; event = queue.shift()) await fanOutEvent(ports, event);
-  };
-  await Promise.all(Array.from({ length: Math.min(FAN_OUT_CONCURRENCY, queue.length) }, fanOutNext));
-  return events.length;
-};
-
 /** What the delivery workflow does next: wait until `dueAt` and attempt again, or stop. */
 export type DeliveryStep = TimedStep;
 

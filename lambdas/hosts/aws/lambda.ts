@@ -1,7 +1,13 @@
-// host -> the three shapes of a deployed function's handler, each given its services by the AWS
-// composition root: an API endpoint (API Gateway's event), a workflow's task (the state's input) and a
-// job over the ports (the fan-out, the re-drive). Each function's entry (functions/) picks one.
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+// host -> the four shapes of a deployed function's handler, each given its services by the AWS
+// composition root: an API endpoint (API Gateway's event), a workflow's task (the state's input), a
+// queue's consumer (an SQS event source mapping's batch) and a job over the ports (the publisher, the
+// re-drive). Each function's entry (functions/) picks one.
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  SQSBatchResponse,
+  SQSEvent,
+} from 'aws-lambda';
 import type { Endpoint } from '../../api/http/endpoint';
 import { setPersistentLogKeys } from '../../core/log';
 import type { Ports } from '../../core/ports';
@@ -28,3 +34,9 @@ export const portsLambda =
   <O>(job: (ports: Ports) => Promise<O>) =>
   async (): Promise<O> =>
     job((await awsServices()).ports);
+
+/** The handler of a queue's consumer: a batch from its event source mapping, failed records reported. */
+export const queueLambda =
+  (consumer: (ports: Ports) => (event: SQSEvent) => Promise<SQSBatchResponse>) =>
+  async (event: SQSEvent): Promise<SQSBatchResponse> =>
+    consumer((await awsServices()).ports)(event);

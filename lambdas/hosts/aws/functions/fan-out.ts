@@ -1,5 +1,6 @@
-// host -> the function of the webhook fan-out (the table's stream and a schedule invoke it).
-import { fanOutAll } from '../../../workers/fan-out';
-import { portsLambda } from '../lambda';
+// host -> the function of the webhook fan-out: the fan-out queue's event source mapping hands it the
+// events the bus routed there, a batch at a time, and retries only the records it reports failed.
+import { fanOutRecords } from '../../fan-out-records';
+import { queueLambda } from '../lambda';
 
-export const handler = portsLambda(fanOutAll);
+export const handler = queueLambda(fanOutRecords);
