@@ -37,12 +37,8 @@ const refusal = (failed: readonly BatchResultErrorEntry[]) =>
   );
 
 export const sqsWorkQueue = (client: SQSClient, queueUrl: string): WorkQueue => {
-  const sendBatch = async (batch: readonly QueuedWork[]): Promise<void> => {
-    let entries: SendMessageBatchRequestEntry[] = batch.map((message, index) => ({
-      Id: String(index),
-      MessageBody: message.body,
-      DelaySeconds: delayOf(message),
-    }));
+  const sendBatch = async (batch: SendMessageBatchRequestEntry[]): Promise<void> => {
+    let entries = batch;
     for (let attempt = 0; ; attempt++) {
       const result = await client.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
       const failed = result.Failed ?? [];
@@ -54,7 +50,15 @@ export const sqsWorkQueue = (client: SQSClient, queueUrl: string): WorkQueue => 
   };
   return {
     send: async (messages) => {
-      for (const batch of batchesOf(messages)) await sendBatch(batch);
+      // Every batch checked before the first is sent: a bad delay in the last sends nothing.
+      const batches = batchesOf(messages).map((batch) =>
+        batch.map((message, index) => ({
+          Id: String(index),
+          MessageBody: message.body,
+          DelaySeconds: delayOf(message),
+        })),
+      );
+      for (const batch of batches) await sendBatch(batch);
     },
   };
 };
