@@ -3,6 +3,7 @@
 // drawn in the font the pages ship (registered here from the package), so no system font is needed.
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { fontFile, subsetsFor } from '../../frontend/pages/text-layer-font';
+import { bytesOnce } from '../../lambdas/core/blobs';
 import type { BlobStore } from '../../lambdas/core/ports';
 import type { RenderedContract, RenderedPage, TextRun } from '../../lambdas/core/rendered-contract';
 
@@ -103,10 +104,6 @@ const draw = (
   return { webp: canvas.toBuffer('image/webp', 85), runs };
 };
 
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes;
-}
-
 /** Draws the three pages, stores their images and thumbnails in `blobs`, and answers the contract. */
 export const storeDrawnContract = async (blobs: BlobStore, prefix: string): Promise<RenderedContract> => {
   registerFixtureFont();
@@ -117,8 +114,8 @@ export const storeDrawnContract = async (blobs: BlobStore, prefix: string): Prom
     const thumb = draw(lines, number, THUMB_PX.width / PAGE_PX.width, PAGES.length);
     const image = `${prefix}page-${number}.webp`;
     const thumbnail = `${prefix}thumb-${number}.webp`;
-    await blobs.put(image, once(page.webp), 'image/webp');
-    await blobs.put(thumbnail, once(thumb.webp), 'image/webp');
+    await blobs.put(image, bytesOnce(page.webp), 'image/webp');
+    await blobs.put(thumbnail, bytesOnce(thumb.webp), 'image/webp');
     pages.push({
       number,
       widthPoints: WIDTH_POINTS,

@@ -5,6 +5,7 @@
 // their range reads and stores the pages. (One thread draws one page at a time: a 300 dpi scan spends
 // about 0.35 s of CPU in pdf.js's JPEG decoder and 0.2 s drawing, per page.)
 import { availableParallelism } from 'node:os';
+import { bytesOnce } from '../../core/blobs';
 import type { BlobStore } from '../../core/ports';
 import {
   type ContractRenderer,
@@ -243,7 +244,7 @@ export class PdfjsRenderer implements ContractRenderer {
 
   private async storeImage(key: string, { bytes, format, width, height }: EncodedImage): Promise<PageImage> {
     const contentType = format === 'webp' ? 'image/webp' : 'image/png';
-    await this.blobs.put(`${key}.${format}`, once(bytes), contentType);
+    await this.blobs.put(`${key}.${format}`, bytesOnce(bytes), contentType);
     return { key: `${key}.${format}`, contentType, width, height };
   }
 
@@ -335,9 +336,4 @@ class Run {
     clearTimeout(this.timer);
     this.request.signal?.removeEventListener('abort', this.stop);
   }
-}
-
-/** One buffer as the body `BlobStore.put` takes. */
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes;
 }
