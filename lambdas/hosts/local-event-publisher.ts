@@ -2,6 +2,7 @@
 // the outbox a few times a second (deployed, the table's stream and a schedule invoke the same core
 // function). Its first look publishes every pending event: the local queues forgot them on the restart.
 import { log } from '../core/log';
+import type { Micros } from '../core/model';
 import type { EventBus, Ports } from '../core/ports';
 import { publishPending } from '../core/webhooks/publish';
 
@@ -17,28 +18,25 @@ export const startLocalEventPublisher = (
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();
-  const publishAll = async (publishedBefore?: (ports: Ports) => number) => {
-    for (const { ports, bus } of environments) {
+  /** Each environment's outbox until none is publishable; `publishedBefore` by environment, if given. */
+  const publishAll = async (publishedBefore: ReadonlyArray<Micros | undefined> = []) => {
+    for (const [i, { ports, bus }] of environments.entries()) {
       try {
-        const before = publishedBefore?.(ports);
+        const before = publishedBefore[i];
         while (!stopped && (await publishPending(ports, bus, { publishedBefore: before })) > 0);
       } catch (error) {
         log.error('publishing events failed; trying again', { error });
       }
     }
   };
-  const tick = () => {
-    timer = setTimeout(() => {
-      round = publishAll().finally(() => {
-        if (!stopped) tick();
-      });
-    }, INTERVAL_MS);
+  /** One look, then the next INTERVAL_MS after it ends. */
+  const look = (publishedBefore?: ReadonlyArray<Micros | undefined>) => {
+    round = publishAll(publishedBefore).finally(() => {
+      if (!stopped) timer = setTimeout(look, INTERVAL_MS);
+    });
   };
   // The first look: everything pending, however recently published before this start.
-  const startedAt = new Map(environments.map(({ ports }) => [ports, ports.clock.now()]));
-  round = publishAll((ports) => startedAt.get(ports) as number).finally(() => {
-    if (!stopped) tick();
-  });
+  look(environments.map(({ ports }) => ports.clock.now()));
   return {
     stop: async () => {
       stopped = true;

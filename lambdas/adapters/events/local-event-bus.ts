@@ -3,13 +3,13 @@
 // CDK gives the deployed bus.
 import { randomUUID } from 'node:crypto';
 import type { EventBus, WorkQueue } from '../../core/ports';
-import { busEntryOf } from './bus-events';
+import { type BusEntry, busEntryOf } from './bus-events';
 import { BUS_RULES, type BusRule, matchesPattern } from './bus-rules';
 
 export const LOCAL_ACCOUNT = '000000000000';
 
 /** An event as EventBridge hands it to a target: the entry's fields, `detail` parsed. */
-const delivered = (entry: ReturnType<typeof busEntryOf>, region: string) => ({
+const delivered = (entry: BusEntry, region: string) => ({
   version: '0',
   id: randomUUID(),
   'detail-type': entry.DetailType,
