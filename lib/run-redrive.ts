@@ -1,14 +1,15 @@
 // infra -> the re-drive of recorded runs (lambdas/workers/redrive-runs.ts) on a schedule: runs recorded
 // but never started (a lost start, or recorded by the operator tool: reviews, redeliveries, test events)
-// start within minutes. It starts every kind of run, so it is built once every state machine exists.
+// start within minutes, and deliveries overdue (lost from the delivery queue) are handed to it again. It starts every kind of run, so it is built once every state machine exists.
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { RunKind } from '../lambdas/core/ports';
 import { ServiceFunction } from './service-function';
-import { connectService, type HostResources, useStateMachines } from './wiring';
+import { connectService, type HostResources, handsOnDeliveries, useStateMachines } from './wiring';
 
 /** Minutes between re-drives of runs that never started. */
 export const REDRIVE_MINUTES = 5;
@@ -23,6 +24,7 @@ export class RunRedrive extends Construct {
     id: string,
     resources: HostResources,
     stateMachines: Readonly<Record<RunKind, IStateMachine>>,
+    deliveryQueue: IQueue,
   ) {
     super(scope, id);
     this.function = new ServiceFunction(this, 'RedriveRuns', {
@@ -32,7 +34,9 @@ export class RunRedrive extends Construct {
       timeout: Duration.minutes(1),
     });
     connectService(this.function, resources, 'none');
-    useStateMachines(this.function, stateMachines);
+    const { delivery, ...workflows } = stateMachines;
+    useStateMachines(this.function, workflows);
+    handsOnDeliveries(this.function, deliveryQueue, delivery);
     new Rule(this, 'Schedule', {
       schedule: Schedule.rate(Duration.minutes(REDRIVE_MINUTES)),
       targets: [new LambdaFunction(this.function)],

@@ -84,7 +84,13 @@ export class StatelessStack extends Stack {
     const contractRuns = { contract: this.stateMachines.contract };
     this.api = new ServiceApi(this, 'Api', resources, contractRuns);
     this.ingest = new UploadIngest(this, 'UploadIngest', resources, contractRuns);
-    this.redrive = new RunRedrive(this, 'Redrive', resources, this.stateMachines).function;
+    this.redrive = new RunRedrive(
+      this,
+      'Redrive',
+      resources,
+      this.stateMachines,
+      this.delivery.deliveryQueue,
+    ).function;
     this.onboarding = new OnboardingFrame(this, 'Onboarding', {
       resources,
       stateMachines: { acceptance: this.stateMachines.acceptance },

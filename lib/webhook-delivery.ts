@@ -3,9 +3,11 @@
 // by the table's stream when an event is written, and every minute so a missed invocation only
 // delays); the bus's rules (lambdas/adapters/events/bus-rules.ts, the table the local bus routes by)
 // hand them to the fan-out queue, whose consumer fans each out to webhook messages
-// (lambdas/hosts/fan-out-records.ts). Each message's delivery run is the Standard state machine deployed
-// from lib/workflows/webhook-delivery.asl.json, whose one Task attempts it
-// (lambdas/workers/attempt-delivery.ts).
+// (lambdas/hosts/fan-out-records.ts) and hands those to the delivery queue, whose consumer makes the
+// attempts (lambdas/hosts/delivery-records.ts). A retry due within 15 minutes waits in the delivery queue
+// (its message's delay); a later one (30 min to 24 h) in the Standard state machine deployed from
+// lib/workflows/webhook-delivery.asl.json, which waits and hands the run back to the queue
+// (lambdas/workers/hand-back-delivery.ts): only failing endpoints ever start it.
 import { Duration } from 'aws-cdk-lib';
 import { EventBus, type EventPattern, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
@@ -17,11 +19,12 @@ import { Construct } from 'constructs';
 import { BUS_RULES, type EventPattern as BusPattern } from '../lambdas/adapters/events/bus-rules';
 import { alarmedDeadLetterQueue } from './dead-letters';
 import { ServiceFunction } from './service-function';
-import { connectService, type HostResources, useStateMachines } from './wiring';
+import { connectService, type HostResources, handsOnDeliveries } from './wiring';
 import { workflowStateMachine } from './workflow-state-machine';
 
-/** Construct ids of the functions (the ASL file names the attempt `${AttemptDeliveryFunctionArn}`). */
-export const ATTEMPT_DELIVERY = 'AttemptDelivery';
+/** Construct ids of the functions (the ASL file names the hand-back `${HandBackDeliveryFunctionArn}`). */
+export const DELIVER = 'DeliverWebhooks';
+export const HAND_BACK_DELIVERY = 'HandBackDelivery';
 export const FAN_OUT = 'FanOut';
 export const PUBLISH_EVENTS = 'PublishEvents';
 
@@ -31,6 +34,12 @@ export const PUBLISH_MINUTES = 1;
 /** Receives of a queued event before it is kept aside in the dead-letter queue (and the alarm sounds). */
 export const FAN_OUT_RECEIVES = 5;
 
+/**
+ * Receives of a queued delivery before it is kept aside: a delivery whose handling fails this often (the
+ * table unavailable throughout) waits there, and the scheduled re-drive hands its run on once overdue.
+ */
+export const DELIVERY_RECEIVES = 5;
+
 /** A bus rule's pattern as CDK writes it (`detail-type` is `detailType` there). */
 const cdkPattern = (pattern: BusPattern): EventPattern =>
   Object.fromEntries(
@@ -38,9 +47,11 @@ const cdkPattern = (pattern: BusPattern): EventPattern =>
   ) as EventPattern;
 
 export class WebhookDelivery extends Construct {
-  /** The delivery workflow's one task: one attempt of a message (signed, sent, recorded). */
-  readonly attempt: ServiceFunction;
-  /** Fans the queued events out to messages and starts their delivery runs. */
+  /** The delivery queue's consumer: the due attempts of queued deliveries (signed, sent, recorded). */
+  readonly deliver: ServiceFunction;
+  /** The delivery wait's one task: hands a delivery back to the queue once due. */
+  readonly handBack: ServiceFunction;
+  /** Fans the queued events out to messages and hands them to the delivery queue. */
   readonly fanOut: ServiceFunction;
   /** Publishes recorded events to the bus. */
   readonly publish: ServiceFunction;
@@ -49,33 +60,76 @@ export class WebhookDelivery extends Construct {
   /** The fan-out's queue and its dead-letter queue. */
   readonly fanOutQueue: Queue;
   readonly fanOutDeadLetters: Queue;
-  /** The state machine of delivery runs (as `StateMachines` for the hosts that start runs). */
+  /** The delivery queue and its dead-letter queue. */
+  readonly deliveryQueue: Queue;
+  readonly deliveryDeadLetters: Queue;
+  /** The state machine of deliveries' waits past the queue's 15 minutes. */
   readonly stateMachine: StateMachine;
 
   constructor(scope: Construct, id: string, resources: HostResources) {
     super(scope, id);
     const table = resources.table;
 
-    // Egress: the attempt calls arbitrary public https endpoints, so it runs outside any VPC (Lambda's
+    // The delivery queue: what the fan-out, the consumer itself (retries within 15 minutes) and the wait
+    // workflow hand on. A message's body is a delivery run, never a secret or a receiver's address.
+    this.deliveryDeadLetters = alarmedDeadLetterQueue(
+      this,
+      'DeliveryDeadLetters',
+      'Webhook deliveries the consumer could not handle',
+    );
+    this.deliveryQueue = new Queue(this, 'DeliveryQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // Six times the consumer's timeout, as Lambda advises, so a batch under way is not handed out again.
+      visibilityTimeout: Duration.seconds(6 * 30),
+      deadLetterQueue: { queue: this.deliveryDeadLetters, maxReceiveCount: DELIVERY_RECEIVES },
+    });
+
+    // The wait of a retry past the queue's 15 minutes: its one task hands the run back to the queue.
+    this.handBack = new ServiceFunction(this, HAND_BACK_DELIVERY, {
+      entry: 'lambdas/hosts/aws/functions/hand-back-delivery.ts',
+      description: 'delivery wait: hand a webhook delivery back to the delivery queue once due',
+      memorySize: 256,
+      // The Task's TimeoutSeconds.
+      timeout: Duration.seconds(30),
+    });
+    connectService(this.handBack, resources, 'none');
+    this.stateMachine = workflowStateMachine(
+      this,
+      'DeliveryWaits',
+      'delivery',
+      new Map([[HAND_BACK_DELIVERY, this.handBack]]),
+    ).stateMachine;
+
+    // Egress: the consumer calls arbitrary public https endpoints, so it runs outside any VPC (Lambda's
     // own internet access; no NAT gateway). Which addresses it may reach is not a network rule but code:
     // the SSRF guard (lambdas/core/webhooks/target.ts) checks every address the name resolves to, at
     // registration and before every attempt, and pins the connection to the checked addresses.
-    this.attempt = new ServiceFunction(this, ATTEMPT_DELIVERY, {
-      entry: 'lambdas/hosts/aws/functions/attempt-delivery.ts',
-      description: 'delivery run: attempt a webhook message when it is due',
-      // An attempt is network-bound (at most 10 s for everything); the memory buys a faster cold start.
+    this.deliver = new ServiceFunction(this, DELIVER, {
+      entry: 'lambdas/hosts/aws/functions/deliver-webhooks.ts',
+      description: 'webhook delivery: make the due attempts of a batch of queued deliveries',
+      // A batch's 10 attempts go out at once, each network-bound (at most 10 s); the memory buys a faster
+      // cold start and TLS handshakes.
       memorySize: 512,
-      // The Task's TimeoutSeconds.
-      timeout: Duration.seconds(60),
+      // 10 s for the slowest receiver, and the table's reads and writes around it.
+      timeout: Duration.seconds(30),
     });
-    connectService(this.attempt, resources, 'none');
+    connectService(this.deliver, resources, 'none');
+    this.deliver.addEventSource(
+      new SqsEventSource(this.deliveryQueue, {
+        // Up to 10 deliveries a batch, sent at once; no batching window, so a lone delivery is not held back
+        // (the event to first attempt time is what receivers notice).
+        batchSize: 10,
+        reportBatchItemFailures: true,
+        // 50 batches at once: 500 attempts under way, enough for a burst of thousands a second at the
+        // receivers' usual answer times, while a slow receiver's 10 s holds only its own batch's slot. Each
+        // attempt is two table writes (hold, record), well under on-demand limits.
+        maxConcurrency: 50,
+      }),
+    );
 
-    this.stateMachine = workflowStateMachine(
-      this,
-      'DeliveryRuns',
-      'delivery',
-      new Map([[ATTEMPT_DELIVERY, this.attempt]]),
-    ).stateMachine;
+    handsOnDeliveries(this.handBack, this.deliveryQueue);
+    handsOnDeliveries(this.deliver, this.deliveryQueue, this.stateMachine);
 
     this.bus = new EventBus(this, 'Bus');
     this.publish = new ServiceFunction(this, PUBLISH_EVENTS, {
@@ -116,13 +170,13 @@ export class WebhookDelivery extends Construct {
 
     this.fanOut = new ServiceFunction(this, FAN_OUT, {
       entry: 'lambdas/hosts/aws/functions/fan-out.ts',
-      description: 'fan queued events out to webhook messages and start their delivery runs',
+      description: 'fan queued events out to webhook messages and hand them to the delivery queue',
       memorySize: 256,
       // A batch of 10 events, each a read and one transaction.
       timeout: Duration.seconds(30),
     });
     connectService(this.fanOut, resources, 'none');
-    useStateMachines(this.fanOut, { delivery: this.stateMachine });
+    handsOnDeliveries(this.fanOut, this.deliveryQueue, this.stateMachine);
 
     this.fanOutDeadLetters = alarmedDeadLetterQueue(
       this,

@@ -4,6 +4,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IPrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { RUN_KINDS, type RunKind } from '../lambdas/core/ports';
 import type { BaseUrls, Environment } from './environments';
@@ -84,4 +85,16 @@ export function connectService(user: ResourceUser, resources: HostResources, blo
   useTable(user, resources.table);
   useBucket(user, resources.blobBucket, blobAccess);
   useSecret(user, 'SIGNING_SECRET_ARN', resources.signingSecret);
+}
+
+/**
+ * Sets `DELIVERY_QUEUE_URL` and grants sending to the delivery queue, and with `waits` sets
+ * `DELIVERY_STATE_MACHINE_ARN` and grants starting the deliveries' waits: what a function needs to hand
+ * webhook deliveries on (lambdas/adapters/queues/delivery-queue.ts). The waits' own task gets no `waits`:
+ * it hands on only what is due, and its state machine's ARN in its settings would be a cycle.
+ */
+export function handsOnDeliveries(user: ResourceUser, queue: IQueue, waits?: IStateMachine): void {
+  user.addEnvironment('DELIVERY_QUEUE_URL', queue.queueUrl);
+  queue.grantSendMessages(user.grantPrincipal);
+  if (waits) useStateMachines(user, { delivery: waits });
 }

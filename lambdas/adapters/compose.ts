@@ -4,7 +4,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Environment } from '../core/model';
-import type { BlobStore, PdfInspector, Ports, Workflows } from '../core/ports';
+import type { BlobStore, Clock, DeliveryQueue, PdfInspector, Ports, Workflows } from '../core/ports';
 import type { ContractRenderer } from '../core/rendered-contract';
 import { aesGcmAnswerVault } from './answer-vault';
 import { S3BlobStore } from './blobs/s3-blob-store';
@@ -26,6 +26,8 @@ export interface PortsWiring {
   /** The 32-byte key the form's answers are sealed with, read on first use. */
   answersKey: () => Promise<Uint8Array>;
   workflows: Workflows;
+  /** Where webhook deliveries wait for their next attempt (adapters/queues/delivery-queue.ts). */
+  deliveryQueue: (clock: Clock) => DeliveryQueue;
   /** The local stack alone lets webhooks go to http://127.0.0.1, localhost and [::1]. */
   allowLoopbackWebhooks: boolean;
   /**
@@ -61,6 +63,7 @@ export const composePorts = (wiring: PortsWiring): Ports => {
     pdfs: wiring.pdfs?.(blobs) ?? { inspect: () => unwired('PDF inspector') },
     renderer: wiring.renderer?.(blobs) ?? { render: () => unwired('PDF renderer') },
     workflows: translatingFaults(wiring.workflows),
+    deliveryQueue: translatingFaults(wiring.deliveryQueue(clock)),
     tokens: joseAccessTokens(wiring.environment, wiring.signingKey),
     answerVault: translatingFaults(aesGcmAnswerVault(wiring.answersKey)),
     webhookSender: { send: webhookSender({ allowLoopbackHttp: wiring.allowLoopbackWebhooks }) },

@@ -7,7 +7,7 @@ import { isOnboardingId } from './ids';
 import { parseJson } from './json';
 import type { Client, Onboarding, Scope } from './model';
 import { MAX_BUYERS } from './onboarding-answers';
-import type { Ports, RunRequest } from './ports';
+import type { Ports, RunRequest, WorkflowRun } from './ports';
 import { presentOnboarding, presentOnboardingSession } from './present';
 import { sameScope } from './scope';
 import { isPrintableText } from './text';
@@ -131,7 +131,7 @@ export const submitOnboarding = async (
   };
   const events = clients.map((client) => clientEvent(ports.ids, 'clients.submitted', client, now));
   // A sandbox sign-up is accepted automatically a minute after each submission (decisions.md §7).
-  const runs: RunRequest[] =
+  const runs: WorkflowRun[] =
     ports.environment === 'sandbox'
       ? [{ kind: 'acceptance', environment: 'sandbox', onboardingId: submitted.id, submittedAt: now }]
       : [];

@@ -111,9 +111,12 @@ export const runName = (run: RunRequest): string => {
 
 export type RunOutcome = 'completed' | 'failed' | 'superseded';
 
+/** A run a workflow carries from its start; a delivery run is the delivery queue's (`DeliveryQueue`). */
+export type WorkflowRun = Exclude<RunRequest, DeliveryRun>;
+
 export interface Workflows {
   /** Starts a recorded run; starting one that is already running or finished does nothing. */
-  start(run: RunRequest): Promise<void>;
+  start(run: WorkflowRun): Promise<void>;
 }
 
 /**
@@ -121,8 +124,13 @@ export interface Workflows {
  * accepted, a review published). A run not yet finished is re-driven after a restart.
  */
 export interface RunStore {
-  /** Runs recorded and not finished, oldest first. */
-  unfinished(limit: number): Promise<RunRequest[]>;
+  /** Workflow runs recorded and not finished, oldest first. */
+  unfinished(limit: number): Promise<WorkflowRun[]>;
+  /**
+   * Delivery runs recorded and not finished, oldest first (there may be thousands: a failing endpoint's
+   * wait a day); those after `after`, one of them, when given.
+   */
+  unfinishedDeliveries(limit: number, after?: DeliveryRun): Promise<DeliveryRun[]>;
   /** Marks a run finished; finishing it again changes nothing. */
   finish(run: RunRequest, outcome: RunOutcome): Promise<void>;
 }
@@ -329,8 +337,24 @@ export interface WebhookEndpointStore {
   /** Deletes it; its messages stay readable (history), and no new ones are made for it. */
   delete(id: string): Promise<void>;
   get(id: string): Promise<WebhookEndpoint | null>;
+  /** The endpoints of `ids` that exist, by id, in one read. */
+  getMany(ids: readonly string[]): Promise<Map<string, WebhookEndpoint>>;
   /** Every endpoint of an integration, oldest first. */
   listByIntegration(integrationId: string): Promise<WebhookEndpoint[]>;
+}
+
+/** What is written with a message's change: an attempt, its run finished, a new round's run recorded. */
+export interface MessageEffects {
+  attempt?: DeliveryAttempt;
+  finish?: DeliveryRun;
+  start?: DeliveryRun;
+}
+
+/** A change of a message, made only if it is unchanged since read (`expectedUpdatedAt`). */
+export interface MessageChange {
+  message: WebhookMessage;
+  expectedUpdatedAt: Micros;
+  effects: MessageEffects;
 }
 
 /** Webhook messages, one per (event, endpoint subscribed when it happened), and their attempts. */
@@ -344,16 +368,19 @@ export interface WebhookMessageStore {
   /** Records a message that is no event of the outbox (a test event), with its delivery run. */
   create(message: WebhookMessage): Promise<void>;
   get(id: string): Promise<WebhookMessage | null>;
+  /** The messages of `ids` that exist, by id, in one read. */
+  getMany(ids: readonly string[]): Promise<Map<string, WebhookMessage>>;
   /**
    * Replaces the message if it is unchanged since read (`updatedAt`), else throws `ConcurrentChange`;
    * in the same transaction records `attempt`, finishes the run `finish` (a round that ended) and
    * records the run `start` (a redelivery's new round).
    */
-  update(
-    message: WebhookMessage,
-    expectedUpdatedAt: Micros,
-    effects: { attempt?: DeliveryAttempt; finish?: DeliveryRun; start?: DeliveryRun },
-  ): Promise<void>;
+  update(message: WebhookMessage, expectedUpdatedAt: Micros, effects: MessageEffects): Promise<void>;
+  /**
+   * `update` of several messages (distinct ids) at once: one transaction when every one applies, else
+   * each on its own. Answers, in order, whether each was written (false: `ConcurrentChange`).
+   */
+  updateMany(changes: readonly MessageChange[]): Promise<boolean[]>;
   /** The attempts of a message, every round, oldest first. */
   attempts(messageId: string): Promise<DeliveryAttempt[]>;
   /** An endpoint's messages, newest first. */
@@ -371,6 +398,22 @@ export interface AttemptOutcome {
   durationMs: number;
   /** At most 1 KiB of the answer's body. */
   body: string;
+}
+
+/** A delivery run handed on for its next attempt, due at `dueAt`. */
+export interface DueDelivery {
+  run: DeliveryRun;
+  dueAt: Micros;
+}
+
+/**
+ * Where webhook deliveries wait for their next attempt: the delivery queue, which holds a message up to
+ * 15 minutes (its own delay), and past that a workflow that waits and hands the run back to the queue
+ * when it is due. So only retries of failing endpoints ever start a state machine.
+ */
+export interface DeliveryQueue {
+  /** Hands each run to the delivery consumer at its due time; resolves once every one is held. */
+  schedule(deliveries: readonly DueDelivery[]): Promise<void>;
 }
 
 /** One piece of work for a queue: its text, and how long the queue holds it back first. */
@@ -410,6 +453,7 @@ export interface Ports {
   pdfs: PdfInspector;
   renderer: ContractRenderer;
   workflows: Workflows;
+  deliveryQueue: DeliveryQueue;
   runs: RunStore;
   tokens: AccessTokens;
   rateLimiter: RateLimiter;

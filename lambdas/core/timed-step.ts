@@ -5,8 +5,8 @@ import type { Micros } from './model';
 
 export type TimedStep = { done: true } | { done: false; dueAt: string };
 
-/** Wait until `micros`, as an ISO 8601 time (rounded up to the millisecond, never early). */
-export const waitUntil = (micros: Micros): TimedStep => ({
-  done: false,
-  dueAt: new Date(Math.ceil(micros / 1000)).toISOString(),
-});
+/** `micros` as the ISO 8601 time a Wait state takes, rounded up to the millisecond (never early). */
+export const dueTime = (micros: Micros): string => new Date(Math.ceil(micros / 1000)).toISOString();
+
+/** Wait until `micros`. */
+export const waitUntil = (micros: Micros): TimedStep => ({ done: false, dueAt: dueTime(micros) });

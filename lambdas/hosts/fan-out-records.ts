@@ -5,11 +5,11 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { serviceEventOf } from '../adapters/events/bus-events';
 import { log } from '../core/log';
-import type { Ports } from '../core/ports';
+import type { Services } from '../core/services';
 import { fanOutEvent } from '../core/webhooks/delivery';
 
 export const fanOutRecords =
-  (ports: Ports) =>
+  ({ ports }: Services) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     await Promise.all(

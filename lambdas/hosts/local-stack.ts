@@ -11,13 +11,14 @@ import { createS3Client, ensureBucket } from '../adapters/blobs/s3-client';
 import { createDocumentClient } from '../adapters/dynamodb';
 import { ensureTable, startLocalDynamoDb } from '../adapters/dynamodb/local-dynamodb';
 import { localTableName } from '../adapters/dynamodb/table-schema';
+import { queuedDeliveries } from '../adapters/queues/delivery-queue';
 import type { LocalStepFunctions } from '../adapters/workflows/local-step-functions';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import { apiListener } from './api-host';
 import { frameListener, withLoader } from './frame-host';
 import { answerProtocolErrorsAsJson } from './http-protocol-errors';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
-import { startLocalEventFlow } from './local-event-flow';
+import { startLocalEventFlow, startLocalQueues } from './local-event-flow';
 import { localBucket, localFrameUrls, localServices } from './local-wiring';
 import { localWorkflowRunner } from './local-workflow-runner';
 import { pagesListener } from './pages-host';
@@ -51,17 +52,28 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
     path.join(config.dataDir, 'blobs'),
     config.portBase + PORT_OFFSETS.blobStore,
   );
-  const stopStores = () => Promise.all([blobStore.stop(), dynamoDb.stop()]);
+  let stopQueues = async () => {};
+  const stopStores = () => Promise.all([blobStore.stop(), dynamoDb.stop(), stopQueues()]);
   try {
     const dynamo = createDocumentClient(dynamoDb.endpoint);
     for (const environment of ENVIRONMENTS) await ensureTable(dynamo, localTableName(environment));
     const s3 = createS3Client({ region: 'us-east-1', endpoint: blobStore.endpoint });
     for (const environment of ENVIRONMENTS) await ensureBucket(s3, localBucket(environment));
 
-    // The runner's tasks use the services and the services start runs on the runner: bound late.
+    // The runner's tasks use the services and the services start runs on the runner: bound late. The
+    // queues come first: the services send to them.
+    const queues = await startLocalQueues();
+    stopQueues = queues.stop;
     let runner: LocalStepFunctions | undefined;
     const services = await localServices(config, (environment) => ({
-      start: async (run) => runner?.workflows(environment).start(run),
+      workflows: { start: async (run) => runner?.workflows(environment).start(run) },
+      deliveryQueue: (clock) =>
+        queuedDeliveries({
+          queue: queues.delivery[environment],
+          waits: { start: async (delivery) => runner?.deliveryWaits(environment).start(delivery) },
+          clock,
+          delayScale: config.delayScale,
+        }),
     }));
     runner = await localWorkflowRunner(services, config.delayScale);
 
@@ -101,7 +113,7 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
     await runner.redrive();
     runner.startPolling();
     const workflows = runner;
-    const events = await startLocalEventFlow(services);
+    const events = startLocalEventFlow(services, queues);
     return {
       addresses,
       stop: async () => {

@@ -11,7 +11,7 @@ import { createDocumentClient } from '../adapters/dynamodb';
 import { localTableName } from '../adapters/dynamodb/table-schema';
 import { lazyPdfInspector, lazyRenderer } from '../adapters/pdf/lazy-pdf-ports';
 import { ENVIRONMENTS, type Environment } from '../core/model';
-import type { Workflows } from '../core/ports';
+import type { Clock, DeliveryQueue, Workflows } from '../core/ports';
 import type { Services } from '../core/services';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 
@@ -59,13 +59,24 @@ export const localPagesUrls = (config: LocalConfig): Record<Environment, string>
 
 /**
  * Beside a running stack (the operator tool), runs are only recorded: the stack's runner finds them
- * within a second and runs them.
+ * within a second and runs them, and its delivery re-drive hands on recorded deliveries within seconds
+ * (local-event-flow.ts).
  */
 const recordedOnly: Workflows = { start: async () => {} };
+const deliveriesRecordedOnly: DeliveryQueue = { schedule: async () => {} };
+
+/** What starts runs and hands deliveries on in one environment; by default, nothing (only recorded). */
+export interface LocalRunStarters {
+  workflows: Workflows;
+  deliveryQueue: (clock: Clock) => DeliveryQueue;
+}
 
 export const localServices = async (
   config: LocalConfig,
-  workflowsOf: (environment: Environment) => Workflows = () => recordedOnly,
+  startersOf: (environment: Environment) => LocalRunStarters = () => ({
+    workflows: recordedOnly,
+    deliveryQueue: () => deliveriesRecordedOnly,
+  }),
 ): Promise<Record<Environment, Services>> => {
   const dynamo = createDocumentClient(localUrl(config, PORT_OFFSETS.dynamoDb));
   const s3 = createS3Client({ region: 'us-east-1', endpoint: localUrl(config, PORT_OFFSETS.blobStore) });
@@ -80,7 +91,7 @@ export const localServices = async (
         allowLoopbackWebhooks: true,
         signingKey: await signingKey(config.dataDir, environment),
         answersKey: () => answersKey(config.dataDir, environment),
-        workflows: workflowsOf(environment),
+        ...startersOf(environment),
         // One process serves every endpoint and worker: it reads PDFs.
         pdfs: lazyPdfInspector,
         renderer: lazyRenderer,

@@ -3,8 +3,8 @@
 // CDK deploys each module as its own Lambda under the same name.
 import { acceptOnboarding } from './accept-onboarding';
 import { analyseVersion } from './analyse-contract';
-import { attemptDelivery } from './attempt-delivery';
 import { finishRun } from './finish-run';
+import { handBackDelivery } from './hand-back-delivery';
 import { processContract } from './process-contract';
 import { publishReview } from './publish-review';
 import { publishViewer } from './publish-viewer';
@@ -16,6 +16,6 @@ export const WORKERS: Readonly<Record<string, Worker<unknown>>> = {
   AnalyseContractFunctionArn: analyseVersion,
   PublishReviewFunctionArn: publishReview,
   FinishRunFunctionArn: finishRun,
-  AttemptDeliveryFunctionArn: attemptDelivery,
+  HandBackDeliveryFunctionArn: handBackDelivery,
   AcceptOnboardingFunctionArn: acceptOnboarding,
 };

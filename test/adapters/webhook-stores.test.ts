@@ -83,6 +83,7 @@ const message = (
   round: 1,
   attemptsInRound: 0,
   nextAttemptAt: createdAt,
+  claimedUntil: null,
   createdAt,
   updatedAt: createdAt,
   ...overrides,
@@ -198,7 +199,7 @@ describe('webhook message store: fan-out', () => {
     expect(await messages.fanOut(event.id, made)).toBe(true);
 
     for (const m of made) expect(await messages.get(m.id)).toEqual(m);
-    expect(byMessage(await runs.unfinished(10))).toEqual(byMessage(made.map(runOf)));
+    expect(byMessage(await runs.unfinishedDeliveries(10))).toEqual(byMessage(made.map(runOf)));
     expect(await runItem(runOf(made[0] as WebhookMessage))).toMatchObject({
       type: 'run',
       kind: 'delivery',
@@ -217,7 +218,7 @@ describe('webhook message store: fan-out', () => {
     const event = await recordEvent();
     expect(await messages.fanOut(event.id, [])).toBe(true);
     expect(await outbox.pending(10)).toEqual([]);
-    expect(await runs.unfinished(10)).toEqual([]);
+    expect(await runs.unfinishedDeliveries(10)).toEqual([]);
   });
 
   test('an event fanned out already: false, and nothing written', async () => {
@@ -231,7 +232,7 @@ describe('webhook message store: fan-out', () => {
     const late = message(target, clock.tick(), { eventId: event.id });
     expect(await messages.fanOut(event.id, [late])).toBe(false);
     expect(await messages.get(late.id)).toBeNull();
-    expect(await runs.unfinished(10)).toEqual([runOf(winner)]);
+    expect(await runs.unfinishedDeliveries(10)).toEqual([runOf(winner)]);
     expect(await messages.listByEndpoint(target.id, 10)).toEqual([winner]);
     expect(await outbox.pending(10)).toEqual([]);
 
@@ -263,7 +264,7 @@ describe('webhook message store: fan-out', () => {
       for (const m of lost) expect(await messages.get(m.id)).toBeNull();
       winners.push(...won);
     }
-    expect(byMessage(await runs.unfinished(20))).toEqual(byMessage(winners.map(runOf)));
+    expect(byMessage(await runs.unfinishedDeliveries(20))).toEqual(byMessage(winners.map(runOf)));
     expect(await messages.listByEndpoint(target.id, 20)).toHaveLength(winners.length);
     expect(await outbox.pending(10)).toEqual([]);
   });
@@ -283,7 +284,7 @@ describe('webhook message store: fan-out', () => {
     expect(await messages.get(fresh.id)).toBeNull();
     expect(await messages.get(taken.id)).toEqual(taken);
     expect((await outbox.pending(10)).map((e) => e.id)).toEqual([event.id]);
-    expect(await runs.unfinished(10)).toEqual([runOf(taken)]);
+    expect(await runs.unfinishedDeliveries(10)).toEqual([runOf(taken)]);
   });
 });
 
@@ -300,11 +301,11 @@ describe('webhook message store: messages, attempts and runs', () => {
     });
     await messages.create(testMessage);
     expect(await messages.get(testMessage.id)).toEqual(testMessage);
-    expect(await runs.unfinished(10)).toEqual([runOf(testMessage)]);
+    expect(await runs.unfinishedDeliveries(10)).toEqual([runOf(testMessage)]);
 
     await expect(messages.create({ ...testMessage, data: '{}' })).rejects.toThrow();
     expect(await messages.get(testMessage.id)).toEqual(testMessage);
-    expect(await runs.unfinished(10)).toEqual([runOf(testMessage)]);
+    expect(await runs.unfinishedDeliveries(10)).toEqual([runOf(testMessage)]);
   });
 
   test('update records its attempt; attempts come back by round and number, whatever order they were written in', async () => {
@@ -369,7 +370,7 @@ describe('webhook message store: messages, attempts and runs', () => {
 
     expect(await messages.get(m.id)).toEqual(delivered);
     expect(await messages.attempts(m.id)).toEqual([attempt(1, 1, at, 200)]);
-    expect(await runs.unfinished(10)).toEqual([runOf(stillGoing)]);
+    expect(await runs.unfinishedDeliveries(10)).toEqual([runOf(stillGoing)]);
     const item = await runItem(runOf(m));
     expect(item).toMatchObject({
       type: 'run',
@@ -395,7 +396,7 @@ describe('webhook message store: messages, attempts and runs', () => {
       updatedAt: clock.tick(),
     };
     await messages.update(failed, m.updatedAt, { attempt: attempt(1, 8, clock.now()), finish: runOf(m) });
-    expect(await runs.unfinished(10)).toEqual([]);
+    expect(await runs.unfinishedDeliveries(10)).toEqual([]);
 
     const now = clock.tick();
     const again = {
@@ -409,7 +410,7 @@ describe('webhook message store: messages, attempts and runs', () => {
     await messages.update(again, failed.updatedAt, { start: runOf(again) });
 
     expect(await messages.get(m.id)).toEqual(again);
-    expect(await runs.unfinished(10)).toEqual([{ ...runOf(m), round: 2 }]);
+    expect(await runs.unfinishedDeliveries(10)).toEqual([{ ...runOf(m), round: 2 }]);
 
     // Starting a round already recorded fails whole: the message stays as it was.
     const twice = { ...again, updatedAt: clock.tick() };
@@ -450,11 +451,91 @@ describe('webhook message store: messages, attempts and runs', () => {
     await expect(write).rejects.toMatchObject({ recordId: m.id });
     expect(await messages.get(m.id)).toEqual(first);
     expect(await messages.attempts(m.id)).toEqual([attempt(1, 1, first.updatedAt)]);
-    expect(await runs.unfinished(10)).toEqual([runOf(m)]);
+    expect(await runs.unfinishedDeliveries(10)).toEqual([runOf(m)]);
 
     const ghost = message(target, clock.tick());
     await expect(messages.update(ghost, ghost.updatedAt, {})).rejects.toBeInstanceOf(ConcurrentChange);
     expect(await messages.get(ghost.id)).toBeNull();
+  });
+
+  test('getMany reads the messages that exist, by id, in one call (and the endpoint store its endpoints)', async () => {
+    const { clock, endpoints, messages, scope } = await setUp();
+    const [a, b] = [endpoint(scope, clock.tick()), endpoint(scope, clock.tick())];
+    await endpoints.create(a);
+    await endpoints.create(b);
+    const [m1, m2] = [message(a, clock.tick()), message(b, clock.tick())];
+    await messages.create(m1);
+    await messages.create(m2);
+    const ghost = id('msg_');
+    expect(await messages.getMany([m2.id, ghost, m1.id, m2.id])).toEqual(
+      new Map([
+        [m2.id, m2],
+        [m1.id, m1],
+      ]),
+    );
+    expect(await messages.getMany([])).toEqual(new Map());
+    expect(await endpoints.getMany([a.id, b.id, id('whe_')])).toEqual(
+      new Map([
+        [a.id, a],
+        [b.id, b],
+      ]),
+    );
+  });
+
+  test('updateMany writes every change with its effects when all apply; with one stale, the others still, and answers which', async () => {
+    const { clock, endpoints, messages, runs, scope } = await setUp();
+    const target = endpoint(scope, clock.tick());
+    await endpoints.create(target);
+    const made = [
+      message(target, clock.tick()),
+      message(target, clock.tick()),
+      message(target, clock.tick()),
+    ];
+    for (const m of made) await messages.create(m);
+    const delivered = (m: WebhookMessage) => ({
+      message: {
+        ...m,
+        state: 'delivered' as const,
+        attemptsInRound: 1,
+        nextAttemptAt: null,
+        updatedAt: m.updatedAt + 1,
+      },
+      expectedUpdatedAt: m.updatedAt,
+      effects: { attempt: attempt(1, 1, m.updatedAt + 1, 200), finish: runOf(m) },
+    });
+    expect(await messages.updateMany(made.slice(0, 2).map(delivered))).toEqual([true, true]);
+    for (const m of made.slice(0, 2)) {
+      expect(await messages.get(m.id)).toMatchObject({ state: 'delivered', updatedAt: m.updatedAt + 1 });
+      expect(await messages.attempts(m.id)).toHaveLength(1);
+    }
+    expect(await runs.unfinishedDeliveries(10)).toEqual([runOf(made[2] as WebhookMessage)]);
+
+    // The first two again, as read before: stale; the third still applies and is written alone.
+    const again = made.map(delivered);
+    expect(await messages.updateMany(again)).toEqual([false, false, true]);
+    expect(await messages.get((made[2] as WebhookMessage).id)).toMatchObject({ state: 'delivered' });
+    expect(await messages.attempts((made[0] as WebhookMessage).id)).toHaveLength(1);
+    expect(await runs.unfinishedDeliveries(10)).toEqual([]);
+    expect(await messages.updateMany([])).toEqual([]);
+  });
+
+  test('unfinishedDeliveries pages through the delivery runs oldest first, from after a given one, even one finished since; workflow runs are not among them', async () => {
+    const { clock, endpoints, messages, runs, scope } = await setUp();
+    const target = endpoint(scope, clock.tick());
+    await endpoints.create(target);
+    const made: WebhookMessage[] = [];
+    for (let i = 0; i < 5; i++) {
+      const m = message(target, clock.tick());
+      await messages.create(m);
+      made.push(m);
+    }
+    const all = made.map(runOf);
+    expect(await runs.unfinishedDeliveries(2)).toEqual(all.slice(0, 2));
+    expect(await runs.unfinishedDeliveries(2, all[1])).toEqual(all.slice(2, 4));
+    expect(await runs.unfinishedDeliveries(2, all[3])).toEqual(all.slice(4));
+    await runs.finish(all[1] as DeliveryRun, 'completed');
+    expect(await runs.unfinishedDeliveries(10, all[1])).toEqual(all.slice(2));
+    expect(await runs.unfinished(10)).toEqual([]);
   });
 
   test("listByEndpoint: an endpoint's messages newest first, up to the limit, no other endpoint's", async () => {

@@ -13,7 +13,7 @@ import { WORKERS } from '../../lib/contract-pipeline';
 import { fromRoot } from '../../lib/paths';
 import { handlerEntry } from '../../lib/service-api';
 import { INGEST_DOCKERFILE } from '../../lib/upload-ingest';
-import { ATTEMPT_DELIVERY, FAN_OUT, PUBLISH_EVENTS } from '../../lib/webhook-delivery';
+import { DELIVER, FAN_OUT, HAND_BACK_DELIVERY, PUBLISH_EVENTS } from '../../lib/webhook-delivery';
 import {
   assetManifestOf,
   assetPathOf,
@@ -71,13 +71,14 @@ describe('CDK app', () => {
 
   /** The handler modules of the functions outside the API and the contract pipeline's workers. */
   const OTHER_ENTRIES = [
-    'lambdas/hosts/aws/functions/attempt-delivery.ts',
+    'lambdas/hosts/aws/functions/deliver-webhooks.ts',
+    'lambdas/hosts/aws/functions/hand-back-delivery.ts',
     'lambdas/hosts/aws/functions/fan-out.ts',
     'lambdas/hosts/aws/functions/publish-events.ts',
     'lambdas/hosts/aws/functions/redrive-runs.ts',
   ];
 
-  it('has a handler module for every endpoint, the fallback, every worker, the delivery attempt, the fan-out and the re-drive', () => {
+  it('has a handler module for every endpoint, the fallback, every worker, the delivery consumer and hand-back, the fan-out and the re-drive', () => {
     const entries = [...ROUTES.map((route) => route.name), 'not-found'].map(handlerEntry);
     for (const entry of [...entries, ...WORKERS.map((worker) => worker.entry), ...OTHER_ENTRIES]) {
       expect([entry, existsSync(fromRoot(entry))]).toEqual([entry, true]);
@@ -86,7 +87,7 @@ describe('CDK app', () => {
 
   /**
    * The staged bundle of each service function of the sandbox stateless stack: endpoints by name, workers,
-   * the delivery attempt, the fan-out and the re-drive by construct id.
+   * the delivery consumer and hand-back, the fan-out and the re-drive by construct id.
    */
   const bundlesByFunction = (): Map<string, string> => {
     const stack = synthesised.stages.sandbox.stateless;
@@ -94,7 +95,8 @@ describe('CDK app', () => {
     const functions = [
       ...stack.api.functions,
       ...stack.pipeline.workers,
-      [ATTEMPT_DELIVERY, stack.delivery.attempt] as const,
+      [DELIVER, stack.delivery.deliver] as const,
+      [HAND_BACK_DELIVERY, stack.delivery.handBack] as const,
       [FAN_OUT, stack.delivery.fanOut] as const,
       [PUBLISH_EVENTS, stack.delivery.publish] as const,
       ['RedriveRuns', stack.redrive] as const,

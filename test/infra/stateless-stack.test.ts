@@ -23,9 +23,11 @@ import type { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStage } from '../../lib/service-stage';
 import { ORIGIN_VERIFY_HEADER } from '../../lib/upload-ingest';
 import {
-  ATTEMPT_DELIVERY,
+  DELIVER,
+  DELIVERY_RECEIVES,
   FAN_OUT,
   FAN_OUT_RECEIVES,
+  HAND_BACK_DELIVERY,
   PUBLISH_EVENTS,
   PUBLISH_MINUTES,
 } from '../../lib/webhook-delivery';
@@ -74,7 +76,7 @@ const TASK_WORKERS: Readonly<Record<RunKind, Readonly<Record<string, string>>>> 
     GiveUp: 'FinishRun',
   },
   review: { PublishReview: 'PublishReview', Finished: 'FinishRun', GiveUp: 'FinishRun' },
-  delivery: { Attempt: ATTEMPT_DELIVERY },
+  delivery: { HandBack: HAND_BACK_DELIVERY },
   acceptance: { AcceptWhenDue: ACCEPT_ONBOARDING },
 };
 /** Memory (MB) and timeout (s) of each worker. */
@@ -153,7 +155,8 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     functions = new Map([
       ...stage.stateless.api.functions,
       ...stage.stateless.pipeline.workers,
-      [ATTEMPT_DELIVERY, stage.stateless.delivery.attempt],
+      [DELIVER, stage.stateless.delivery.deliver],
+      [HAND_BACK_DELIVERY, stage.stateless.delivery.handBack],
       [FAN_OUT, stage.stateless.delivery.fanOut],
       [PUBLISH_EVENTS, stage.stateless.delivery.publish],
       [REDRIVE, stage.stateless.redrive],
@@ -163,12 +166,12 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('functions', () => {
-    it('has exactly one function per endpoint, the fallback, one per worker, the delivery attempt, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate, the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
+    it('has exactly one function per endpoint, the fallback, one per worker, the delivery consumer and its hand-back, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate, the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
       // The frame API's functions and the two of the form's files are tested in onboarding-frame.test.ts.
       const form = FRAME_ROUTES.length + 1 + 2;
       template.resourceCountIs(
         'AWS::Lambda::Function',
-        ROUTES.length + 1 + WORKERS.length + 3 + 1 + 1 + 1 + form,
+        ROUTES.length + 1 + WORKERS.length + 4 + 1 + 1 + 1 + form,
       );
       expect([...stage.stateless.api.functions.keys()].sort()).toEqual(
         [...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort(),
@@ -455,7 +458,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       }
     });
 
-    it('lets each state machine invoke exactly the functions its file runs, and all together the five workers, the delivery attempt and the acceptance', () => {
+    it('lets each state machine invoke exactly the functions its file runs, and all together the five workers, the delivery hand-back and the acceptance', () => {
       const invoked = kinds.map((kind) => {
         const ids = invokedBy(roleIdOf(stateMachineOf(kind).machine.role));
         const workers = [...new Set(Object.values(TASK_WORKERS[kind]))];
@@ -463,7 +466,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         return ids;
       });
       expect([...new Set(invoked.flat())].sort()).toEqual(
-        [...WORKERS.map((worker) => worker.id), ATTEMPT_DELIVERY, ACCEPT_ONBOARDING]
+        [...WORKERS.map((worker) => worker.id), HAND_BACK_DELIVERY, ACCEPT_ONBOARDING]
           .map((id) => functionIds.get(id))
           .sort(),
       );
@@ -509,10 +512,13 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     it('tells each host exactly the state machines of the runs it starts, and lets it start exactly those', () => {
       const machineRef = (kind: RunKind) => ({ Ref: stateMachineOf(kind).id });
       const uploads = ROUTES.filter((route) => route.upload).map((route) => route.name);
-      /** The kinds of run each function starts: uploads accept versions, the fan-out makes messages. */
+      /**
+       * The kinds of run each function starts: uploads accept versions; the fan-out, the delivery consumer
+       * and the re-drive may start a delivery's wait (its hand-back only hands on what is due).
+       */
       const startedBy = (name: string): readonly RunKind[] => {
         if (name === REDRIVE) return kinds;
-        if (name === FAN_OUT) return ['delivery'];
+        if (name === FAN_OUT || name === DELIVER) return ['delivery'];
         return uploads.includes(name) ? ['contract'] : [];
       };
       const settingsOf = (kinds: readonly RunKind[]) =>
@@ -551,12 +557,16 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         ...uploads.map((name): [string, RunKind[]] => [roleIdOf(functions.get(name)?.role), ['contract']]),
         [taskRoleId as string, ['contract']],
         [roleIdOf(stage.stateless.delivery.fanOut.role), ['delivery']],
+        [roleIdOf(stage.stateless.delivery.deliver.role), ['delivery']],
         [roleIdOf(stage.stateless.redrive.role), kinds],
         [roleIdOf(stage.stateless.onboarding.functions.get(FRAME_SUBMIT_HANDLER)?.role), ['acceptance']],
       ];
+      // Each role's statements in a stable order: which state machines, not the order they were granted in.
+      const inOrder = (statements: unknown[][]) =>
+        [...statements].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
       const started = starters.map(({ roles, statements }) => [
         (roles as { Ref: string }[])[0]?.Ref,
-        statements.map((statement) => [actionsOf(statement), statement.Resource]),
+        inOrder(statements.map((statement) => [actionsOf(statement), statement.Resource])),
       ]);
       const byRole = (entries: unknown[][]) =>
         [...entries].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
@@ -564,7 +574,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         byRole(
           expected.map(([role, kinds]) => [
             role,
-            kinds.map((kind) => [['states:StartExecution'], machineRef(kind)]),
+            inOrder(kinds.map((kind) => [['states:StartExecution'], machineRef(kind)])),
           ]),
         ),
       );
@@ -593,25 +603,59 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     }
     const propertiesOf = (name: string) => functionOf(name).properties as Properties;
 
-    it('gives the attempt the Task’s 60 s and 256–512 MB, and runs the three functions outside any VPC', () => {
+    it('gives the consumer 30 s and 512 MB and the hand-back its Task’s 30 s, and runs the four functions outside any VPC', () => {
       const definition = JSON.parse(readFileSync(fromRoot(WORKFLOW_FILES.delivery), 'utf8')) as {
         States: Record<string, { Type: string; TimeoutSeconds?: number }>;
       };
-      const attempt = propertiesOf(ATTEMPT_DELIVERY);
-      expect(definition.States.Attempt?.TimeoutSeconds).toBe(60);
-      expect(attempt.Timeout).toBe(definition.States.Attempt?.TimeoutSeconds);
-      expect(attempt.MemorySize).toBeGreaterThanOrEqual(256);
-      expect(attempt.MemorySize).toBeLessThanOrEqual(512);
+      expect(propertiesOf(DELIVER)).toMatchObject({ MemorySize: 512, Timeout: 30 });
+      expect(propertiesOf(HAND_BACK_DELIVERY)).toMatchObject({
+        MemorySize: 256,
+        Timeout: definition.States.HandBack?.TimeoutSeconds,
+      });
       expect(propertiesOf(FAN_OUT)).toMatchObject({ MemorySize: 256, Timeout: 30 });
       expect(propertiesOf(PUBLISH_EVENTS)).toMatchObject({ MemorySize: 256, Timeout: 120 });
-      // Public https endpoints are reached directly; the SSRF guard is in the attempt's code.
-      for (const name of [ATTEMPT_DELIVERY, FAN_OUT, PUBLISH_EVENTS])
+      // Public https endpoints are reached directly; the SSRF guard is in the consumer's code.
+      for (const name of [DELIVER, HAND_BACK_DELIVERY, FAN_OUT, PUBLISH_EVENTS])
         expect([name, propertiesOf(name).VpcConfig]).toEqual([name, undefined]);
     });
 
-    it('lets neither function, nor the re-drive, touch the bucket', () => {
-      for (const name of [ATTEMPT_DELIVERY, FAN_OUT, PUBLISH_EVENTS, REDRIVE])
+    it('lets none of the functions, nor the re-drive, touch the bucket', () => {
+      for (const name of [DELIVER, HAND_BACK_DELIVERY, FAN_OUT, PUBLISH_EVENTS, REDRIVE])
         expect([name, bucketActionsOf(name)]).toEqual([name, []]);
+    });
+
+    it('starts the delivery state machine only for waits: it waits until the attempt is due, then hands the run back', () => {
+      const definition = JSON.parse(readFileSync(fromRoot(WORKFLOW_FILES.delivery), 'utf8')) as {
+        StartAt: string;
+        States: Record<string, { Type: string; TimestampPath?: string; Next?: string; End?: boolean }>;
+      };
+      expect(definition.StartAt).toBe('WaitUntilDue');
+      expect(definition.States.WaitUntilDue).toMatchObject({
+        Type: 'Wait',
+        TimestampPath: '$.dueAt',
+        Next: 'HandBack',
+      });
+      expect(definition.States.HandBack).toMatchObject({ Type: 'Task', End: true });
+      expect(Object.keys(definition.States)).toHaveLength(2);
+    });
+
+    it('lets exactly the fan-out, the consumer, the hand-back and the re-drive send to the delivery queue, told its address', () => {
+      const queueId = queueIdOf(stage.stateless.delivery.deliveryQueue);
+      const senders = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+        (policy.Properties.PolicyDocument.Statement as PolicyStatement[]).some(
+          (statement) =>
+            actionsOf(statement).includes('sqs:SendMessage') &&
+            JSON.stringify(statement.Resource).includes(queueId),
+        ),
+      );
+      const expected = [FAN_OUT, DELIVER, HAND_BACK_DELIVERY, REDRIVE];
+      expect(senders.map((policy) => policy.Properties.Roles[0].Ref).sort()).toEqual(
+        expected.map((name) => roleIdOf(functions.get(name)?.role)).sort(),
+      );
+      for (const name of functionIds.keys()) {
+        const told = functionOf(name).properties.Environment.Variables.DELIVERY_QUEUE_URL;
+        expect([name, told]).toEqual([name, expected.includes(name) ? { Ref: queueId } : undefined]);
+      }
     });
 
     const mappings = () =>
@@ -714,22 +758,41 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           ScalingConfig: { MaximumConcurrency: 10 },
         }),
       ]);
-      expect(mappings()).toHaveLength(2);
+    });
+
+    it('runs the delivery consumer from its queue: batches of 10 with no window, failed records reported, at most 50 at once', () => {
+      const queueId = queueIdOf(stage.stateless.delivery.deliveryQueue);
+      const fromQueue = mappings().filter((m) => JSON.stringify(m.EventSourceArn).includes(queueId));
+      expect(fromQueue).toEqual([
+        expect.objectContaining({
+          FunctionName: { Ref: functionOf(DELIVER).id },
+          EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+          BatchSize: 10,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+          ScalingConfig: { MaximumConcurrency: 50 },
+        }),
+      ]);
+      expect(fromQueue[0]?.MaximumBatchingWindowInSeconds).toBeUndefined();
+      expect(mappings()).toHaveLength(3);
     });
 
     it('gives every queue a dead-letter queue, and every dead-letter queue (kept 14 days) an alarm; TLS only, encrypted', () => {
       const queues = template.findResources('AWS::SQS::Queue');
       const workQueues = Object.entries(queues).filter(([, queue]) => queue.Properties.RedrivePolicy);
       const deadLetterIds = Object.keys(queues).filter((id) => !queues[id]?.Properties.RedrivePolicy);
-      expect(workQueues.length).toBeGreaterThan(0);
+      const receivesOf: Record<string, number> = {
+        [queueIdOf(stage.stateless.delivery.fanOutQueue)]: FAN_OUT_RECEIVES,
+        [queueIdOf(stage.stateless.delivery.deliveryQueue)]: DELIVERY_RECEIVES,
+      };
       for (const [id, queue] of workQueues) {
         const { deadLetterTargetArn, maxReceiveCount } = queue.Properties.RedrivePolicy as {
           deadLetterTargetArn: { 'Fn::GetAtt': [string] };
           maxReceiveCount: number;
         };
         expect([id, deadLetterIds.includes(deadLetterTargetArn['Fn::GetAtt'][0])]).toEqual([id, true]);
-        expect([id, maxReceiveCount]).toEqual([id, FAN_OUT_RECEIVES]);
+        expect([id, maxReceiveCount]).toEqual([id, receivesOf[id]]);
       }
+      expect(workQueues.map(([id]) => id).sort()).toEqual(Object.keys(receivesOf).sort());
       const alarmed = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((alarm) => [
         alarm.Properties.MetricName,
         alarm.Properties.Threshold,

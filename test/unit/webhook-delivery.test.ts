@@ -1,6 +1,6 @@
 // unit -> webhook endpoints and delivery (lambdas/core/webhooks/endpoints.ts, delivery.ts) over in-memory
 // ports: a clock that moves only when told, ids counted from 1, stores keeping records in maps, a sender
-// answering as scripted and keeping every request, workflows recording their starts. The fan-out's choice
+// answering as scripted and keeping every request, a delivery queue recording what it is handed. The fan-out's choice
 // of endpoints, the 8 attempts on the schedule (scaled by delayScale), every request verified with the
 // independent `standardwebhooks` verifier at the time it was sent, rotations, redeliveries, test events,
 // and the endpoint rules.
@@ -12,10 +12,13 @@ import type { Micros, Scope } from '../../lambdas/core/model';
 import {
   type AttemptOutcome,
   type Clock,
+  type DeliveryQueue,
   type DeliveryRun,
+  type DueDelivery,
   type EventBus,
   type EventOutbox,
   type Ids,
+  type MessageChange,
   type Ports,
   type RunOutcome,
   type RunRequest,
@@ -24,14 +27,18 @@ import {
   type WebhookEndpointStore,
   type WebhookMessageStore,
   type WebhookSender,
-  type Workflows,
+  type WorkflowRun,
 } from '../../lambdas/core/ports';
 import { formatTime, HOUR, MINUTE, SECOND } from '../../lambdas/core/time';
+import { waitUntil } from '../../lambdas/core/timed-step';
 import {
+  attemptDeliveries,
   attemptDelivery,
+  CLAIM_MICROS,
   type DeliveryStep,
   fanOutEvent,
   redeliverMessage,
+  redriveDeliveries,
   sendTestEvent,
 } from '../../lambdas/core/webhooks/delivery';
 import {
@@ -87,6 +94,19 @@ const sequentialIds = (): Ids => {
   };
 };
 
+/** The records of `ids` that exist, by id. */
+const presentOf = async <T>(
+  ids: readonly string[],
+  get: (id: string) => Promise<T | null>,
+): Promise<Map<string, T>> => {
+  const found = new Map<string, T>();
+  for (const id of ids) {
+    const record = await get(id);
+    if (record !== null) found.set(id, record);
+  }
+  return found;
+};
+
 class FakeEndpointStore implements WebhookEndpointStore {
   readonly records = new Map<string, WebhookEndpoint>();
   /** Writers that get in first, one before each coming update: concurrent changes. */
@@ -110,6 +130,9 @@ class FakeEndpointStore implements WebhookEndpointStore {
   async get(id: string): Promise<WebhookEndpoint | null> {
     const endpoint = this.records.get(id);
     return endpoint ? copy(endpoint) : null;
+  }
+  async getMany(ids: readonly string[]): Promise<Map<string, WebhookEndpoint>> {
+    return presentOf(ids, (id) => this.get(id));
   }
   async listByIntegration(integrationId: string): Promise<WebhookEndpoint[]> {
     return [...this.records.values()]
@@ -141,11 +164,15 @@ class FakeRunStore implements RunStore {
   endOf(run: RunRequest): RunEnd | undefined {
     return this.records.get(FakeRunStore.key(run))?.end;
   }
-  async unfinished(limit: number): Promise<RunRequest[]> {
-    return [...this.records.values()]
-      .filter((r) => r.end === null)
-      .slice(0, limit)
-      .map((r) => copy(r.run));
+  async unfinished(): Promise<WorkflowRun[]> {
+    throw new Error('webhook delivery reads no workflow runs');
+  }
+  async unfinishedDeliveries(limit: number, after?: DeliveryRun): Promise<DeliveryRun[]> {
+    const unfinished = [...this.records.values()]
+      .filter((r): r is { run: DeliveryRun; end: null } => r.end === null && r.run.kind === 'delivery')
+      .map((r) => r.run);
+    const from = after ? unfinished.findIndex((run) => runSubject(run) === runSubject(after)) + 1 : 0;
+    return unfinished.slice(from, from + limit).map(copy);
   }
   async finish(run: RunRequest, outcome: RunOutcome): Promise<void> {
     this.finishes.push({ run: copy(run), outcome });
@@ -219,6 +246,24 @@ class FakeMessageStore implements WebhookMessageStore {
     const message = this.records.get(id);
     return message ? copy(message) : null;
   }
+  async getMany(ids: readonly string[]): Promise<Map<string, WebhookMessage>> {
+    return presentOf(ids, (id) => this.get(id));
+  }
+  /** Each change on its own, in order (the adapter's fallback; its one transaction is tested on DynamoDB Local). */
+  async updateMany(changes: readonly MessageChange[]): Promise<boolean[]> {
+    const written: boolean[] = [];
+    for (const { message, expectedUpdatedAt, effects } of changes)
+      written.push(
+        await this.update(message, expectedUpdatedAt, effects).then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof ConcurrentChange) return false;
+            throw error;
+          },
+        ),
+      );
+    return written;
+  }
   async update(
     message: WebhookMessage,
     expectedUpdatedAt: Micros,
@@ -278,18 +323,29 @@ class FakeSender implements WebhookSender {
   }
 }
 
-class FakeWorkflows implements Workflows {
-  readonly started: RunRequest[] = [];
+class FakeDeliveryQueue implements DeliveryQueue {
+  readonly scheduled: DueDelivery[] = [];
   failing = false;
-  async start(run: RunRequest): Promise<void> {
-    if (this.failing) throw new Error('Step Functions is unavailable');
-    this.started.push(copy(run));
+  async schedule(deliveries: readonly DueDelivery[]): Promise<void> {
+    if (this.failing) throw new Error('SQS is unavailable');
+    this.scheduled.push(...deliveries.map(copy));
+  }
+  /** The runs handed on, in order. */
+  get handedOn(): DeliveryRun[] {
+    return this.scheduled.map(({ run }) => run);
   }
 }
 
 type DeliveryPorts = Pick<
   Ports,
-  'clock' | 'ids' | 'outbox' | 'runs' | 'webhookEndpoints' | 'webhookMessages' | 'webhookSender' | 'workflows'
+  | 'clock'
+  | 'deliveryQueue'
+  | 'ids'
+  | 'outbox'
+  | 'runs'
+  | 'webhookEndpoints'
+  | 'webhookMessages'
+  | 'webhookSender'
 >;
 
 const world = () => {
@@ -300,18 +356,18 @@ const world = () => {
   const endpoints = new FakeEndpointStore();
   const messages = new FakeMessageStore(outbox, runs);
   const sender = new FakeSender(clock);
-  const workflows = new FakeWorkflows();
+  const queue = new FakeDeliveryQueue();
   const ports: DeliveryPorts = {
     clock,
+    deliveryQueue: queue,
     ids,
     outbox,
     runs,
     webhookEndpoints: endpoints,
     webhookMessages: messages,
     webhookSender: sender,
-    workflows,
   };
-  return { clock, ids, outbox, runs, endpoints, messages, sender, workflows, ports };
+  return { clock, ids, outbox, runs, endpoints, messages, sender, queue, ports };
 };
 type World = ReturnType<typeof world>;
 
@@ -435,6 +491,7 @@ describe('fan-out', () => {
         round: 1,
         attemptsInRound: 0,
         nextAttemptAt: fanOutAt,
+        claimedUntil: null,
         createdAt: fanOutAt,
         updatedAt: fanOutAt,
       });
@@ -442,8 +499,8 @@ describe('fan-out', () => {
     for (const message of made) expect(await w.messages.get(message.id)).toEqual(message);
     expect(w.messages.records.size).toBe(2);
     // Each message's first round is recorded and started; the event has left the outbox.
-    expect(await w.runs.unfinished(10)).toEqual(made.map(runOf));
-    expect(w.workflows.started).toEqual(made.map(runOf));
+    expect(await w.runs.unfinishedDeliveries(10)).toEqual(made.map(runOf));
+    expect(w.queue.handedOn).toEqual(made.map(runOf));
     expect(await w.outbox.pending(10)).toEqual([]);
     expect(await w.outbox.get(event.id)).toEqual(event);
   });
@@ -466,7 +523,7 @@ describe('fan-out', () => {
     expect(await fanOutEvent(w.ports, event)).toEqual([]);
     expect(await w.outbox.pending(10)).toEqual([]);
     expect(w.messages.records.size).toBe(0);
-    expect(w.workflows.started).toEqual([]);
+    expect(w.queue.handedOn).toEqual([]);
   });
 
   test('an event fanned out already makes nothing more and starts nothing', async () => {
@@ -474,8 +531,8 @@ describe('fan-out', () => {
     const { event, message } = await oneMessage(w);
     expect(await fanOutEvent(w.ports, event)).toEqual([]);
     expect([...w.messages.records.keys()]).toEqual([message.id]);
-    expect(w.workflows.started).toEqual([runOf(message)]);
-    expect(await w.runs.unfinished(10)).toEqual([runOf(message)]);
+    expect(w.queue.handedOn).toEqual([runOf(message)]);
+    expect(await w.runs.unfinishedDeliveries(10)).toEqual([runOf(message)]);
   });
 
   test('publishPending publishes the oldest pending events up to its limit, each once until it is due again', async () => {
@@ -514,23 +571,23 @@ describe('fan-out', () => {
     expect(seen).toEqual([event.id]);
   });
 
-  test('a workflow that does not start loses nothing: the recorded run is there for the re-drive', async () => {
+  test('a queue that refuses the deliveries loses nothing: the recorded runs are there for the re-drive', async () => {
     const w = world();
     await register(w, ['clients.submitted']);
     await register(w, ['clients.submitted']);
     w.clock.advance(SECOND);
     const event = happen(w, 'clients.submitted');
-    w.workflows.failing = true;
+    w.queue.failing = true;
     let made: Awaited<ReturnType<typeof fanOutEvent>> = [];
     const logged = await linesOf(async () => {
       made = await fanOutEvent(w.ports, event);
     });
     expect(made).toHaveLength(2);
-    expect(await w.runs.unfinished(10)).toEqual(made.map(runOf));
+    expect(await w.runs.unfinishedDeliveries(10)).toEqual(made.map(runOf));
     expect(await w.outbox.pending(10)).toEqual([]);
-    expect(logged.map((line) => [line.level, line.message, line.id])).toEqual(
-      made.map((message) => ['WARN', 'delivery not started; the re-drive will', message.id]),
-    );
+    expect(logged.map((line) => [line.level, line.message, line.ids])).toEqual([
+      ['WARN', 'deliveries not handed to the queue; the re-drive will', made.map((message) => message.id)],
+    ]);
   });
 });
 
@@ -557,7 +614,7 @@ describe('attemptDelivery', () => {
       { round: 1, number: 1, at, status: 204, error: null, durationMs: 42, body: 'thanks' },
     ]);
     expect(w.runs.endOf(run)).toBe('with its message');
-    expect(await w.runs.unfinished(10)).toEqual([]);
+    expect(await w.runs.unfinishedDeliveries(10)).toEqual([]);
   });
 
   test.each([200, 201, 299])('%i is success', async (status) => {
@@ -587,7 +644,7 @@ describe('attemptDelivery', () => {
       nextAttemptAt: at + MINUTE,
     });
     expect(await w.messages.attempts(message.id)).toEqual([{ round: 1, number: 1, at, ...answer(status) }]);
-    expect(await w.runs.unfinished(10)).toEqual([run]);
+    expect(await w.runs.unfinishedDeliveries(10)).toEqual([run]);
   });
 
   test('before the stored due time it waits it out and sends nothing (as after a restart)', async () => {
@@ -773,12 +830,11 @@ describe('attemptDelivery', () => {
 
 // Redelivery
 
-describe('attemptDelivery racing another task of the same run', () => {
-  test('when a retried task recorded its attempt first, the run goes on from the due time it stored', async () => {
+describe('attemptDelivery with copies of one delivery (a queue hands a message out at least once)', () => {
+  test('a copy that finds the attempt made since it read the message sends nothing and is done', async () => {
     const w = world();
     const { message, run } = await oneMessage(w);
-    w.sender.otherwise = answer(500);
-    // The other task of this run records attempt 1 (failed, the next due in a minute) just before ours.
+    // The other copy holds and records attempt 1 (failed, the next due in a minute) just before this one holds it.
     w.messages.interleaved.push(() => {
       const current = w.messages.records.get(message.id) as WebhookMessage;
       w.messages.records.set(message.id, {
@@ -788,15 +844,141 @@ describe('attemptDelivery racing another task of the same run', () => {
         updatedAt: current.updatedAt + 1,
       });
     });
-    const step = await attemptDelivery(w.ports, run, 1);
-    const after = await stored(w, message.id);
-    expect(step).toEqual({
-      done: false,
-      dueAt: new Date(Math.ceil((after.nextAttemptAt as number) / 1000)).toISOString(),
-    });
-    expect(after.state).toBe('pending');
-    // The run is not ended: the message still has its round to go.
+    expect(await attemptDelivery(w.ports, run, 1)).toEqual({ done: true });
+    expect(w.sender.requests).toEqual([]);
+    expect(await stored(w, message.id)).toMatchObject({ state: 'pending', attemptsInRound: 1 });
+    // The run is not ended: the message still has its round to go, which the other copy hands on.
     expect(w.runs.finishes).toEqual([]);
+  });
+
+  test('a copy that finds the attempt held by another consumer sends nothing', async () => {
+    const w = world();
+    const { message, run } = await oneMessage(w);
+    const held = { ...(await stored(w, message.id)), claimedUntil: w.clock.now() + 10 * SECOND };
+    w.messages.records.set(message.id, held);
+    expect(await attemptDelivery(w.ports, run, 1)).toEqual({ done: true });
+    expect(w.sender.requests).toEqual([]);
+    expect(await stored(w, message.id)).toEqual(held);
+  });
+
+  test('a hold that lapsed (its consumer stopped mid-attempt) is taken over: the attempt is made once more', async () => {
+    const w = world();
+    const { message, run } = await oneMessage(w);
+    w.messages.records.set(message.id, {
+      ...(await stored(w, message.id)),
+      claimedUntil: w.clock.now() + CLAIM_MICROS,
+    });
+    w.clock.advance(CLAIM_MICROS);
+    expect(await attemptDelivery(w.ports, run, 1)).toEqual({ done: true });
+    expect(w.sender.requests).toHaveLength(1);
+    expect(await stored(w, message.id)).toMatchObject({ state: 'delivered', claimedUntil: null });
+  });
+
+  test('two copies at once: one holds the attempt and sends it, the other sends nothing', async () => {
+    const w = world();
+    const { message, run } = await oneMessage(w);
+    const steps = await Promise.all([attemptDelivery(w.ports, run, 1), attemptDelivery(w.ports, run, 1)]);
+    expect(steps).toEqual([{ done: true }, { done: true }]);
+    expect(w.sender.requests).toHaveLength(1);
+    expect(await w.messages.attempts(message.id)).toHaveLength(1);
+  });
+
+  test('a send that outlasts its hold, overtaken by another copy: its record is refused and it stops there', async () => {
+    const w = world();
+    const { message, run } = await oneMessage(w);
+    w.sender.otherwise = answer(500);
+    // While this copy sends, its hold lapses and another copy takes the message over and records attempt 1.
+    w.messages.interleaved.push(
+      () => {},
+      () => {
+        const current = w.messages.records.get(message.id) as WebhookMessage;
+        w.messages.records.set(message.id, {
+          ...current,
+          attemptsInRound: 1,
+          claimedUntil: null,
+          nextAttemptAt: w.clock.now() + 60 * SECOND,
+          updatedAt: current.updatedAt + 1,
+        });
+      },
+    );
+    expect(await attemptDelivery(w.ports, run, 1)).toEqual({ done: true });
+    expect(w.sender.requests).toHaveLength(1);
+    expect(await w.messages.attempts(message.id)).toEqual([]);
+    expect(await stored(w, message.id)).toMatchObject({ attemptsInRound: 1, state: 'pending' });
+  });
+});
+
+describe('attemptDeliveries (a batch from the delivery queue)', () => {
+  test('each due attempt is made once (a second copy in the batch sends nothing), one not yet due waits, one over is finished', async () => {
+    const w = world();
+    for (let i = 0; i < 4; i++) await register(w, ['clients.submitted']);
+    w.clock.advance(SECOND);
+    const [a, b, later, over] = await fanOutEvent(w.ports, happen(w, 'clients.submitted'));
+    if (!a || !b || !later || !over) throw new Error('four messages expected');
+    w.messages.records.set(later.id, { ...later, nextAttemptAt: w.clock.now() + MINUTE });
+    w.messages.records.set(over.id, { ...over, state: 'delivered', nextAttemptAt: null });
+    w.sender.script.push(answer(200), answer(500));
+
+    const runs = [a, b, a, later, over].map(runOf);
+    const steps = await attemptDeliveries(w.ports, runs, 1);
+
+    expect(w.sender.requests.map((request) => request.headers['webhook-id'])).toEqual([a.id, b.id]);
+    expect(steps).toEqual([
+      { done: true },
+      waitUntil((await stored(w, b.id)).nextAttemptAt as number),
+      { done: true },
+      waitUntil(w.clock.now() + MINUTE),
+      { done: true },
+    ]);
+    expect(await stored(w, a.id)).toMatchObject({ state: 'delivered', claimedUntil: null });
+    expect(await stored(w, b.id)).toMatchObject({ state: 'pending', attemptsInRound: 1, claimedUntil: null });
+    expect(w.runs.finishes).toEqual([{ run: runOf(over), outcome: 'completed' }]);
+    expect(w.runs.endOf(runOf(a))).toBe('with its message');
+  });
+});
+
+describe('redriveDeliveries', () => {
+  test('after a start (nothing queued), every pending delivery is handed on at its due time, a held one when its hold lapses', async () => {
+    const w = world();
+    await register(w, ['clients.submitted']);
+    await register(w, ['clients.submitted']);
+    await register(w, ['clients.submitted']);
+    w.clock.advance(SECOND);
+    const [due, later, held] = await fanOutEvent(w.ports, happen(w, 'clients.submitted'));
+    if (!due || !later || !held) throw new Error('three messages expected');
+    const now = w.clock.now();
+    w.messages.records.set(later.id, { ...later, nextAttemptAt: now + HOUR });
+    w.messages.records.set(held.id, { ...held, claimedUntil: now + 20 * SECOND });
+    w.queue.scheduled.length = 0;
+
+    const runs = await w.runs.unfinishedDeliveries(10);
+    expect(await redriveDeliveries(w.ports, runs, null)).toBe(3);
+    expect(w.queue.scheduled).toEqual([
+      { run: runOf(due), dueAt: due.nextAttemptAt },
+      { run: runOf(later), dueAt: now + HOUR },
+      { run: runOf(held), dueAt: now + 20 * SECOND },
+    ]);
+  });
+
+  test('later, only deliveries overdue and unheld for the given time are handed on; a round that is over is finished', async () => {
+    const w = world();
+    await register(w, ['clients.submitted']);
+    await register(w, ['clients.submitted']);
+    await register(w, ['clients.submitted']);
+    w.clock.advance(SECOND);
+    const [lost, recent, over] = await fanOutEvent(w.ports, happen(w, 'clients.submitted'));
+    if (!lost || !recent || !over) throw new Error('three messages expected');
+    w.clock.advance(10 * SECOND);
+    const now = w.clock.now();
+    w.messages.records.set(recent.id, { ...recent, nextAttemptAt: now - SECOND });
+    w.messages.records.set(over.id, { ...over, state: 'delivered', nextAttemptAt: null });
+    w.queue.scheduled.length = 0;
+
+    const runs = await w.runs.unfinishedDeliveries(10);
+    expect(await redriveDeliveries(w.ports, runs, 5 * SECOND)).toBe(1);
+    expect(w.queue.scheduled).toEqual([{ run: runOf(lost), dueAt: lost.nextAttemptAt }]);
+    expect(w.runs.finishes).toEqual([{ run: runOf(over), outcome: 'completed' }]);
+    expect(await w.runs.unfinishedDeliveries(10)).toEqual([runOf(lost), runOf(recent)]);
   });
 });
 
@@ -809,7 +991,7 @@ describe('redeliverMessage', () => {
     await attemptDelivery(w.ports, run, 1);
     expect(await refusal(redeliverMessage(w.ports, SCOPE, message.id))).toContain('attempt 2 is due');
     expect((await stored(w, message.id)).round).toBe(1);
-    expect(w.workflows.started).toEqual([run]);
+    expect(w.queue.handedOn).toEqual([run]);
   });
 
   test('a delivered message is delivered again as round 2 with the same webhook-id', async () => {
@@ -833,8 +1015,8 @@ describe('redeliverMessage', () => {
     expect(await stored(w, message.id)).toEqual(again);
     const round2 = runOf(again);
     expect(round2).toEqual({ ...run, round: 2 });
-    expect(await w.runs.unfinished(10)).toEqual([round2]);
-    expect(w.workflows.started).toEqual([run, round2]);
+    expect(await w.runs.unfinishedDeliveries(10)).toEqual([round2]);
+    expect(w.queue.handedOn).toEqual([run, round2]);
 
     expect(await drive(w, round2)).toEqual([{ done: true }]);
     const [first, second] = w.sender.requests as [SentRequest, SentRequest];
@@ -879,7 +1061,7 @@ describe('redeliverMessage', () => {
     expect(w.sender.requests).toHaveLength(1);
     expect(await stored(w, message.id)).toEqual(again);
     expect(w.runs.finishes.slice(finishes)).toEqual([{ run, outcome: 'superseded' }]);
-    expect(await w.runs.unfinished(10)).toEqual([runOf(again)]);
+    expect(await w.runs.unfinishedDeliveries(10)).toEqual([runOf(again)]);
   });
 
   test("another scope's message, an unknown one, and one whose endpoint is gone are refused", async () => {
@@ -898,7 +1080,7 @@ describe('redeliverMessage', () => {
       `no webhook endpoint ${endpoint.id}`,
     );
     expect((await stored(w, message.id)).round).toBe(1);
-    expect(w.workflows.started).toEqual([run]);
+    expect(w.queue.handedOn).toEqual([run]);
   });
 });
 
@@ -927,12 +1109,13 @@ describe('sendTestEvent', () => {
       round: 1,
       attemptsInRound: 0,
       nextAttemptAt: now,
+      claimedUntil: null,
       createdAt: now,
       updatedAt: now,
     });
     expect(await stored(w, message.id)).toEqual(message);
-    expect(await w.runs.unfinished(10)).toEqual([runOf(message)]);
-    expect(w.workflows.started).toEqual([runOf(message)]);
+    expect(await w.runs.unfinishedDeliveries(10)).toEqual([runOf(message)]);
+    expect(w.queue.handedOn).toEqual([runOf(message)]);
 
     expect(await drive(w, runOf(message))).toEqual([{ done: true }]);
     const request = w.sender.requests[0] as SentRequest;
@@ -958,7 +1141,7 @@ describe('sendTestEvent', () => {
       'no webhook endpoint',
     );
     expect(w.messages.records.size).toBe(0);
-    expect(w.workflows.started).toEqual([]);
+    expect(w.queue.handedOn).toEqual([]);
   });
 });
 

@@ -338,12 +338,16 @@ export const toContractVersion = (item: Item): ContractVersion => {
   };
 };
 
+/** A run's place among the unfinished ones: by when it was recorded. */
+export const unfinishedRunSortKey = (run: RunRequest, createdAt: Micros): string =>
+  byCreation(createdAt, `${runSubject(run)}#${run.kind}`);
+
 /** The durable record of a run, written with what makes it due; in the unfinished index until it ends. */
 export const runItem = (run: RunRequest, createdAt: Micros): Item => ({
   ...keys.run(run),
   type: 'run',
-  [LIST_INDEX.partitionKey]: keys.unfinishedRuns,
-  [LIST_INDEX.sortKey]: byCreation(createdAt, `${runSubject(run)}#${run.kind}`),
+  [LIST_INDEX.partitionKey]: keys.unfinishedRuns(run.kind),
+  [LIST_INDEX.sortKey]: unfinishedRunSortKey(run, createdAt),
   kind: run.kind,
   environment: run.environment,
   ...(run.kind === 'delivery'
@@ -589,6 +593,7 @@ interface WebhookMessageItem extends ScopeAttributes {
   round: number;
   attempts_in_round: number;
   next_attempt_at: Micros | null;
+  claimed_until?: Micros | null;
   created_at: Micros;
   updated_at: Micros;
 }
@@ -610,6 +615,7 @@ export const webhookMessageItem = (m: WebhookMessage): Item => ({
   round: m.round,
   attempts_in_round: m.attemptsInRound,
   next_attempt_at: m.nextAttemptAt,
+  claimed_until: m.claimedUntil,
   created_at: m.createdAt,
   updated_at: m.updatedAt,
   [TTL_ATTRIBUTE]: Math.floor(m.createdAt / 1_000_000) + EVENT_KEEP_SECONDS,
@@ -630,6 +636,8 @@ export const toWebhookMessage = (item: Item): WebhookMessage => {
     round: i.round,
     attemptsInRound: i.attempts_in_round,
     nextAttemptAt: i.next_attempt_at,
+    // Absent on messages recorded before claims were kept.
+    claimedUntil: i.claimed_until ?? null,
     createdAt: i.created_at,
     updatedAt: i.updated_at,
   };

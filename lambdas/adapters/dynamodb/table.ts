@@ -1,5 +1,11 @@
-// adapter -> the reads every store shares: a strongly consistent get and a newest-first index page.
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+// adapter -> the reads every store shares: a strongly consistent get (of one item or many) and a
+// newest-first index page.
+import {
+  BatchGetCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { Item } from './items';
 import type { ItemKey } from './keys';
 
@@ -10,6 +16,36 @@ export const getItem = async (
 ): Promise<Item | undefined> => {
   const { Item } = await doc.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
   return Item;
+};
+
+/** BatchGetItem's limit on keys per call. */
+const MAX_BATCH_KEYS = 100;
+
+/**
+ * The items of `itemKeys` that exist, strongly consistent, in as few BatchGetItem calls as the limit
+ * allows; keys DynamoDB leaves unprocessed (throughput) are asked for again after a short pause.
+ */
+export const getItems = async (
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  itemKeys: readonly ItemKey[],
+): Promise<Item[]> => {
+  const items: Item[] = [];
+  for (let from = 0; from < itemKeys.length; from += MAX_BATCH_KEYS) {
+    let pending: Record<string, unknown>[] = itemKeys
+      .slice(from, from + MAX_BATCH_KEYS)
+      .map((key) => ({ ...key }));
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      const { Responses, UnprocessedKeys } = await doc.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      items.push(...((Responses?.[tableName] ?? []) as Item[]));
+      pending = UnprocessedKeys?.[tableName]?.Keys ?? [];
+      if (pending.length > 0)
+        await new Promise((resolve) => setTimeout(resolve, Math.min(500, 10 * 2 ** attempt)));
+    }
+  }
+  return items;
 };
 
 export interface IndexQuery {

@@ -7,7 +7,7 @@ import type { WebhookEndpointStore } from '../../core/ports';
 import type { WebhookEndpoint } from '../../core/webhooks/model';
 import { toWebhookEndpoint, webhookEndpointItem } from './items';
 import { keys } from './keys';
-import { getItem, queryAll } from './table';
+import { getItem, getItems, queryAll } from './table';
 import { LIST_INDEX } from './table-schema';
 import { isConditionFailed } from './transactions';
 
@@ -50,6 +50,11 @@ export class DynamoDbWebhookEndpointStore implements WebhookEndpointStore {
   async get(id: string): Promise<WebhookEndpoint | null> {
     const item = await getItem(this.doc, this.tableName, keys.webhookEndpoint(id));
     return item ? toWebhookEndpoint(item) : null;
+  }
+
+  async getMany(ids: readonly string[]): Promise<Map<string, WebhookEndpoint>> {
+    const items = await getItems(this.doc, this.tableName, [...new Set(ids)].map(keys.webhookEndpoint));
+    return new Map(items.map(toWebhookEndpoint).map((endpoint) => [endpoint.id, endpoint]));
   }
 
   async listByIntegration(integrationId: string): Promise<WebhookEndpoint[]> {

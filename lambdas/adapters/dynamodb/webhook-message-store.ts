@@ -4,7 +4,13 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ConcurrentChange } from '../../core/errors';
 import type { Micros } from '../../core/model';
-import type { Clock, DeliveryRun, WebhookMessageStore } from '../../core/ports';
+import type {
+  Clock,
+  DeliveryRun,
+  MessageChange,
+  MessageEffects,
+  WebhookMessageStore,
+} from '../../core/ports';
 import type { DeliveryAttempt, WebhookMessage } from '../../core/webhooks/model';
 import {
   deliveryAttemptItem,
@@ -15,9 +21,12 @@ import {
   webhookMessageItem,
 } from './items';
 import { keys } from './keys';
-import { getItem, queryNewestFirst } from './table';
+import { getItem, getItems, queryNewestFirst } from './table';
 import { LIST_INDEX } from './table-schema';
 import { type GuardedWrite, transactWrite } from './transactions';
+
+/** Changes written in one transaction by `updateMany`: at most 3 items each, within its 100. */
+const MAX_CHANGES_AT_ONCE = 33;
 
 /** Thrown inside `fanOut` when the event is no longer pending: another fan-out recorded it. */
 class FannedOutAlready extends Error {}
@@ -69,11 +78,43 @@ export class DynamoDbWebhookMessageStore implements WebhookMessageStore {
     return item ? toWebhookMessage(item) : null;
   }
 
-  async update(
-    message: WebhookMessage,
-    expectedUpdatedAt: Micros,
-    effects: { attempt?: DeliveryAttempt; finish?: DeliveryRun; start?: DeliveryRun },
-  ): Promise<void> {
+  async getMany(ids: readonly string[]): Promise<Map<string, WebhookMessage>> {
+    const items = await getItems(this.doc, this.tableName, [...new Set(ids)].map(keys.webhookMessage));
+    return new Map(items.map(toWebhookMessage).map((message) => [message.id, message]));
+  }
+
+  async update(message: WebhookMessage, expectedUpdatedAt: Micros, effects: MessageEffects): Promise<void> {
+    await transactWrite(this.doc, this.changeWrites({ message, expectedUpdatedAt, effects }));
+  }
+
+  async updateMany(changes: readonly MessageChange[]): Promise<boolean[]> {
+    if (changes.length === 0) return [];
+    if (changes.length <= MAX_CHANGES_AT_ONCE)
+      try {
+        await transactWrite(
+          this.doc,
+          changes.flatMap((change) => this.changeWrites(change)),
+        );
+        return changes.map(() => true);
+      } catch (error) {
+        if (!(error instanceof ConcurrentChange)) throw error;
+      }
+    // One of them (or more) changed since read: each on its own, to write all the others.
+    return Promise.all(
+      changes.map(({ message, expectedUpdatedAt, effects }) =>
+        this.update(message, expectedUpdatedAt, effects).then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof ConcurrentChange) return false;
+            throw error;
+          },
+        ),
+      ),
+    );
+  }
+
+  /** The writes of one change: the message (if unchanged since read), its attempt, its runs. */
+  private changeWrites({ message, expectedUpdatedAt, effects }: MessageChange): GuardedWrite[] {
     const writes: GuardedWrite[] = [
       {
         write: {
@@ -101,7 +142,7 @@ export class DynamoDbWebhookMessageStore implements WebhookMessageStore {
         },
       });
     if (effects.start) writes.push(...runWrites(this.tableName, [effects.start], this.clock.now()));
-    await transactWrite(this.doc, writes);
+    return writes;
   }
 
   async attempts(messageId: string): Promise<DeliveryAttempt[]> {

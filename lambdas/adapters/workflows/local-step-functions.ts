@@ -8,7 +8,9 @@ import { readFile } from 'node:fs/promises';
 import { type RunOptions, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { log } from '../../core/log';
 import type { Environment } from '../../core/model';
-import { type RunKind, type RunRequest, type RunStore, runName, type Workflows } from '../../core/ports';
+import { type RunKind, type RunStore, runName, type WorkflowRun, type Workflows } from '../../core/ports';
+import { dueTime } from '../../core/timed-step';
+import type { DeliveryWaits } from '../queues/delivery-queue';
 
 /** A Task state's function, by the placeholder its definition names it with (`${Name}`). */
 export type LocalTask = (input: unknown, environment: Environment, signal: AbortSignal) => Promise<unknown>;
@@ -70,7 +72,21 @@ export class LocalStepFunctions {
     };
   }
 
-  /** Starts every recorded, unfinished run that is not running here; then keeps looking every interval. */
+  /** The waits of one environment's deliveries past the delivery queue's reach (the `delivery` workflow). */
+  deliveryWaits(environment: Environment): DeliveryWaits {
+    return {
+      start: async ({ run, dueAt }) => {
+        if (run.environment !== environment)
+          throw new Error(`a ${run.environment} delivery waits in ${environment}`);
+        this.execute('delivery', `${runName(run)}/w${dueAt}`, environment, { ...run, dueAt: dueTime(dueAt) });
+      },
+    };
+  }
+
+  /**
+   * Starts every recorded, unfinished run that is not running here; then keeps looking every interval.
+   * (Delivery runs are the delivery queue's, re-driven beside it: hosts/local-delivery-sweep.ts.)
+   */
   async redrive(): Promise<void> {
     this.redriving ??= (async () => {
       for (const environment of Object.keys(this.options.runs) as Environment[]) {
@@ -113,18 +129,22 @@ export class LocalStepFunctions {
     return this.running.size;
   }
 
-  private start(run: RunRequest): void {
-    const key = runName(run);
+  private start(run: WorkflowRun): void {
+    this.execute(run.kind, runName(run), run.environment, run);
+  }
+
+  /** Starts an execution of `kind`'s workflow on `input` unless one under `key` is running or paused. */
+  private execute(kind: RunKind, key: string, environment: Environment, input: object): void {
     if (this.stopped || this.running.has(key) || (this.pausedUntil.get(key) ?? 0) > Date.now()) return;
-    const loaded = this.machines.get(run.kind);
-    if (loaded === undefined) throw new Error(`no workflow for ${run.kind} runs`);
+    const loaded = this.machines.get(kind);
+    if (loaded === undefined) throw new Error(`no workflow for ${kind} runs`);
     const stopping = new AbortController();
     type Handlers = NonNullable<NonNullable<RunOptions['overrides']>['taskResourceLocalHandlers']>;
     const environmentHandlers: Handlers = Object.fromEntries(
       Object.entries(loaded.handlers).map(([state, task]) => [
         state,
         (input: unknown) => {
-          const call = task(input, run.environment, stopping.signal);
+          const call = task(input, environment, stopping.signal);
           this.tasksUnderWay.add(call);
           void call.then(
             () => this.tasksUnderWay.delete(call),
@@ -135,7 +155,7 @@ export class LocalStepFunctions {
         },
       ]),
     );
-    const execution = loaded.machine.run(run as unknown as Record<string, string | number>, {
+    const execution = loaded.machine.run(input as Record<string, string | number>, {
       noThrowOnAbort: true,
       overrides: {
         taskResourceLocalHandlers: environmentHandlers,

@@ -1,13 +1,14 @@
 // adapter -> the workflows port deployed: one Step Functions execution per run, named after it so a
-// second start of the same run is refused by Step Functions itself (idempotent).
+// second start of the same run is refused by Step Functions itself (idempotent); and the waits of
+// webhook deliveries past the delivery queue's reach.
 import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import type { RunKind, RunRequest, Workflows } from '../../core/ports';
+import type { DueDelivery, WorkflowRun, Workflows } from '../../core/ports';
+import { dueTime } from '../../core/timed-step';
+import type { DeliveryWaits } from '../queues/delivery-queue';
 
 /** The execution name of a run: unique per run (kind and subject), at most 80 characters. */
-export const executionName = (run: RunRequest): string => {
+export const executionName = (run: WorkflowRun): string => {
   switch (run.kind) {
-    case 'delivery':
-      return `${run.messageId}-r${run.round}`;
     case 'acceptance':
       return `${run.onboardingId}-s${run.submittedAt}`;
     default:
@@ -15,20 +16,36 @@ export const executionName = (run: RunRequest): string => {
   }
 };
 
+/** Starts an execution, taking one of the same name already there as started (idempotent). */
+const startOnce = async (client: SFNClient, stateMachineArn: string, name: string, input: object) => {
+  try {
+    await client.send(new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(input) }));
+  } catch (error) {
+    if (!(error instanceof ExecutionAlreadyExists)) throw error;
+  }
+};
+
+/**
+ * The wait of a delivery past the queue's reach: an execution of the delivery state machine, named
+ * after the run and its due time (so one wait per attempt however often it is asked for), whose input
+ * is the run and the time its Wait state waits until.
+ */
+export const stepFunctionsDeliveryWaits = (client: SFNClient, stateMachineArn: string): DeliveryWaits => ({
+  start: ({ run, dueAt }: DueDelivery) =>
+    startOnce(client, stateMachineArn, `${run.messageId}-r${run.round}-w${dueAt}`, {
+      ...run,
+      dueAt: dueTime(dueAt),
+    }),
+});
+
 export const stepFunctionsWorkflows = (
   client: SFNClient,
-  stateMachineArns: Readonly<Partial<Record<RunKind, string>>>,
+  stateMachineArns: Readonly<Partial<Record<WorkflowRun['kind'], string>>>,
 ): Workflows => ({
   start: async (run) => {
     const stateMachineArn = stateMachineArns[run.kind];
     // Without a state machine (before the pipeline is deployed) the recorded run waits for the re-drive.
     if (stateMachineArn === undefined) return;
-    try {
-      await client.send(
-        new StartExecutionCommand({ stateMachineArn, name: executionName(run), input: JSON.stringify(run) }),
-      );
-    } catch (error) {
-      if (!(error instanceof ExecutionAlreadyExists)) throw error;
-    }
+    await startOnce(client, stateMachineArn, executionName(run), run);
   },
 });

@@ -1,23 +1,36 @@
 // core/webhooks -> from a recorded event to its attempts: the fan-out (one message per endpoint of the
 // event's integration subscribed to it when it happened, interface.md "Events"), one attempt of a
 // message's delivery on the schedule of decisions.md §6, a redelivery and a test event.
-import { ActionRefused, ConcurrentChange } from '../errors';
+import { ActionRefused } from '../errors';
 import type { ServiceEvent } from '../events';
 import { isWebhookMessageId } from '../ids';
 import { log } from '../log';
 import type { Micros, Scope } from '../model';
-import type { AttemptOutcome, DeliveryRun, Ports } from '../ports';
+import { type AttemptOutcome, type DeliveryRun, type Ports, runName } from '../ports';
 import { sameScope } from '../scope';
 import { type TimedStep, waitUntil } from '../timed-step';
 import { ownEndpoint, receives, signingSecrets } from './endpoints';
-import type { WebhookMessage } from './model';
+import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from './model';
 import { nextAttemptAt } from './schedule';
 import { envelopeBody, TEST_EVENT_TYPE, testEventData, webhookHeaders, webhookTimestamp } from './signing';
 
 type DeliveryPorts = Pick<
   Ports,
-  'clock' | 'ids' | 'outbox' | 'runs' | 'webhookEndpoints' | 'webhookMessages' | 'webhookSender' | 'workflows'
+  | 'clock'
+  | 'deliveryQueue'
+  | 'ids'
+  | 'outbox'
+  | 'runs'
+  | 'webhookEndpoints'
+  | 'webhookMessages'
+  | 'webhookSender'
 >;
+
+/**
+ * How long a consumer holds the attempt it makes: the sender's 10 s and a margin. Real time, never
+ * scaled by DELAY_SCALE: it covers one send, not a pause of the schedule.
+ */
+export const CLAIM_MICROS = 30_000_000;
 
 const runOf = (message: WebhookMessage): DeliveryRun => ({
   kind: 'delivery',
@@ -26,13 +39,38 @@ const runOf = (message: WebhookMessage): DeliveryRun => ({
   round: message.round,
 });
 
-/** Starting is only a head start: the run is recorded with the message, and a re-drive starts it too. */
-const startDelivery = async (ports: DeliveryPorts, message: WebhookMessage): Promise<void> => {
+/** When a pending message's next attempt may be made: when it is due and no consumer holds it. */
+const dueAtOf = (message: WebhookMessage, now: Micros): Micros =>
+  Math.max(message.nextAttemptAt ?? now, message.claimedUntil ?? 0);
+
+/**
+ * Handing deliveries to the queue is only a head start: each run is recorded with its message, and the
+ * re-drive hands on what the queue never got.
+ */
+const handOn = async (ports: DeliveryPorts, messages: readonly WebhookMessage[]): Promise<void> => {
+  if (messages.length === 0) return;
+  const now = ports.clock.now();
   try {
-    await ports.workflows.start(runOf(message));
+    await ports.deliveryQueue.schedule(
+      messages.map((message) => ({ run: runOf(message), dueAt: dueAtOf(message, now) })),
+    );
   } catch (error) {
-    log.warn('delivery not started; the re-drive will', { id: message.id, error });
+    log.warn('deliveries not handed to the queue; the re-drive will', {
+      ids: messages.map((message) => message.id),
+      error,
+    });
   }
+};
+
+/** The message while the round of `run` is under way; else finishes the run and answers null. */
+const pendingFor = async (
+  ports: DeliveryPorts,
+  run: DeliveryRun,
+  message: WebhookMessage | null,
+): Promise<WebhookMessage | null> => {
+  if (message !== null && message.round === run.round && message.state === 'pending') return message;
+  await ports.runs.finish(run, message?.round === run.round ? 'completed' : 'superseded');
+  return null;
 };
 
 const newMessage = (
@@ -46,6 +84,7 @@ const newMessage = (
   round: 1,
   attemptsInRound: 0,
   nextAttemptAt: now,
+  claimedUntil: null,
   createdAt: now,
   updatedAt: now,
 });
@@ -75,73 +114,172 @@ export const fanOutEvent = async (ports: DeliveryPorts, event: ServiceEvent): Pr
       ),
     );
   if (!(await ports.webhookMessages.fanOut(event.id, messages))) return [];
-  await Promise.all(messages.map((message) => startDelivery(ports, message)));
+  await handOn(ports, messages);
   return messages;
 };
 
-/** What the delivery workflow does next: wait until `dueAt` and attempt again, or stop. */
+/** What becomes of a queued delivery: nothing more (`done`), or handed on to come back at `dueAt`. */
 export type DeliveryStep = TimedStep;
 
 const isSuccess = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
 
 const notSent = (error: string): AttemptOutcome => ({ status: null, error, durationMs: 0, body: '' });
 
-/**
- * The delivery workflow's step: if the message's next attempt is due, makes it (signed afresh, the same
- * `webhook-id`) and records it; then says when the next one is due, or that the round is over
- * (delivered, given up after 8, or overtaken by a redelivery). Called again after a restart, it first
- * waits out the stored due time, so a restart neither skips nor repeats an attempt.
- */
-export const attemptDelivery = async (
-  ports: DeliveryPorts,
-  run: DeliveryRun,
-  delayScale: number,
-): Promise<DeliveryStep> => {
-  const message = await ports.webhookMessages.get(run.messageId);
-  if (message === null || message.round !== run.round || message.state !== 'pending') {
-    await ports.runs.finish(run, message?.round === run.round ? 'completed' : 'superseded');
-    return { done: true };
-  }
-  const now = ports.clock.now();
-  if (message.nextAttemptAt !== null && message.nextAttemptAt > now) return waitUntil(message.nextAttemptAt);
+/** A due attempt of a batch: the queued run, the message as read, and as held for this consumer. */
+interface DueAttempt {
+  index: number;
+  run: DeliveryRun;
+  message: WebhookMessage;
+  held: WebhookMessage;
+}
 
-  const endpoint = await ports.webhookEndpoints.get(message.endpointId);
+/** Makes a held attempt (signed afresh, the same `webhook-id`): the message as it is after it, and the attempt. */
+const makeAttempt = async (
+  ports: DeliveryPorts,
+  { message, held }: DueAttempt,
+  endpoint: WebhookEndpoint | null,
+  now: Micros,
+  delayScale: number,
+): Promise<{ updated: WebhookMessage; attempt: DeliveryAttempt }> => {
   let outcome: AttemptOutcome;
   if (endpoint === null) outcome = notSent('the endpoint was deleted');
   else if (!endpoint.enabled) outcome = notSent('the endpoint is disabled');
   else {
-    const body = envelopeBody(message);
-    const headers = webhookHeaders(message.id, webhookTimestamp(now), body, signingSecrets(endpoint, now));
+    const body = envelopeBody(held);
+    const headers = webhookHeaders(held.id, webhookTimestamp(now), body, signingSecrets(endpoint, now));
     outcome = await ports.webhookSender.send({ url: endpoint.url, headers: { ...headers }, body });
   }
-  const number = message.attemptsInRound + 1;
-  const after = Math.max(ports.clock.now(), message.updatedAt + 1);
+  const number = held.attemptsInRound + 1;
+  // The schedule counts from the attempt's end; the record's time only ever moves forward.
+  const sentAt = Math.max(ports.clock.now(), message.updatedAt + 1);
   const delivered = isSuccess(outcome.status);
   // A deleted endpoint gets no more attempts; a disabled one is tried on schedule, in case it comes back.
-  const next = delivered || endpoint === null ? null : nextAttemptAt(number, after, delayScale);
-  const updated: WebhookMessage = {
-    ...message,
-    state: delivered ? 'delivered' : next === null ? 'failed' : 'pending',
-    attemptsInRound: number,
-    nextAttemptAt: next,
-    updatedAt: after,
+  const next = delivered || endpoint === null ? null : nextAttemptAt(number, sentAt, delayScale);
+  return {
+    updated: {
+      ...held,
+      state: delivered ? 'delivered' : next === null ? 'failed' : 'pending',
+      attemptsInRound: number,
+      nextAttemptAt: next,
+      claimedUntil: null,
+      updatedAt: Math.max(sentAt, held.updatedAt + 1),
+    },
+    attempt: { round: held.round, number, at: now, ...outcome },
   };
-  try {
-    await ports.webhookMessages.update(updated, message.updatedAt, {
-      attempt: { round: message.round, number, at: now, ...outcome },
-      finish: updated.state === 'pending' ? undefined : run,
-    });
-  } catch (error) {
-    if (!(error instanceof ConcurrentChange)) throw error;
-    // Another writer got there first: a redelivery (a newer round takes over), or a retried task of
-    // this same run that recorded its attempt (this run goes on from what that one recorded).
-    const now = await ports.webhookMessages.get(run.messageId);
-    if (now?.round === run.round && now.state === 'pending' && now.nextAttemptAt !== null)
-      return waitUntil(now.nextAttemptAt);
-    if (now?.round !== run.round) await ports.runs.finish(run, 'superseded');
-    return { done: true };
+};
+
+/**
+ * The delivery consumer's step for a batch of queued runs, in order: for each whose message's next
+ * attempt is due and that no other consumer holds, holds it, makes it and records it; then says when
+ * the next one is due, or that nothing more is to do here (delivered, given up after 8, overtaken by a
+ * redelivery, or held by another consumer: a queue hands a message out at least once, so copies of one
+ * delivery may meet, and only the one that holds the attempt sends it). A copy that comes early waits
+ * out the stored due time, so a re-drive neither skips nor repeats an attempt. The batch's messages
+ * and endpoints are read at once, and its holds and records written at once (one transaction each
+ * when no other writer got in between).
+ */
+export const attemptDeliveries = async (
+  ports: DeliveryPorts,
+  runs: readonly DeliveryRun[],
+  delayScale: number,
+): Promise<DeliveryStep[]> => {
+  const stored = await ports.webhookMessages.getMany(runs.map((run) => run.messageId));
+  const now = ports.clock.now();
+  const steps: DeliveryStep[] = runs.map(() => ({ done: true }));
+  const due: Array<Omit<DueAttempt, 'held'>> = [];
+  const taken = new Set<string>();
+  for (const [index, run] of runs.entries()) {
+    const message = await pendingFor(ports, run, stored.get(run.messageId) ?? null);
+    // Held (or two copies in this batch): the holder records the attempt and hands on the next; if it
+    // crashed, its own queue message comes back (or the re-drive hands the run on): no copy is needed.
+    if (message === null || (message.claimedUntil ?? 0) > now || taken.has(message.id)) continue;
+    if (message.nextAttemptAt !== null && message.nextAttemptAt > now) {
+      steps[index] = waitUntil(message.nextAttemptAt);
+      continue;
+    }
+    taken.add(message.id);
+    due.push({ index, run, message });
   }
-  return next === null ? { done: true } : waitUntil(next);
+  const holding = due.map((attempt) => ({
+    ...attempt,
+    held: {
+      ...attempt.message,
+      claimedUntil: now + CLAIM_MICROS,
+      updatedAt: Math.max(now, attempt.message.updatedAt + 1),
+    },
+  }));
+  const holds = await ports.webhookMessages.updateMany(
+    holding.map(({ held, message }) => ({
+      message: held,
+      expectedUpdatedAt: message.updatedAt,
+      effects: {},
+    })),
+  );
+  // A hold refused: another copy held or made the attempt since this one read the message.
+  const attempts = holding.filter((_, i) => holds[i]);
+  const endpoints = await ports.webhookEndpoints.getMany(attempts.map(({ held }) => held.endpointId));
+  const made = await Promise.all(
+    attempts.map(async (attempt) => ({
+      ...attempt,
+      ...(await makeAttempt(ports, attempt, endpoints.get(attempt.held.endpointId) ?? null, now, delayScale)),
+    })),
+  );
+  const recorded = await ports.webhookMessages.updateMany(
+    made.map(({ run, held, updated, attempt }) => ({
+      message: updated,
+      expectedUpdatedAt: held.updatedAt,
+      effects: { attempt, finish: updated.state === 'pending' ? undefined : run },
+    })),
+  );
+  for (const [i, { index, run, updated, attempt }] of made.entries()) {
+    // Not recorded: the hold lapsed before the attempt was (the send outlasted it) and another consumer
+    // took the message over; it goes on from what that one records.
+    if (!recorded[i]) continue;
+    log.info('webhook attempt made', {
+      run: runName(run),
+      id: updated.id,
+      number: attempt.number,
+      status: attempt.status,
+      error: attempt.error,
+      duration_ms: attempt.durationMs,
+      state: updated.state,
+    });
+    if (updated.nextAttemptAt !== null) steps[index] = waitUntil(updated.nextAttemptAt);
+  }
+  return steps;
+};
+
+/** `attemptDeliveries` of one run. */
+export const attemptDelivery = async (
+  ports: DeliveryPorts,
+  run: DeliveryRun,
+  delayScale: number,
+): Promise<DeliveryStep> => (await attemptDeliveries(ports, [run], delayScale))[0] ?? { done: true };
+
+/**
+ * Hands on again the delivery runs a queue may have lost (deployed, a message past its receives; locally,
+ * everything a restart forgot). Each unfinished run whose message has been due and unheld for `overdueBy`
+ * is handed on now; with `overdueBy` null (after a start, when the local queue is new and empty), every
+ * unfinished run at its due time. A run whose round is over is finished. Answers how many were handed on.
+ */
+export const redriveDeliveries = async (
+  ports: DeliveryPorts,
+  runs: readonly DeliveryRun[],
+  overdueBy: Micros | null,
+): Promise<number> => {
+  const stored = await ports.webhookMessages.getMany(runs.map((run) => run.messageId));
+  const messages = await Promise.all(
+    runs.map((run) => pendingFor(ports, run, stored.get(run.messageId) ?? null)),
+  );
+  const now = ports.clock.now();
+  const lost = messages.filter(
+    (message): message is WebhookMessage =>
+      message !== null && (overdueBy === null || dueAtOf(message, now) + overdueBy <= now),
+  );
+  await ports.deliveryQueue.schedule(
+    lost.map((message) => ({ run: runOf(message), dueAt: dueAtOf(message, now) })),
+  );
+  return lost.length;
 };
 
 /** A message of the scope's own endpoints (another scope's is as unknown as a made-up id). */
@@ -171,10 +309,11 @@ export const redeliverMessage = async (
     round: message.round + 1,
     attemptsInRound: 0,
     nextAttemptAt: now,
+    claimedUntil: null,
     updatedAt: now,
   };
   await ports.webhookMessages.update(next, message.updatedAt, { start: runOf(next) });
-  await startDelivery(ports, next);
+  await handOn(ports, [next]);
   return next;
 };
 
@@ -201,6 +340,6 @@ export const sendTestEvent = async (
     now,
   );
   await ports.webhookMessages.create(message);
-  await startDelivery(ports, message);
+  await handOn(ports, [message]);
   return message;
 };

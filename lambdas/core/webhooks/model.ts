@@ -67,6 +67,11 @@ export interface WebhookMessage {
   attemptsInRound: number;
   /** When the next attempt of the round is due; null once delivered or failed. */
   nextAttemptAt: Micros | null;
+  /**
+   * Until when one consumer holds the next attempt (it is sending it): a queue may hand a delivery out
+   * twice, and the copy that finds it held does not send. Null when no attempt is under way.
+   */
+  claimedUntil: Micros | null;
   createdAt: Micros;
   updatedAt: Micros;
 }

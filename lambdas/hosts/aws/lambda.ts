@@ -11,6 +11,7 @@ import type {
 import type { Endpoint } from '../../api/http/endpoint';
 import { setPersistentLogKeys } from '../../core/log';
 import type { Ports } from '../../core/ports';
+import type { Services } from '../../core/services';
 import type { Worker } from '../../workers/worker';
 import { awsServices, type PdfWiring } from './services';
 
@@ -37,6 +38,6 @@ export const portsLambda =
 
 /** The handler of a queue's consumer: a batch from its event source mapping, failed records reported. */
 export const queueLambda =
-  (consumer: (ports: Ports) => (event: SQSEvent) => Promise<SQSBatchResponse>) =>
+  (consumer: (services: Services) => (event: SQSEvent) => Promise<SQSBatchResponse>) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> =>
-    consumer((await awsServices()).ports)(event);
+    consumer(await awsServices())(event);

@@ -8,9 +8,16 @@ import { decodeAnswerKey } from '../../adapters/answer-vault';
 import { createS3Client } from '../../adapters/blobs/s3-client';
 import { composePorts, type PortsWiring } from '../../adapters/compose';
 import { createDocumentClient } from '../../adapters/dynamodb';
+import { type DeliveryWaits, queuedDeliveries } from '../../adapters/queues/delivery-queue';
+import { createSqsClient } from '../../adapters/queues/sqs-client';
+import { sqsWorkQueue } from '../../adapters/queues/sqs-work-queue';
 import { translateFault } from '../../adapters/unavailable';
-import { stepFunctionsWorkflows } from '../../adapters/workflows/step-functions-workflows';
+import {
+  stepFunctionsDeliveryWaits,
+  stepFunctionsWorkflows,
+} from '../../adapters/workflows/step-functions-workflows';
 import { ENVIRONMENTS } from '../../core/model';
+import type { DeliveryQueue } from '../../core/ports';
 import type { Services } from '../../core/services';
 import { builtOnFirstUse } from './built-on-first-use';
 
@@ -30,10 +37,26 @@ const AwsConfig = z.object({
   PAGES_BASE_URL: z.url(),
   CONTRACT_STATE_MACHINE_ARN: z.optional(z.string().check(z.minLength(1))),
   REVIEW_STATE_MACHINE_ARN: z.optional(z.string().check(z.minLength(1))),
+  /** The wait of webhook deliveries past the delivery queue's 15 minutes. */
   DELIVERY_STATE_MACHINE_ARN: z.optional(z.string().check(z.minLength(1))),
+  DELIVERY_QUEUE_URL: z.optional(z.url()),
   ACCEPTANCE_STATE_MACHINE_ARN: z.optional(z.string().check(z.minLength(1))),
   AWS_REGION: z.string().check(z.minLength(1)),
 });
+
+/** The delivery queue of a function that hands none on: a call is a fault of its wiring. */
+const notHandingOnDeliveries: DeliveryQueue = {
+  schedule: async () => {
+    throw new Error('this function is not given DELIVERY_QUEUE_URL: it hands no webhook delivery on');
+  },
+};
+
+/** The waits of a function that hands on only what is due (the wait's own task). */
+const startingNoWaits: DeliveryWaits = {
+  start: async () => {
+    throw new Error('this function is not given DELIVERY_STATE_MACHINE_ARN: it starts no delivery wait');
+  },
+};
 
 /** The PDF ports a function's entry wires in, when it reads PDFs. */
 export type PdfWiring = Pick<PortsWiring, 'pdfs' | 'renderer'>;
@@ -43,6 +66,7 @@ const build = async (pdf: PdfWiring): Promise<Services> => {
   const secrets = new SecretsManagerClient({});
   const secret = await secrets.send(new GetSecretValueCommand({ SecretId: config.SIGNING_SECRET_ARN }));
   if (!secret.SecretString) throw new Error('the signing secret has no value');
+  const stepFunctions = new SFNClient({});
   const ports = composePorts({
     environment: config.SERVICE_ENVIRONMENT,
     dynamo: createDocumentClient(),
@@ -60,12 +84,22 @@ const build = async (pdf: PdfWiring): Promise<Services> => {
       if (!answers.SecretString) throw new Error('the answers key secret has no value');
       return decodeAnswerKey(answers.SecretString);
     },
-    workflows: stepFunctionsWorkflows(new SFNClient({}), {
+    workflows: stepFunctionsWorkflows(stepFunctions, {
       contract: config.CONTRACT_STATE_MACHINE_ARN,
       review: config.REVIEW_STATE_MACHINE_ARN,
-      delivery: config.DELIVERY_STATE_MACHINE_ARN,
       acceptance: config.ACCEPTANCE_STATE_MACHINE_ARN,
     }),
+    deliveryQueue: (clock) => {
+      const { DELIVERY_QUEUE_URL: queueUrl, DELIVERY_STATE_MACHINE_ARN: waitArn } = config;
+      // Only the functions that hand deliveries on are given the queue, and the wait (lib/wiring.ts).
+      if (queueUrl === undefined) return notHandingOnDeliveries;
+      return queuedDeliveries({
+        queue: sqsWorkQueue(createSqsClient({ region: config.AWS_REGION }), queueUrl),
+        waits: waitArn === undefined ? startingNoWaits : stepFunctionsDeliveryWaits(stepFunctions, waitArn),
+        clock,
+        delayScale: 1,
+      });
+    },
     ...pdf,
   });
   return {

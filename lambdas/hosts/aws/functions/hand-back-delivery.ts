@@ -1,0 +1,5 @@
+// host -> the function of a delivery's wait workflow: hands the run back to the delivery queue when due.
+import { handBackDelivery } from '../../../workers/hand-back-delivery';
+import { workerLambda } from '../lambda';
+
+export const handler = workerLambda(handBackDelivery);
