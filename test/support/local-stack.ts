@@ -23,6 +23,8 @@ export interface RunningStack {
   frame: { production: string; sandbox: string };
   /** Stops the stack (SIGTERM) and waits for it to exit; resolves with its exit code. */
   stop(): Promise<number | null>;
+  /** Kills the stack (SIGKILL: a crash, nothing of it runs) and waits for it to be gone. */
+  kill(): Promise<void>;
   /** The stack's output so far, for failure messages. */
   output(): string;
 }
@@ -57,7 +59,7 @@ export const startStack = async (options: StackOptions = {}): Promise<RunningSta
   });
   // A stack that dies mid-test says why, on the test run's own output.
   child.once('exit', (code, signal) => {
-    if (code !== 0 && signal !== 'SIGTERM')
+    if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGKILL')
       console.error(`local stack exited (${code ?? signal}):\n${output.slice(-8_000)}`);
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -88,6 +90,10 @@ export const startStack = async (options: StackOptions = {}): Promise<RunningSta
     stop: async () => {
       child.kill('SIGTERM');
       return exited;
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
     },
     output: () => output,
   };

@@ -94,7 +94,12 @@ export const untilIdle = async (
   const busy = async () => {
     for (const environment of Object.keys(ports) as Environment[]) {
       const { runs, outbox } = ports[environment];
-      if ((await runs.unfinished(1)).length > 0 || (await outbox.pending(1)).length > 0) return true;
+      const pending = await Promise.all([
+        runs.unfinished(1),
+        runs.unfinishedDeliveries(1),
+        outbox.pending(1),
+      ]);
+      if (pending.some((records) => records.length > 0)) return true;
     }
     return false;
   };

