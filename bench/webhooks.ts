@@ -2,10 +2,12 @@
 // answering 200 at once) is registered as K production endpoints subscribed to `clients.submitted`; the
 // events are made the real way: onboarding sessions opened over the API, then submissions of 4 buyers each
 // recorded through the core (`submitOnboarding`, as test/support/tenants.ts submitDirectly does) against
-// the stack's storage, one event per buyer. The stack fans them out (every 200 ms) and delivers each
-// message through the delivery workflow. Figures: deliveries per second at the receiver, and the time
-// from each event (the envelope's `timestamp`) to its first attempt's arrival, with how many messages
-// arrived exactly once. A sample of messages is verified with the `standardwebhooks` package.
+// the stack's storage, one event per buyer. The stack publishes them (looking every 200 ms), fans them
+// out and delivers each message from the delivery queue. Two bursts: every endpoint answering, then one
+// endpoint answering 500 throughout (the others' figures should not suffer). Figures: deliveries per
+// second at the receiver, and the time from each event (the envelope's `timestamp`) to its first
+// attempt's arrival, with how many messages arrived exactly once. A sample of messages is verified with
+// the `standardwebhooks` package.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -85,6 +87,8 @@ interface Envelope {
 interface Receiver {
   url: string;
   receipts: Receipt[];
+  /** Paths answered 500 (an endpoint failing throughout); every other path is answered 200. */
+  failing: Set<string>;
   stop(): Promise<void>;
 }
 
@@ -94,6 +98,7 @@ const startReceiver = async (): Promise<Receiver> => {
   const receiver: Receiver = {
     url: '',
     receipts,
+    failing: new Set(),
     stop: async () => {},
   };
   const server: Server = createServer((request, response) => {
@@ -101,7 +106,8 @@ const startReceiver = async (): Promise<Receiver> => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      const status = receiver.failing.has(request.url ?? '') ? 500 : 200;
+      response.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'failing');
       receipts.push({
         path: request.url ?? '',
         webhookId: String(request.headers['webhook-id'] ?? ''),
@@ -200,9 +206,222 @@ const stats = (values: number[]) => ({
   max: values.length === 0 ? Number.NaN : Math.max(...values),
 });
 
+interface Burst {
+  stack: BenchStack;
+  token: string;
+  ports: Ports;
+  receiver: Receiver;
+  endpoints: Endpoint[];
+  progress: (message: string) => void;
+  /** The endpoint answering 500 throughout, if any: its first attempts are counted apart. */
+  failing?: Endpoint;
+}
+
+/** One burst of SUBMISSIONS × MAX_BUYERS events to every endpoint, measured and printed; answers its summary. */
+const burst = async ({ stack, token, ports, receiver, endpoints, progress, failing }: Burst) => {
+  const secretOf = new Map(endpoints.map((endpoint) => [endpoint.path, endpoint.secret]));
+  const healthy = endpoints.filter((endpoint) => endpoint !== failing);
+  receiver.failing = new Set(failing ? [failing.path] : []);
+  const run = randomUUID().slice(0, 8);
+  const startReceipts = receiver.receipts.length;
+
+  progress(`webhooks: opening ${SUBMISSIONS} onboarding sessions over the API…`);
+  const onboardings = await pool(
+    Array.from({ length: SUBMISSIONS }, (_, i) => `bench-webhooks-${run}-${i + 1}`),
+    CONCURRENCY,
+    (reference) => openOnboarding(stack, token, ports, reference),
+  );
+
+  // Every (endpoint path, client id) the run must deliver exactly once; and the failing endpoint's.
+  const expected = new Set<string>();
+  const expectedFailing = new Set<string>();
+  const pairKey = (path: string, clientId: string) => `${path} ${clientId}`;
+  let allExpected = false;
+
+  progress(
+    `webhooks: recording ${SUBMISSIONS} submissions of ${MAX_BUYERS} buyers (${CONCURRENCY} at once): ` +
+      `${SUBMISSIONS * MAX_BUYERS} events → ${SUBMISSIONS * MAX_BUYERS * ENDPOINTS} messages` +
+      (failing ? ` (${failing.path} answering 500 throughout)…` : '…'),
+  );
+  const emitStartedUs = nowMicros();
+  const submitted = await pool(onboardings, CONCURRENCY, (onboarding, i) =>
+    submitOnboarding(ports, onboarding, buyersFor(`${run}-${i + 1}`)),
+  );
+  const emitEndedUs = nowMicros();
+  for (const onboarding of submitted)
+    for (const clientId of onboarding.clientIds) {
+      for (const endpoint of healthy) expected.add(pairKey(endpoint.path, clientId));
+      if (failing) expectedFailing.add(pairKey(failing.path, clientId));
+    }
+  const eventCount = submitted.reduce((sum, onboarding) => sum + onboarding.clientIds.length, 0);
+
+  // First receipts of the run's pairs, counted as they come.
+  const firstOf = new Map<string, Receipt>();
+  const receiptsOf = new Map<string, number>();
+  const webhookIdsOf = new Map<string, Set<string>>();
+  let scanned = startReceipts;
+  const scan = () => {
+    for (; scanned < receiver.receipts.length; scanned++) {
+      const receipt = receiver.receipts[scanned] as Receipt;
+      const key = pairKey(receipt.path, parse(receipt).data.client_id);
+      receiptsOf.set(key, (receiptsOf.get(key) ?? 0) + 1);
+      if (!firstOf.has(key)) firstOf.set(key, receipt);
+      const ids = webhookIdsOf.get(key) ?? new Set<string>();
+      ids.add(receipt.webhookId);
+      webhookIdsOf.set(key, ids);
+    }
+    allExpected = [...expected, ...expectedFailing].every((key) => firstOf.has(key));
+  };
+  progress(`webhooks: waiting for ${expected.size + expectedFailing.size} messages…`);
+  const complete = await waitFor(receiver, () => {
+    scan();
+    return allExpected;
+  });
+  await sleep(LINGER_MS);
+  scan();
+  const runReceipts = receiver.receipts.slice(startReceipts);
+
+  // Figures over the healthy endpoints' first receipts.
+  const firsts = [...expected].flatMap((key) => firstOf.get(key) ?? []);
+  const eventToArrivalMs = firsts.map((r) => (r.receivedUs - micros(parse(r).timestamp)) / 1000);
+  const receivedTimes = firsts.map((r) => r.receivedUs);
+  const windowS = (Math.max(...receivedTimes) - Math.min(...receivedTimes)) / 1e6;
+  const deliveriesPerSecond = firsts.length / windowS;
+  const exactlyOnce = [...expected].filter(
+    (key) => receiptsOf.get(key) === 1 && webhookIdsOf.get(key)?.size === 1,
+  ).length;
+  const duplicates = [...expected].reduce((sum, key) => sum + Math.max(0, (receiptsOf.get(key) ?? 0) - 1), 0);
+  const missing = [...expected].filter((key) => !firstOf.has(key)).length;
+  const unexpected = runReceipts.filter((r) => {
+    const key = pairKey(r.path, parse(r).data.client_id);
+    return (!expected.has(key) && !expectedFailing.has(key)) || parse(r).type !== EVENT_TYPE;
+  }).length;
+  // The failing endpoint: its first attempts arrived once each, within the burst (the retries come a minute on).
+  const failingFirsts = [...expectedFailing].flatMap((key) => firstOf.get(key) ?? []);
+  const failingOnce = [...expectedFailing].filter((key) => receiptsOf.get(key) === 1).length;
+
+  // The service's side: when each message was made (the fan-out) and its attempts (untimed, afterwards).
+  progress('webhooks: reading the messages back from the stack…');
+  const records = await pool(firsts, 20, (r) => ports.webhookMessages.get(r.webhookId));
+  const fanOutMs: number[] = [];
+  const madeToArrivalMs: number[] = [];
+  let deliveredOnce = 0;
+  firsts.forEach((r, i) => {
+    const record = records[i];
+    if (!record) return;
+    fanOutMs.push((record.createdAt - record.occurredAt) / 1000);
+    madeToArrivalMs.push((r.receivedUs - record.createdAt) / 1000);
+    if (record.state === 'delivered' && record.round === 1 && record.attemptsInRound === 1) deliveredOnce++;
+  });
+  const failingRecords = await pool(failingFirsts, 20, (r) => ports.webhookMessages.get(r.webhookId));
+  const failingWaiting = failingRecords.filter(
+    (record) => record?.state === 'pending' && record.attemptsInRound === 1 && record.nextAttemptAt !== null,
+  ).length;
+
+  // A sample of signatures, checked with the independent verifier.
+  const sample = endpoints.flatMap((endpoint) =>
+    runReceipts.filter((r) => r.path === endpoint.path).slice(0, VERIFY_PER_ENDPOINT),
+  );
+  let verified = 0;
+  const failures: string[] = [];
+  for (const receipt of sample) {
+    try {
+      new Webhook(secretOf.get(receipt.path) ?? '').verify(
+        receipt.body,
+        receipt.headers as Record<string, string>,
+      );
+      verified++;
+    } catch (error) {
+      failures.push(`${receipt.webhookId}: ${String(error)}`);
+    }
+  }
+
+  const latency = stats(eventToArrivalMs);
+  const fanOut = stats(fanOutMs);
+  const madeToArrival = stats(madeToArrivalMs);
+  const expectedCount = expected.size;
+  console.log(
+    `\n5${failing ? 'b' : 'a'}. Webhooks: ${eventCount} ${EVENT_TYPE} events (${SUBMISSIONS} submissions of ${MAX_BUYERS} buyers, ` +
+      `${CONCURRENCY} at once) to ${ENDPOINTS} endpoints = ${eventCount * ENDPOINTS} messages, production, ` +
+      'on the stack above (RATE_LIMITS=off)' +
+      (failing
+        ? `;\n    one endpoint (${failing.path}) answering 500 throughout: the figures are the other ${healthy.length}'s`
+        : ''),
+  );
+  console.log(
+    '   receiver: node:http on 127.0.0.1 answering at once; event = the envelope timestamp; ' +
+      "arrival = the first attempt's request headers read;\n   made = the message record's created_at " +
+      '(the fan-out)\n',
+  );
+  console.log(
+    table([
+      ['time', 'median', 'p99', 'max', 'messages'],
+      ...(
+        [
+          ['event → first attempt arrives', latency, eventToArrivalMs.length],
+          ['  event → message made', fanOut, fanOutMs.length],
+          ['  message made → arrives', madeToArrival, madeToArrivalMs.length],
+        ] as const
+      ).map(([name, s, n]) => [name, ms(s.median), ms(s.p99), ms(s.max), String(n)]),
+    ]),
+  );
+  console.log(
+    `\n   deliveries per second at the receiver: ${deliveriesPerSecond.toFixed(1)} ` +
+      `(${firsts.length} messages between the first and last arrival, ${windowS.toFixed(2)} s)`,
+  );
+  console.log(
+    `   events recorded over ${ms((emitEndedUs - emitStartedUs) / 1000)}; ` +
+      `arrived exactly once: ${exactlyOnce} of ${expectedCount}; duplicates ${duplicates}; ` +
+      `missing ${missing}${complete ? '' : ` (gave up after ${STALL_MS / 1000} s without a new arrival)`}; ` +
+      `unexpected ${unexpected}`,
+  );
+  if (failing)
+    console.log(
+      `   the failing endpoint: ${failingFirsts.length} of ${expectedFailing.size} first attempts arrived, ` +
+        `${failingOnce} once each; ${failingWaiting} recorded as failed once and waiting for the retry a minute on`,
+    );
+  console.log(
+    `   service records: ${deliveredOnce} of ${records.length} delivered at the first attempt of round 1; ` +
+      `signatures verified with standardwebhooks: ${verified} of ${sample.length} sampled` +
+      (failures.length > 0 ? ` (FAILED: ${failures.slice(0, 3).join('; ')})` : ''),
+  );
+
+  return {
+    endpoints: ENDPOINTS,
+    failing_endpoints: failing ? 1 : 0,
+    events: eventCount,
+    submissions: SUBMISSIONS,
+    buyers_per_submission: MAX_BUYERS,
+    concurrency: CONCURRENCY,
+    messages_expected: expectedCount,
+    emit_ms: round((emitEndedUs - emitStartedUs) / 1000, 0),
+    deliveries_per_second: round(deliveriesPerSecond, 1),
+    arrival_window_s: round(windowS, 2),
+    event_to_first_attempt_median_ms: round(latency.median, 1),
+    event_to_first_attempt_p99_ms: round(latency.p99, 1),
+    event_to_first_attempt_max_ms: round(latency.max, 1),
+    fan_out_median_ms: round(fanOut.median, 1),
+    fan_out_p99_ms: round(fanOut.p99, 1),
+    made_to_arrival_median_ms: round(madeToArrival.median, 1),
+    made_to_arrival_p99_ms: round(madeToArrival.p99, 1),
+    received: runReceipts.length,
+    exactly_once: exactlyOnce,
+    duplicates,
+    missing,
+    unexpected,
+    delivered_at_first_attempt: deliveredOnce,
+    failing_first_attempts: failingFirsts.length,
+    failing_waiting_for_retry: failingWaiting,
+    signatures_verified: verified,
+    signatures_sampled: sample.length,
+  };
+};
+
 /**
  * Runs section 5 of the bench against a running stack (production, RATE_LIMITS=off) and prints it: a
- * table of the times, the rate and the counts, then one JSON line. No goal is set for these figures.
+ * burst to endpoints that all answer, then one with an endpoint failing throughout; for each a table of
+ * the times, the rate and the counts, then one JSON line of both. The goal (issue 12): event to first
+ * attempt p99 under 1 s, and 500 deliveries a second.
  */
 export const webhooksSection = async (
   stack: BenchStack,
@@ -218,7 +437,6 @@ export const webhooksSection = async (
       `webhooks: registering ${ENDPOINTS} endpoints on ${receiver.url} (ops webhook-endpoint-create)…`,
     );
     const endpoints = await registerEndpoints(stack, receiver.url);
-    const secretOf = new Map(endpoints.map((endpoint) => [endpoint.path, endpoint.secret]));
 
     // Warm-up: one submission through the whole path, its messages awaited and left out of the figures.
     const run = randomUUID().slice(0, 8);
@@ -228,181 +446,11 @@ export const webhooksSection = async (
     const warmedUp = await waitFor(receiver, () => receiver.receipts.length >= MAX_BUYERS * ENDPOINTS);
     if (!warmedUp) throw new Error('webhooks: the warm-up messages did not all arrive');
     await sleep(500);
-    const warmUpReceipts = receiver.receipts.length;
 
-    progress(`webhooks: opening ${SUBMISSIONS} onboarding sessions over the API…`);
-    const onboardings = await pool(
-      Array.from({ length: SUBMISSIONS }, (_, i) => `bench-webhooks-${run}-${i + 1}`),
-      CONCURRENCY,
-      (reference) => openOnboarding(stack, token, ports, reference),
-    );
-
-    // Every (endpoint path, client id) the run must deliver exactly once.
-    const expected = new Set<string>();
-    const pairKey = (path: string, clientId: string) => `${path} ${clientId}`;
-    let allExpected = false;
-
-    progress(
-      `webhooks: recording ${SUBMISSIONS} submissions of ${MAX_BUYERS} buyers (${CONCURRENCY} at once): ` +
-        `${SUBMISSIONS * MAX_BUYERS} events → ${SUBMISSIONS * MAX_BUYERS * ENDPOINTS} messages…`,
-    );
-    const emitStartedUs = nowMicros();
-    const submitted = await pool(onboardings, CONCURRENCY, (onboarding, i) =>
-      submitOnboarding(ports, onboarding, buyersFor(`${run}-${i + 1}`)),
-    );
-    const emitEndedUs = nowMicros();
-    for (const onboarding of submitted)
-      for (const clientId of onboarding.clientIds)
-        for (const endpoint of endpoints) expected.add(pairKey(endpoint.path, clientId));
-    const eventCount = submitted.reduce((sum, onboarding) => sum + onboarding.clientIds.length, 0);
-
-    // First receipts of the run's pairs, counted as they come (the warm-up's are before warmUpReceipts).
-    const firstOf = new Map<string, Receipt>();
-    const receiptsOf = new Map<string, number>();
-    const webhookIdsOf = new Map<string, Set<string>>();
-    let scanned = warmUpReceipts;
-    const scan = () => {
-      for (; scanned < receiver.receipts.length; scanned++) {
-        const receipt = receiver.receipts[scanned] as Receipt;
-        const key = pairKey(receipt.path, parse(receipt).data.client_id);
-        receiptsOf.set(key, (receiptsOf.get(key) ?? 0) + 1);
-        if (!firstOf.has(key)) firstOf.set(key, receipt);
-        const ids = webhookIdsOf.get(key) ?? new Set<string>();
-        ids.add(receipt.webhookId);
-        webhookIdsOf.set(key, ids);
-      }
-      allExpected = [...expected].every((key) => firstOf.has(key));
-    };
-    progress(`webhooks: waiting for ${expected.size} messages…`);
-    const complete = await waitFor(receiver, () => {
-      scan();
-      return allExpected;
-    });
-    await sleep(LINGER_MS);
-    scan();
-    const runReceipts = receiver.receipts.slice(warmUpReceipts);
-
-    // Figures over the expected pairs' first receipts.
-    const firsts = [...expected].flatMap((key) => firstOf.get(key) ?? []);
-    const eventToArrivalMs = firsts.map((r) => (r.receivedUs - micros(parse(r).timestamp)) / 1000);
-    const receivedTimes = firsts.map((r) => r.receivedUs);
-    const windowS = (Math.max(...receivedTimes) - Math.min(...receivedTimes)) / 1e6;
-    const deliveriesPerSecond = firsts.length / windowS;
-    const exactlyOnce = [...expected].filter(
-      (key) => receiptsOf.get(key) === 1 && webhookIdsOf.get(key)?.size === 1,
-    ).length;
-    const duplicates = [...expected].reduce(
-      (sum, key) => sum + Math.max(0, (receiptsOf.get(key) ?? 0) - 1),
-      0,
-    );
-    const missing = [...expected].filter((key) => !firstOf.has(key)).length;
-    const unexpected = runReceipts.filter(
-      (r) => !expected.has(pairKey(r.path, parse(r).data.client_id)) || parse(r).type !== EVENT_TYPE,
-    ).length;
-
-    // The service's side: when each message was made (the fan-out) and its attempts (untimed, afterwards).
-    progress('webhooks: reading the messages back from the stack…');
-    const records = await pool(firsts, 20, (r) => ports.webhookMessages.get(r.webhookId));
-    const fanOutMs: number[] = [];
-    const madeToArrivalMs: number[] = [];
-    let deliveredOnce = 0;
-    firsts.forEach((r, i) => {
-      const record = records[i];
-      if (!record) return;
-      fanOutMs.push((record.createdAt - record.occurredAt) / 1000);
-      madeToArrivalMs.push((r.receivedUs - record.createdAt) / 1000);
-      if (record.state === 'delivered' && record.round === 1 && record.attemptsInRound === 1) deliveredOnce++;
-    });
-
-    // A sample of signatures, checked with the independent verifier.
-    const sample = endpoints.flatMap((endpoint) =>
-      runReceipts.filter((r) => r.path === endpoint.path).slice(0, VERIFY_PER_ENDPOINT),
-    );
-    let verified = 0;
-    const failures: string[] = [];
-    for (const receipt of sample) {
-      try {
-        new Webhook(secretOf.get(receipt.path) ?? '').verify(
-          receipt.body,
-          receipt.headers as Record<string, string>,
-        );
-        verified++;
-      } catch (error) {
-        failures.push(`${receipt.webhookId}: ${String(error)}`);
-      }
-    }
-
-    const latency = stats(eventToArrivalMs);
-    const fanOut = stats(fanOutMs);
-    const madeToArrival = stats(madeToArrivalMs);
-    const expectedCount = expected.size;
-    console.log(
-      `\n5. Webhooks: ${eventCount} ${EVENT_TYPE} events (${SUBMISSIONS} submissions of ${MAX_BUYERS} buyers, ` +
-        `${CONCURRENCY} at once) to ${ENDPOINTS} endpoints = ${expectedCount} messages, production, ` +
-        'on the stack above (RATE_LIMITS=off)',
-    );
-    console.log(
-      '   receiver: node:http on 127.0.0.1 answering 200 at once; event = the envelope timestamp; ' +
-        "arrival = the first attempt's request headers read;\n   made = the message record's created_at " +
-        '(the fan-out); a warm-up submission went first and is not counted\n',
-    );
-    console.log(
-      table([
-        ['time', 'median', 'p99', 'max', 'messages'],
-        ...(
-          [
-            ['event → first attempt arrives', latency, eventToArrivalMs.length],
-            ['  event → message made', fanOut, fanOutMs.length],
-            ['  message made → arrives', madeToArrival, madeToArrivalMs.length],
-          ] as const
-        ).map(([name, s, n]) => [name, ms(s.median), ms(s.p99), ms(s.max), String(n)]),
-      ]),
-    );
-    console.log(
-      `\n   deliveries per second at the receiver: ${deliveriesPerSecond.toFixed(1)} ` +
-        `(${firsts.length} messages between the first and last arrival, ${windowS.toFixed(2)} s)`,
-    );
-    console.log(
-      `   events recorded over ${ms((emitEndedUs - emitStartedUs) / 1000)}; ` +
-        `arrived exactly once: ${exactlyOnce} of ${expectedCount}; duplicates ${duplicates}; ` +
-        `missing ${missing}${complete ? '' : ` (gave up after ${STALL_MS / 1000} s without a new arrival)`}; ` +
-        `unexpected ${unexpected}`,
-    );
-    console.log(
-      `   service records: ${deliveredOnce} of ${records.length} delivered at the first attempt of round 1; ` +
-        `signatures verified with standardwebhooks: ${verified} of ${sample.length} sampled` +
-        (failures.length > 0 ? ` (FAILED: ${failures.slice(0, 3).join('; ')})` : ''),
-    );
-
-    const summary = {
-      webhooks: {
-        endpoints: ENDPOINTS,
-        events: eventCount,
-        submissions: SUBMISSIONS,
-        buyers_per_submission: MAX_BUYERS,
-        concurrency: CONCURRENCY,
-        messages_expected: expectedCount,
-        emit_ms: round((emitEndedUs - emitStartedUs) / 1000, 0),
-        deliveries_per_second: round(deliveriesPerSecond, 1),
-        arrival_window_s: round(windowS, 2),
-        event_to_first_attempt_median_ms: round(latency.median, 1),
-        event_to_first_attempt_p99_ms: round(latency.p99, 1),
-        event_to_first_attempt_max_ms: round(latency.max, 1),
-        fan_out_median_ms: round(fanOut.median, 1),
-        fan_out_p99_ms: round(fanOut.p99, 1),
-        made_to_arrival_median_ms: round(madeToArrival.median, 1),
-        made_to_arrival_p99_ms: round(madeToArrival.p99, 1),
-        received: runReceipts.length,
-        exactly_once: exactlyOnce,
-        duplicates,
-        missing,
-        unexpected,
-        delivered_at_first_attempt: deliveredOnce,
-        signatures_verified: verified,
-        signatures_sampled: sample.length,
-      },
-    };
-    console.log(`\n${JSON.stringify(summary)}`);
+    const common = { stack, token, ports, receiver, endpoints, progress };
+    const all = await burst(common);
+    const oneFailing = await burst({ ...common, failing: endpoints[0] });
+    console.log(`\n${JSON.stringify({ webhooks: all, webhooks_one_failing: oneFailing })}`);
   } finally {
     await receiver.stop();
   }
