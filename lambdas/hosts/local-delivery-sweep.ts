@@ -1,8 +1,10 @@
 // host -> the local stack's re-drive of webhook deliveries (deployed, the scheduled re-drive runs the same
 // core function, lambdas/workers/redrive-runs.ts). Its first look hands every unfinished delivery run on
-// at its due time: the local queue is new and empty after a start. Then, once a second, it looks at the
-// next page of unfinished runs and hands on those overdue and unheld (lost from the queue, or recorded
-// by the operator tool beside the stack), so that the whole list is swept, page by page, whatever its size.
+// at its due time: the local queue is new and empty after a start. Then, once a second while the
+// environment's delivery queue has nothing ready or under way, it looks at the next page of unfinished
+// runs and hands on those overdue and unheld (lost from the queue, or recorded by the operator tool
+// beside the stack), so that the whole list is swept, page by page, whatever its size. While the queue is
+// busy (a burst), a delivery due a while ago is most likely still in it: a copy would only be wasted work.
 import { log } from '../core/log';
 import type { DeliveryRun, Ports } from '../core/ports';
 import { redriveDeliveries } from '../core/webhooks/delivery';
@@ -10,8 +12,8 @@ import { redriveDeliveries } from '../core/webhooks/delivery';
 const INTERVAL_MS = 1_000;
 const PAGE = 100;
 /**
- * How long a delivery is due and unheld before this takes it for lost: a few seconds (a copy of one still
- * in the queue is only wasted work), so that a redelivery the operator tool records goes out promptly.
+ * How long a delivery is due and unheld before this takes it for lost: a few seconds, so that a
+ * redelivery the operator tool records goes out promptly.
  */
 const OVERDUE_MICROS = 5_000_000;
 
@@ -19,7 +21,13 @@ export interface LocalDeliverySweep {
   stop(): Promise<void>;
 }
 
-export const startLocalDeliverySweep = (environments: readonly Ports[]): LocalDeliverySweep => {
+export interface SweptEnvironment {
+  ports: Ports;
+  /** Whether its delivery queue has nothing ready to receive and nothing received and unfinished. */
+  queueIdle(): boolean;
+}
+
+export const startLocalDeliverySweep = (environments: readonly SweptEnvironment[]): LocalDeliverySweep => {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const after = new Map<Ports, DeliveryRun | undefined>();
@@ -33,10 +41,10 @@ export const startLocalDeliverySweep = (environments: readonly Ports[]): LocalDe
   };
 
   const first = async () => {
-    for (const ports of environments) while (!stopped && (await sweepPage(ports, null)));
+    for (const { ports } of environments) while (!stopped && (await sweepPage(ports, null)));
   };
   const next = async () => {
-    for (const ports of environments) await sweepPage(ports, OVERDUE_MICROS);
+    for (const { ports, queueIdle } of environments) if (queueIdle()) await sweepPage(ports, OVERDUE_MICROS);
   };
 
   let round: Promise<void> = Promise.resolve();

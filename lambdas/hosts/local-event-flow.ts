@@ -28,6 +28,12 @@ const FAN_OUT = { batchSize: 10, concurrency: 4, visibilityTimeoutSeconds: 30, r
 /** Each delivery batch sends its attempts at once: 8 batches are up to 80 requests under way. */
 const DELIVERY = { batchSize: 10, concurrency: 8, visibilityTimeoutSeconds: 60, receives: 5 };
 
+/** The local queues' names in an environment. */
+const queueNames = (environment: Environment) => ({
+  fanOut: `webhook-fan-out-${environment}`,
+  delivery: `webhook-delivery-${environment}`,
+});
+
 interface EnvironmentQueues {
   fanOut: LocalQueue;
   delivery: LocalQueue;
@@ -55,8 +61,8 @@ export const startLocalQueues = async (): Promise<LocalQueues> => {
     ENVIRONMENTS.map((environment) => [
       environment,
       {
-        fanOut: make(`webhook-fan-out-${environment}`, FAN_OUT),
-        delivery: make(`webhook-delivery-${environment}`, DELIVERY),
+        fanOut: make(queueNames(environment).fanOut, FAN_OUT),
+        delivery: make(queueNames(environment).delivery, DELIVERY),
       },
     ]),
   ) as Record<Environment, EnvironmentQueues>;
@@ -106,9 +112,13 @@ export const startLocalEventFlow = (
       consumer(fanOut, fanOutRecords(own), FAN_OUT),
       consumer(delivery, deliveryRecords(own), DELIVERY),
     ];
-    return { ports: own.ports, bus, consumers };
+    const queueIdle = () => {
+      const { ready, inFlight } = sqs.depth(queueNames(environment).delivery);
+      return ready === 0 && inFlight === 0;
+    };
+    return { ports: own.ports, bus, consumers, queueIdle };
   });
-  const sweep = startLocalDeliverySweep(flows.map(({ ports }) => ports));
+  const sweep = startLocalDeliverySweep(flows);
   const publisher = startLocalEventPublisher(flows);
   return {
     stop: async () => {
