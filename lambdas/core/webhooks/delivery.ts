@@ -1,6 +1,8 @@
 // core/webhooks -> from a recorded event to its attempts: the fan-out (one message per endpoint of the
-// event's integration subscribed to it when it happened, interface.md "Events"), one attempt of a
-// message's delivery on the schedule of decisions.md §6, a redelivery and a test event.
+// event's integration subscribed to it when it happened, interface.md "Events"), handed to the delivery
+// queue; the attempts of a batch of queued deliveries, each held before it is sent so that copies of one
+// delivery send it once, on the schedule of decisions.md §6; the re-drive of deliveries a queue lost; a
+// redelivery and a test event.
 import { ActionRefused } from '../errors';
 import type { ServiceEvent } from '../events';
 import { isWebhookMessageId } from '../ids';
