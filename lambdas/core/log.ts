@@ -5,6 +5,7 @@
 // `POWERTOOLS_DEV=true` pretty-prints (the local stack sets it when a person runs it in a terminal);
 // `POWERTOOLS_LOG_LEVEL` (or Lambda's own log level) sets the level.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { inspect } from 'node:util';
 import { Logger } from '@aws-lambda-powertools/logger';
 
 type Fields = Record<string, unknown>;
@@ -19,10 +20,19 @@ const instance = (): Logger => {
   return logger;
 };
 
+/**
+ * An `error` field as Powertools formats it: an Error with its name, message and stack; anything else
+ * thrown, as text (`inspect`: an object keeps its fields, and no value can break the JSON line).
+ */
+const withError = (fields: Fields): Fields =>
+  !('error' in fields) || fields.error instanceof Error
+    ? fields
+    : { ...fields, error: typeof fields.error === 'string' ? fields.error : inspect(fields.error) };
+
 const write =
   (level: 'debug' | 'info' | 'warn' | 'error') =>
   (message: string, fields: Fields = {}): void => {
-    instance()[level](message, { ...context.getStore(), ...fields });
+    instance()[level](message, { ...context.getStore(), ...withError(fields) });
   };
 
 export const log = {

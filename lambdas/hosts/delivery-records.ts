@@ -13,7 +13,7 @@ import { attemptDeliveries } from '../core/webhooks/delivery';
 const failure = (message: string, records: readonly SQSRecord[], error: unknown) => {
   log.error(message, {
     queue_message_ids: records.map((record) => record.messageId),
-    error: error instanceof Error ? error : String(error),
+    error,
   });
   return records.map((record) => ({ itemIdentifier: record.messageId }));
 };

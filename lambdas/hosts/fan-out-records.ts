@@ -22,7 +22,7 @@ export const fanOutRecords =
         } catch (error) {
           log.error('fan-out of a queued event failed; the queue will bring it back', {
             queue_message_id: record.messageId,
-            error: error instanceof Error ? error : String(error),
+            error,
           });
           failures.push({ itemIdentifier: record.messageId });
         }

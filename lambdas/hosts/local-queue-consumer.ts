@@ -65,7 +65,7 @@ export const consumeQueue = (
     } catch (error) {
       log.error('queue handler failed: its batch comes back after the visibility timeout', {
         queue: queueArn,
-        error: error instanceof Error ? error : String(error),
+        error,
       });
       return new Set(messages.map((message) => message.MessageId));
     }
@@ -111,7 +111,7 @@ export const consumeQueue = (
         if (stopping.signal.aborted) return;
         log.warn('queue poll failed; polling again shortly', {
           queue: queueArn,
-          error: error instanceof Error ? error : String(error),
+          error,
         });
         await new Promise((resolve) => setTimeout(resolve, RETRY_POLL_MS));
       }

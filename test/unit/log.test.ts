@@ -31,6 +31,14 @@ describe('log', () => {
     });
   });
 
+  test('something thrown that is not an Error is logged as its text, an object with its fields', async () => {
+    const lines = await linesOf(async () => {
+      log.warn('a string was thrown', { error: 'the queue is gone' });
+      log.warn('an object was thrown', { error: { code: 7 } });
+    });
+    expect(lines.map((line) => line.error)).toEqual(['the queue is gone', '{ code: 7 }']);
+  });
+
   test('each piece of work logs its own keys, even interleaved, and nothing leaks after it', async () => {
     const lines = await linesOf(async () => {
       const step = () => new Promise((resolve) => setImmediate(resolve));

@@ -48,7 +48,7 @@ export const errorAnswer = (requestId: string, error: unknown): HttpAnswer => {
   const unavailable = isDependencyUnavailable(error);
   log.error(unavailable ? 'dependency unavailable' : 'unhandled fault', {
     service_request_id: requestId,
-    error: error instanceof Error ? error : String(error),
+    error,
   });
   const answer = unavailable
     ? new ServiceError(
