@@ -72,7 +72,8 @@ export class StatelessStack extends Stack {
     // No cycle: the state machines reference the workers, the hosts that start runs reference the state
     // machines, and no worker a state machine runs is told a state machine's ARN. Each host that starts
     // runs is told (and may start) exactly the kinds it starts: the uploads accept versions (contract
-    // runs), the fan-out makes messages (delivery runs), and the re-drive starts whatever was recorded.
+    // runs); the fan-out, the delivery consumer and the re-drive may start a delivery's wait (past the
+    // delivery queue's 15 minutes); the re-drive starts whatever was recorded.
     this.pipeline = new ContractPipeline(this, 'Pipeline', resources);
     this.delivery = new WebhookDelivery(this, 'Webhooks', resources);
     this.acceptance = new OnboardingAcceptance(this, 'Acceptance', resources);
@@ -158,7 +159,7 @@ export class StatelessStack extends Stack {
       value: this.stateMachines.review.stateMachineArn,
     });
     new CfnOutput(this, 'DeliveryStateMachineArn', {
-      description: 'State machine of webhook delivery runs (started by the fan-out of recorded events)',
+      description: "State machine of webhook deliveries waiting past the delivery queue's 15 minutes",
       value: this.stateMachines.delivery.stateMachineArn,
     });
     new CfnOutput(this, 'ApiUrl', {

@@ -1,6 +1,6 @@
 // infra -> a workflow's Standard state machine, deployed from the very same ASL file the local stack runs
 // (lib/workflows/*.asl.json), each Task's `${<Function>FunctionArn}` replaced by that function's ARN.
-// The contract pipeline (contract and review runs) and webhook delivery (delivery runs) both use it.
+// The contract pipeline (contract and review runs) and webhook delivery (its waits) both use it.
 import { readFileSync } from 'node:fs';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';

@@ -126,11 +126,6 @@ export interface Workflows {
 export interface RunStore {
   /** Workflow runs recorded and not finished, oldest first. */
   unfinished(limit: number): Promise<WorkflowRun[]>;
-  /**
-   * Delivery runs recorded and not finished, oldest first (there may be thousands: a failing endpoint's
-   * wait a day); those after `after`, one of them, when given.
-   */
-  unfinishedDeliveries(limit: number, after?: DeliveryRun): Promise<DeliveryRun[]>;
   /** Marks a run finished; finishing it again changes nothing. */
   finish(run: RunRequest, outcome: RunOutcome): Promise<void>;
 }
@@ -343,11 +338,9 @@ export interface WebhookEndpointStore {
   listByIntegration(integrationId: string): Promise<WebhookEndpoint[]>;
 }
 
-/** What is written with a message's change: an attempt, its run finished, a new round's run recorded. */
+/** What is written with a message's change: the attempt it records. */
 export interface MessageEffects {
   attempt?: DeliveryAttempt;
-  finish?: DeliveryRun;
-  start?: DeliveryRun;
 }
 
 /** A change of a message, made only if it is unchanged since read (`expectedUpdatedAt`). */
@@ -357,23 +350,29 @@ export interface MessageChange {
   effects: MessageEffects;
 }
 
-/** Webhook messages, one per (event, endpoint subscribed when it happened), and their attempts. */
+/**
+ * Webhook messages, one per (event, endpoint subscribed when it happened), and their attempts. A message
+ * is its own delivery's durable record: while `pending` it is in the list of deliveries to do.
+ */
 export interface WebhookMessageStore {
   /**
-   * Records the messages of one event, each with the delivery run of its first round, and marks the
-   * event fanned out, in one transaction. Writes nothing and returns false when the event was fanned
-   * out already (by a fan-out racing this one).
+   * Records the messages of one event and marks the event fanned out, in one transaction. Writes nothing
+   * and returns false when the event was fanned out already (by a fan-out racing this one).
    */
   fanOut(eventId: string, messages: WebhookMessage[]): Promise<boolean>;
-  /** Records a message that is no event of the outbox (a test event), with its delivery run. */
+  /** Records a message that is no event of the outbox (a test event). */
   create(message: WebhookMessage): Promise<void>;
+  /**
+   * The messages pending delivery, oldest first (there may be thousands: a failing endpoint's wait a
+   * day); those after `after`, one of them (or one that was), when given.
+   */
+  pendingDeliveries(limit: number, after?: WebhookMessage): Promise<WebhookMessage[]>;
   get(id: string): Promise<WebhookMessage | null>;
   /** The messages of `ids` that exist, by id, in one read. */
   getMany(ids: readonly string[]): Promise<Map<string, WebhookMessage>>;
   /**
    * Replaces the message if it is unchanged since read (`updatedAt`), else throws `ConcurrentChange`;
-   * in the same transaction records `attempt`, finishes the run `finish` (a round that ended) and
-   * records the run `start` (a redelivery's new round).
+   * in the same transaction records `attempt`.
    */
   update(message: WebhookMessage, expectedUpdatedAt: Micros, effects: MessageEffects): Promise<void>;
   /**

@@ -1,13 +1,14 @@
 // host -> the local stack's re-drive of webhook deliveries (deployed, the scheduled re-drive runs the same
-// core function, lambdas/workers/redrive-runs.ts). Its first look hands every unfinished delivery run on
+// core function, lambdas/workers/redrive-runs.ts). Its first look hands every pending delivery on
 // at its due time: the local queue is new and empty after a start. Then, once a second while the
-// environment's delivery queue has nothing ready or under way, it looks at the next page of unfinished
-// runs and hands on those overdue and unheld (lost from the queue, or recorded by the operator tool
+// environment's delivery queue has nothing ready or under way, it looks at the next page of pending
+// deliveries and hands on those overdue and unheld (lost from the queue, or recorded by the operator tool
 // beside the stack), so that the whole list is swept, page by page, whatever its size. While the queue is
 // busy (a burst), a delivery due a while ago is most likely still in it: a copy would only be wasted work.
 import { log } from '../core/log';
-import type { DeliveryRun, Ports } from '../core/ports';
+import type { Ports } from '../core/ports';
 import { redriveDeliveries } from '../core/webhooks/delivery';
+import type { WebhookMessage } from '../core/webhooks/model';
 
 const INTERVAL_MS = 1_000;
 const PAGE = 100;
@@ -30,11 +31,11 @@ export interface SweptEnvironment {
 export const startLocalDeliverySweep = (environments: readonly SweptEnvironment[]): LocalDeliverySweep => {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  const after = new Map<Ports, DeliveryRun | undefined>();
+  const after = new Map<Ports, WebhookMessage | undefined>();
 
-  /** One page of each environment's unfinished deliveries; back to the first after the last. */
+  /** One page of each environment's pending deliveries; back to the first after the last. */
   const sweepPage = async (ports: Ports, overdueBy: number | null): Promise<boolean> => {
-    const page = await ports.runs.unfinishedDeliveries(PAGE, after.get(ports));
+    const page = await ports.webhookMessages.pendingDeliveries(PAGE, after.get(ports));
     await redriveDeliveries(ports, page, overdueBy);
     after.set(ports, page.length < PAGE ? undefined : page.at(-1));
     return page.length === PAGE;

@@ -1,9 +1,10 @@
 // workers -> deployed, the re-drive of recorded runs, on a schedule: a run whose start was lost (the
 // accepting request's StartExecution failed after its transaction) or that was only recorded (a review
 // published by the operator tool) is started. Step Functions names each execution after its run, so a
-// run already started or finished is refused by Step Functions itself and nothing runs twice. Delivery
-// runs are handed to the delivery queue again only when overdue (lambdas/core/webhooks/delivery.ts): a
-// queue has no names to refuse a second copy by, so a run still in the queue is left to it.
+// run already started or finished is refused by Step Functions itself and nothing runs twice. Pending
+// webhook deliveries are handed to the delivery queue again only when overdue
+// (lambdas/core/webhooks/delivery.ts): a queue has no names to refuse a second copy by, so a delivery
+// still in the queue is left to it.
 import type { Micros } from '../core/model';
 import type { Ports } from '../core/ports';
 import { redriveDeliveries } from '../core/webhooks/delivery';
@@ -15,8 +16,8 @@ import { redriveDeliveries } from '../core/webhooks/delivery';
 export const DELIVERY_OVERDUE_MICROS: Micros = 5 * 60 * 1_000_000;
 
 /**
- * Starts every unfinished workflow run (oldest first, at most `limit`), and hands on the overdue delivery
- * runs among every unfinished one (`limit` at a time); resolves with how many of each were looked at.
+ * Starts every unfinished workflow run (oldest first, at most `limit`), and hands on the overdue ones
+ * among every pending delivery (`limit` at a time); resolves with how many of each were looked at.
  */
 export const redriveRuns = async (
   ports: Ports,
@@ -25,10 +26,10 @@ export const redriveRuns = async (
   const runs = await ports.runs.unfinished(limit);
   for (const run of runs) await ports.workflows.start(run);
   let deliveries = 0;
-  for (let page = await ports.runs.unfinishedDeliveries(limit); page.length > 0; ) {
+  for (let page = await ports.webhookMessages.pendingDeliveries(limit); page.length > 0; ) {
     deliveries += page.length;
     await redriveDeliveries(ports, page, DELIVERY_OVERDUE_MICROS);
-    page = page.length < limit ? [] : await ports.runs.unfinishedDeliveries(limit, page.at(-1));
+    page = page.length < limit ? [] : await ports.webhookMessages.pendingDeliveries(limit, page.at(-1));
   }
   return { workflows: runs.length, deliveries };
 };

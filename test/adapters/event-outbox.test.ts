@@ -17,7 +17,7 @@ const setUp = async () => {
   const clock = new TestClock();
   const store = new DynamoDbOnboardingStore(db.doc, tableName, clock);
   const outbox = new DynamoDbEventOutbox(db.doc, tableName);
-  const messages = new DynamoDbWebhookMessageStore(db.doc, tableName, clock);
+  const messages = new DynamoDbWebhookMessageStore(db.doc, tableName);
   const opened = onboarding(scopeIn('sandbox'), clock.tick());
   await store.open(opened, `token-${opened.id}`);
   return { clock, store, outbox, messages, opened };

@@ -25,7 +25,7 @@ const setUp = async () => {
   const tableName = await db.freshTable();
   const clock = new TestClock();
   const endpoints = new DynamoDbWebhookEndpointStore(db.doc, tableName);
-  const messages = new DynamoDbWebhookMessageStore(db.doc, tableName, clock);
+  const messages = new DynamoDbWebhookMessageStore(db.doc, tableName);
   const runs = new DynamoDbRunStore(db.doc, tableName, clock);
   const outbox = new DynamoDbEventOutbox(db.doc, tableName);
   const scope = scopeIn('production');
@@ -41,9 +41,13 @@ const setUp = async () => {
     await db.doc.send(new PutCommand({ TableName: tableName, Item: eventItem(event) }));
     return event;
   };
-  const runItem = (run: RunRequest) => getItem(db.doc, tableName, keys.run(run));
-  return { tableName, clock, endpoints, messages, runs, outbox, scope, recordEvent, runItem };
+  const messageItem = (id: string) => getItem(db.doc, tableName, keys.webhookMessage(id));
+  return { tableName, clock, endpoints, messages, runs, outbox, scope, recordEvent, messageItem };
 };
+
+/** The runs of the messages pending delivery, oldest first. */
+const pendingRuns = async (messages: DynamoDbWebhookMessageStore): Promise<DeliveryRun[]> =>
+  (await messages.pendingDeliveries(100)).map(runOf);
 
 const whsec = () => `whsec_${Buffer.from(id('k').slice(0, 32)).toString('base64')}`;
 
@@ -182,8 +186,8 @@ describe('webhook endpoint store', () => {
 });
 
 describe('webhook message store: fan-out', () => {
-  test('records the messages with one delivery run each and takes the event out of the outbox', async () => {
-    const { clock, endpoints, messages, runs, outbox, scope, recordEvent, runItem } = await setUp();
+  test('records the messages, each pending delivery, and takes the event out of the outbox', async () => {
+    const { clock, endpoints, messages, outbox, scope, recordEvent, messageItem } = await setUp();
     const first = endpoint(scope, clock.tick());
     const second = endpoint(scope, clock.tick());
     await endpoints.create(first);
@@ -199,13 +203,9 @@ describe('webhook message store: fan-out', () => {
     expect(await messages.fanOut(event.id, made)).toBe(true);
 
     for (const m of made) expect(await messages.get(m.id)).toEqual(m);
-    expect(byMessage(await runs.unfinishedDeliveries(10))).toEqual(byMessage(made.map(runOf)));
-    expect(await runItem(runOf(made[0] as WebhookMessage))).toMatchObject({
-      type: 'run',
-      kind: 'delivery',
-      state: 'pending',
-      created_at: now,
-    });
+    expect(byMessage(await pendingRuns(messages))).toEqual(byMessage(made.map(runOf)));
+    // No item beside the message: it is its own delivery's record.
+    expect(await messageItem((made[0] as WebhookMessage).id)).toMatchObject({ gsi2pk: 'DELIVERIES#pending' });
     expect((await outbox.pending(10)).map((e) => e.id)).toEqual([later.id]);
     // Out of the outbox, and still readable for redelivery.
     expect(await outbox.get(event.id)).toEqual(event);
@@ -214,15 +214,15 @@ describe('webhook message store: fan-out', () => {
   });
 
   test('an event with no subscribed endpoint leaves the outbox with nothing written', async () => {
-    const { messages, runs, outbox, recordEvent } = await setUp();
+    const { messages, outbox, recordEvent } = await setUp();
     const event = await recordEvent();
     expect(await messages.fanOut(event.id, [])).toBe(true);
     expect(await outbox.pending(10)).toEqual([]);
-    expect(await runs.unfinishedDeliveries(10)).toEqual([]);
+    expect(await pendingRuns(messages)).toEqual([]);
   });
 
   test('an event fanned out already: false, and nothing written', async () => {
-    const { clock, endpoints, messages, runs, outbox, scope, recordEvent } = await setUp();
+    const { clock, endpoints, messages, outbox, scope, recordEvent } = await setUp();
     const target = endpoint(scope, clock.tick());
     await endpoints.create(target);
     const event = await recordEvent();
@@ -232,7 +232,7 @@ describe('webhook message store: fan-out', () => {
     const late = message(target, clock.tick(), { eventId: event.id });
     expect(await messages.fanOut(event.id, [late])).toBe(false);
     expect(await messages.get(late.id)).toBeNull();
-    expect(await runs.unfinishedDeliveries(10)).toEqual([runOf(winner)]);
+    expect(await pendingRuns(messages)).toEqual([runOf(winner)]);
     expect(await messages.listByEndpoint(target.id, 10)).toEqual([winner]);
     expect(await outbox.pending(10)).toEqual([]);
 
@@ -243,7 +243,7 @@ describe('webhook message store: fan-out', () => {
   });
 
   test('two fan-outs of one event at once: exactly one wins, and only its messages and runs exist', async () => {
-    const { clock, endpoints, messages, runs, outbox, scope, recordEvent } = await setUp();
+    const { clock, endpoints, messages, outbox, scope, recordEvent } = await setUp();
     const target = endpoint(scope, clock.tick());
     await endpoints.create(target);
     const winners: WebhookMessage[] = [];
@@ -264,13 +264,13 @@ describe('webhook message store: fan-out', () => {
       for (const m of lost) expect(await messages.get(m.id)).toBeNull();
       winners.push(...won);
     }
-    expect(byMessage(await runs.unfinishedDeliveries(20))).toEqual(byMessage(winners.map(runOf)));
+    expect(byMessage(await pendingRuns(messages))).toEqual(byMessage(winners.map(runOf)));
     expect(await messages.listByEndpoint(target.id, 20)).toHaveLength(winners.length);
     expect(await outbox.pending(10)).toEqual([]);
   });
 
   test('a fan-out that cannot write a message writes nothing and leaves the event pending', async () => {
-    const { clock, endpoints, messages, runs, outbox, scope, recordEvent } = await setUp();
+    const { clock, endpoints, messages, outbox, scope, recordEvent } = await setUp();
     const target = endpoint(scope, clock.tick());
     await endpoints.create(target);
     const taken = message(target, clock.tick());
@@ -284,13 +284,13 @@ describe('webhook message store: fan-out', () => {
     expect(await messages.get(fresh.id)).toBeNull();
     expect(await messages.get(taken.id)).toEqual(taken);
     expect((await outbox.pending(10)).map((e) => e.id)).toEqual([event.id]);
-    expect(await runs.unfinishedDeliveries(10)).toEqual([runOf(taken)]);
+    expect(await pendingRuns(messages)).toEqual([runOf(taken)]);
   });
 });
 
 describe('webhook message store: messages, attempts and runs', () => {
   test('create records a test message with the run of its first round; an id is never created twice', async () => {
-    const { clock, endpoints, messages, runs, scope } = await setUp();
+    const { clock, endpoints, messages, scope } = await setUp();
     const target = endpoint(scope, clock.tick());
     await endpoints.create(target);
     const testMessage = message(target, clock.tick(), {
@@ -301,11 +301,11 @@ describe('webhook message store: messages, attempts and runs', () => {
     });
     await messages.create(testMessage);
     expect(await messages.get(testMessage.id)).toEqual(testMessage);
-    expect(await runs.unfinishedDeliveries(10)).toEqual([runOf(testMessage)]);
+    expect(await pendingRuns(messages)).toEqual([runOf(testMessage)]);
 
     await expect(messages.create({ ...testMessage, data: '{}' })).rejects.toThrow();
     expect(await messages.get(testMessage.id)).toEqual(testMessage);
-    expect(await runs.unfinishedDeliveries(10)).toEqual([runOf(testMessage)]);
+    expect(await pendingRuns(messages)).toEqual([runOf(testMessage)]);
   });
 
   test('update records its attempt; attempts come back by round and number, whatever order they were written in', async () => {
@@ -349,8 +349,8 @@ describe('webhook message store: messages, attempts and runs', () => {
     expect(await messages.attempts(other.id)).toEqual([]);
   });
 
-  test('an update that ends the round finishes its run in the same write', async () => {
-    const { clock, endpoints, messages, runs, scope, runItem } = await setUp();
+  test('an update that ends the round takes the message out of the pending deliveries in the same write', async () => {
+    const { clock, endpoints, messages, scope, messageItem } = await setUp();
     const target = endpoint(scope, clock.tick());
     await endpoints.create(target);
     const m = message(target, clock.tick());
@@ -366,24 +366,16 @@ describe('webhook message store: messages, attempts and runs', () => {
       updatedAt: at,
     };
 
-    await messages.update(delivered, m.updatedAt, { attempt: attempt(1, 1, at, 200), finish: runOf(m) });
+    await messages.update(delivered, m.updatedAt, { attempt: attempt(1, 1, at, 200) });
 
     expect(await messages.get(m.id)).toEqual(delivered);
     expect(await messages.attempts(m.id)).toEqual([attempt(1, 1, at, 200)]);
-    expect(await runs.unfinishedDeliveries(10)).toEqual([runOf(stillGoing)]);
-    const item = await runItem(runOf(m));
-    expect(item).toMatchObject({
-      type: 'run',
-      kind: 'delivery',
-      message_id: m.id,
-      round: 1,
-      state: 'finished',
-    });
-    expect(item).not.toHaveProperty('gsi1pk');
+    expect(await pendingRuns(messages)).toEqual([runOf(stillGoing)]);
+    expect(await messageItem(m.id)).not.toHaveProperty('gsi2pk');
   });
 
-  test("an update that starts a new round records the new round's run", async () => {
-    const { clock, endpoints, messages, runs, scope } = await setUp();
+  test("a redelivery's new round puts the message back among the pending deliveries", async () => {
+    const { clock, endpoints, messages, scope } = await setUp();
     const target = endpoint(scope, clock.tick());
     await endpoints.create(target);
     const m = message(target, clock.tick());
@@ -395,8 +387,8 @@ describe('webhook message store: messages, attempts and runs', () => {
       nextAttemptAt: null,
       updatedAt: clock.tick(),
     };
-    await messages.update(failed, m.updatedAt, { attempt: attempt(1, 8, clock.now()), finish: runOf(m) });
-    expect(await runs.unfinishedDeliveries(10)).toEqual([]);
+    await messages.update(failed, m.updatedAt, { attempt: attempt(1, 8, clock.now()) });
+    expect(await pendingRuns(messages)).toEqual([]);
 
     const now = clock.tick();
     const again = {
@@ -407,21 +399,14 @@ describe('webhook message store: messages, attempts and runs', () => {
       nextAttemptAt: now,
       updatedAt: now,
     };
-    await messages.update(again, failed.updatedAt, { start: runOf(again) });
+    await messages.update(again, failed.updatedAt, {});
 
     expect(await messages.get(m.id)).toEqual(again);
-    expect(await runs.unfinishedDeliveries(10)).toEqual([{ ...runOf(m), round: 2 }]);
-
-    // Starting a round already recorded fails whole: the message stays as it was.
-    const twice = { ...again, updatedAt: clock.tick() };
-    await expect(messages.update(twice, again.updatedAt, { start: runOf(again) })).rejects.toThrow(
-      'a transaction condition failed unexpectedly',
-    );
-    expect(await messages.get(m.id)).toEqual(again);
+    expect(await pendingRuns(messages)).toEqual([{ ...runOf(m), round: 2 }]);
   });
 
   test('an update against a stale read is ConcurrentChange, and none of its effects is written', async () => {
-    const { clock, endpoints, messages, runs, scope } = await setUp();
+    const { clock, endpoints, messages, scope } = await setUp();
     const target = endpoint(scope, clock.tick());
     await endpoints.create(target);
     const m = message(target, clock.tick());
@@ -442,16 +427,12 @@ describe('webhook message store: messages, attempts and runs', () => {
       nextAttemptAt: null,
       updatedAt: clock.tick(),
     };
-    const write = messages.update(stale, m.updatedAt, {
-      attempt: attempt(1, 1, clock.now(), 200),
-      finish: runOf(m),
-      start: { ...runOf(m), round: 2 },
-    });
+    const write = messages.update(stale, m.updatedAt, { attempt: attempt(1, 1, clock.now(), 200) });
     await expect(write).rejects.toBeInstanceOf(ConcurrentChange);
     await expect(write).rejects.toMatchObject({ recordId: m.id });
     expect(await messages.get(m.id)).toEqual(first);
     expect(await messages.attempts(m.id)).toEqual([attempt(1, 1, first.updatedAt)]);
-    expect(await runs.unfinishedDeliveries(10)).toEqual([runOf(m)]);
+    expect(await pendingRuns(messages)).toEqual([runOf(m)]);
 
     const ghost = message(target, clock.tick());
     await expect(messages.update(ghost, ghost.updatedAt, {})).rejects.toBeInstanceOf(ConcurrentChange);
@@ -483,7 +464,7 @@ describe('webhook message store: messages, attempts and runs', () => {
   });
 
   test('updateMany writes every change with its effects when all apply; with one stale, the others still, and answers which', async () => {
-    const { clock, endpoints, messages, runs, scope } = await setUp();
+    const { clock, endpoints, messages, scope } = await setUp();
     const target = endpoint(scope, clock.tick());
     await endpoints.create(target);
     const made = [
@@ -501,25 +482,25 @@ describe('webhook message store: messages, attempts and runs', () => {
         updatedAt: m.updatedAt + 1,
       },
       expectedUpdatedAt: m.updatedAt,
-      effects: { attempt: attempt(1, 1, m.updatedAt + 1, 200), finish: runOf(m) },
+      effects: { attempt: attempt(1, 1, m.updatedAt + 1, 200) },
     });
     expect(await messages.updateMany(made.slice(0, 2).map(delivered))).toEqual([true, true]);
     for (const m of made.slice(0, 2)) {
       expect(await messages.get(m.id)).toMatchObject({ state: 'delivered', updatedAt: m.updatedAt + 1 });
       expect(await messages.attempts(m.id)).toHaveLength(1);
     }
-    expect(await runs.unfinishedDeliveries(10)).toEqual([runOf(made[2] as WebhookMessage)]);
+    expect(await pendingRuns(messages)).toEqual([runOf(made[2] as WebhookMessage)]);
 
     // The first two again, as read before: stale; the third still applies and is written alone.
     const again = made.map(delivered);
     expect(await messages.updateMany(again)).toEqual([false, false, true]);
     expect(await messages.get((made[2] as WebhookMessage).id)).toMatchObject({ state: 'delivered' });
     expect(await messages.attempts((made[0] as WebhookMessage).id)).toHaveLength(1);
-    expect(await runs.unfinishedDeliveries(10)).toEqual([]);
+    expect(await pendingRuns(messages)).toEqual([]);
     expect(await messages.updateMany([])).toEqual([]);
   });
 
-  test('unfinishedDeliveries pages through the delivery runs oldest first, from after a given one, even one finished since; workflow runs are not among them', async () => {
+  test('pendingDeliveries pages through the pending messages oldest first, from after a given one, even one delivered since; no run is recorded for them', async () => {
     const { clock, endpoints, messages, runs, scope } = await setUp();
     const target = endpoint(scope, clock.tick());
     await endpoints.create(target);
@@ -529,12 +510,20 @@ describe('webhook message store: messages, attempts and runs', () => {
       await messages.create(m);
       made.push(m);
     }
-    const all = made.map(runOf);
-    expect(await runs.unfinishedDeliveries(2)).toEqual(all.slice(0, 2));
-    expect(await runs.unfinishedDeliveries(2, all[1])).toEqual(all.slice(2, 4));
-    expect(await runs.unfinishedDeliveries(2, all[3])).toEqual(all.slice(4));
-    await runs.finish(all[1] as DeliveryRun, 'completed');
-    expect(await runs.unfinishedDeliveries(10, all[1])).toEqual(all.slice(2));
+    const page = async (limit: number, after?: WebhookMessage) =>
+      (await messages.pendingDeliveries(limit, after)).map((m) => m.id);
+    const ids = made.map((m) => m.id);
+    expect(await messages.pendingDeliveries(2)).toEqual(made.slice(0, 2));
+    expect(await page(2, made[1])).toEqual(ids.slice(2, 4));
+    expect(await page(2, made[3])).toEqual(ids.slice(4));
+    const second = made[1] as WebhookMessage;
+    await messages.update(
+      { ...second, state: 'delivered', nextAttemptAt: null, updatedAt: clock.tick() },
+      second.updatedAt,
+      {},
+    );
+    expect(await page(10)).toEqual([ids[0], ...ids.slice(2)]);
+    expect(await page(10, second)).toEqual(ids.slice(2));
     expect(await runs.unfinished(10)).toEqual([]);
   });
 

@@ -167,7 +167,7 @@ test('a restart while deliveries wait for attempt 3: every message still arrives
       [1, 3, 200],
     ]);
   }
-  expect(await (await portsOf(running)).production.runs.unfinishedDeliveries(100)).toEqual([]);
+  expect(await (await portsOf(running)).production.webhookMessages.pendingDeliveries(100)).toEqual([]);
 }, 240_000);
 
 test('events recorded while the stack is down go out at the next start, only to endpoints subscribed when they happened', async () => {

@@ -82,21 +82,21 @@ export const eventsAbout = async (
     .filter((event) => event.data.contract_review?.id === id);
 
 /**
- * Waits until the stack has nothing under way in either environment: no run unfinished (a delivery
- * waiting for its next attempt is one) and no event waiting to be fanned out. A webhook that was going
+ * Waits until the stack has nothing under way in either environment: no run unfinished, no webhook
+ * message pending delivery (one waiting for its next attempt is), and no event waiting to be fanned out. A webhook that was going
  * to arrive has arrived by then, so a check that nothing more arrives needs no fixed wait. Not for a
  * stack with a run that waits on purpose (an acceptance due days later).
  */
 export const untilIdle = async (
-  ports: Readonly<Record<Environment, Pick<Ports, 'runs' | 'outbox'>>>,
+  ports: Readonly<Record<Environment, Pick<Ports, 'runs' | 'outbox' | 'webhookMessages'>>>,
   timeoutMs = 90_000,
 ): Promise<void> => {
   const busy = async () => {
     for (const environment of Object.keys(ports) as Environment[]) {
-      const { runs, outbox } = ports[environment];
+      const { runs, outbox, webhookMessages } = ports[environment];
       const pending = await Promise.all([
         runs.unfinished(1),
-        runs.unfinishedDeliveries(1),
+        webhookMessages.pendingDeliveries(1),
         outbox.pending(1),
       ]);
       if (pending.some((records) => records.length > 0)) return true;

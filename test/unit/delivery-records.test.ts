@@ -57,7 +57,6 @@ const consumer = (status: number, schedule: (deliveries: readonly DueDelivery[])
     environment: 'production',
     clock,
     deliveryQueue: { schedule },
-    runs: { finish: async () => {} },
     webhookMessages: {
       getMany: async (ids: readonly string[]) =>
         new Map(ids.includes(stored.id) ? [[stored.id, stored]] : []),

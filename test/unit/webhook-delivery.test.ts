@@ -9,25 +9,20 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { ActionRefused, ConcurrentChange } from '../../lambdas/core/errors';
 import { EVENT_TYPES, type EventType, type ServiceEvent } from '../../lambdas/core/events';
 import type { Micros, Scope } from '../../lambdas/core/model';
-import {
-  type AttemptOutcome,
-  type Clock,
-  type DeliveryQueue,
-  type DeliveryRun,
-  type DueDelivery,
-  type EventBus,
-  type EventOutbox,
-  type Ids,
-  type MessageChange,
-  type Ports,
-  type RunOutcome,
-  type RunRequest,
-  type RunStore,
-  runSubject,
-  type WebhookEndpointStore,
-  type WebhookMessageStore,
-  type WebhookSender,
-  type WorkflowRun,
+import type {
+  AttemptOutcome,
+  Clock,
+  DeliveryQueue,
+  DeliveryRun,
+  DueDelivery,
+  EventBus,
+  EventOutbox,
+  Ids,
+  MessageChange,
+  Ports,
+  WebhookEndpointStore,
+  WebhookMessageStore,
+  WebhookSender,
 } from '../../lambdas/core/ports';
 import { formatTime, HOUR, MINUTE, SECOND } from '../../lambdas/core/time';
 import { waitUntil } from '../../lambdas/core/timed-step';
@@ -142,45 +137,6 @@ class FakeEndpointStore implements WebhookEndpointStore {
   }
 }
 
-/** A run's record: unfinished (null), finished by the run store with an outcome, or with its message. */
-type RunEnd = RunOutcome | 'with its message' | null;
-
-class FakeRunStore implements RunStore {
-  readonly records = new Map<string, { run: RunRequest; end: RunEnd }>();
-  readonly finishes: Array<{ run: RunRequest; outcome: RunOutcome }> = [];
-
-  private static key(run: RunRequest): string {
-    return `${run.kind}:${runSubject(run)}`;
-  }
-  record(run: RunRequest): void {
-    const key = FakeRunStore.key(run);
-    if (this.records.has(key)) throw new Error(`run ${key} recorded twice`);
-    this.records.set(key, { run: copy(run), end: null });
-  }
-  endWithMessage(run: RunRequest): void {
-    const record = this.records.get(FakeRunStore.key(run));
-    if (record && record.end === null) record.end = 'with its message';
-  }
-  endOf(run: RunRequest): RunEnd | undefined {
-    return this.records.get(FakeRunStore.key(run))?.end;
-  }
-  async unfinished(): Promise<WorkflowRun[]> {
-    throw new Error('webhook delivery reads no workflow runs');
-  }
-  async unfinishedDeliveries(limit: number, after?: DeliveryRun): Promise<DeliveryRun[]> {
-    const unfinished = [...this.records.values()]
-      .filter((r): r is { run: DeliveryRun; end: null } => r.end === null && r.run.kind === 'delivery')
-      .map((r) => r.run);
-    const from = after ? unfinished.findIndex((run) => runSubject(run) === runSubject(after)) + 1 : 0;
-    return unfinished.slice(from, from + limit).map(copy);
-  }
-  async finish(run: RunRequest, outcome: RunOutcome): Promise<void> {
-    this.finishes.push({ run: copy(run), outcome });
-    const record = this.records.get(FakeRunStore.key(run));
-    if (record && record.end === null) record.end = outcome;
-  }
-}
-
 class FakeOutbox implements EventOutbox {
   readonly events = new Map<string, ServiceEvent>();
   /** In the order recorded: oldest first. */
@@ -223,15 +179,11 @@ class FakeMessageStore implements WebhookMessageStore {
   /** Writers that get in first, one before each coming update. */
   readonly interleaved: Array<() => void> = [];
 
-  constructor(
-    private readonly outbox: FakeOutbox,
-    private readonly runs: FakeRunStore,
-  ) {}
+  constructor(private readonly outbox: FakeOutbox) {}
 
   private add(message: WebhookMessage): void {
     if (this.records.has(message.id)) throw new Error(`${message.id} exists already`);
     this.records.set(message.id, copy(message));
-    this.runs.record(runOf(message));
   }
   async fanOut(eventId: string, messages: WebhookMessage[]): Promise<boolean> {
     if (!this.outbox.pendingIds.has(eventId)) return false;
@@ -248,6 +200,13 @@ class FakeMessageStore implements WebhookMessageStore {
   }
   async getMany(ids: readonly string[]): Promise<Map<string, WebhookMessage>> {
     return presentOf(ids, (id) => this.get(id));
+  }
+  async pendingDeliveries(limit: number, after?: WebhookMessage): Promise<WebhookMessage[]> {
+    const pending = [...this.records.values()]
+      .filter((m) => m.state === 'pending')
+      .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+    const from = after ? pending.findIndex((m) => m.id === after.id) + 1 : 0;
+    return pending.slice(from, from + limit).map(copy);
   }
   /** Each change on its own, in order (the adapter's fallback; its one transaction is tested on DynamoDB Local). */
   async updateMany(changes: readonly MessageChange[]): Promise<boolean[]> {
@@ -278,8 +237,6 @@ class FakeMessageStore implements WebhookMessageStore {
       log.push(copy(effects.attempt));
       this.attemptLog.set(message.id, log);
     }
-    if (effects.finish) this.runs.endWithMessage(effects.finish);
-    if (effects.start) this.runs.record(effects.start);
   }
   async attempts(messageId: string): Promise<DeliveryAttempt[]> {
     return [...(this.attemptLog.get(messageId) ?? [])]
@@ -338,23 +295,16 @@ class FakeDeliveryQueue implements DeliveryQueue {
 
 type DeliveryPorts = Pick<
   Ports,
-  | 'clock'
-  | 'deliveryQueue'
-  | 'ids'
-  | 'outbox'
-  | 'runs'
-  | 'webhookEndpoints'
-  | 'webhookMessages'
-  | 'webhookSender'
+  'clock' | 'deliveryQueue' | 'ids' | 'outbox' | 'webhookEndpoints' | 'webhookMessages' | 'webhookSender'
 >;
 
 const world = () => {
   const clock = new TestClock(T0);
   const ids = sequentialIds();
   const outbox = new FakeOutbox();
-  const runs = new FakeRunStore();
+
   const endpoints = new FakeEndpointStore();
-  const messages = new FakeMessageStore(outbox, runs);
+  const messages = new FakeMessageStore(outbox);
   const sender = new FakeSender(clock);
   const queue = new FakeDeliveryQueue();
   const ports: DeliveryPorts = {
@@ -362,12 +312,11 @@ const world = () => {
     deliveryQueue: queue,
     ids,
     outbox,
-    runs,
     webhookEndpoints: endpoints,
     webhookMessages: messages,
     webhookSender: sender,
   };
-  return { clock, ids, outbox, runs, endpoints, messages, sender, queue, ports };
+  return { clock, ids, outbox, endpoints, messages, sender, queue, ports };
 };
 type World = ReturnType<typeof world>;
 
@@ -401,6 +350,10 @@ const oneMessage = async (w: World, type: EventType = 'clients.submitted') => {
   w.clock.advance(SECOND);
   return { ...registered, event, message, run: runOf(message) };
 };
+
+/** The runs of the messages pending delivery, oldest first. */
+const pendingRuns = async (w: World): Promise<DeliveryRun[]> =>
+  (await w.messages.pendingDeliveries(100)).map(runOf);
 
 const stored = async (w: World, id: string): Promise<WebhookMessage> => {
   const message = await w.messages.get(id);
@@ -499,7 +452,7 @@ describe('fan-out', () => {
     for (const message of made) expect(await w.messages.get(message.id)).toEqual(message);
     expect(w.messages.records.size).toBe(2);
     // Each message's first round is recorded and started; the event has left the outbox.
-    expect(await w.runs.unfinishedDeliveries(10)).toEqual(made.map(runOf));
+    expect(await pendingRuns(w)).toEqual(made.map(runOf));
     expect(w.queue.handedOn).toEqual(made.map(runOf));
     expect(await w.outbox.pending(10)).toEqual([]);
     expect(await w.outbox.get(event.id)).toEqual(event);
@@ -532,7 +485,7 @@ describe('fan-out', () => {
     expect(await fanOutEvent(w.ports, event)).toEqual([]);
     expect([...w.messages.records.keys()]).toEqual([message.id]);
     expect(w.queue.handedOn).toEqual([runOf(message)]);
-    expect(await w.runs.unfinishedDeliveries(10)).toEqual([runOf(message)]);
+    expect(await pendingRuns(w)).toEqual([runOf(message)]);
   });
 
   test('publishPending publishes the oldest pending events up to its limit, each once until it is due again', async () => {
@@ -583,7 +536,7 @@ describe('fan-out', () => {
       made = await fanOutEvent(w.ports, event);
     });
     expect(made).toHaveLength(2);
-    expect(await w.runs.unfinishedDeliveries(10)).toEqual(made.map(runOf));
+    expect(await pendingRuns(w)).toEqual(made.map(runOf));
     expect(await w.outbox.pending(10)).toEqual([]);
     expect(logged.map((line) => [line.level, line.message, line.ids])).toEqual([
       ['WARN', 'deliveries not handed to the queue; the re-drive will', made.map((message) => message.id)],
@@ -613,8 +566,8 @@ describe('attemptDelivery', () => {
     expect(await w.messages.attempts(message.id)).toEqual([
       { round: 1, number: 1, at, status: 204, error: null, durationMs: 42, body: 'thanks' },
     ]);
-    expect(w.runs.endOf(run)).toBe('with its message');
-    expect(await w.runs.unfinishedDeliveries(10)).toEqual([]);
+    expect(await pendingRuns(w)).not.toContainEqual(run);
+    expect(await pendingRuns(w)).toEqual([]);
   });
 
   test.each([200, 201, 299])('%i is success', async (status) => {
@@ -644,7 +597,7 @@ describe('attemptDelivery', () => {
       nextAttemptAt: at + MINUTE,
     });
     expect(await w.messages.attempts(message.id)).toEqual([{ round: 1, number: 1, at, ...answer(status) }]);
-    expect(await w.runs.unfinishedDeliveries(10)).toEqual([run]);
+    expect(await pendingRuns(w)).toEqual([run]);
   });
 
   test('before the stored due time it waits it out and sends nothing (as after a restart)', async () => {
@@ -700,7 +653,7 @@ describe('attemptDelivery', () => {
       expect(await w.messages.attempts(message.id)).toEqual(
         requests.map((r, i) => ({ round: 1, number: i + 1, at: r.at, ...answer(500) })),
       );
-      expect(w.runs.endOf(run)).toBe('with its message');
+      expect(await pendingRuns(w)).not.toContainEqual(run);
       // Driving the finished round again sends nothing.
       expect(await attemptDelivery(w.ports, run, delayScale)).toEqual({ done: true });
       expect(requests).toHaveLength(8);
@@ -756,7 +709,7 @@ describe('attemptDelivery', () => {
     expect(await w.messages.attempts(message.id)).toEqual([
       { round: 1, number: 1, at, status: null, error: 'the endpoint was deleted', durationMs: 0, body: '' },
     ]);
-    expect(w.runs.endOf(run)).toBe('with its message');
+    expect(await pendingRuns(w)).not.toContainEqual(run);
   });
 
   test('a disabled endpoint gets an attempt recorded with an error and is tried again on schedule', async () => {
@@ -781,13 +734,11 @@ describe('attemptDelivery', () => {
     expect(await stored(w, message.id)).toMatchObject({ state: 'delivered', attemptsInRound: 2 });
   });
 
-  test('a message that no longer exists ends its run as superseded, without a request', async () => {
+  test('a delivery of a message that no longer exists is done, without a request', async () => {
     const w = world();
     const run: DeliveryRun = { kind: 'delivery', environment: 'production', messageId: 'msg_gone', round: 1 };
-    w.runs.record(run);
     expect(await attemptDelivery(w.ports, run, 1)).toEqual({ done: true });
     expect(w.sender.requests).toEqual([]);
-    expect(w.runs.endOf(run)).toBe('superseded');
   });
 
   test('signed with the secrets of the moment: two signatures during a rotation, one after it', async () => {
@@ -847,8 +798,8 @@ describe('attemptDelivery with copies of one delivery (a queue hands a message o
     expect(await attemptDelivery(w.ports, run, 1)).toEqual({ done: true });
     expect(w.sender.requests).toEqual([]);
     expect(await stored(w, message.id)).toMatchObject({ state: 'pending', attemptsInRound: 1 });
-    // The run is not ended: the message still has its round to go, which the other copy hands on.
-    expect(w.runs.finishes).toEqual([]);
+    // The message still has its round to go, which the other copy hands on.
+    expect(await pendingRuns(w)).toEqual([run]);
   });
 
   test('a copy that finds the attempt held by another consumer sends nothing', async () => {
@@ -932,8 +883,7 @@ describe('attemptDeliveries (a batch from the delivery queue)', () => {
     ]);
     expect(await stored(w, a.id)).toMatchObject({ state: 'delivered', claimedUntil: null });
     expect(await stored(w, b.id)).toMatchObject({ state: 'pending', attemptsInRound: 1, claimedUntil: null });
-    expect(w.runs.finishes).toEqual([{ run: runOf(over), outcome: 'completed' }]);
-    expect(w.runs.endOf(runOf(a))).toBe('with its message');
+    expect(await pendingRuns(w)).toEqual([runOf(b), runOf(later)]);
   });
 });
 
@@ -951,8 +901,8 @@ describe('redriveDeliveries', () => {
     w.messages.records.set(held.id, { ...held, claimedUntil: now + 20 * SECOND });
     w.queue.scheduled.length = 0;
 
-    const runs = await w.runs.unfinishedDeliveries(10);
-    expect(await redriveDeliveries(w.ports, runs, null)).toBe(3);
+    const pending = await w.messages.pendingDeliveries(10);
+    expect(await redriveDeliveries(w.ports, pending, null)).toBe(3);
     expect(w.queue.scheduled).toEqual([
       { run: runOf(due), dueAt: due.nextAttemptAt },
       { run: runOf(later), dueAt: now + HOUR },
@@ -960,7 +910,7 @@ describe('redriveDeliveries', () => {
     ]);
   });
 
-  test('later, only deliveries overdue and unheld for the given time are handed on; a round that is over is finished', async () => {
+  test('later, only deliveries overdue and unheld for the given time are handed on; one whose round is over, never', async () => {
     const w = world();
     await register(w, ['clients.submitted']);
     await register(w, ['clients.submitted']);
@@ -974,11 +924,11 @@ describe('redriveDeliveries', () => {
     w.messages.records.set(over.id, { ...over, state: 'delivered', nextAttemptAt: null });
     w.queue.scheduled.length = 0;
 
-    const runs = await w.runs.unfinishedDeliveries(10);
-    expect(await redriveDeliveries(w.ports, runs, 5 * SECOND)).toBe(1);
+    const pending = await w.messages.pendingDeliveries(10);
+    expect(pending.map(runOf)).toEqual([runOf(lost), runOf(recent)]);
+    // A message whose round is over, should a list still show it, is not handed on.
+    expect(await redriveDeliveries(w.ports, [...pending, await stored(w, over.id)], 5 * SECOND)).toBe(1);
     expect(w.queue.scheduled).toEqual([{ run: runOf(lost), dueAt: lost.nextAttemptAt }]);
-    expect(w.runs.finishes).toEqual([{ run: runOf(over), outcome: 'completed' }]);
-    expect(await w.runs.unfinishedDeliveries(10)).toEqual([runOf(lost), runOf(recent)]);
   });
 });
 
@@ -1015,7 +965,7 @@ describe('redeliverMessage', () => {
     expect(await stored(w, message.id)).toEqual(again);
     const round2 = runOf(again);
     expect(round2).toEqual({ ...run, round: 2 });
-    expect(await w.runs.unfinishedDeliveries(10)).toEqual([round2]);
+    expect(await pendingRuns(w)).toEqual([round2]);
     expect(w.queue.handedOn).toEqual([run, round2]);
 
     expect(await drive(w, round2)).toEqual([{ done: true }]);
@@ -1029,7 +979,7 @@ describe('redeliverMessage', () => {
       [2, 1],
     ]);
     expect(await stored(w, message.id)).toMatchObject({ state: 'delivered', round: 2, attemptsInRound: 1 });
-    expect(w.runs.endOf(round2)).toBe('with its message');
+    expect(await pendingRuns(w)).toEqual([]);
   });
 
   test('a failed message gets a whole new round of 8 attempts', async () => {
@@ -1054,14 +1004,12 @@ describe('redeliverMessage', () => {
     const { message, run } = await oneMessage(w);
     await drive(w, run);
     const again = await redeliverMessage(w.ports, SCOPE, message.id);
-    const finishes = w.runs.finishes.length;
 
     // The round-1 run, re-driven late (as after a restart), finds round 2 under way.
     expect(await attemptDelivery(w.ports, run, 1)).toEqual({ done: true });
     expect(w.sender.requests).toHaveLength(1);
     expect(await stored(w, message.id)).toEqual(again);
-    expect(w.runs.finishes.slice(finishes)).toEqual([{ run, outcome: 'superseded' }]);
-    expect(await w.runs.unfinishedDeliveries(10)).toEqual([runOf(again)]);
+    expect(await pendingRuns(w)).toEqual([runOf(again)]);
   });
 
   test("another scope's message, an unknown one, and one whose endpoint is gone are refused", async () => {
@@ -1114,7 +1062,7 @@ describe('sendTestEvent', () => {
       updatedAt: now,
     });
     expect(await stored(w, message.id)).toEqual(message);
-    expect(await w.runs.unfinishedDeliveries(10)).toEqual([runOf(message)]);
+    expect(await pendingRuns(w)).toEqual([runOf(message)]);
     expect(w.queue.handedOn).toEqual([runOf(message)]);
 
     expect(await drive(w, runOf(message))).toEqual([{ done: true }]);

@@ -6,7 +6,7 @@ import type { ClientStore, Clock } from '../../core/ports';
 import { clientItem, indexPosition, toClient } from './items';
 import { keys } from './keys';
 import { getItem, queryAll, queryNewestFirst } from './table';
-import { LIST_INDEX, ONBOARDING_CLIENTS_INDEX } from './table-schema';
+import { LIST_INDEX, SECOND_INDEX } from './table-schema';
 
 export class DynamoDbClientStore implements ClientStore {
   constructor(
@@ -25,7 +25,7 @@ export class DynamoDbClientStore implements ClientStore {
     const items = await queryAll(
       this.doc,
       this.tableName,
-      ONBOARDING_CLIENTS_INDEX,
+      SECOND_INDEX,
       keys.onboardingClientList(onboardingId),
     );
     return items.map(toClient);
@@ -35,7 +35,7 @@ export class DynamoDbClientStore implements ClientStore {
     scope: Scope,
     options: { limit: number; onboardingId?: string; startingAfter?: Client },
   ): Promise<Page<Client>> {
-    const index = options.onboardingId !== undefined ? ONBOARDING_CLIENTS_INDEX : LIST_INDEX;
+    const index = options.onboardingId !== undefined ? SECOND_INDEX : LIST_INDEX;
     const page = await queryNewestFirst(this.doc, this.tableName, {
       index,
       partition:

@@ -55,5 +55,5 @@ export const createDynamoDbStores = (
   outbox: new DynamoDbEventOutbox(doc, tableName),
   runs: new DynamoDbRunStore(doc, tableName, clock),
   webhookEndpoints: new DynamoDbWebhookEndpointStore(doc, tableName),
-  webhookMessages: new DynamoDbWebhookMessageStore(doc, tableName, clock),
+  webhookMessages: new DynamoDbWebhookMessageStore(doc, tableName),
 });

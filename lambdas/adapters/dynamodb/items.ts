@@ -21,7 +21,7 @@ import type {
 import { type RunOutcome, type RunRequest, runSubject } from '../../core/ports';
 import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from '../../core/webhooks/model';
 import { byCreation, keys } from './keys';
-import { LIST_INDEX, ONBOARDING_CLIENTS_INDEX, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from './table-schema';
+import { LIST_INDEX, PARTITION_KEY, SECOND_INDEX, SORT_KEY, TTL_ATTRIBUTE } from './table-schema';
 
 /** An item as the document client reads it. */
 export type Item = Record<string, unknown>;
@@ -338,16 +338,12 @@ export const toContractVersion = (item: Item): ContractVersion => {
   };
 };
 
-/** A run's place among the unfinished ones: by when it was recorded. */
-export const unfinishedRunSortKey = (run: RunRequest, createdAt: Micros): string =>
-  byCreation(createdAt, `${runSubject(run)}#${run.kind}`);
-
 /** The durable record of a run, written with what makes it due; in the unfinished index until it ends. */
 export const runItem = (run: RunRequest, createdAt: Micros): Item => ({
   ...keys.run(run),
   type: 'run',
-  [LIST_INDEX.partitionKey]: keys.unfinishedRuns(run.kind),
-  [LIST_INDEX.sortKey]: unfinishedRunSortKey(run, createdAt),
+  [LIST_INDEX.partitionKey]: keys.unfinishedRuns,
+  [LIST_INDEX.sortKey]: byCreation(createdAt, `${runSubject(run)}#${run.kind}`),
   kind: run.kind,
   environment: run.environment,
   ...(run.kind === 'delivery'
@@ -466,8 +462,8 @@ export const clientItem = (c: Client): Item => ({
   type: 'client',
   [LIST_INDEX.partitionKey]: keys.clientList(c.scope.integrationId),
   [LIST_INDEX.sortKey]: byCreation(c.createdAt, c.id),
-  [ONBOARDING_CLIENTS_INDEX.partitionKey]: keys.onboardingClientList(c.onboardingId),
-  [ONBOARDING_CLIENTS_INDEX.sortKey]: byCreation(c.createdAt, c.id),
+  [SECOND_INDEX.partitionKey]: keys.onboardingClientList(c.onboardingId),
+  [SECOND_INDEX.sortKey]: byCreation(c.createdAt, c.id),
   id: c.id,
   ...scopeAttributes(c.scope),
   onboarding_id: c.onboardingId,
@@ -598,11 +594,19 @@ interface WebhookMessageItem extends ScopeAttributes {
   updated_at: Micros;
 }
 
+/** A pending message's place in the list of deliveries to do, oldest first. */
+export const pendingDeliveryKeys = (m: Pick<WebhookMessage, 'id' | 'createdAt'>) => ({
+  [SECOND_INDEX.partitionKey]: keys.pendingDeliveries,
+  [SECOND_INDEX.sortKey]: byCreation(m.createdAt, m.id),
+});
+
 export const webhookMessageItem = (m: WebhookMessage): Item => ({
   ...keys.webhookMessage(m.id),
   type: 'webhook_message',
   [LIST_INDEX.partitionKey]: keys.webhookMessageList(m.endpointId),
   [LIST_INDEX.sortKey]: byCreation(m.createdAt, m.id),
+  // While pending, in the list of deliveries to do: a write that ends the round takes it out.
+  ...(m.state === 'pending' && pendingDeliveryKeys(m)),
   id: m.id,
   event_id: m.eventId,
   endpoint_id: m.endpointId,

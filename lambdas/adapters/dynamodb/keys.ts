@@ -1,6 +1,6 @@
 // adapter -> the key of every item in the environment's table, in one place.
 import type { Micros } from '../../core/model';
-import { type RunKind, type RunRequest, runSubject } from '../../core/ports';
+import { type RunRequest, runSubject } from '../../core/ports';
 
 export interface ItemKey {
   pk: string;
@@ -29,9 +29,9 @@ export const keys = {
   /** The durable record of one workflow run. */
   run: (run: RunRequest): ItemKey => ({ pk: `RUN#${runSubject(run)}`, sk: `RUN#${run.kind}` }),
   /** The sparse index partition of runs not yet finished, for the re-drive. */
-  /** The index partition of unfinished runs: the workflows' in one, the deliveries' (many more) in another. */
-  unfinishedRuns: (kind: RunKind): string =>
-    kind === 'delivery' ? 'RUNS#unfinished#delivery' : 'RUNS#unfinished',
+  unfinishedRuns: 'RUNS#unfinished',
+  /** The second index's partition of webhook messages pending delivery: each is its own delivery's record. */
+  pendingDeliveries: 'DELIVERIES#pending',
   contractReviewList: (integrationId: string): string => `CRVS#${integrationId}`,
 
   onboarding: (id: string): ItemKey => ({ pk: `ONB#${id}`, sk: 'ONB' }),

@@ -8,13 +8,16 @@ export const SORT_KEY = 'sk';
 /** Newest-first lists of one scope: contract reviews and clients of an integration. */
 export const LIST_INDEX = { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' } as const;
 
-/** Newest-first clients of one onboarding. */
-export const ONBOARDING_CLIENTS_INDEX = { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' } as const;
+/**
+ * A second list an item may be in: the newest-first clients of one onboarding; the webhook messages
+ * pending delivery, oldest first (the delivery re-drive's list).
+ */
+export const SECOND_INDEX = { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' } as const;
 
 /** Items that expire (idempotency keys, rate-limit buckets) carry epoch seconds here. */
 export const TTL_ATTRIBUTE = 'expires_at';
 
-export const GLOBAL_INDEXES = [LIST_INDEX, ONBOARDING_CLIENTS_INDEX] as const;
+export const GLOBAL_INDEXES = [LIST_INDEX, SECOND_INDEX] as const;
 
 /** The table name the local stack uses for an environment. */
 export const localTableName = (environment: string): string => `service-${environment}`;

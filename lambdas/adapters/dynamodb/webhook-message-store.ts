@@ -1,48 +1,34 @@
-// adapter -> webhook messages, their attempts (items beside the message, sorted by round and number) and
-// their delivery runs. The fan-out of an event is one transaction: the event leaves the outbox, and each
-// message is recorded with the run that delivers it, so no event is lost or fanned out twice.
+// adapter -> webhook messages and their attempts (items beside the message, sorted by round and number).
+// A pending message is in the second index's list of deliveries to do, so it is its own delivery's
+// durable record: no item of its own. The fan-out of an event is one transaction: the event leaves the
+// outbox and its messages are recorded, so no event is lost or fanned out twice.
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ConcurrentChange } from '../../core/errors';
 import type { Micros } from '../../core/model';
-import type {
-  Clock,
-  DeliveryRun,
-  MessageChange,
-  MessageEffects,
-  WebhookMessageStore,
-} from '../../core/ports';
+import type { MessageChange, MessageEffects, WebhookMessageStore } from '../../core/ports';
 import type { DeliveryAttempt, WebhookMessage } from '../../core/webhooks/model';
 import {
   deliveryAttemptItem,
-  finishRunUpdate,
-  runWrites,
+  pendingDeliveryKeys,
   toDeliveryAttempt,
   toWebhookMessage,
   webhookMessageItem,
 } from './items';
 import { keys } from './keys';
 import { getItem, getItems, queryNewestFirst } from './table';
-import { LIST_INDEX } from './table-schema';
+import { LIST_INDEX, SECOND_INDEX } from './table-schema';
 import { type GuardedWrite, transactWrite } from './transactions';
 
-/** Changes written in one transaction by `updateMany`: at most 3 items each, within its 100. */
-const MAX_CHANGES_AT_ONCE = 33;
+/** Changes written in one transaction by `updateMany`: at most 2 items each, within its 100. */
+const MAX_CHANGES_AT_ONCE = 50;
 
 /** Thrown inside `fanOut` when the event is no longer pending: another fan-out recorded it. */
 class FannedOutAlready extends Error {}
-
-const firstRun = (message: WebhookMessage): DeliveryRun => ({
-  kind: 'delivery',
-  environment: message.scope.environment,
-  messageId: message.id,
-  round: message.round,
-});
 
 export class DynamoDbWebhookMessageStore implements WebhookMessageStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly clock: Clock,
   ) {}
 
   async fanOut(eventId: string, messages: WebhookMessage[]): Promise<boolean> {
@@ -71,6 +57,23 @@ export class DynamoDbWebhookMessageStore implements WebhookMessageStore {
 
   async create(message: WebhookMessage): Promise<void> {
     await transactWrite(this.doc, this.newMessageWrites(message));
+  }
+
+  async pendingDeliveries(limit: number, after?: WebhookMessage): Promise<WebhookMessage[]> {
+    const { Items } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: SECOND_INDEX.name,
+        KeyConditionExpression: '#pk = :pending',
+        ExpressionAttributeNames: { '#pk': SECOND_INDEX.partitionKey },
+        ExpressionAttributeValues: { ':pending': keys.pendingDeliveries },
+        ScanIndexForward: true,
+        Limit: limit,
+        // Where `after` stands in the list, or stood: a position need not be an item's.
+        ExclusiveStartKey: after && { ...keys.webhookMessage(after.id), ...pendingDeliveryKeys(after) },
+      }),
+    );
+    return (Items ?? []).map(toWebhookMessage);
   }
 
   async get(id: string): Promise<WebhookMessage | null> {
@@ -113,7 +116,7 @@ export class DynamoDbWebhookMessageStore implements WebhookMessageStore {
     );
   }
 
-  /** The writes of one change: the message (if unchanged since read), its attempt, its runs. */
+  /** The writes of one change: the message (if unchanged since read) and its attempt. */
   private changeWrites({ message, expectedUpdatedAt, effects }: MessageChange): GuardedWrite[] {
     const writes: GuardedWrite[] = [
       {
@@ -132,16 +135,6 @@ export class DynamoDbWebhookMessageStore implements WebhookMessageStore {
       writes.push({
         write: { Put: { TableName: this.tableName, Item: deliveryAttemptItem(message.id, effects.attempt) } },
       });
-    if (effects.finish)
-      writes.push({
-        write: {
-          Update: {
-            ...finishRunUpdate(this.tableName, effects.finish, 'completed', this.clock.now()),
-            ConditionExpression: 'attribute_exists(pk)',
-          },
-        },
-      });
-    if (effects.start) writes.push(...runWrites(this.tableName, [effects.start], this.clock.now()));
     return writes;
   }
 
@@ -173,7 +166,7 @@ export class DynamoDbWebhookMessageStore implements WebhookMessageStore {
     return page.items.map(toWebhookMessage);
   }
 
-  /** A new message and the run of its first round; neither ever replaces an existing item. */
+  /** A new message, which never replaces an existing item. */
   private newMessageWrites(message: WebhookMessage): GuardedWrite[] {
     return [
       {
@@ -185,7 +178,6 @@ export class DynamoDbWebhookMessageStore implements WebhookMessageStore {
           },
         },
       },
-      ...runWrites(this.tableName, [firstRun(message)], this.clock.now()),
     ];
   }
 }

@@ -18,14 +18,7 @@ import { envelopeBody, TEST_EVENT_TYPE, testEventData, webhookHeaders, webhookTi
 
 type DeliveryPorts = Pick<
   Ports,
-  | 'clock'
-  | 'deliveryQueue'
-  | 'ids'
-  | 'outbox'
-  | 'runs'
-  | 'webhookEndpoints'
-  | 'webhookMessages'
-  | 'webhookSender'
+  'clock' | 'deliveryQueue' | 'ids' | 'outbox' | 'webhookEndpoints' | 'webhookMessages' | 'webhookSender'
 >;
 
 /**
@@ -64,16 +57,9 @@ const handOn = async (ports: DeliveryPorts, messages: readonly WebhookMessage[])
   }
 };
 
-/** The message while the round of `run` is under way; else finishes the run and answers null. */
-const pendingFor = async (
-  ports: DeliveryPorts,
-  run: DeliveryRun,
-  message: WebhookMessage | null,
-): Promise<WebhookMessage | null> => {
-  if (message !== null && message.round === run.round && message.state === 'pending') return message;
-  await ports.runs.finish(run, message?.round === run.round ? 'completed' : 'superseded');
-  return null;
-};
+/** The message while the round of `run` is under way (pending, the same round); else null. */
+const pendingFor = (run: DeliveryRun, message: WebhookMessage | undefined): WebhookMessage | null =>
+  message !== undefined && message.round === run.round && message.state === 'pending' ? message : null;
 
 const newMessage = (
   ports: DeliveryPorts,
@@ -191,7 +177,7 @@ export const attemptDeliveries = async (
   const due: Array<Omit<DueAttempt, 'held'>> = [];
   const taken = new Set<string>();
   for (const [index, run] of runs.entries()) {
-    const message = await pendingFor(ports, run, stored.get(run.messageId) ?? null);
+    const message = pendingFor(run, stored.get(run.messageId));
     // Held (or two copies in this batch): the holder records the attempt and hands on the next; if it
     // crashed, its own queue message comes back (or the re-drive hands the run on): no copy is needed.
     if (message === null || (message.claimedUntil ?? 0) > now || taken.has(message.id)) continue;
@@ -227,10 +213,10 @@ export const attemptDeliveries = async (
     })),
   );
   const recorded = await ports.webhookMessages.updateMany(
-    made.map(({ run, held, updated, attempt }) => ({
+    made.map(({ held, updated, attempt }) => ({
       message: updated,
       expectedUpdatedAt: held.updatedAt,
-      effects: { attempt, finish: updated.state === 'pending' ? undefined : run },
+      effects: { attempt },
     })),
   );
   for (const [i, { index, run, updated, attempt }] of made.entries()) {
@@ -259,24 +245,20 @@ export const attemptDelivery = async (
 ): Promise<DeliveryStep> => (await attemptDeliveries(ports, [run], delayScale))[0] ?? { done: true };
 
 /**
- * Hands on again the delivery runs a queue may have lost (deployed, a message past its receives; locally,
- * everything a restart forgot). Each unfinished run whose message has been due and unheld for `overdueBy`
- * is handed on now; with `overdueBy` null (after a start, when the local queue is new and empty), every
- * unfinished run at its due time. A run whose round is over is finished. Answers how many were handed on.
+ * Hands on again pending deliveries a queue may have lost (deployed, a message past its receives;
+ * locally, everything a restart forgot): each of `pending` due and unheld for `overdueBy` is handed on
+ * now; with `overdueBy` null (after a start, when the local queue is new and empty), every one at its due
+ * time. Answers how many were handed on.
  */
 export const redriveDeliveries = async (
   ports: DeliveryPorts,
-  runs: readonly DeliveryRun[],
+  pending: readonly WebhookMessage[],
   overdueBy: Micros | null,
 ): Promise<number> => {
-  const stored = await ports.webhookMessages.getMany(runs.map((run) => run.messageId));
-  const messages = await Promise.all(
-    runs.map((run) => pendingFor(ports, run, stored.get(run.messageId) ?? null)),
-  );
   const now = ports.clock.now();
-  const lost = messages.filter(
-    (message): message is WebhookMessage =>
-      message !== null && (overdueBy === null || dueAtOf(message, now) + overdueBy <= now),
+  const lost = pending.filter(
+    (message) =>
+      message.state === 'pending' && (overdueBy === null || dueAtOf(message, now) + overdueBy <= now),
   );
   await ports.deliveryQueue.schedule(
     lost.map((message) => ({ run: runOf(message), dueAt: dueAtOf(message, now) })),
@@ -314,7 +296,7 @@ export const redeliverMessage = async (
     claimedUntil: null,
     updatedAt: now,
   };
-  await ports.webhookMessages.update(next, message.updatedAt, { start: runOf(next) });
+  await ports.webhookMessages.update(next, message.updatedAt, {});
   await handOn(ports, [next]);
   return next;
 };
