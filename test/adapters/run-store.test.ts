@@ -1,9 +1,11 @@
 // The records of workflow runs over DynamoDB Local: written with the change that makes them due (a first
 // send, a new version, a change with runs, also through the read memory), read back unfinished and oldest
 // first, finished once and kept, and never written twice.
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbContractReviewStore } from '../../lambdas/adapters/dynamodb/contract-review-store';
 import { DynamoDbEventOutbox } from '../../lambdas/adapters/dynamodb/event-outbox';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
+import { runWrites } from '../../lambdas/adapters/dynamodb/items';
 import { keys } from '../../lambdas/adapters/dynamodb/keys';
 import { DynamoDbRunStore } from '../../lambdas/adapters/dynamodb/run-store';
 import { getItem } from '../../lambdas/adapters/dynamodb/table';
@@ -64,7 +66,7 @@ const setUp = async () => {
     return next;
   };
   const runItem = (run: RunRequest) => getItem(db.doc, tableName, keys.run(run));
-  return { clock, store, runs, outbox, scope, send, newVersion, runItem };
+  return { clock, store, runs, outbox, scope, send, newVersion, runItem, tableName };
 };
 
 const contractRun = (review: Pick<ContractReview, 'id'>, version = 1): RunRequest => ({
@@ -282,4 +284,21 @@ describe('a run already recorded is never written again', () => {
     expect(attempts).toBe(1);
     expect(await store.get(review.id)).toEqual(review);
   });
+});
+
+test('a delivery run recorded by an older version (before messages were their own records) is not among the unfinished', async () => {
+  const { runs, send, tableName } = await setUp();
+  const legacy: RunRequest = {
+    kind: 'delivery',
+    environment: 'production',
+    messageId: 'msg_legacy1',
+    round: 1,
+  };
+  await db.doc.send(
+    new TransactWriteCommand({
+      TransactItems: runWrites(tableName, [legacy], 1).map((entry) => entry.write),
+    }),
+  );
+  const review = await send();
+  expect(await runs.unfinished(10)).toEqual([contractRun(review)]);
 });

@@ -27,8 +27,9 @@ export class DynamoDbRunStore implements RunStore {
         Limit: limit,
       }),
     );
-    // Only workflow runs are recorded as runs (a webhook message is its own delivery's record).
-    return (Items ?? []).map(toRunRequest) as WorkflowRun[];
+    // Only workflow runs are recorded as runs now (a webhook message is its own delivery's record); a
+    // delivery run recorded before that (older data) is left out: no workflow runs it.
+    return (Items ?? []).map(toRunRequest).filter((run): run is WorkflowRun => run.kind !== 'delivery');
   }
 
   async finish(run: RunRequest, outcome: RunOutcome): Promise<void> {
