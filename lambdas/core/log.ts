@@ -21,13 +21,15 @@ const instance = (): Logger => {
 };
 
 /**
- * An `error` field as Powertools formats it: an Error with its name, message and stack; anything else
- * thrown, as text (`inspect`: an object keeps its fields, and no value can break the JSON line).
+ * An `error` field as Powertools formats it: an Error with its name, message and stack; a string or
+ * null (no error) as it is; anything else thrown, as text (`inspect`: an object keeps its fields, and no
+ * value can break the JSON line).
  */
-const withError = (fields: Fields): Fields =>
-  !('error' in fields) || fields.error instanceof Error
-    ? fields
-    : { ...fields, error: typeof fields.error === 'string' ? fields.error : inspect(fields.error) };
+const withError = ({ error, ...fields }: Fields): Fields => {
+  if (error === undefined || error === null || error instanceof Error || typeof error === 'string')
+    return error === undefined ? fields : { ...fields, error };
+  return { ...fields, error: inspect(error) };
+};
 
 const write =
   (level: 'debug' | 'info' | 'warn' | 'error') =>
