@@ -8,7 +8,7 @@ import type { Micros } from '../../core/model';
 import type { EventOutbox } from '../../core/ports';
 import { type Item, toEvent } from './items';
 import { keys } from './keys';
-import { getItem } from './table';
+import { getItem, queryOldestFirst } from './table';
 import { LIST_INDEX } from './table-schema';
 import { isConditionFailed } from './transactions';
 
@@ -22,18 +22,12 @@ export class DynamoDbEventOutbox implements EventOutbox {
   ) {}
 
   async pending(limit: number): Promise<ServiceEvent[]> {
-    const { Items } = await this.doc.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: LIST_INDEX.name,
-        KeyConditionExpression: '#pk = :pending',
-        ExpressionAttributeNames: { '#pk': LIST_INDEX.partitionKey },
-        ExpressionAttributeValues: { ':pending': keys.pendingEvents },
-        ScanIndexForward: true,
-        Limit: limit,
-      }),
-    );
-    return (Items ?? []).map(toEvent);
+    const items = await queryOldestFirst(this.doc, this.tableName, {
+      index: LIST_INDEX,
+      partition: keys.pendingEvents,
+      limit,
+    });
+    return items.map(toEvent);
   }
 
   async publishable(limit: number, publishedBefore: Micros): Promise<ServiceEvent[]> {

@@ -1,10 +1,11 @@
 // adapter -> the records of workflow runs. A run's item is written with the change that makes it due
 // (contract-review-store.ts) and sits in a sparse index partition until it finishes, so the re-drive
 // after a restart reads just the runs still to do, oldest first.
-import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock, RunOutcome, RunRequest, RunStore, WorkflowRun } from '../../core/ports';
 import { finishRunUpdate, toRunRequest } from './items';
 import { keys } from './keys';
+import { queryOldestFirst } from './table';
 import { LIST_INDEX } from './table-schema';
 import { isConditionFailed } from './transactions';
 
@@ -16,20 +17,14 @@ export class DynamoDbRunStore implements RunStore {
   ) {}
 
   async unfinished(limit: number): Promise<WorkflowRun[]> {
-    const { Items } = await this.doc.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: LIST_INDEX.name,
-        KeyConditionExpression: '#pk = :unfinished',
-        ExpressionAttributeNames: { '#pk': LIST_INDEX.partitionKey },
-        ExpressionAttributeValues: { ':unfinished': keys.unfinishedRuns },
-        ScanIndexForward: true,
-        Limit: limit,
-      }),
-    );
+    const items = await queryOldestFirst(this.doc, this.tableName, {
+      index: LIST_INDEX,
+      partition: keys.unfinishedRuns,
+      limit,
+    });
     // Only workflow runs are recorded as runs now (a webhook message is its own delivery's record); a
     // delivery run recorded before that (older data) is left out: no workflow runs it.
-    return (Items ?? []).map(toRunRequest).filter((run): run is WorkflowRun => run.kind !== 'delivery');
+    return items.map(toRunRequest).filter((run): run is WorkflowRun => run.kind !== 'delivery');
   }
 
   async finish(run: RunRequest, outcome: RunOutcome): Promise<void> {

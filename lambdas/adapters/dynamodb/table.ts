@@ -56,6 +56,27 @@ export interface IndexQuery {
   after?: Item;
 }
 
+/** One read of an index partition, oldest first (sort keys ascending): at most `limit` items. */
+export const queryOldestFirst = async (
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  query: IndexQuery,
+): Promise<Item[]> => {
+  const { Items } = await doc.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: query.index.name,
+      KeyConditionExpression: '#pk = :partition',
+      ExpressionAttributeNames: { '#pk': query.index.partitionKey },
+      ExpressionAttributeValues: { ':partition': query.partition },
+      ScanIndexForward: true,
+      Limit: query.limit,
+      ExclusiveStartKey: query.after,
+    }),
+  );
+  return Items ?? [];
+};
+
 /**
  * One page of an index partition, newest first (sort keys descending). Asks for one item more than
  * `limit` to know whether another page exists; keeps reading if DynamoDB stops early at its 1 MB cap.

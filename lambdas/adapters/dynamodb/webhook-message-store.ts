@@ -15,7 +15,7 @@ import {
   webhookMessageItem,
 } from './items';
 import { keys } from './keys';
-import { getItem, getItems, queryNewestFirst } from './table';
+import { getItem, getItems, queryNewestFirst, queryOldestFirst } from './table';
 import { LIST_INDEX, SECOND_INDEX } from './table-schema';
 import { type GuardedWrite, transactWrite } from './transactions';
 
@@ -60,20 +60,14 @@ export class DynamoDbWebhookMessageStore implements WebhookMessageStore {
   }
 
   async pendingDeliveries(limit: number, after?: WebhookMessage): Promise<WebhookMessage[]> {
-    const { Items } = await this.doc.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: SECOND_INDEX.name,
-        KeyConditionExpression: '#pk = :pending',
-        ExpressionAttributeNames: { '#pk': SECOND_INDEX.partitionKey },
-        ExpressionAttributeValues: { ':pending': keys.pendingDeliveries },
-        ScanIndexForward: true,
-        Limit: limit,
-        // Where `after` stands in the list, or stood: a position need not be an item's.
-        ExclusiveStartKey: after && { ...keys.webhookMessage(after.id), ...pendingDeliveryKeys(after) },
-      }),
-    );
-    return (Items ?? []).map(toWebhookMessage);
+    const items = await queryOldestFirst(this.doc, this.tableName, {
+      index: SECOND_INDEX,
+      partition: keys.pendingDeliveries,
+      limit,
+      // Where `after` stands in the list, or stood: a position need not be an item's.
+      after: after && { ...keys.webhookMessage(after.id), ...pendingDeliveryKeys(after) },
+    });
+    return items.map(toWebhookMessage);
   }
 
   async get(id: string): Promise<WebhookMessage | null> {
