@@ -2,14 +2,10 @@
 // retry past the delivery queue's reach is due, the run goes back to the queue, whose consumer makes
 // the attempt. Handing back twice is harmless: the consumer holds an attempt before it sends it.
 import * as z from 'zod/mini';
-import { ENVIRONMENTS } from '../core/model';
+import { DeliveryRunShape } from '../core/webhooks/delivery-run';
 import { worker } from './worker';
 
-const DeliveryWaitInput = z.object({
-  kind: z.literal('delivery'),
-  environment: z.enum(ENVIRONMENTS),
-  messageId: z.string().check(z.regex(/^msg_[A-Za-z0-9]+$/)),
-  round: z.int().check(z.gte(1)),
+const DeliveryWaitInput = z.extend(DeliveryRunShape, {
   /** What the Wait state waited until (ISO 8601). */
   dueAt: z.iso.datetime(),
 });

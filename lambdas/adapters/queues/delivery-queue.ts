@@ -3,7 +3,6 @@
 // (Step Functions deployed, the local runner here) that hands it back when due. The queue's message is
 // the run, as JSON; `deliveryRunOf` reads it back for the consumer.
 import * as z from 'zod/mini';
-import { ENVIRONMENTS } from '../../core/model';
 import {
   type Clock,
   type DeliveryQueue,
@@ -13,6 +12,7 @@ import {
   type QueuedWork,
   type WorkQueue,
 } from '../../core/ports';
+import { DeliveryRunShape } from '../../core/webhooks/delivery-run';
 
 /** The workflow that waits out a delivery's long pause and then schedules it again. */
 export interface DeliveryWaits {
@@ -31,16 +31,9 @@ export interface QueuedDeliveriesOptions {
   delayScale: number;
 }
 
-const DeliveryRunBody = z.object({
-  kind: z.literal('delivery'),
-  environment: z.enum(ENVIRONMENTS),
-  messageId: z.string().check(z.regex(/^msg_[A-Za-z0-9]+$/)),
-  round: z.int().check(z.gte(1)),
-});
-
 /** The run a delivery queue's message carries; throws on anything else. */
 export const deliveryRunOf = (body: string): DeliveryRun => {
-  const parsed = DeliveryRunBody.safeParse(JSON.parse(body));
+  const parsed = DeliveryRunShape.safeParse(JSON.parse(body));
   if (!parsed.success) throw new Error(`not a delivery run: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 };
