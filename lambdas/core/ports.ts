@@ -127,7 +127,7 @@ export interface RunStore {
   /** Workflow runs recorded and not finished, oldest first. */
   unfinished(limit: number): Promise<WorkflowRun[]>;
   /** Marks a run finished; finishing it again changes nothing. */
-  finish(run: RunRequest, outcome: RunOutcome): Promise<void>;
+  finish(run: WorkflowRun, outcome: RunOutcome): Promise<void>;
 }
 
 /** Signs and checks access tokens (JWT) with this environment's key. */
@@ -217,7 +217,7 @@ export interface ContractReviewStore {
     review: ContractReview,
     expectedUpdatedAt: Micros,
     events: ServiceEvent[],
-    runs?: RunRequest[],
+    runs?: WorkflowRun[],
   ): Promise<void>;
   get(id: string): Promise<ContractReview | null>;
   getVersion(id: string, version: number): Promise<ContractVersion | null>;
@@ -273,7 +273,7 @@ export interface OnboardingStore {
       /** The submitted answers, sealed by the answer vault. */
       sealedAnswers?: string;
       /** Runs the submission makes due (a sandbox sign-up's automatic acceptance). */
-      runs?: RunRequest[];
+      runs?: WorkflowRun[];
     },
   ): Promise<void>;
   /** Keeps the form's sealed draft, replacing the one before. */

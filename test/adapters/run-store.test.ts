@@ -1,12 +1,11 @@
 // The records of workflow runs over DynamoDB Local: written with the change that makes them due (a first
 // send, a new version, a change with runs, also through the read memory), read back unfinished and oldest
 // first, finished once and kept, and never written twice.
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbContractReviewStore } from '../../lambdas/adapters/dynamodb/contract-review-store';
 import { DynamoDbEventOutbox } from '../../lambdas/adapters/dynamodb/event-outbox';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
-import { runWrites } from '../../lambdas/adapters/dynamodb/items';
-import { keys } from '../../lambdas/adapters/dynamodb/keys';
+import { byCreation, keys } from '../../lambdas/adapters/dynamodb/keys';
 import { DynamoDbRunStore } from '../../lambdas/adapters/dynamodb/run-store';
 import { getItem } from '../../lambdas/adapters/dynamodb/table';
 import { randomIds } from '../../lambdas/adapters/random-ids';
@@ -16,7 +15,12 @@ import { lawyerReviewCompleted } from '../../lambdas/core/contracts/pipeline';
 import { ConcurrentChange } from '../../lambdas/core/errors';
 import { contractReviewEvent } from '../../lambdas/core/events';
 import type { ContractReview, Scope } from '../../lambdas/core/model';
-import type { ContractReviewStore, RunRequest } from '../../lambdas/core/ports';
+import {
+  type ContractReviewStore,
+  type RunRequest,
+  runSubject,
+  type WorkflowRun,
+} from '../../lambdas/core/ports';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import {
   completion,
@@ -69,14 +73,14 @@ const setUp = async () => {
   return { clock, store, runs, outbox, scope, send, newVersion, runItem, tableName };
 };
 
-const contractRun = (review: Pick<ContractReview, 'id'>, version = 1): RunRequest => ({
+const contractRun = (review: Pick<ContractReview, 'id'>, version = 1): WorkflowRun => ({
   kind: 'contract',
   environment: 'production',
   contractReviewId: review.id,
   version,
 });
 
-const reviewRun = (review: Pick<ContractReview, 'id'>, version = 1): RunRequest => ({
+const reviewRun = (review: Pick<ContractReview, 'id'>, version = 1): WorkflowRun => ({
   kind: 'review',
   environment: 'production',
   contractReviewId: review.id,
@@ -294,9 +298,22 @@ test('a delivery run recorded by an older version (before messages were their ow
     messageId: 'msg_legacy1',
     round: 1,
   };
+  // The item as that version wrote it.
   await db.doc.send(
-    new TransactWriteCommand({
-      TransactItems: runWrites(tableName, [legacy], 1).map((entry) => entry.write),
+    new PutCommand({
+      TableName: tableName,
+      Item: {
+        ...keys.run(legacy),
+        type: 'run',
+        gsi1pk: keys.unfinishedRuns,
+        gsi1sk: byCreation(1, `${runSubject(legacy)}#delivery`),
+        kind: 'delivery',
+        environment: 'production',
+        message_id: legacy.messageId,
+        round: 1,
+        state: 'pending',
+        created_at: 1,
+      },
     }),
   );
   const review = await send();

@@ -10,7 +10,7 @@ import type {
   IdempotencyCompletion,
   NewContractReview,
   NewContractVersion,
-  RunRequest,
+  WorkflowRun,
 } from '../../core/ports';
 import { claimLost, idempotencyCompletionWrite } from './idempotency-store';
 import {
@@ -90,7 +90,7 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
     review: ContractReview,
     expectedUpdatedAt: Micros,
     events: ServiceEvent[],
-    runs: RunRequest[] = [],
+    runs: WorkflowRun[] = [],
   ): Promise<void> {
     this.checkEnvironment(review.scope);
     await transactWrite(this.doc, [

@@ -18,7 +18,7 @@ import type {
   Recipient,
   Scope,
 } from '../../core/model';
-import { type RunOutcome, type RunRequest, runSubject } from '../../core/ports';
+import { type RunOutcome, type RunRequest, runSubject, type WorkflowRun } from '../../core/ports';
 import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from '../../core/webhooks/model';
 import { byCreation, keys } from './keys';
 import { LIST_INDEX, PARTITION_KEY, SECOND_INDEX, SORT_KEY, TTL_ATTRIBUTE } from './table-schema';
@@ -339,25 +339,23 @@ export const toContractVersion = (item: Item): ContractVersion => {
 };
 
 /** The durable record of a run, written with what makes it due; in the unfinished index until it ends. */
-export const runItem = (run: RunRequest, createdAt: Micros): Item => ({
+export const runItem = (run: WorkflowRun, createdAt: Micros): Item => ({
   ...keys.run(run),
   type: 'run',
   [LIST_INDEX.partitionKey]: keys.unfinishedRuns,
   [LIST_INDEX.sortKey]: byCreation(createdAt, `${runSubject(run)}#${run.kind}`),
   kind: run.kind,
   environment: run.environment,
-  ...(run.kind === 'delivery'
-    ? { message_id: run.messageId, round: run.round }
-    : run.kind === 'acceptance'
-      ? { onboarding_id: run.onboardingId, submitted_at: run.submittedAt }
-      : { contract_review_id: run.contractReviewId, version: run.version }),
+  ...(run.kind === 'acceptance'
+    ? { onboarding_id: run.onboardingId, submitted_at: run.submittedAt }
+    : { contract_review_id: run.contractReviewId, version: run.version }),
   state: 'pending',
   created_at: createdAt,
 });
 
 /** The transaction writes that record `runs` with the change that makes them due; a run is due once, so
  * an existing record (started or finished) is never replaced. */
-export const runWrites = (tableName: string, runs: readonly RunRequest[], createdAt: Micros) =>
+export const runWrites = (tableName: string, runs: readonly WorkflowRun[], createdAt: Micros) =>
   runs.map((run) => ({
     write: {
       Put: {

@@ -5,7 +5,7 @@ import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk
 import { ConcurrentChange, notFound } from '../../core/errors';
 import type { ServiceEvent } from '../../core/events';
 import type { Client, Micros, Onboarding, Scope } from '../../core/model';
-import type { Clock, OnboardingStore, RunRequest, StoredAnswers } from '../../core/ports';
+import type { Clock, OnboardingStore, StoredAnswers, WorkflowRun } from '../../core/ports';
 import { clientItem, eventWrites, type Item, onboardingItem, runWrites, toOnboarding } from './items';
 import { keys } from './keys';
 import { getItem } from './table';
@@ -85,7 +85,7 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
     onboarding: Onboarding,
     clients: Client[],
     events: ServiceEvent[],
-    { sealedAnswers, runs = [] }: { sealedAnswers?: string; runs?: RunRequest[] } = {},
+    { sealedAnswers, runs = [] }: { sealedAnswers?: string; runs?: WorkflowRun[] } = {},
   ): Promise<void> {
     const answers: GuardedWrite[] =
       sealedAnswers === undefined

@@ -3,13 +3,13 @@
 import { ConcurrentChange, notFound } from '../errors';
 import type { ServiceEvent } from '../events';
 import type { ContractReview, Micros } from '../model';
-import type { Ports, RunRequest } from '../ports';
+import type { Ports, WorkflowRun } from '../ports';
 
 export interface Change {
   review: ContractReview;
   events: ServiceEvent[];
   /** Workflow runs the change makes due, recorded in its transaction. */
-  runs?: RunRequest[];
+  runs?: WorkflowRun[];
 }
 
 /**
