@@ -1,8 +1,9 @@
 // Webhook endpoints and messages over DynamoDB Local: endpoints created, read back whole, replaced only
 // when unchanged since read, deleted, listed per integration oldest first; the fan-out of an event as one
-// transaction (its messages, a delivery run each, the event out of the outbox) that only one of two racing
-// fan-outs wins; a test message with its run; updates with their attempt, finished run and new round's
-// run, all or nothing; attempts by round and number; an endpoint's messages newest first.
+// transaction (its messages, each pending delivery, the event out of the outbox) that only one of two
+// racing fan-outs wins; a test message; updates with their attempt, all or nothing, one at a time or
+// many at once; the pending deliveries, paged oldest first; attempts by round and number; an endpoint's
+// messages newest first.
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbEventOutbox } from '../../lambdas/adapters/dynamodb/event-outbox';
 import { eventItem } from '../../lambdas/adapters/dynamodb/items';
@@ -17,7 +18,14 @@ import type { Micros, Scope } from '../../lambdas/core/model';
 import { type DeliveryRun, type RunRequest, runSubject } from '../../lambdas/core/ports';
 import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from '../../lambdas/core/webhooks/model';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { id, SECOND, scopeIn, TestClock } from '../support/fixtures';
+import {
+  webhookEndpoint as endpoint,
+  id,
+  webhookMessage as message,
+  SECOND,
+  scopeIn,
+  TestClock,
+} from '../support/fixtures';
 
 const db = useTestDynamoDb();
 
@@ -48,50 +56,6 @@ const setUp = async () => {
 /** The runs of the messages pending delivery, oldest first. */
 const pendingRuns = async (messages: DynamoDbWebhookMessageStore): Promise<DeliveryRun[]> =>
   (await messages.pendingDeliveries(100)).map(runOf);
-
-const whsec = () => `whsec_${Buffer.from(id('k').slice(0, 32)).toString('base64')}`;
-
-const endpoint = (
-  scope: Scope,
-  createdAt: Micros,
-  overrides: Partial<WebhookEndpoint> = {},
-): WebhookEndpoint => ({
-  id: id('whe_'),
-  scope,
-  url: 'https://hooks.example.com/service?source=contracts',
-  subscriptions: { 'clients.submitted': createdAt, 'contract-reviews.analysis.completed': createdAt - 5 },
-  secrets: [
-    { secret: whsec(), createdAt, expiresAt: null },
-    { secret: whsec(), createdAt: createdAt - 10, expiresAt: createdAt + 86_400 * SECOND },
-  ],
-  enabled: true,
-  createdAt,
-  updatedAt: createdAt,
-  ...overrides,
-});
-
-const message = (
-  of: WebhookEndpoint,
-  createdAt: Micros,
-  overrides: Partial<WebhookMessage> = {},
-): WebhookMessage => ({
-  id: id('msg_'),
-  eventId: id('evt_'),
-  endpointId: of.id,
-  scope: of.scope,
-  type: 'clients.submitted',
-  occurredAt: createdAt - 7,
-  data: '{"client_id":"cli_1","first_name":"Zoë"}',
-  test: false,
-  state: 'pending',
-  round: 1,
-  attemptsInRound: 0,
-  nextAttemptAt: createdAt,
-  claimedUntil: null,
-  createdAt,
-  updatedAt: createdAt,
-  ...overrides,
-});
 
 const runOf = (m: Pick<WebhookMessage, 'id' | 'round' | 'scope'>): DeliveryRun => ({
   kind: 'delivery',

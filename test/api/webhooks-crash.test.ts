@@ -9,14 +9,19 @@ import { bearer, call, exchange } from '../support/api-client';
 import {
   devBootstrap,
   makeDataDir,
-  ops,
   type RunningStack,
   removeDataDir,
   startStack,
 } from '../support/local-stack';
 import { untilIdle } from '../support/pipeline';
 import { portsOf, submitDirectly } from '../support/tenants';
-import { type ReceivedRequest, type Receiver, startReceiver, verifyEach } from '../support/webhook-receiver';
+import {
+  byWebhookId,
+  type Receiver,
+  registerEndpoint,
+  startReceiver,
+  verifyEach,
+} from '../support/webhook-receiver';
 
 const ENV = { RATE_LIMITS: 'off' };
 const ENDPOINTS = 5;
@@ -48,15 +53,6 @@ const buyers = (label: string): Buyer[] =>
     mobile: null,
   }));
 
-const byId = (requests: readonly ReceivedRequest[]): Map<string, ReceivedRequest[]> => {
-  const groups = new Map<string, ReceivedRequest[]>();
-  for (const request of requests) {
-    const id = request.headers['webhook-id'] ?? '';
-    groups.set(id, [...(groups.get(id) ?? []), request]);
-  }
-  return groups;
-};
-
 test('a SIGKILL in the middle of a burst: every message arrives after the next start, and only attempts under way at the crash arrive twice', async () => {
   // Each answer is held back a little, so that the burst takes a while and attempts are under way at the kill.
   receiver = await startReceiver(() => new Promise((resolve) => setTimeout(() => resolve(200), 20)));
@@ -66,20 +62,9 @@ test('a SIGKILL in the middle of a burst: every message arrives after the next s
   const { portBase } = running;
   const boot = await devBootstrap(running);
   const endpoints = await Promise.all(
-    Array.from({ length: ENDPOINTS }, async (_, i) => {
-      const made = await ops(
-        running,
-        'webhook-endpoint-create',
-        '--environment',
-        'production',
-        '--url',
-        `${hooks.origin}/hooks/${i}`,
-        '--events',
-        'clients.submitted',
-      );
-      expect({ code: made.code, stderr: made.stderr }).toEqual({ code: 0, stderr: '' });
-      return { id: made.json?.id as string, secret: made.json?.secret as string, path: `/hooks/${i}` };
-    }),
+    Array.from({ length: ENDPOINTS }, (_, i) =>
+      registerEndpoint(running, hooks, `/hooks/${i}`, 'clients.submitted'),
+    ),
   );
   const secretOf = new Map(endpoints.map((endpoint) => [endpoint.path, endpoint.secret]));
 
@@ -110,7 +95,7 @@ test('a SIGKILL in the middle of a burst: every message arrives after the next s
 
   const all = hooks.requests();
   for (const request of all) verifyEach([request], [secretOf.get(request.path) as string]);
-  const arrivals = byId(all);
+  const arrivals = byWebhookId(all);
   const messages = (
     await Promise.all(
       endpoints.map((endpoint) => ports.production.webhookMessages.listByEndpoint(endpoint.id, 500)),

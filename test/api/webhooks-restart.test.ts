@@ -28,8 +28,10 @@ import { untilIdle } from '../support/pipeline';
 import { portsOf } from '../support/tenants';
 import {
   aboutReview,
+  byWebhookId,
   type ReceivedRequest,
   type Receiver,
+  registerEndpoint,
   startReceiver,
   verifyEach,
 } from '../support/webhook-receiver';
@@ -53,15 +55,6 @@ afterAll(async () => {
   await removeDataDir(dataDir);
 });
 
-const byId = (requests: readonly ReceivedRequest[]): Map<string, ReceivedRequest[]> => {
-  const groups = new Map<string, ReceivedRequest[]>();
-  for (const request of requests) {
-    const id = request.headers['webhook-id'] ?? '';
-    groups.set(id, [...(groups.get(id) ?? []), request]);
-  }
-  return groups;
-};
-
 test('a restart while deliveries wait for attempt 3: every message still arrives, none twice', async () => {
   // The first two attempts of every message fail; the third succeeds.
   const hooks = await startReceiver((_, { countForId }) => (countForId <= 2 ? 500 : 200));
@@ -72,21 +65,7 @@ test('a restart while deliveries wait for attempt 3: every message still arrives
   const boot = await devBootstrap(running);
 
   const created = await Promise.all(
-    Array.from({ length: ENDPOINTS }, async (_, i) => {
-      const path = `/hooks/${i}`;
-      const result = await ops(
-        running,
-        'webhook-endpoint-create',
-        '--environment',
-        'production',
-        '--url',
-        `${hooks.origin}${path}`,
-        '--events',
-        PUBLISHED,
-      );
-      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
-      return { path, id: result.json?.id as string, secret: result.json?.secret as string };
-    }),
+    Array.from({ length: ENDPOINTS }, (_, i) => registerEndpoint(running, hooks, `/hooks/${i}`, PUBLISHED)),
   );
   const secretOf = new Map(created.map((e) => [e.path, e.secret]));
   const verifyAll = (requests: readonly ReceivedRequest[]) => {
@@ -109,7 +88,7 @@ test('a restart while deliveries wait for attempt 3: every message still arrives
   await hooks.waitFor(2 * ENDPOINTS, undefined, 90_000);
   expect(await running.stop()).toBe(0);
   const beforeRestart = hooks.requests();
-  const waiting = byId(beforeRestart);
+  const waiting = byWebhookId(beforeRestart);
   expect(waiting.size).toBe(ENDPOINTS);
   for (const [id, requests] of waiting) {
     expect(id).toMatch(/^msg_/);
@@ -130,7 +109,7 @@ test('a restart while deliveries wait for attempt 3: every message still arrives
   const all = hooks.requests();
   expect(all).toHaveLength(3 * ENDPOINTS);
   verifyAll(all);
-  for (const [id, requests] of byId(all)) {
+  for (const [id, requests] of byWebhookId(all)) {
     expect(waiting.has(id)).toBe(true);
     expect(requests).toHaveLength(3);
     const [first, second, third] = requests as [ReceivedRequest, ReceivedRequest, ReceivedRequest];
@@ -177,20 +156,8 @@ test('events recorded while the stack is down go out at the next start, only to 
   const token = await exchange(running.production, boot.keys.production);
   const hooks = await startReceiver();
   receivers.push(hooks);
-  const createEndpoint = async (name: string, events: string) => {
-    const result = await ops(
-      running,
-      'webhook-endpoint-create',
-      '--environment',
-      'production',
-      '--url',
-      `${hooks.origin}/${name}`,
-      '--events',
-      events,
-    );
-    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
-    return { path: `/${name}`, id: result.json?.id as string, secret: result.json?.secret as string };
-  };
+  const createEndpoint = (name: string, events: string) =>
+    registerEndpoint(running, hooks, `/${name}`, events);
   const session = await call(`${running.production}/v1/clients/onboardings/sessions`, {
     method: 'POST',
     headers: { ...bearer(token), 'content-type': 'application/json' },

@@ -12,6 +12,7 @@ import type {
   Scope,
 } from '../../lambdas/core/model';
 import type { Clock, IdempotencyCompletion } from '../../lambdas/core/ports';
+import type { WebhookEndpoint, WebhookMessage } from '../../lambdas/core/webhooks/model';
 
 /** A clock that stands still until moved, starting at a realistic time. */
 export class TestClock implements Clock {
@@ -142,5 +143,52 @@ export const client = (of: Onboarding, createdAt: Micros, overrides: Partial<Cli
   email: `${randomUUID()}@example.com`,
   mobile: null,
   createdAt,
+  ...overrides,
+});
+
+/** A signing secret of the service's shape: `whsec_` and the base64 of 32 bytes. */
+const whsec = () => `whsec_${Buffer.from(id('k').slice(0, 32)).toString('base64')}`;
+
+/** A webhook endpoint of `scope` made at `createdAt`, mid-rotation (two secrets, the older expiring). */
+export const webhookEndpoint = (
+  scope: Scope,
+  createdAt: Micros,
+  overrides: Partial<WebhookEndpoint> = {},
+): WebhookEndpoint => ({
+  id: id('whe_'),
+  scope,
+  url: 'https://hooks.example.com/service?source=contracts',
+  subscriptions: { 'clients.submitted': createdAt, 'contract-reviews.analysis.completed': createdAt - 5 },
+  secrets: [
+    { secret: whsec(), createdAt, expiresAt: null },
+    { secret: whsec(), createdAt: createdAt - 10, expiresAt: createdAt + 86_400 * SECOND },
+  ],
+  enabled: true,
+  createdAt,
+  updatedAt: createdAt,
+  ...overrides,
+});
+
+/** A message to `of` made at `createdAt`, pending its first attempt (due then). */
+export const webhookMessage = (
+  of: WebhookEndpoint,
+  createdAt: Micros,
+  overrides: Partial<WebhookMessage> = {},
+): WebhookMessage => ({
+  id: id('msg_'),
+  eventId: id('evt_'),
+  endpointId: of.id,
+  scope: of.scope,
+  type: 'clients.submitted',
+  occurredAt: createdAt - 7,
+  data: '{"client_id":"cli_1","first_name":"Zoë"}',
+  test: false,
+  state: 'pending',
+  round: 1,
+  attemptsInRound: 0,
+  nextAttemptAt: createdAt,
+  claimedUntil: null,
+  createdAt,
+  updatedAt: createdAt,
   ...overrides,
 });

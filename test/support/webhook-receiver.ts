@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { ops, type RunningStack } from './local-stack';
 
 export interface ReceivedRequest {
   /** 1-based, in the order the requests arrived at this receiver. */
@@ -180,4 +181,45 @@ export const aboutReview = (request: ReceivedRequest): string | undefined => {
   } catch {
     return undefined;
   }
+};
+
+/** The requests grouped by their `webhook-id`, each group in arrival order. */
+export const byWebhookId = (requests: readonly ReceivedRequest[]): Map<string, ReceivedRequest[]> => {
+  const groups = new Map<string, ReceivedRequest[]>();
+  for (const request of requests) {
+    const id = request.headers['webhook-id'] ?? '';
+    groups.set(id, [...(groups.get(id) ?? []), request]);
+  }
+  return groups;
+};
+
+export interface RegisteredEndpoint {
+  /** The path on the receiver it posts to. */
+  path: string;
+  id: string;
+  secret: string;
+}
+
+/**
+ * Registers `path` on `receiver` as a production endpoint for `events` (comma-separated) with the
+ * operator tool beside `stack`; the test fails if the tool does.
+ */
+export const registerEndpoint = async (
+  stack: Pick<RunningStack, 'portBase' | 'dataDir'>,
+  receiver: Pick<Receiver, 'origin'>,
+  path: string,
+  events: string,
+): Promise<RegisteredEndpoint> => {
+  const result = await ops(
+    stack,
+    'webhook-endpoint-create',
+    '--environment',
+    'production',
+    '--url',
+    `${receiver.origin}${path}`,
+    '--events',
+    events,
+  );
+  expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+  return { path, id: result.json?.id as string, secret: result.json?.secret as string };
 };

@@ -5,9 +5,9 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import type { DeliveryRun, DueDelivery, Ports } from '../../lambdas/core/ports';
 import type { Services } from '../../lambdas/core/services';
 import { MINUTE } from '../../lambdas/core/time';
-import type { WebhookEndpoint, WebhookMessage } from '../../lambdas/core/webhooks/model';
+import type { WebhookMessage } from '../../lambdas/core/webhooks/model';
 import { deliveryRecords } from '../../lambdas/hosts/delivery-records';
-import { id, scopeIn, TestClock } from '../support/fixtures';
+import { id, scopeIn, TestClock, webhookEndpoint, webhookMessage } from '../support/fixtures';
 
 const scope = scopeIn('production');
 
@@ -24,33 +24,8 @@ const runOf = (message: WebhookMessage): DeliveryRun => ({
 const consumer = (status: number, schedule: (deliveries: readonly DueDelivery[]) => Promise<void>) => {
   const clock = new TestClock();
   const now = clock.now();
-  const endpoint: WebhookEndpoint = {
-    id: id('whe_'),
-    scope,
-    url: 'https://hooks.example.com/in',
-    subscriptions: { 'clients.submitted': now },
-    secrets: [{ secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`, createdAt: now, expiresAt: null }],
-    enabled: true,
-    createdAt: now,
-    updatedAt: now,
-  };
-  const message: WebhookMessage = {
-    id: `msg_${id('')}`,
-    eventId: id('evt_'),
-    endpointId: endpoint.id,
-    scope,
-    type: 'clients.submitted',
-    occurredAt: now,
-    data: '{"client_id":"cli_1"}',
-    test: false,
-    state: 'pending',
-    round: 1,
-    attemptsInRound: 0,
-    nextAttemptAt: now,
-    claimedUntil: null,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const endpoint = webhookEndpoint(scope, now, { url: 'https://hooks.example.com/in' });
+  const message = webhookMessage(endpoint, now);
   let stored = message;
   const sent: string[] = [];
   const ports = {
