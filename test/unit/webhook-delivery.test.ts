@@ -351,6 +351,15 @@ const oneMessage = async (w: World, type: EventType = 'clients.submitted') => {
   return { ...registered, event, message, run: runOf(message) };
 };
 
+/** Registers `n` endpoints, lets an event happen a second later and fans it out: its `n` messages. */
+const messagesOfOneEvent = async (w: World, n: number): Promise<WebhookMessage[]> => {
+  for (let i = 0; i < n; i++) await register(w, ['clients.submitted']);
+  w.clock.advance(SECOND);
+  const made = await fanOutEvent(w.ports, happen(w, 'clients.submitted'));
+  expect(made).toHaveLength(n);
+  return made;
+};
+
 /** The runs of the messages pending delivery, oldest first. */
 const pendingRuns = async (w: World): Promise<DeliveryRun[]> =>
   (await w.messages.pendingDeliveries(100)).map(runOf);
@@ -860,12 +869,14 @@ describe('attemptDelivery with copies of one delivery (a queue hands a message o
 });
 
 describe('attemptDeliveries (a batch from the delivery queue)', () => {
-  test('each due attempt is made once (a second copy in the batch sends nothing), one not yet due waits, one over is finished', async () => {
+  test('each due attempt is made once (a second copy in the batch sends nothing), one not yet due waits, one whose round is over is done', async () => {
     const w = world();
-    for (let i = 0; i < 4; i++) await register(w, ['clients.submitted']);
-    w.clock.advance(SECOND);
-    const [a, b, later, over] = await fanOutEvent(w.ports, happen(w, 'clients.submitted'));
-    if (!a || !b || !later || !over) throw new Error('four messages expected');
+    const [a, b, later, over] = (await messagesOfOneEvent(w, 4)) as [
+      WebhookMessage,
+      WebhookMessage,
+      WebhookMessage,
+      WebhookMessage,
+    ];
     w.messages.records.set(later.id, { ...later, nextAttemptAt: w.clock.now() + MINUTE });
     w.messages.records.set(over.id, { ...over, state: 'delivered', nextAttemptAt: null });
     w.sender.script.push(answer(200), answer(500));
@@ -890,12 +901,11 @@ describe('attemptDeliveries (a batch from the delivery queue)', () => {
 describe('redriveDeliveries', () => {
   test('after a start (nothing queued), every pending delivery is handed on at its due time, a held one when its hold lapses', async () => {
     const w = world();
-    await register(w, ['clients.submitted']);
-    await register(w, ['clients.submitted']);
-    await register(w, ['clients.submitted']);
-    w.clock.advance(SECOND);
-    const [due, later, held] = await fanOutEvent(w.ports, happen(w, 'clients.submitted'));
-    if (!due || !later || !held) throw new Error('three messages expected');
+    const [due, later, held] = (await messagesOfOneEvent(w, 3)) as [
+      WebhookMessage,
+      WebhookMessage,
+      WebhookMessage,
+    ];
     const now = w.clock.now();
     w.messages.records.set(later.id, { ...later, nextAttemptAt: now + HOUR });
     w.messages.records.set(held.id, { ...held, claimedUntil: now + 20 * SECOND });
@@ -912,12 +922,11 @@ describe('redriveDeliveries', () => {
 
   test('later, only deliveries overdue and unheld for the given time are handed on; one whose round is over, never', async () => {
     const w = world();
-    await register(w, ['clients.submitted']);
-    await register(w, ['clients.submitted']);
-    await register(w, ['clients.submitted']);
-    w.clock.advance(SECOND);
-    const [lost, recent, over] = await fanOutEvent(w.ports, happen(w, 'clients.submitted'));
-    if (!lost || !recent || !over) throw new Error('three messages expected');
+    const [lost, recent, over] = (await messagesOfOneEvent(w, 3)) as [
+      WebhookMessage,
+      WebhookMessage,
+      WebhookMessage,
+    ];
     w.clock.advance(10 * SECOND);
     const now = w.clock.now();
     w.messages.records.set(recent.id, { ...recent, nextAttemptAt: now - SECOND });
