@@ -9,7 +9,7 @@ import { type RunOptions, StateMachine, type StateMachineDefinition } from 'aws-
 import { log } from '../../core/log';
 import type { Environment } from '../../core/model';
 import { type RunKind, type RunStore, runName, type WorkflowRun, type Workflows } from '../../core/ports';
-import { dueTime } from '../../core/timed-step';
+import { deliveryWaitInput } from '../../core/webhooks/delivery-run';
 import type { DeliveryWaits } from '../queues/delivery-queue';
 
 /** A Task state's function, by the placeholder its definition names it with (`${Name}`). */
@@ -75,10 +75,11 @@ export class LocalStepFunctions {
   /** The waits of one environment's deliveries past the delivery queue's reach (the `delivery` workflow). */
   deliveryWaits(environment: Environment): DeliveryWaits {
     return {
-      start: async ({ run, dueAt }) => {
+      start: async (delivery) => {
+        const { run, dueAt } = delivery;
         if (run.environment !== environment)
           throw new Error(`a ${run.environment} delivery waits in ${environment}`);
-        this.execute('delivery', `${runName(run)}/w${dueAt}`, environment, { ...run, dueAt: dueTime(dueAt) });
+        this.execute('delivery', `${runName(run)}/w${dueAt}`, environment, deliveryWaitInput(delivery));
       },
     };
   }

@@ -3,7 +3,7 @@
 // webhook deliveries past the delivery queue's reach.
 import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import type { DueDelivery, WorkflowRun, Workflows } from '../../core/ports';
-import { dueTime } from '../../core/timed-step';
+import { deliveryWaitInput } from '../../core/webhooks/delivery-run';
 import type { DeliveryWaits } from '../queues/delivery-queue';
 
 /** The execution name of a run: unique per run (kind and subject), at most 80 characters. */
@@ -31,11 +31,13 @@ const startOnce = async (client: SFNClient, stateMachineArn: string, name: strin
  * is the run and the time its Wait state waits until.
  */
 export const stepFunctionsDeliveryWaits = (client: SFNClient, stateMachineArn: string): DeliveryWaits => ({
-  start: ({ run, dueAt }: DueDelivery) =>
-    startOnce(client, stateMachineArn, `${run.messageId}-r${run.round}-w${dueAt}`, {
-      ...run,
-      dueAt: dueTime(dueAt),
-    }),
+  start: (delivery: DueDelivery) =>
+    startOnce(
+      client,
+      stateMachineArn,
+      `${delivery.run.messageId}-r${delivery.run.round}-w${delivery.dueAt}`,
+      deliveryWaitInput(delivery),
+    ),
 });
 
 export const stepFunctionsWorkflows = (
