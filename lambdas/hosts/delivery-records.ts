@@ -8,6 +8,7 @@ import { deliveryRunOf } from '../adapters/queues/delivery-queue';
 import { log } from '../core/log';
 import type { DeliveryRun } from '../core/ports';
 import type { Services } from '../core/services';
+import { dueMicros } from '../core/timed-step';
 import { attemptDeliveries } from '../core/webhooks/delivery';
 
 const failure = (message: string, records: readonly SQSRecord[], error: unknown) => {
@@ -53,7 +54,7 @@ export const deliveryRecords =
     }
     const next = queued.flatMap(({ record, run }, i) => {
       const step = steps[i];
-      return step && !step.done ? [{ record, delivery: { run, dueAt: Date.parse(step.dueAt) * 1000 } }] : [];
+      return step && !step.done ? [{ record, delivery: { run, dueAt: dueMicros(step.dueAt) } }] : [];
     });
     try {
       await ports.deliveryQueue.schedule(next.map(({ delivery }) => delivery));

@@ -2,6 +2,7 @@
 // retry past the delivery queue's reach is due, the run goes back to the queue, whose consumer makes
 // the attempt. Handing back twice is harmless: the consumer holds an attempt before it sends it.
 import * as z from 'zod/mini';
+import { dueMicros } from '../core/timed-step';
 import { DeliveryRunShape } from '../core/webhooks/delivery-run';
 import { worker } from './worker';
 
@@ -13,7 +14,7 @@ const DeliveryWaitInput = z.extend(DeliveryRunShape, {
 export const handBackDelivery = worker(
   DeliveryWaitInput,
   async ({ dueAt, ...run }, { ports }): Promise<{ handedBack: true }> => {
-    await ports.deliveryQueue.schedule([{ run, dueAt: Date.parse(dueAt) * 1000 }]);
+    await ports.deliveryQueue.schedule([{ run, dueAt: dueMicros(dueAt) }]);
     return { handedBack: true };
   },
 );
