@@ -3,7 +3,7 @@
 // from just before the POST /v1/contract-reviews to the first GET /v1/contract-reviews/{id} (polled every
 // 100 ms) that shows the publication published. Also the time to the 202, and the server's own figure:
 // the publication's published_at minus the contract review's created_at. Also a real-world slide
-// (issue16263.pdf, which asks pdf.js for a 151-megapixel canvas; README of ../shared/fixtures/real-world-pdfs)
+// (issue16263.pdf, whose 2×2 image pdf.js would scale up to its 151-megapixel mask; README of ../shared/fixtures/real-world-pdfs)
 // with the stack's peak RSS growth while each run is in the pipeline, against the text contract's.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';

@@ -225,6 +225,7 @@ export const contractPages = (contract: RenderedContract): ContractPages => {
 /** What a page's notice says of each problem. */
 const PROBLEM_TEXT: Record<PageProblem, string> = {
   image_unavailable: 'could not be displayed',
+  image_incomplete: 'is shown without some of its pictures: they could not be displayed',
   text_unavailable: 'has no text to search or select: it could not be read',
 };
 
@@ -257,6 +258,10 @@ export const problemsNotice = (contract: RenderedContract): string[] => {
     ...sentence(
       'image_unavailable',
       (many) => `could not be displayed; ${many ? 'they are' : 'it is'} in the PDF`,
+    ),
+    ...sentence(
+      'image_incomplete',
+      (many) => `${many ? 'are' : 'is'} shown without some of ${many ? 'their' : 'its'} pictures`,
     ),
     ...sentence('text_unavailable', (many) => `${many ? 'have' : 'has'} no text to search or select`),
     'Download the PDF to see the contract as sent.</p>',

@@ -27,9 +27,10 @@ export interface PageImage {
 
 /**
  * What could not be made of one page, while the rest of the contract could: its image (a blank sheet of
- * the page's size stands in, and the viewer says so) or its text (the page is shown without a text layer).
+ * the page's size stands in, and the viewer says so), some of the pictures on it (the page is drawn
+ * without them), or its text (the page is shown without a text layer).
  */
-export type PageProblem = 'image_unavailable' | 'text_unavailable';
+export type PageProblem = 'image_unavailable' | 'image_incomplete' | 'text_unavailable';
 
 export interface RenderedPage {
   /** 1-based. */

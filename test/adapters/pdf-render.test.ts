@@ -20,10 +20,11 @@ import {
   type TextRun,
 } from '../../lambdas/core/rendered-contract';
 import {
-  brokenImagePdf,
   contractPdf,
+  damagedImagePdf,
   encryptedPdf,
   notAPdf,
+  oversizedImagePdf,
   repeatedPagePdf,
   rotatedPdf,
   scannedPdf,
@@ -300,18 +301,49 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
     expect(error).toMatchObject({ reason: 'processing_error', message: expect.stringMatching(message) });
   });
 
-  it('a page that cannot be drawn is a blank sheet with image_unavailable and its text; the pages around it render', async () => {
+  it.each([
+    ['too large to decode', () => oversizedImagePdf(3, [2])],
+    ['that cannot be decoded', () => damagedImagePdf(3, [2])],
+  ])(
+    'an image %s is left out: its page is drawn without it, with its text, marked image_incomplete',
+    async (_, make) => {
+      const pdf = await make();
+      for (const encoders of [1, 2]) {
+        const contract = await render(await request(pdf), { encoders });
+        expect(contract.pages.map((page) => page.problems)).toEqual([
+          undefined,
+          ['image_incomplete'],
+          undefined,
+        ]);
+        const marked = contract.pages[1];
+        expect(marked?.problemDetail).toBe('An image on the page cannot be drawn: too large or damaged');
+        // The rest of the page is drawn, and its text read.
+        expect(
+          ink(await decode(marked?.image.key ?? ''), { x: 0, y: 0, width: 1, height: 1 }),
+        ).toBeGreaterThan(0);
+        expect(pageText(marked ?? { text: [] })).toContain('Page 2 of 3');
+      }
+    },
+  );
+
+  it('a page that needs a canvas over maxCanvasPixels is a blank sheet with image_unavailable and its text; the pages around it render', async () => {
+    // An image of 3,000 × 3,000 pixels may be decoded here, but not given the canvas it needs.
+    const pdf = await oversizedImagePdf(3, [2], 3000);
     for (const encoders of [1, 2]) {
-      const contract = await render(await request(await brokenImagePdf(3, [2])), { encoders });
+      const contract = await render(await request(pdf), {
+        encoders,
+        maxCanvasPixels: 5_000_000,
+        maxImagePixels: 100_000_000,
+      });
       expect(contract.pages.map((page) => page.problems)).toEqual([
         undefined,
         ['image_unavailable'],
         undefined,
       ]);
       const [first, broken, third] = contract.pages.map((page) => page);
-      // The canvas pdf.js asked for to draw the 100,000-pixel image was refused, not made.
+      // The canvas pdf.js asked for to draw the image was refused, not made.
       expect(broken?.problemDetail).toMatch(
-        /^The page cannot be drawn: The page needs a canvas of 100000×100000/,
+        /^The page cannot be drawn: The page needs a canvas of 3000×3000/,
       );
       const sheet = await decode(broken?.image.key ?? '');
       expect([sheet.width, sheet.height]).toEqual([1240, 1754]);
@@ -339,14 +371,19 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
   describe('real-world PDFs (../shared/fixtures/real-world-pdfs)', () => {
     const fixture = (name: string) => readFile(join(REAL_WORLD_PDFS, name));
 
-    it('issue16263.pdf, a slide asking for a 151-megapixel soft mask: published with a placeholder and its text', async () => {
+    it('issue16263.pdf, a slide asking for a 151-megapixel soft mask: published without that image, marked, with its text and drawing', async () => {
       const contract = await render(await request(await fixture('issue16263.pdf')));
       expect(contract.pageCount).toBe(1);
-      expect(contract.pages[0]).toMatchObject({
-        problems: ['image_unavailable'],
-        problemDetail: expect.stringMatching(/canvas of 34862×4332 pixels/),
+      const [slide] = contract.pages;
+      // pdf.js would scale the 2×2 image up to its mask's 34,862 × 4,332 pixels; it is left out instead.
+      expect(slide).toMatchObject({
+        problems: ['image_incomplete'],
+        problemDetail: 'An image on the page cannot be drawn: too large or damaged',
       });
-      expect(pageText(contract.pages[0] ?? { text: [] }).length).toBeGreaterThan(0);
+      expect(pageText(slide ?? { text: [] }).length).toBeGreaterThan(0);
+      expect(ink(await decode(slide?.image.key ?? ''), { x: 0, y: 0, width: 1, height: 1 })).toBeGreaterThan(
+        0,
+      );
     });
 
     it('poppler-90-0-fuzzed.pdf, damaged: every page kept, the unreadable ones marked, the rest drawn', async () => {
@@ -464,17 +501,17 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
       expect((await decode(`${req.outputPrefix}page-0007.webp`)).width).toBe(1240);
     });
 
-    it('keeps a page that cannot be drawn as a placeholder, and draws the others', async () => {
-      const contract = await render(await request(await brokenImagePdf(6, [4])), { threads: count });
+    it('keeps a page drawn without its oversized image, marked, and draws the others', async () => {
+      const contract = await render(await request(await oversizedImagePdf(6, [4])), { threads: count });
       expect(contract.pages.map((page) => page.problems?.join() ?? '')).toEqual([
         '',
         '',
         '',
-        'image_unavailable',
+        'image_incomplete',
         '',
         '',
       ]);
-      expect(contract.pages[3]?.problemDetail).toMatch(/canvas of 100000×100000/);
+      expect(contract.pages[3]?.problemDetail).toMatch(/^An image on the page cannot be drawn/);
     });
 
     it('stops at the deadline, and writes nothing once it has answered', async () => {

@@ -91,13 +91,14 @@ describe('the contract viewer in Chromium', () => {
       pdfKey,
     });
     await writeViewer(blobs, SLUG, output);
-    // The same contract with page 2 not drawn and page 3's text unreadable, as processing may leave it.
+    // The same contract with page 1 drawn without a picture, page 2 not drawn and page 3's text
+    // unreadable, as processing may leave it.
     const [first, second, third] = contract.pages;
     if (!(first && second && third)) throw new Error('the drawn contract has three pages');
     const shownInPart = {
       ...contract,
       pages: [
-        first,
+        { ...first, problems: ['image_incomplete' as const] },
         { ...second, problems: ['image_unavailable' as const] },
         { ...third, text: [], problems: ['text_unavailable' as const] },
       ],
@@ -230,6 +231,10 @@ describe('the contract viewer in Chromium', () => {
         await expect(banner.isVisible()).resolves.toBe(true);
         expect(await banner.textContent()).toContain('Page 2 could not be displayed');
         expect(await banner.textContent()).toContain('Page 3 has no text to search or select');
+        expect(await banner.textContent()).toContain('Page 1 is shown without some of its pictures');
+        // Page 1 is drawn, so its notice does not cover it, and its text is there.
+        await expect(page.locator('#page-1 .page-notice').isVisible()).resolves.toBe(true);
+        expect(await page.locator('#page-1 .text-layer').count()).toBe(1);
         // Page 2's notice lies over page 2's sheet, within it.
         const over = await page.evaluate(() => {
           const sheet = document.querySelector('#page-2 .sheet')?.getBoundingClientRect();

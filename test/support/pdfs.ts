@@ -1,6 +1,6 @@
 // test support -> PDFs for tests: a realistic text contract, a scanned one, a long one, a PDF of any size
-// written by streaming, and the bad ones (not a PDF, truncated, no pages, password protected, a page
-// that cannot be rendered).
+// written by streaming, and the bad ones (not a PDF, truncated, no pages, password protected, an image
+// too large or too damaged to draw).
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
@@ -12,6 +12,7 @@ import {
   PDFDocument,
   type PDFFont,
   PDFPage,
+  type PDFRef,
   popGraphicsState,
   pushGraphicsState,
   StandardFonts,
@@ -150,48 +151,81 @@ export const repeatedPagePdf = async (source: Uint8Array, count: number): Promis
 };
 
 /**
- * Draws, on each page of `doc` numbered in `pages`, an image that claims to be 100,000 pixels square but
- * holds three bytes: pdf.js opens the file, but drawing those pages throws (the canvas for the image
- * cannot be made).
+ * Draws, on each page of `doc` numbered in `pages`, an image that claims to be `side` pixels square but
+ * holds three bytes (pdf.js pads the rest): by default 100,000 square, far over what pdf.js may decode,
+ * so those pages are drawn without it.
  */
-const addBrokenImage = (doc: PDFDocument, pages: readonly number[]): void => {
+const addOversizedImage = (doc: PDFDocument, pages: readonly number[], side = 100_000): void => {
   const image = doc.context.register(
     doc.context.stream(new Uint8Array(3), {
       Type: 'XObject',
       Subtype: 'Image',
-      Width: 100_000,
-      Height: 100_000,
+      Width: side,
+      Height: side,
       ColorSpace: 'DeviceRGB',
       BitsPerComponent: 8,
     }),
   );
+  addToPages(doc, pages, 'Oversized', image);
+};
+
+/** Draws `image` (an image XObject) on each page of `doc` numbered in `pages`, 200 points square. */
+const addToPages = (doc: PDFDocument, pages: readonly number[], name: string, image: PDFRef): void => {
   for (const number of pages) {
     const page = doc.getPage(number - 1);
-    const name = page.node.newXObject('Broken', image);
+    const key = page.node.newXObject(name, image);
     page.pushOperators(
       pushGraphicsState(),
       concatTransformationMatrix(200, 0, 0, 200, 100, 300),
-      drawObject(name),
+      drawObject(key),
       popGraphicsState(),
     );
   }
 };
 
-/** A contract of `pages` pages whose pages `broken` cannot be drawn (their text can still be read). */
-export const brokenImagePdf = async (pages = 3, broken: readonly number[] = [2]): Promise<Uint8Array> => {
+/**
+ * A contract of `pages` pages whose pages `oversized` carry an image `side` pixels square: by default
+ * too large to decode, so those pages are drawn without it (their text is still read).
+ */
+export const oversizedImagePdf = async (
+  pages = 3,
+  oversized: readonly number[] = [2],
+  side?: number,
+): Promise<Uint8Array> => {
   const doc = await PDFDocument.load(await contractPdf(pages));
-  addBrokenImage(doc, broken);
+  addOversizedImage(doc, oversized, side);
   return doc.save();
 };
 
 /**
- * `pages` A4 pages without text, none of which can be drawn: nothing can be shown, so processing fails
- * (`processing_error`).
+ * A contract of `pages` pages whose pages `damaged` carry a JPEG image of random bytes: pdf.js cannot
+ * decode it, and draws those pages without it.
+ */
+export const damagedImagePdf = async (pages = 3, damaged: readonly number[] = [2]): Promise<Uint8Array> => {
+  const doc = await PDFDocument.load(await contractPdf(pages));
+  const image = doc.context.register(
+    doc.context.stream(randomBytes(2048), {
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: 400,
+      Height: 300,
+      ColorSpace: 'DeviceRGB',
+      BitsPerComponent: 8,
+      Filter: 'DCTDecode',
+    }),
+  );
+  addToPages(doc, damaged, 'Damaged', image);
+  return doc.save();
+};
+
+/**
+ * `pages` A4 pages without text, each drawn without the only image on it (too large to decode):
+ * nothing can be shown, so processing fails (`processing_error`).
  */
 export const undrawablePdf = async (pages = 3): Promise<Uint8Array> => {
   const doc = await PDFDocument.create();
   for (let i = 0; i < pages; i++) doc.addPage([595.28, 841.89]);
-  addBrokenImage(
+  addOversizedImage(
     doc,
     Array.from({ length: pages }, (_, i) => i + 1),
   );

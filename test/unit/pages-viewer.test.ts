@@ -148,6 +148,33 @@ describe('renderViewer', () => {
     expect(html).not.toContain('canvas too large');
   });
 
+  test('pages drawn without some of their pictures: named in the banner and on the page, which is still described as the page', () => {
+    const base = input();
+    const [first, second] = base.contract.pages as [RenderedPage, RenderedPage];
+    const incomplete = (p: RenderedPage): RenderedPage => ({ ...p, problems: ['image_incomplete'] });
+    const contract = {
+      ...base.contract,
+      pageCount: 3,
+      pages: [incomplete(first), second, incomplete(page(3, []))],
+    };
+    const html = file(renderViewer(input({ contract })), INDEX_FILE).body;
+    expect(html).toContain(
+      'Pages <a href="#page-1">1</a> and <a href="#page-3">3</a> are shown without some of their pictures.',
+    );
+    const section = html.slice(
+      html.indexOf('id="page-1"'),
+      html.indexOf('</section>', html.indexOf('id="page-1"')),
+    );
+    expect(section).toContain(
+      '<p class="page-notice" role="note">Page 1 is shown without some of its pictures: they could not be displayed.',
+    );
+    expect(section).toContain('alt="Page 1 of 3"');
+    const one = { ...base.contract, pages: [incomplete(first), second] };
+    expect(file(renderViewer(input({ contract: one })), INDEX_FILE).body).toContain(
+      'Page <a href="#page-1">1</a> is shown without some of its pictures.',
+    );
+  });
+
   test('several pages in the banner are listed in words', () => {
     const base = input();
     const broken = (n: number): RenderedPage => ({ ...page(n, []), problems: ['image_unavailable'] });

@@ -107,6 +107,12 @@ export interface OpenPdfOptions {
    * renderer, so that the inspector, which draws nothing, never loads the native canvas package.
    */
   CanvasFactory?: object;
+  /**
+   * For drawing: the most pixels an image may be decoded to, its masks counted (pdf.js is patched to
+   * count them: patches/pdfjs-dist+*.patch). A larger image is left out of the page, and pdf.js leaves
+   * a null image in its place, which `PagePainter` reports.
+   */
+  maxImagePixels?: number;
 }
 
 /**
@@ -117,7 +123,7 @@ export interface OpenPdfOptions {
 export const openStoredPdf = (
   ranges: RangeSource,
   length: number,
-  { assets, rangeChunkSize, CanvasFactory }: OpenPdfOptions,
+  { assets, rangeChunkSize, CanvasFactory, maxImagePixels }: OpenPdfOptions,
 ) => {
   const transport = new BlobRangeTransport(ranges, length);
   const task = getDocument({
@@ -130,6 +136,7 @@ export const openStoredPdf = (
     cMapPacked: true,
     verbosity: VerbosityLevel.ERRORS,
     ...(CanvasFactory !== undefined && { CanvasFactory }),
+    ...(maxImagePixels !== undefined && { maxImageSize: maxImagePixels }),
   });
   return { task, transport };
 };

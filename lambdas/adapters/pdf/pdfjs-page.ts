@@ -138,6 +138,18 @@ export const textRuns = (content: TextContent, viewport: PageViewport): TextRun[
 
 const messageOf = (error: unknown) => (error as Error)?.message ?? String(error);
 
+/**
+ * How many images pdf.js left out of what it drew among `objects` (a page's own, or the document's
+ * shared ones): an image it cannot decode, or one over `maxImagePixels`, is resolved to null, and the
+ * page is drawn without it.
+ */
+const missingImages = (objects: Iterable<unknown[]>): number => {
+  let count = 0;
+  for (const [id, data] of objects)
+    if (typeof id === 'string' && id.includes('img_') && data === null) count++;
+  return count;
+};
+
 /** The box, text and pixels of a page drawn into a painter's canvases, waiting to be encoded. */
 type Drawn = Omit<PaintedPage, 'image' | 'thumbnail'>;
 
@@ -155,7 +167,8 @@ export class PagePainter {
   /**
    * Draws page `number` and reads its text, into this painter's canvases; frees pdf.js's page after. A
    * page that cannot be opened or drawn gets a placeholder (a blank sheet of its size) and
-   * `image_unavailable`; text that cannot be read leaves the page without text and `text_unavailable`.
+   * `image_unavailable`; one drawn without some of its images (too large or damaged) gets
+   * `image_incomplete`; text that cannot be read leaves the page without text and `text_unavailable`.
    * Once the render as a whole has ended, any failure throws instead.
    */
   async draw(document: PDFDocumentProxy, number: number, control: DrawControl): Promise<Drawn> {
@@ -179,8 +192,14 @@ export class PagePainter {
       const size = imageSize(box.width, box.height, this.options);
       const problems: PageProblem[] = [];
       let problemDetail: string | undefined;
+      const missingBefore = missingImages(page.commonObjs);
       try {
         await this.drawPage(page, size, control);
+        const missing = missingImages(page.objs) + missingImages(page.commonObjs) - missingBefore;
+        if (missing > 0) {
+          problems.push('image_incomplete');
+          problemDetail = `${missing === 1 ? 'An image' : `${missing} images`} on the page cannot be drawn: too large or damaged`;
+        }
       } catch (error) {
         if (control.ended()) throw error;
         this.drawPlaceholder(size);

@@ -17,6 +17,8 @@ export interface PagesInit extends PaintOptions {
   deadline: number;
   /** The most pixels of a canvas pdf.js makes for itself while it draws; a page needing more is a placeholder. */
   maxCanvasPixels: number;
+  /** The most pixels of an image pdf.js decodes, masks counted; a larger one is left out (`image_incomplete`). */
+  maxImagePixels: number;
 }
 
 /** The pages of one PDF; `paint` may be called again before an earlier call has settled. */
@@ -57,6 +59,7 @@ export class InlinePages implements PageSource {
     this.opening = openStoredPdf(ranges, init.length, {
       ...init,
       CanvasFactory: boundedCanvasFactory(init.maxCanvasPixels),
+      maxImagePixels: init.maxImagePixels,
     });
     this.opened = this.opening.task.promise.then(
       (document) => document.numPages,

@@ -10,6 +10,7 @@ import type { BlobStore } from '../../core/ports';
 import {
   type ContractRenderer,
   type PageImage,
+  type PageProblem,
   type RenderedContract,
   type RenderedPage,
   RenderFailed,
@@ -45,6 +46,12 @@ export interface PdfjsRendererOptions {
    * soft mask); a page needing more is shown as a placeholder. Default 40 M: 160 MB, a 600 dpi A4 scan.
    */
   maxCanvasPixels?: number;
+  /**
+   * Most pixels an image in a page is decoded to, its masks counted (pdf.js scales an image up to its
+   * mask's size); a larger image is left out of the page, which is marked `image_incomplete`. Default
+   * 40 M: decoding holds 4 bytes a pixel, so no image can take more than about 160 MB.
+   */
+  maxImagePixels?: number;
   /** Image format; PNG is also the fallback when WebP encoding fails. Default `webp`. */
   format?: 'webp' | 'png';
   /** WebP quality, 0 to 100. Default 80. */
@@ -75,6 +82,10 @@ export const defaultThreads = (): number =>
 /** setTimeout's longest delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** A page whose drawing is missing in whole or in part. */
+const isImageProblem = (problem: PageProblem) =>
+  problem === 'image_unavailable' || problem === 'image_incomplete';
+
 /** Thrown inside a render once the deadline has passed; becomes `RenderFailed('timed_out')`. */
 class DeadlinePassed extends Error {}
 
@@ -98,6 +109,7 @@ export class PdfjsRenderer implements ContractRenderer {
       thumbnailWidth = 200,
       pageTimeLimitMs = 30_000,
       maxCanvasPixels = 40 * 1000 * 1000,
+      maxImagePixels = 40 * 1000 * 1000,
       format = 'webp',
       quality = 80,
       threads = defaultThreads(),
@@ -108,6 +120,7 @@ export class PdfjsRenderer implements ContractRenderer {
     if (!(dpi > 0 && maxPixels >= 1 && maxSide >= 1 && thumbnailWidth >= 1 && pageTimeLimitMs > 0))
       throw new Error('dpi, maxPixels, maxSide, thumbnailWidth and pageTimeLimitMs must be positive');
     if (!(maxCanvasPixels >= maxPixels)) throw new Error('maxCanvasPixels must be at least maxPixels');
+    if (!(maxImagePixels >= 1)) throw new Error('maxImagePixels must be positive');
     if (!Number.isInteger(encoders) || encoders < 1) throw new Error('encoders must be at least 1');
     if (!Number.isInteger(threads) || threads < 0) throw new Error('threads must be 0 or more');
     this.paint = {
@@ -119,6 +132,7 @@ export class PdfjsRenderer implements ContractRenderer {
       thumbnailWidth,
       pageTimeLimitMs,
       maxCanvasPixels,
+      maxImagePixels,
       format,
       quality,
     };
@@ -130,12 +144,13 @@ export class PdfjsRenderer implements ContractRenderer {
   /**
    * Renders every page, or throws `RenderFailed`: `timed_out` once `request.deadline` has passed (checked
    * before each page and while a page renders) or `request.signal` has aborted, `processing_error` when
-   * the file cannot be opened, has no pages, has nothing to show (no page drawn, no text read), or a page
-   * cannot be encoded or stored. One bad page does not sink the others: a page that cannot be opened,
-   * or drawn within `pageTimeLimitMs` and `maxCanvasPixels`, is kept as a placeholder with
-   * `image_unavailable`, and one whose text cannot be read is kept without text with `text_unavailable`
-   * (pdf.js itself also skips what it can inside a page, such as an unknown operator or an undecodable
-   * image, as viewers do). Images of pages done before a failure stay stored; a retry overwrites the
+   * the file cannot be opened, has no pages, has nothing to show (no page drawn whole, no text read), or
+   * a page cannot be encoded or stored. One bad page does not sink the others: a page that cannot be
+   * opened, or drawn within `pageTimeLimitMs` and `maxCanvasPixels`, is kept as a placeholder with
+   * `image_unavailable`; one drawn without an image that is undecodable or over `maxImagePixels` is
+   * kept with `image_incomplete`; one whose text cannot be read is kept without text with
+   * `text_unavailable` (pdf.js itself also skips what it can inside a page, such as an unknown
+   * operator, as viewers do). Images of pages done before a failure stay stored; a retry overwrites the
    * same keys. Nothing is written, and no rendering thread is left, once this has settled.
    */
   async render(request: RenderRequest): Promise<RenderedContract> {
@@ -160,8 +175,8 @@ export class PdfjsRenderer implements ContractRenderer {
     );
     try {
       await finished.promise;
-      // Nothing to show: no page drawn and no text read. A placeholder with its text is still a page.
-      if (state.pages.every((page) => page.problems?.includes('image_unavailable') && page.text.length === 0))
+      // Nothing to show: no page drawn whole and no text read. A placeholder with its text is still a page.
+      if (state.pages.every((page) => page.problems?.some(isImageProblem) && page.text.length === 0))
         throw new RenderFailed(
           'processing_error',
           `No page of the PDF can be drawn or read: ${state.pages[0]?.problemDetail ?? 'no pages'}`,
