@@ -7,6 +7,7 @@ import { artifacts } from '../core/contracts/artifacts';
 import { changeContractReview } from '../core/contracts/change';
 import { processingCompleted, processingFailed, processingTimeLimitMs } from '../core/contracts/pipeline';
 import { CHANNELS_OF } from '../core/contracts/shape';
+import { isDependencyUnavailable } from '../core/errors';
 import { log } from '../core/log';
 import type { FailureReason } from '../core/model';
 import { pageProblems, RenderFailed } from '../core/rendered-contract';
@@ -58,7 +59,9 @@ export const processContract = worker(RunInput, async (run, { ports }, signal): 
     // Published all the same; the viewer says which pages are missing what (decisions in the README).
     if (problems.length > 0) log.warn('pages shown in part', { id, version: run.version, pages: problems });
   } catch (error) {
-    if (!(error instanceof RenderFailed)) throw error;
+    // A dependency's fault (the PDF stopped coming from S3 part-way): not the file's. The state's
+    // retrier tries again, and the contract is not shown failed meanwhile.
+    if (!(error instanceof RenderFailed) || isDependencyUnavailable(error)) throw error;
     // Stopped by its host, not failed: the run stays recorded and is re-driven after the restart.
     if (signal?.aborted) throw new Error('processing stopped: the host is stopping', { cause: error });
     log.error('processing attempt failed', { id, version: run.version, reason: error.reason, error });
