@@ -134,8 +134,6 @@ export const openStoredPdf = (
     disableStream: true,
     ...assets,
     cMapPacked: true,
-    // A file's PostScript functions are interpreted, never compiled into JavaScript from its bytes.
-    isEvalSupported: false,
     verbosity: VerbosityLevel.ERRORS,
     ...(CanvasFactory !== undefined && { CanvasFactory }),
     ...(maxImagePixels !== undefined && { maxImageSize: maxImagePixels }),
