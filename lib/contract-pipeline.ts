@@ -58,9 +58,17 @@ export const WORKERS: readonly Worker[] = [
     blobAccess: 'read-put',
   },
   {
+    id: 'RequestLawyerReview',
+    entry: 'lambdas/hosts/aws/functions/request-lawyer-review.ts',
+    description: "contract run: keep the task token of the wait for the lawyer's review",
+    memorySize: 256,
+    timeout: Duration.minutes(1),
+    blobAccess: 'none',
+  },
+  {
     id: 'PublishReview',
     entry: 'lambdas/hosts/aws/functions/publish-review.ts',
-    description: 'review run: publish the review channels',
+    description: 'contract run (resumed by the lawyer) and review run: publish the review channels',
     memorySize: 1024,
     timeout: Duration.minutes(15),
     blobAccess: 'read-put-delete',

@@ -9,6 +9,7 @@ import { ServiceFunction } from './service-function';
 import {
   type BlobAccess,
   connectService,
+  endsReviewWaits,
   type HostResources,
   type StateMachines,
   useStateMachines,
@@ -53,7 +54,10 @@ export class ServiceApi extends Construct {
         blobAccessOf(route),
         route.upload,
       );
-      if (route.upload) useStateMachines(fn, stateMachines);
+      if (route.upload) {
+        useStateMachines(fn, stateMachines);
+        endsReviewWaits(fn, stateMachines);
+      }
       this.httpApi.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],

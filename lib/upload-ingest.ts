@@ -26,6 +26,7 @@ import { Construct } from 'constructs';
 import { PROJECT_ROOT } from './paths';
 import {
   connectService,
+  endsReviewWaits,
   type HostResources,
   type ResourceUser,
   type StateMachines,
@@ -101,6 +102,7 @@ export class UploadIngest extends Construct {
     // accepted upload starts its contract run.
     connectService(user, resources, 'read-put');
     useStateMachines(user, stateMachines);
+    endsReviewWaits(user, stateMachines);
     useSecret(user, 'ORIGIN_VERIFY_SECRET_ARN', this.originVerifySecret);
 
     this.service = new FargateService(this, 'Service', {

@@ -42,6 +42,14 @@ export function useSecret(user: ResourceUser, setting: string, secret: ISecret):
   secret.grantRead(user.grantPrincipal);
 }
 
+/**
+ * Grants ending the waits of contract runs (their task tokens): what a host that accepts versions
+ * needs, as a new version ends the previous one's wait for the lawyer. The token names the execution.
+ */
+export function endsReviewWaits(user: ResourceUser, stateMachines: StateMachines): void {
+  stateMachines.contract?.grantTaskResponse(user.grantPrincipal);
+}
+
 /** The state machine of each kind of run (lib/contract-pipeline.ts). */
 export type StateMachines = Readonly<Partial<Record<RunKind, IStateMachine>>>;
 

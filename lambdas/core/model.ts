@@ -37,6 +37,11 @@ export interface LawyerReview {
   state: 'not_requested' | 'requested' | 'completed';
   requestedAt: Micros | null;
   completedAt: Micros | null;
+  /**
+   * While the version's contract run waits for the review: the task token that resumes it. Never
+   * shown (it is a capability); gone once the review is published or a new version is accepted.
+   */
+  waitToken?: string;
 }
 
 export type PublicationState = 'not_requested' | 'pending' | 'published' | 'withdrawn' | 'failed';

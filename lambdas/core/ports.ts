@@ -117,6 +117,16 @@ export type WorkflowRun = Exclude<RunRequest, DeliveryRun>;
 export interface Workflows {
   /** Starts a recorded run; starting one that is already running or finished does nothing. */
   start(run: WorkflowRun): Promise<void>;
+  /**
+   * Resumes the run waiting with `token` (the lawyer's review of its version is published); a wait
+   * that is over already is left as it is.
+   */
+  resumeWait(token: string): Promise<void>;
+  /**
+   * Ends the wait of `token` as superseded (a newer version asks for a review of its own); a wait that
+   * is over already is left as it is.
+   */
+  supersedeWait(token: string): Promise<void>;
 }
 
 /**

@@ -19,7 +19,7 @@ import { frameListener, withLoader } from './frame-host';
 import { answerProtocolErrorsAsJson } from './http-protocol-errors';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 import { startLocalEventFlow, startLocalQueues } from './local-event-flow';
-import { localBucket, localFrameUrls, localServices } from './local-wiring';
+import { localBucket, localFrameUrls, localServices, localWaits } from './local-wiring';
 import { localWorkflowRunner } from './local-workflow-runner';
 import { pagesListener } from './pages-host';
 
@@ -75,7 +75,8 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
           delayScale: config.delayScale,
         }),
     }));
-    runner = await localWorkflowRunner(services, config.delayScale);
+    const waits = { production: localWaits(dynamo, 'production'), sandbox: localWaits(dynamo, 'sandbox') };
+    runner = await localWorkflowRunner(services, waits, config.delayScale);
 
     // The sign-up form's frame and loader, built once before anything listens.
     const onboarding = await buildOnboardingAssets();

@@ -4,12 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { newAnswerKey } from '../adapters/answer-vault';
 import { createS3Client } from '../adapters/blobs/s3-client';
 import { composePorts } from '../adapters/compose';
 import { createDocumentClient } from '../adapters/dynamodb';
 import { localTableName } from '../adapters/dynamodb/table-schema';
 import { lazyPdfInspector, lazyRenderer } from '../adapters/pdf/lazy-pdf-ports';
+import { LocalWaits } from '../adapters/workflows/local-waits';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import type { Clock, DeliveryQueue, Workflows } from '../core/ports';
 import type { Services } from '../core/services';
@@ -62,14 +64,21 @@ export const localPagesUrls = (config: LocalConfig): Record<Environment, string>
  * within a second and runs them, and its delivery re-drive hands on recorded deliveries within seconds
  * (local-event-flow.ts).
  */
-const recordedOnly: Workflows = { start: async () => {} };
+const recordedOnly: Pick<Workflows, 'start'> = { start: async () => {} };
 const deliveriesRecordedOnly: DeliveryQueue = { schedule: async () => {} };
 
-/** What starts runs and hands deliveries on in one environment; by default, nothing (only recorded). */
+/**
+ * What starts runs and hands deliveries on in one environment; by default, nothing (only recorded). A
+ * run's wait is ended in the table either way (`LocalWaits`), where the stack's runner looks for it.
+ */
 export interface LocalRunStarters {
-  workflows: Workflows;
+  workflows: Pick<Workflows, 'start'>;
   deliveryQueue: (clock: Clock) => DeliveryQueue;
 }
+
+/** Where the local runner's waits of one environment end (its table). */
+export const localWaits = (dynamo: DynamoDBDocumentClient, environment: Environment): LocalWaits =>
+  new LocalWaits(dynamo, localTableName(environment));
 
 export const localServices = async (
   config: LocalConfig,
@@ -82,6 +91,7 @@ export const localServices = async (
   const s3 = createS3Client({ region: 'us-east-1', endpoint: localUrl(config, PORT_OFFSETS.blobStore) });
   const entries = await Promise.all(
     ENVIRONMENTS.map(async (environment): Promise<[Environment, Services]> => {
+      const starters = startersOf(environment);
       const ports = composePorts({
         environment,
         dynamo,
@@ -91,7 +101,8 @@ export const localServices = async (
         allowLoopbackWebhooks: true,
         signingKey: await signingKey(config.dataDir, environment),
         answersKey: () => answersKey(config.dataDir, environment),
-        ...startersOf(environment),
+        workflows: { ...starters.workflows, ...localWaits(dynamo, environment).ending },
+        deliveryQueue: starters.deliveryQueue,
         // One process serves every endpoint and worker: it reads PDFs.
         pdfs: lazyPdfInspector,
         renderer: lazyRenderer,

@@ -2,6 +2,7 @@
 // calling its worker in-process against the run's environment's services.
 import { fileURLToPath } from 'node:url';
 import { LocalStepFunctions, type LocalTask } from '../adapters/workflows/local-step-functions';
+import type { LocalWaits } from '../adapters/workflows/local-waits';
 import type { Environment } from '../core/model';
 import type { Services } from '../core/services';
 import { WORKERS } from '../workers';
@@ -29,6 +30,7 @@ const limitConcurrency = (task: LocalTask, limit: number): LocalTask => {
 
 export const localWorkflowRunner = (
   services: Record<Environment, Services>,
+  waits: Record<Environment, LocalWaits>,
   delayScale: number,
 ): Promise<LocalStepFunctions> => {
   const tasks: Record<string, LocalTask> = Object.fromEntries(
@@ -49,6 +51,7 @@ export const localWorkflowRunner = (
     },
     tasks,
     runs: { production: services.production.ports.runs, sandbox: services.sandbox.ports.runs },
+    waits,
     delayScale,
   });
 };

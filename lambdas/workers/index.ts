@@ -8,12 +8,14 @@ import { handBackDelivery } from './hand-back-delivery';
 import { processContract } from './process-contract';
 import { publishReview } from './publish-review';
 import { publishViewer } from './publish-viewer';
+import { requestLawyerReview } from './request-lawyer-review';
 import type { Worker } from './worker';
 
 export const WORKERS: Readonly<Record<string, Worker<unknown>>> = {
   ProcessContractFunctionArn: processContract,
   PublishViewerFunctionArn: publishViewer,
   AnalyseContractFunctionArn: analyseVersion,
+  RequestLawyerReviewFunctionArn: requestLawyerReview,
   PublishReviewFunctionArn: publishReview,
   FinishRunFunctionArn: finishRun,
   HandBackDeliveryFunctionArn: handBackDelivery,

@@ -3,7 +3,7 @@
 // order, new versions at the same link, withdrawal, and a PDF that fails processing.
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import { contractParts, exchange, upload } from '../support/api-client';
+import { bearer, call, contractParts, exchange, upload } from '../support/api-client';
 import { eventually, isEmpty } from '../support/eventually';
 import { devBootstrap, ops, type RunningStack, useLocalStack } from '../support/local-stack';
 import { contractPdf, undrawablePdf } from '../support/pdfs';
@@ -288,6 +288,86 @@ describe('legal_information', () => {
     const second = await waitFor(id, (r) => r.version === 2 && isPublished('review')(r));
     expect(publication(second, 'review')?.url).toBe(reviewUrl);
     expect((await page(reviewUrl as string)).text).toContain('Second review.');
+  });
+});
+
+describe('the wait for the lawyer (a task token)', () => {
+  /** The stored record, as the workers see it (the API never shows the token). */
+  const stored = async (id: string) => (await portsOf(stack)).production.contractReviews.get(id);
+  const unfinishedRuns = async (id: string) =>
+    (await (await portsOf(stack)).production.runs.unfinished(100)).filter(
+      (run) => 'contractReviewId' in run && run.contractReviewId === id,
+    );
+  const waitingWith = async (id: string, version: number) =>
+    (
+      await eventually(
+        () => stored(id),
+        (review) => review?.version === version && review.lawyerReview?.waitToken !== undefined,
+        { what: `version ${version} of ${id} waiting for the lawyer` },
+      )
+    )?.lawyerReview?.waitToken;
+
+  test('the contract run waits, for as long as the lawyer takes, and publish-review resumes that same run, which publishes the review', async () => {
+    const { id } = await send({
+      external_reference: `wait-${randomUUID()}`,
+      product: 'legal_information',
+      review: 'lawyer',
+    });
+    const waitToken = await waitingWith(id, 1);
+    // The token is the run's own (the local runner makes it from the run's name), and never shown.
+    expect(waitToken).toBe(`local-wait/production/${id}/v1/contract`);
+    const shown = await call(`${stack.production}/v1/contract-reviews/${id}`, {
+      headers: bearer(token),
+    });
+    expect(JSON.stringify(shown.body)).not.toContain('local-wait');
+
+    // Time passes (another contract goes from upload to published) and the run still waits, unfinished.
+    const other = await send({ external_reference: `meanwhile-${randomUUID()}`, product: 'contract_viewer' });
+    await waitFor(other.id, isPublished('contract_viewer'));
+    expect(await unfinishedRuns(id)).toEqual([
+      { kind: 'contract', environment: 'production', contractReviewId: id, version: 1 },
+    ]);
+    expect((await stored(id))?.lawyerReview).toMatchObject({ state: 'requested', waitToken });
+
+    expect((await ops(stack, 'publish-review', id, '--text', await reviewFile('Waited for.'))).code).toBe(0);
+    const done = await waitFor(id, isPublished('review'));
+    expect((await page(publication(done, 'review')?.url as string)).text).toContain('Waited for.');
+    // The waiting run published it and finished; no review run was recorded for it.
+    await eventually(() => unfinishedRuns(id), isEmpty, { what: `no run of ${id} unfinished` });
+    expect((await stored(id))?.lawyerReview?.waitToken).toBeUndefined();
+    expect(await eventsAbout(stack, 'production', id).then((events) => events.map((e) => e.type))).toEqual([
+      'contract-reviews.publication.published',
+      'contract-reviews.analysis.completed',
+      'contract-reviews.lawyer_review.requested',
+      'contract-reviews.lawyer_review.completed',
+      'contract-reviews.publication.published',
+    ]);
+  });
+
+  test('a new version while the review waits ends the old wait; the new version waits with its own token', async () => {
+    const { id } = await send({
+      external_reference: `superseded-${randomUUID()}`,
+      product: 'legal_information',
+      review: 'lawyer',
+    });
+    const first = await waitingWith(id, 1);
+    await sendVersion(id, 1, await contractPdf(4));
+    const second = await waitingWith(id, 2);
+    expect(second).toBe(`local-wait/production/${id}/v2/contract`);
+    expect(second).not.toBe(first);
+    // Version 1's run ended (superseded); only version 2's waits.
+    await eventually(
+      () => unfinishedRuns(id),
+      (runs) =>
+        runs.length === 1 && runs[0]?.kind === 'contract' && 'version' in runs[0] && runs[0].version === 2,
+      { what: `only version 2's run of ${id} unfinished` },
+    );
+    expect((await ops(stack, 'publish-review', id, '--text', await reviewFile('Review of v2.'))).code).toBe(
+      0,
+    );
+    const done = await waitFor(id, (r) => r.version === 2 && isPublished('review')(r));
+    expect((await page(publication(done, 'review')?.url as string)).text).toContain('Review of v2.');
+    await eventually(() => unfinishedRuns(id), isEmpty, { what: `no run of ${id} unfinished` });
   });
 });
 

@@ -1,11 +1,13 @@
-// A restart of the local stack keeps every record, key, token and idempotent answer.
+// A restart of the local stack keeps every record, key, token and idempotent answer, and a run waiting
+// for the lawyer waits on.
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bearer, call, contentDigest, contractParts, exchange, multipart } from '../support/api-client';
 import { makeDataDir, ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
 import { contractPdf } from '../support/pdfs';
-import { waitForReview } from '../support/pipeline';
+import { isPublished, publication, waitForReview } from '../support/pipeline';
+import { portsOf } from '../support/tenants';
 
 let dataDir: string;
 let stack: RunningStack | undefined;
@@ -19,7 +21,7 @@ afterAll(async () => {
   await removeDataDir(dataDir);
 });
 
-test('records, keys, tokens and idempotent answers survive a stop and start on the same DATA_DIR', async () => {
+test('records, keys, tokens, idempotent answers and a run waiting for the lawyer survive a stop and start on the same DATA_DIR', async () => {
   stack = await startStack({ dataDir, env: { RATE_LIMITS: 'off' } });
   const { portBase } = stack;
   const keys = (await ops(stack, 'dev-bootstrap')).json?.keys as { production: string; sandbox: string };
@@ -84,4 +86,16 @@ test('records, keys, tokens and idempotent answers survive a stop and start on t
   expect(replay.status).toBe(202);
   expect(replay.headers.get('idempotent-replayed')).toBe('true');
   expect(replay.text).toBe(created.text);
+
+  // The contract run waited for the lawyer across the stop, on the same task token (re-driven, it waits
+  // again on the token made from its name): publish-review resumes it, and it publishes the review.
+  const id = created.body.id as string;
+  const stored = await (await portsOf(stack)).production.contractReviews.get(id);
+  expect(stored?.lawyerReview?.waitToken).toBe(`local-wait/production/${id}/v1/contract`);
+  const review = path.join(dataDir, 'review.md');
+  await writeFile(review, 'Reviewed across a restart.');
+  expect((await ops(stack, 'publish-review', id, '--text', review)).code).toBe(0);
+  const done = await waitForReview(stack.production, token, id, isPublished('review'));
+  const page = await fetch(publication(done, 'review')?.url as string);
+  expect(await page.text()).toContain('Reviewed across a restart.');
 });

@@ -71,6 +71,9 @@ const TASK_WORKERS: Readonly<Record<RunKind, Readonly<Record<string, string>>>> 
     Process: 'ProcessContract',
     PublishViewer: 'PublishViewer',
     Analyse: 'AnalyseContract',
+    AwaitLawyerReview: 'RequestLawyerReview',
+    PublishReview: 'PublishReview',
+    ReviewPublished: 'FinishRun',
     Completed: 'FinishRun',
     Superseded: 'FinishRun',
     GiveUp: 'FinishRun',
@@ -79,16 +82,22 @@ const TASK_WORKERS: Readonly<Record<RunKind, Readonly<Record<string, string>>>> 
   delivery: { HandBack: HAND_BACK_DELIVERY },
   acceptance: { AcceptWhenDue: ACCEPT_ONBOARDING },
 };
+/** The Tasks that invoke their function and wait for their task token (the function is a parameter). */
+const WAITING_TASKS = ['AwaitLawyerReview'];
+const INVOKE_AND_WAIT = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
 /** Memory (MB) and timeout (s) of each worker. */
 const WORKER_SIZES: Readonly<Record<string, { MemorySize: number; Timeout: number }>> = {
   ProcessContract: { MemorySize: 3008, Timeout: 900 },
   PublishViewer: { MemorySize: 1024, Timeout: 900 },
   AnalyseContract: { MemorySize: 1024, Timeout: 300 },
+  RequestLawyerReview: { MemorySize: 256, Timeout: 60 },
   PublishReview: { MemorySize: 1024, Timeout: 900 },
   FinishRun: { MemorySize: 256, Timeout: 60 },
 };
 /** The workers that replace what they publish, and so may delete objects. */
 const DELETING_WORKERS = ['ProcessContract', 'PublishViewer', 'PublishReview'];
+/** The workers that touch no blob. */
+const BLOBLESS_WORKERS = ['RequestLawyerReview'];
 /** CloudFront's managed CachingOptimized policy. */
 const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';
 /** CloudFront's managed policies: CachingDisabled and AllViewerExceptHostHeader. */
@@ -439,19 +448,27 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
             if (attribute !== 'Arn') throw new Error(`\${${name}} is not replaced by a function ARN`);
             return `arn-of:${id}`;
           }),
-        ) as { States: Record<string, { Type: string; Resource?: string }> };
+        ) as {
+          States: Record<string, { Type: string; Resource?: string; Parameters?: { FunctionName?: string } }>;
+        };
         expect(Object.keys(substitutions).sort()).toEqual([...used].sort());
+        // A waiting Task names the integration as its resource and its function as a parameter.
         const tasks = Object.fromEntries(
           Object.entries(definition.States)
             .filter(([, state]) => state.Type === 'Task')
-            .map(([name, state]) => [name, state.Resource]),
+            .map(([name, state]) => [
+              name,
+              state.Resource === INVOKE_AND_WAIT
+                ? `waits for a token: ${state.Parameters?.FunctionName}`
+                : state.Resource,
+            ]),
         );
         expect([kind, tasks]).toEqual([
           kind,
           Object.fromEntries(
             Object.entries(TASK_WORKERS[kind]).map(([state, worker]) => [
               state,
-              `arn-of:${functionIds.get(worker)}`,
+              `${WAITING_TASKS.includes(state) ? 'waits for a token: ' : ''}arn-of:${functionIds.get(worker)}`,
             ]),
           ),
         ]);
@@ -492,9 +509,13 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       }
     });
 
-    it('lets the page-writing workers read, put and delete blobs, and the others only read and put', () => {
+    it('lets the page-writing workers read, put and delete blobs, the token keeper none, and the others only read and put', () => {
       for (const worker of WORKERS) {
         const actions = bucketActionsOf(worker.id);
+        if (BLOBLESS_WORKERS.includes(worker.id)) {
+          expect([worker.id, actions]).toEqual([worker.id, []]);
+          continue;
+        }
         const statements = statementsOfFunction(worker.id);
         expect([worker.id, actions]).toEqual([
           worker.id,
@@ -578,6 +599,32 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           ]),
         ),
       );
+    });
+
+    it('lets exactly the hosts that accept versions end contract runs’ waits (a new version ends the previous one’s)', () => {
+      const uploads = ROUTES.filter((route) => route.upload).map((route) => route.name);
+      const [taskRoleId] = Object.keys(template.findResources('AWS::IAM::Role')).filter((id) =>
+        id.includes('TaskTaskRole'),
+      );
+      const enders = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+        (policy.Properties.PolicyDocument.Statement as PolicyStatement[])
+          .filter((statement) => actionsOf(statement).some((action) => action.startsWith('states:SendTask')))
+          .map((statement) => [
+            (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
+            [...actionsOf(statement)].sort(),
+            statement.Resource,
+          ]),
+      );
+      const expected = [...uploads.map((name) => roleIdOf(functions.get(name)?.role)), taskRoleId].map(
+        (role) => [
+          [role],
+          ['states:SendTaskFailure', 'states:SendTaskHeartbeat', 'states:SendTaskSuccess'],
+          { Ref: stateMachineOf('contract').id },
+        ],
+      );
+      const byRole = (entries: unknown[][]) =>
+        [...entries].sort((a, b) => JSON.stringify(a[0]).localeCompare(JSON.stringify(b[0])));
+      expect(byRole(enders)).toEqual(byRole(expected));
     });
 
     it('re-drives recorded runs every few minutes', () => {

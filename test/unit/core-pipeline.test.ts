@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { Change } from '../../lambdas/core/contracts/change';
 import {
   analysisCompleted,
+  lawyerReviewAwaited,
   lawyerReviewCompleted,
   lawyerReviewRequested,
   processingCompleted,
@@ -348,7 +349,7 @@ describe('lawyerReviewCompleted', () => {
     ['legal_information', 'review'],
     ['legal_advice', 'review_snapshot'],
   ] as const)(
-    '%s: completes the requested review, announces it and records the review run',
+    '%s: completes the requested review, announces it and, with no run waiting, records the review run',
     (product, _channel) => {
       const review = reviewRequested(sent(product));
       const change = apply(lawyerReviewCompleted(ids), review, T0 + 100);
@@ -373,6 +374,22 @@ describe('lawyerReviewCompleted', () => {
       ]);
     },
   );
+
+  test('with the version’s run waiting (its token kept), records no run: that run publishes once resumed', () => {
+    const waiting = changed(
+      lawyerReviewAwaited(1, 'token-v1'),
+      reviewRequested(sent('legal_information')),
+      T0 + 50,
+    );
+    const change = apply(lawyerReviewCompleted(ids), waiting, T0 + 100);
+    expect(change?.runs).toEqual([]);
+    // The token goes with the wait it ends.
+    expect(change?.review.lawyerReview).toEqual({
+      state: 'completed',
+      requestedAt: waiting.lawyerReview?.requestedAt,
+      completedAt: T0 + 100,
+    });
+  });
 
   test('records the review run of the version it completes', () => {
     const v2 = reviewRequested(newerVersion(reviewCompleted(sent('legal_advice'))));
@@ -403,6 +420,57 @@ describe('lawyerReviewCompleted', () => {
     expect(refusal(() => apply(lawyerReviewCompleted(ids), viewerLive(sent('contract_viewer')), T0))).toBe(
       'crv_1 is a contract_viewer contract review, which no lawyer reviews.',
     );
+  });
+});
+
+describe('lawyerReviewAwaited', () => {
+  test('keeps the waiting run’s token on the requested review, with no event; the API never shows it', () => {
+    const review = reviewRequested(sent('legal_information'));
+    const change = apply(lawyerReviewAwaited(1, 'token-v1'), review, T0 + 100);
+    expect(change).toEqual({
+      review: { ...review, lawyerReview: { ...review.lawyerReview, waitToken: 'token-v1' } },
+      events: [],
+    });
+    expect(JSON.stringify(presentContractReview(change?.review as ContractReview))).not.toContain('token-v1');
+  });
+
+  test('a retried wait keeps its new token; the same token again changes nothing', () => {
+    const waiting = changed(
+      lawyerReviewAwaited(1, 'token-a'),
+      reviewRequested(sent('legal_advice')),
+      T0 + 100,
+    );
+    expect(changed(lawyerReviewAwaited(1, 'token-b'), waiting, T0 + 200).lawyerReview?.waitToken).toBe(
+      'token-b',
+    );
+    expect(apply(lawyerReviewAwaited(1, 'token-a'), waiting, T0 + 200)).toBeNull();
+  });
+
+  test('is null with nothing to wait for: the review not yet requested, published already, or a newer version', () => {
+    expect(apply(lawyerReviewAwaited(1, 't'), analysed(sent('legal_information')), T0 + 100)).toBeNull();
+    expect(
+      apply(lawyerReviewAwaited(1, 't'), reviewCompleted(sent('legal_information')), T0 + 100),
+    ).toBeNull();
+    const v2 = reviewRequested(newerVersion(reviewCompleted(sent('legal_information'))));
+    expect(apply(lawyerReviewAwaited(1, 't'), v2, T0 + 100)).toBeNull();
+  });
+
+  test('a new version drops the old wait’s token; giving up drops it too, so a later publish records a review run', () => {
+    const waiting = changed(
+      lawyerReviewAwaited(1, 'token-v1'),
+      reviewRequested(sent('legal_information')),
+      T0 + 100,
+    );
+    expect(newerVersion(waiting).lawyerReview?.waitToken).toBeUndefined();
+    const gaveUp = changed(runGaveUp(ids, { kind: 'contract', version: 1 }, 'timed_out'), waiting, T0 + 200);
+    expect(gaveUp.lawyerReview).toEqual({
+      state: 'requested',
+      requestedAt: waiting.lawyerReview?.requestedAt,
+      completedAt: null,
+    });
+    expect(apply(lawyerReviewCompleted(ids), gaveUp, T0 + 300)?.runs).toEqual([
+      { kind: 'review', environment: 'production', contractReviewId: 'crv_1', version: 1 },
+    ]);
   });
 });
 

@@ -169,6 +169,7 @@ interface LawyerReviewAttributes {
   state: LawyerReview['state'];
   requested_at: number | null;
   completed_at: number | null;
+  wait_token?: string;
 }
 
 interface PublicationAttributes {
@@ -238,6 +239,7 @@ export const contractReviewItem = (r: ContractReview): Item => ({
     state: r.lawyerReview.state,
     requested_at: r.lawyerReview.requestedAt,
     completed_at: r.lawyerReview.completedAt,
+    ...(r.lawyerReview.waitToken !== undefined && { wait_token: r.lawyerReview.waitToken }),
   },
   publications: r.publications.map(
     (p): PublicationAttributes => ({
@@ -269,6 +271,7 @@ export const toContractReview = (item: Item): ContractReview => {
       state: i.lawyer_review.state,
       requestedAt: i.lawyer_review.requested_at,
       completedAt: i.lawyer_review.completed_at,
+      ...(i.lawyer_review.wait_token !== undefined && { waitToken: i.lawyer_review.wait_token }),
     },
     publications: i.publications.map((p) => ({
       channel: p.channel,

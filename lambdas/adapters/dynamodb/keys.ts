@@ -28,6 +28,8 @@ export const keys = {
   }),
   /** The durable record of one workflow run. */
   run: (run: RunRequest): ItemKey => ({ pk: `RUN#${runSubject(run)}`, sk: `RUN#${run.kind}` }),
+  /** Local stack only: how the wait of a task token ended (adapters/workflows/local-waits.ts). */
+  localWait: (token: string): ItemKey => ({ pk: `WAIT#${token}`, sk: 'WAIT' }),
   /** The sparse index partition of runs not yet finished, for the re-drive. */
   unfinishedRuns: 'RUNS#unfinished',
   /** The second index's partition of webhook messages pending delivery: each is its own delivery's record. */

@@ -4,13 +4,20 @@
 // start here only saves waiting, and `redrive` starts every recorded run that has not finished: at
 // start-up (the runs a stop or a crash interrupted) and then every second (runs the operator tool
 // recorded). Steps are idempotent, so a re-driven run repeats nothing that was done.
+//
+// aws-local-stepfunctions has no task tokens: a `lambda:invoke.waitForTaskToken` state is run here. Each
+// execution's context carries a token made from its run's name (so a re-driven run waits on the same
+// one); the state calls its function, then waits until the token's outcome is in the table
+// (local-waits.ts), which the workflows port's `resumeWait` and `supersedeWait` write.
 import { readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunOptions, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { log } from '../../core/log';
 import type { Environment } from '../../core/model';
 import { type RunKind, type RunStore, runName, type WorkflowRun, type Workflows } from '../../core/ports';
 import { deliveryWaitInput } from '../../core/webhooks/delivery-run';
 import type { DeliveryWaits } from '../queues/delivery-queue';
+import type { LocalWaits } from './local-waits';
 
 /** A Task state's function, by the placeholder its definition names it with (`${Name}`). */
 export type LocalTask = (input: unknown, environment: Environment, signal: AbortSignal) => Promise<unknown>;
@@ -20,16 +27,32 @@ export interface LocalStepFunctionsOptions {
   definitionFiles: Readonly<Partial<Record<RunKind, string>>>;
   tasks: Readonly<Record<string, LocalTask>>;
   runs: Readonly<Record<Environment, RunStore>>;
+  /** Where each environment's waits end (task tokens). */
+  waits: Readonly<Record<Environment, LocalWaits>>;
   /** DELAY_SCALE: retry intervals are divided by it. */
   delayScale: number;
   /** Milliseconds between looks for recorded runs not running here. */
   pollIntervalMs?: number;
+  /** Milliseconds between looks for the end of a wait (a task token's outcome). */
+  waitPollMs?: number;
   /** After an execution fails outright (its definition caught nothing), the pause before it is tried again. */
   restartPauseMs?: number;
   log?: (entry: Record<string, unknown>) => void;
 }
 
 const PLACEHOLDER = /^\$\{([A-Za-z0-9]+)\}$/;
+/** A Task that invokes its function and waits for its task token (`Parameters.FunctionName` names it). */
+const INVOKE_AND_WAIT = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
+/** setTimeout's longest delay in whole seconds: aws-local-stepfunctions times a Task out with one. */
+const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+/** Thrown by a waiting state when its wait ends without resuming: the definition catches it by name. */
+class WaitEnded extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
 /** A run as the log names it: `production/crv_…/v2/contract`, `production/msg_…/r1/delivery`. */
 interface Loaded {
   machine: StateMachine;
@@ -37,6 +60,8 @@ interface Loaded {
   handlers: Record<string, LocalTask>;
   /** Task state name -> each retrier's first interval, scaled (aws-local-stepfunctions takes one per retrier). */
   retryIntervals: Record<string, number[]>;
+  /** The Task states that wait for their task token after their function returns. */
+  waiting: ReadonlySet<string>;
 }
 
 export class LocalStepFunctions {
@@ -61,8 +86,8 @@ export class LocalStepFunctions {
     return runner;
   }
 
-  /** The workflows port of one environment. */
-  workflows(environment: Environment): Workflows {
+  /** The starts of the workflows port of one environment (its waits end through `LocalWaits`). */
+  workflows(environment: Environment): Pick<Workflows, 'start'> {
     return {
       start: async (run) => {
         if (run.environment !== environment)
@@ -140,24 +165,35 @@ export class LocalStepFunctions {
     const loaded = this.machines.get(kind);
     if (loaded === undefined) throw new Error(`no workflow for ${kind} runs`);
     const stopping = new AbortController();
+    const token = `local-wait/${key}`;
     type Handlers = NonNullable<NonNullable<RunOptions['overrides']>['taskResourceLocalHandlers']>;
     const environmentHandlers: Handlers = Object.fromEntries(
       Object.entries(loaded.handlers).map(([state, task]) => [
         state,
-        (input: unknown) => {
-          const call = task(input, environment, stopping.signal);
+        async (input: unknown) => {
+          const waits = loaded.waiting.has(state);
+          // A waiting state's input is its Parameters: the function's payload is inside.
+          const call = task(
+            waits ? (input as { Payload: unknown }).Payload : input,
+            environment,
+            stopping.signal,
+          );
           this.tasksUnderWay.add(call);
           void call.then(
             () => this.tasksUnderWay.delete(call),
             () => this.tasksUnderWay.delete(call),
           );
           // Workers answer JSON (their outputs are state data), which is what the runner passes on.
-          return call as ReturnType<Handlers[string]>;
+          const output = await call;
+          return (waits ? await this.waitFor(environment, token, stopping.signal) : output) as Awaited<
+            ReturnType<Handlers[string]>
+          >;
         },
       ]),
     );
     const execution = loaded.machine.run(input as Record<string, string | number>, {
       noThrowOnAbort: true,
+      context: { Task: { Token: token } },
       overrides: {
         taskResourceLocalHandlers: environmentHandlers,
         retryIntervalOverrides: loaded.retryIntervals,
@@ -187,23 +223,49 @@ export class LocalStepFunctions {
     });
   }
 
+  /** The end of the wait of `token`: the output of a resumed wait, or its failure, thrown. */
+  private async waitFor(environment: Environment, token: string, signal: AbortSignal): Promise<object> {
+    const waits = this.options.waits[environment];
+    for (;;) {
+      const outcome = await waits.outcome(token);
+      if (outcome === 'resumed') return {};
+      if (outcome === 'superseded')
+        throw new WaitEnded('Superseded', 'A newer version of the contract was accepted.');
+      await sleep(this.options.waitPollMs ?? 500, undefined, { signal });
+    }
+  }
+
   private loadDefinition(kind: RunKind, definition: StateMachineDefinition): Loaded {
     const handlers: Loaded['handlers'] = {};
     const retryIntervals: Loaded['retryIntervals'] = {};
+    const waiting = new Set<string>();
     for (const [name, state] of Object.entries(definition.States)) {
       if (state.Type !== 'Task') continue;
-      const placeholder = PLACEHOLDER.exec(state.Resource)?.[1];
+      const waits = state.Resource === INVOKE_AND_WAIT;
+      const parameters = state.Parameters as { FunctionName?: string } | undefined;
+      const named = waits ? (parameters?.FunctionName ?? '') : state.Resource;
+      const placeholder = PLACEHOLDER.exec(named)?.[1];
       const task = placeholder === undefined ? undefined : this.options.tasks[placeholder];
       if (placeholder === undefined || task === undefined)
-        throw new Error(`${kind} workflow: state ${name} names no known task (${state.Resource})`);
+        throw new Error(`${kind} workflow: state ${name} names no known task (${named})`);
       // A well-formed ARN in place of the placeholder, as CDK's substitution puts the function's.
-      state.Resource = `arn:aws:lambda:us-east-1:000000000000:function:local-${placeholder}`;
+      const arn = `arn:aws:lambda:us-east-1:000000000000:function:local-${placeholder}`;
+      if (waits && parameters) {
+        parameters.FunctionName = arn;
+        waiting.add(name);
+        // A wait of weeks, scaled like every delay, within what one timer can time.
+        if (state.TimeoutSeconds !== undefined)
+          state.TimeoutSeconds = Math.max(
+            1,
+            Math.min(Math.round(state.TimeoutSeconds / this.options.delayScale), MAX_TIMEOUT_SECONDS),
+          );
+      } else state.Resource = arn;
       handlers[name] = task;
       retryIntervals[name] = (state.Retry ?? []).map(
         (retrier) => ((retrier.IntervalSeconds ?? 1) * 1000) / this.options.delayScale,
       );
     }
-    return { machine: new StateMachine(definition), handlers, retryIntervals };
+    return { machine: new StateMachine(definition), handlers, retryIntervals, waiting };
   }
 
   private log(entry: Record<string, unknown>): void {

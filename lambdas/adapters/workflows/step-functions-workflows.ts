@@ -1,7 +1,15 @@
 // adapter -> the workflows port deployed: one Step Functions execution per run, named after it so a
-// second start of the same run is refused by Step Functions itself (idempotent); and the waits of
-// webhook deliveries past the delivery queue's reach.
-import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+// second start of the same run is refused by Step Functions itself (idempotent), and the end of a run's
+// wait by its task token; and the waits of webhook deliveries past the delivery queue's reach.
+import {
+  ExecutionAlreadyExists,
+  SendTaskFailureCommand,
+  SendTaskSuccessCommand,
+  type SFNClient,
+  StartExecutionCommand,
+  TaskDoesNotExist,
+  TaskTimedOut,
+} from '@aws-sdk/client-sfn';
 import type { DueDelivery, WorkflowRun, Workflows } from '../../core/ports';
 import { deliveryWaitInput } from '../../core/webhooks/delivery-run';
 import type { DeliveryWaits } from '../queues/delivery-queue';
@@ -40,6 +48,15 @@ export const stepFunctionsDeliveryWaits = (client: SFNClient, stateMachineArn: s
     ),
 });
 
+/** Ends a wait; one that is over already (answered, timed out, its execution gone) is left as it is. */
+const endWait = async (client: SFNClient, send: (client: SFNClient) => Promise<unknown>) => {
+  try {
+    await send(client);
+  } catch (error) {
+    if (!(error instanceof TaskDoesNotExist || error instanceof TaskTimedOut)) throw error;
+  }
+};
+
 export const stepFunctionsWorkflows = (
   client: SFNClient,
   stateMachineArns: Readonly<Partial<Record<WorkflowRun['kind'], string>>>,
@@ -50,4 +67,16 @@ export const stepFunctionsWorkflows = (
     if (stateMachineArn === undefined) return;
     await startOnce(client, stateMachineArn, executionName(run), run);
   },
+  resumeWait: (taskToken) =>
+    endWait(client, (sfn) => sfn.send(new SendTaskSuccessCommand({ taskToken, output: '{}' }))),
+  supersedeWait: (taskToken) =>
+    endWait(client, (sfn) =>
+      sfn.send(
+        new SendTaskFailureCommand({
+          taskToken,
+          error: 'Superseded',
+          cause: 'A newer version of the contract was accepted; it asks for a review of its own.',
+        }),
+      ),
+    ),
 });

@@ -34,8 +34,9 @@ const checkReviewText = (markdown: string): string => {
 
 /**
  * The lawyer publishes the review of the latest version: `markdown`, or when none is given the analysis
- * as drafted for the lawyer. Records `lawyer_review` completed (with its event) and the review run that
- * publishes each review channel.
+ * as drafted for the lawyer. Records `lawyer_review` completed (with its event), then resumes the
+ * version's contract run, which waits for this and publishes each review channel; with no run waiting,
+ * the change records a review run that publishes them instead (`lawyerReviewCompleted`).
  */
 export const publishLawyerReview = async (
   ports: Ports,
@@ -52,17 +53,21 @@ export const publishLawyerReview = async (
   // A version accepted meanwhile refuses this (no review requested for it), rather than publishing the
   // text against a contract the lawyer did not read.
   const version = current.version;
+  let waitToken: string | undefined;
   const published = await changeContractReview(ports, id, (review, now) => {
     if (review.version !== version)
       throw new ActionRefused(`version ${review.version} of ${id} arrived meanwhile; review that one`);
+    waitToken = review.lawyerReview?.waitToken;
     return lawyerReviewCompleted(ports.ids)(review, now);
   });
-  await ports.workflows.start({
-    kind: 'review',
-    environment: ports.environment,
-    contractReviewId: id,
-    version,
-  });
+  if (waitToken !== undefined) await ports.workflows.resumeWait(waitToken);
+  else
+    await ports.workflows.start({
+      kind: 'review',
+      environment: ports.environment,
+      contractReviewId: id,
+      version,
+    });
   return published;
 };
 

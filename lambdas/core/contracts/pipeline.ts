@@ -110,8 +110,26 @@ export const lawyerReviewRequested =
   };
 
 /**
+ * The version's contract run waits for the lawyer's review with `token`, kept on the record in the write
+ * that finds the review still requested for this version. So the lawyer's publish, a write of the same
+ * record, either finds the token (and resumes the run with it) or came first (and the run does not
+ * wait). Nothing to do for another version, a review no longer requested, or the token kept already.
+ */
+export const lawyerReviewAwaited =
+  (version: number, token: string): Step =>
+  (current) => {
+    const lawyer = current.lawyerReview;
+    if (current.version !== version || lawyer?.state !== 'requested' || lawyer.waitToken === token)
+      return null;
+    return { review: { ...current, lawyerReview: { ...lawyer, waitToken: token } }, events: [] };
+  };
+
+/**
  * The lawyer published the review of the latest version. Refused unless a review is requested (none
- * for this product, not yet due, or done already): publishing twice would announce it twice.
+ * for this product, not yet due, or done already): publishing twice would announce it twice. The
+ * version's contract run, when it waits (the record holds its token), publishes the review channels
+ * once resumed; when none waits (a version accepted before runs waited, or one whose wait ran out), a
+ * review run recorded here publishes them.
  */
 export const lawyerReviewCompleted =
   (ids: Ids): Step =>
@@ -137,14 +155,17 @@ export const lawyerReviewCompleted =
     return {
       review,
       events: [contractReviewEvent(ids, 'contract-reviews.lawyer_review.completed', review, now)],
-      runs: [
-        {
-          kind: 'review',
-          environment: current.scope.environment,
-          contractReviewId: current.id,
-          version: current.version,
-        },
-      ],
+      runs:
+        current.lawyerReview?.waitToken === undefined
+          ? [
+              {
+                kind: 'review',
+                environment: current.scope.environment,
+                contractReviewId: current.id,
+                version: current.version,
+              },
+            ]
+          : [],
     };
   };
 
@@ -208,6 +229,11 @@ export const runGaveUp =
           ...review,
           analysis: { state: 'failed', completedAt: null, failureReason: reason, failedAt: now },
         };
+    }
+    // A run that gave up waits no more: the lawyer's publish then records a review run instead.
+    if (review.lawyerReview?.waitToken !== undefined) {
+      const { waitToken: _over, ...lawyer } = review.lawyerReview;
+      review = { ...review, lawyerReview: lawyer };
     }
     const lawyerMayPublish = review.lawyerReview?.state === 'requested';
     const channels =

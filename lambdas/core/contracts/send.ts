@@ -236,8 +236,24 @@ export const sendVersion = (
       idempotency: completion(answer),
     });
     await startRun(ports, next);
+    await endReviewWait(ports, current);
     return { answer, answerKept: true, fileKept: true };
   });
+
+/**
+ * The previous version's run, if it waits for the lawyer, ends now: its review will not come (the new
+ * version asks for its own). Once the version is accepted, a fault here fails nothing: the old run's
+ * wait then ends at its timeout, and publishes nothing for a version that is no longer the latest.
+ */
+const endReviewWait = async (ports: Ports, previous: ContractReview): Promise<void> => {
+  const token = previous.lawyerReview?.waitToken;
+  if (token === undefined) return;
+  try {
+    await ports.workflows.supersedeWait(token);
+  } catch (error) {
+    log.warn("the previous version's review wait could not be ended", { id: previous.id, error });
+  }
+};
 
 export const staleVersion = (latest: number): ServiceError =>
   new ServiceError(

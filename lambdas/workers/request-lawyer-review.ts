@@ -1,0 +1,40 @@
+// workers -> step `AwaitLawyerReview` (review products): the contract run waits for the lawyer's review
+// of its version, with a task token (`lambda:invoke.waitForTaskToken`). This task keeps the token on
+// the record, where the lawyer's publish finds it to resume the run (core/contracts/lawyer-actions.ts),
+// and returns: the run then waits, for weeks if it must. When there is nothing to wait for, it ends
+// the wait at once by failing with a name the state machine catches.
+import * as z from 'zod/mini';
+import { changeContractReview } from '../core/contracts/change';
+import { lawyerReviewAwaited } from '../core/contracts/pipeline';
+import { log } from '../core/log';
+import { RunInput, worker } from './worker';
+
+const WaitInput = z.extend(RunInput, { taskToken: z.string().check(z.minLength(1)) });
+
+/** Ends a wait at once; the state machine catches it by its name. */
+export class WaitNotNeeded extends Error {
+  constructor(name: 'Superseded' | 'LawyerReviewPublished', message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+export const requestLawyerReview = worker(
+  WaitInput,
+  async ({ taskToken, ...run }, { ports }): Promise<null> => {
+    const id = run.contractReviewId;
+    const after = await changeContractReview(ports, id, lawyerReviewAwaited(run.version, taskToken));
+    if (after.version !== run.version)
+      throw new WaitNotNeeded('Superseded', `version ${after.version} of ${id} was accepted meanwhile`);
+    // Published before this run came to wait: that publish recorded a review run, which publishes it.
+    if (after.lawyerReview?.state === 'completed')
+      throw new WaitNotNeeded(
+        'LawyerReviewPublished',
+        `the review of ${id} version ${run.version} is published`,
+      );
+    if (after.lawyerReview?.state !== 'requested')
+      throw new Error(`no review of ${id} version ${run.version} is requested`);
+    log.info('waiting for the lawyer', { id, version: run.version });
+    return null;
+  },
+);
