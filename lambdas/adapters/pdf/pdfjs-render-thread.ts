@@ -62,6 +62,13 @@ const THREAD_MODULE = new URL(
 
 /** The young generation of a rendering thread's heap. */
 const YOUNG_GENERATION_MIB = 16;
+/**
+ * The ceiling of a rendering thread's JavaScript heap: a file that drives pdf.js past it (parsed objects,
+ * operator lists) ends its own thread, and so its render, with an error, never the process and the
+ * other contracts. Far above what a render needs (pdf.js's caches are dropped every 50 pages); decoded
+ * images and canvases live outside the heap, bounded by `maxImagePixels` and `maxCanvasPixels`.
+ */
+const OLD_GENERATION_MIB = 768;
 
 /** Whether rendering threads can be started here (their module is there to load). */
 export const renderThreadsAvailable = (): boolean => existsSync(THREAD_MODULE);
@@ -85,7 +92,10 @@ export class ThreadPages implements PageSource {
       workerData: init,
       // Left to itself, V8 grows a thread's heap page after page (some 40 MiB a thread over 1,000
       // pages) and keeps it; with a smaller young generation it stays flat.
-      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB },
+      resourceLimits: {
+        maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB,
+        maxOldGenerationSizeMb: OLD_GENERATION_MIB,
+      },
       ...(FROM_SOURCES && { execArgv: [] }),
     });
     this.worker.on('message', (message: FromThread) => this.receive(message));
