@@ -26,7 +26,8 @@ export const requestLawyerReview = worker(
     const after = await changeContractReview(ports, id, lawyerReviewAwaited(run.version, taskToken));
     if (after.version !== run.version)
       throw new WaitNotNeeded('Superseded', `version ${after.version} of ${id} was accepted meanwhile`);
-    // Published before this run came to wait: that publish recorded a review run, which publishes it.
+    // Published before this run came to wait (or before a restart re-drove it): it publishes now, without
+    // waiting. Publishing is idempotent, so a review run that publish recorded adds nothing twice.
     if (after.lawyerReview?.state === 'completed')
       throw new WaitNotNeeded(
         'LawyerReviewPublished',

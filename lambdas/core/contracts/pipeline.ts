@@ -112,8 +112,9 @@ export const lawyerReviewRequested =
 /**
  * The version's contract run waits for the lawyer's review with `token`, kept on the record in the write
  * that finds the review still requested for this version. So the lawyer's publish, a write of the same
- * record, either finds the token (and resumes the run with it) or came first (and the run does not
- * wait). Nothing to do for another version, a review no longer requested, or the token kept already.
+ * record, either finds the token (and resumes the run with it) or came first (and the run publishes
+ * without waiting). Nothing to do for another version, a review no longer requested, or the token
+ * kept already.
  */
 export const lawyerReviewAwaited =
   (version: number, token: string): Step =>
