@@ -1,0 +1,155 @@
+// The local workflow runner's task tokens (aws-local-stepfunctions has none): a
+// `lambda:invoke.waitForTaskToken` state calls its function with the state's Payload, carrying a token
+// made from the run's name, then waits until the token's outcome is in the table (LocalWaits), where
+// another process may write it: resumed, it goes on; superseded, the definition catches `Superseded`;
+// past its TimeoutSeconds (divided by DELAY_SCALE), `States.Timeout`. Against DynamoDB Local.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DynamoDbRunStore } from '../../lambdas/adapters/dynamodb/run-store';
+import { LocalStepFunctions } from '../../lambdas/adapters/workflows/local-step-functions';
+import { LocalWaits } from '../../lambdas/adapters/workflows/local-waits';
+import type { ContractRun } from '../../lambdas/core/ports';
+import { useTestDynamoDb } from '../support/dynamodb-local';
+import { eventually } from '../support/eventually';
+import { TestClock } from '../support/fixtures';
+
+const db = useTestDynamoDb();
+
+/** A hundred days: the wait's timeout. */
+const WAIT_SECONDS = 100 * 86_400;
+
+/** An ASL placeholder of a function, `${Name}`, as the definitions name their functions. */
+const placeholder = (name: string) => `\${${name}}`;
+
+const finish = (outcome: string) => ({
+  Type: 'Task',
+  Resource: placeholder('FinishFunctionArn'),
+  Parameters: { 'id.$': '$.contractReviewId', outcome },
+  End: true,
+});
+
+const DEFINITION = {
+  StartAt: 'Wait',
+  States: {
+    Wait: {
+      Type: 'Task',
+      Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+      Parameters: {
+        FunctionName: placeholder('KeepTokenFunctionArn'),
+        Payload: { 'id.$': '$.contractReviewId', 'taskToken.$': '$$.Task.Token' },
+      },
+      ResultPath: null,
+      TimeoutSeconds: WAIT_SECONDS,
+      Catch: [
+        { ErrorEquals: ['Superseded'], ResultPath: null, Next: 'Superseded' },
+        { ErrorEquals: ['States.Timeout'], ResultPath: null, Next: 'TimedOut' },
+      ],
+      Next: 'Resumed',
+    },
+    Resumed: finish('resumed'),
+    Superseded: finish('superseded'),
+    TimedOut: finish('timed out'),
+  },
+};
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'local-sfn-'));
+  await writeFile(path.join(dir, 'wait.asl.json'), JSON.stringify(DEFINITION));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A runner of the definition above, recording what each task was given. */
+const setUp = async (delayScale: number) => {
+  const tableName = await db.freshTable();
+  const waits = new LocalWaits(db.doc, tableName);
+  const runs = new DynamoDbRunStore(db.doc, tableName, new TestClock());
+  const kept: unknown[] = [];
+  const finished: unknown[] = [];
+  const runner = await LocalStepFunctions.load({
+    definitionFiles: { contract: path.join(dir, 'wait.asl.json') },
+    tasks: {
+      KeepTokenFunctionArn: async (input) => {
+        kept.push(input);
+        return null;
+      },
+      FinishFunctionArn: async (input) => {
+        finished.push(input);
+        return null;
+      },
+    },
+    runs: { production: runs, sandbox: runs },
+    waits: { production: waits, sandbox: waits },
+    delayScale,
+    waitPollMs: 20,
+    log: () => {},
+  });
+  return { runner, waits, kept, finished };
+};
+
+const RUN: ContractRun = {
+  kind: 'contract',
+  environment: 'production',
+  contractReviewId: 'crv_wait',
+  version: 1,
+};
+const TOKEN = 'local-wait/production/crv_wait/v1/contract';
+
+test.each([
+  ['resumed', (waits: LocalWaits) => waits.ending.resumeWait(TOKEN)],
+  ['superseded', (waits: LocalWaits) => waits.ending.supersedeWait(TOKEN)],
+])(
+  'a waiting state gets its Payload with the run’s token, waits, and ends %s when told so through the table',
+  async (outcome, end) => {
+    const { runner, waits, kept, finished } = await setUp(1);
+    try {
+      await runner.workflows('production').start(RUN);
+      await eventually(
+        async () => kept.length,
+        (n) => n === 1,
+        { what: 'the token kept' },
+      );
+      expect(kept).toEqual([{ id: 'crv_wait', taskToken: TOKEN }]);
+      // Waiting: nothing finishes until the outcome is written (a run that finished would show here).
+      expect(await waits.outcome(TOKEN)).toBeNull();
+      expect([runner.runningCount, finished]).toEqual([1, []]);
+      await end(waits);
+      await eventually(
+        async () => finished,
+        (done) => done.length === 1,
+        { what: 'the run finished' },
+      );
+      expect(finished).toEqual([{ id: 'crv_wait', outcome }]);
+    } finally {
+      await runner.stop();
+    }
+  },
+);
+
+test('a wait past its TimeoutSeconds, divided by DELAY_SCALE, ends as States.Timeout', async () => {
+  // A hundred days at this scale is one second.
+  const { runner, kept, finished } = await setUp(WAIT_SECONDS);
+  try {
+    await runner.workflows('production').start(RUN);
+    await eventually(
+      async () => finished,
+      (done) => done.length === 1,
+      { what: 'the run finished' },
+    );
+    expect(kept).toHaveLength(1);
+    expect(finished).toEqual([{ id: 'crv_wait', outcome: 'timed out' }]);
+  } finally {
+    await runner.stop();
+  }
+});
+
+test('the first outcome of a token is kept: a wait ends once', async () => {
+  const { waits } = await setUp(1);
+  await waits.settle('t-1', 'resumed');
+  await waits.settle('t-1', 'superseded');
+  expect(await waits.outcome('t-1')).toBe('resumed');
+  expect(await waits.outcome('t-unknown')).toBeNull();
+});
