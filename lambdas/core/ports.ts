@@ -118,16 +118,20 @@ export interface Workflows {
   /** Starts a recorded run; starting one that is already running or finished does nothing. */
   start(run: WorkflowRun): Promise<void>;
   /**
-   * Resumes the run waiting with `token` (the lawyer's review of its version is published); a wait
-   * that is over already is left as it is.
+   * Ends the wait of a run's Task with its task token: the Task succeeds with `output` (the lawyer's
+   * review is published; a render is done). A wait that is over already is left as it is.
    */
-  resumeWait(token: string): Promise<void>;
+  completeWait(token: string, output: object): Promise<void>;
   /**
-   * Ends the wait of `token` as superseded (a newer version asks for a review of its own); a wait that
-   * is over already is left as it is.
+   * Ends the wait of a run's Task with its task token: the Task fails with `error` (its name, which the
+   * definition retries or catches, e.g. `Superseded`) and `cause`. A wait that is over already is left
+   * as it is.
    */
-  supersedeWait(token: string): Promise<void>;
+  failWait(token: string, error: string, cause: string): Promise<void>;
 }
+
+/** The error a superseded wait fails with: a newer version was accepted, which asks for its own. */
+export const SUPERSEDED = 'Superseded';
 
 /**
  * The durable record of every run, written in the transaction that makes the run due (a version

@@ -7,13 +7,14 @@ import * as z from 'zod/mini';
 import { changeContractReview } from '../core/contracts/change';
 import { lawyerReviewAwaited } from '../core/contracts/pipeline';
 import { log } from '../core/log';
+import { SUPERSEDED } from '../core/ports';
 import { RunInput, worker } from './worker';
 
 const WaitInput = z.extend(RunInput, { taskToken: z.string().check(z.minLength(1)) });
 
 /** Ends a wait at once; the state machine catches it by its name. */
 export class WaitNotNeeded extends Error {
-  constructor(name: 'Superseded' | 'LawyerReviewPublished', message: string) {
+  constructor(name: typeof SUPERSEDED | 'LawyerReviewPublished', message: string) {
     super(message);
     this.name = name;
   }
@@ -25,7 +26,7 @@ export const requestLawyerReview = worker(
     const id = run.contractReviewId;
     const after = await changeContractReview(ports, id, lawyerReviewAwaited(run.version, taskToken));
     if (after.version !== run.version)
-      throw new WaitNotNeeded('Superseded', `version ${after.version} of ${id} was accepted meanwhile`);
+      throw new WaitNotNeeded(SUPERSEDED, `version ${after.version} of ${id} was accepted meanwhile`);
     // Published before this run came to wait (or before a restart re-drove it): it publishes now, without
     // waiting. Publishing is idempotent, so a review run that publish recorded adds nothing twice.
     if (after.lawyerReview?.state === 'completed')

@@ -1,8 +1,10 @@
 // The local workflow runner's task tokens (aws-local-stepfunctions has none): a
-// `lambda:invoke.waitForTaskToken` state calls its function with the state's Payload, carrying a token
-// made from the run's name, then waits until the token's outcome is in the table (LocalWaits), where
-// another process may write it: resumed, it goes on; superseded, the definition catches `Superseded`;
-// past its TimeoutSeconds (divided by DELAY_SCALE), `States.Timeout`. Against DynamoDB Local.
+// `lambda:invoke.waitForTaskToken` state calls its function with the state's Payload, and a
+// `sqs:sendMessage.waitForTaskToken` state sends its MessageBody to its queue, each carrying a token made
+// from the run's and the state's names; then it waits until the token's outcome is in the table
+// (LocalWaits), where another process may write it: completed, the state's output is the one given;
+// failed, the definition catches the error by its name; past its TimeoutSeconds (divided by
+// DELAY_SCALE), `States.Timeout`. Against DynamoDB Local.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -96,13 +98,13 @@ const RUN: ContractRun = {
   contractReviewId: 'crv_wait',
   version: 1,
 };
-const TOKEN = 'local-wait/production/crv_wait/v1/contract';
+const TOKEN = 'local-wait/production/crv_wait/v1/contract/Wait';
 
 test.each([
-  ['resumed', (waits: LocalWaits) => waits.ending.resumeWait(TOKEN)],
-  ['superseded', (waits: LocalWaits) => waits.ending.supersedeWait(TOKEN)],
+  ['resumed', (waits: LocalWaits) => waits.ending.completeWait(TOKEN, {})],
+  ['superseded', (waits: LocalWaits) => waits.ending.failWait(TOKEN, 'Superseded', 'a newer version')],
 ])(
-  'a waiting state gets its Payload with the run’s token, waits, and ends %s when told so through the table',
+  'a waiting state gets its Payload with its own token, waits, and ends %s when told so through the table',
   async (outcome, end) => {
     const { runner, waits, kept, finished } = await setUp(1);
     try {
@@ -114,7 +116,7 @@ test.each([
       );
       expect(kept).toEqual([{ id: 'crv_wait', taskToken: TOKEN }]);
       // Waiting: nothing finishes until the outcome is written (a run that finished would show here).
-      expect(await waits.outcome(TOKEN)).toBeNull();
+      expect(await waits.take(TOKEN)).toBeNull();
       expect([runner.runningCount, finished]).toEqual([1, []]);
       await end(waits);
       await eventually(
@@ -146,10 +148,17 @@ test('a wait past its TimeoutSeconds, divided by DELAY_SCALE, ends as States.Tim
   }
 });
 
-test('the first outcome of a token is kept: a wait ends once', async () => {
+test('a token’s outcome is kept until taken, the first of two; once taken, a retried Task waits for its own', async () => {
   const { waits } = await setUp(1);
-  await waits.settle('t-1', 'resumed');
-  await waits.settle('t-1', 'superseded');
-  expect(await waits.outcome('t-1')).toBe('resumed');
-  expect(await waits.outcome('t-unknown')).toBeNull();
+  await waits.ending.completeWait('t-1', { plan: 1 });
+  await waits.ending.failWait('t-1', 'ProcessingFailed', 'late copy');
+  expect(await waits.take('t-1')).toEqual({ succeeded: true, output: { plan: 1 } });
+  expect(await waits.take('t-1')).toBeNull();
+  await waits.ending.failWait('t-1', 'ProcessingFailed', 'attempt 2');
+  expect(await waits.take('t-1')).toEqual({
+    succeeded: false,
+    error: 'ProcessingFailed',
+    cause: 'attempt 2',
+  });
+  expect(await waits.take('t-unknown')).toBeNull();
 });

@@ -315,7 +315,7 @@ describe('the wait for the lawyer (a task token)', () => {
     });
     const waitToken = await waitingWith(id, 1);
     // The token is the run's own (the local runner makes it from the run's name), and never shown.
-    expect(waitToken).toBe(`local-wait/production/${id}/v1/contract`);
+    expect(waitToken).toBe(`local-wait/production/${id}/v1/contract/AwaitLawyerReview`);
     const shown = await call(`${stack.production}/v1/contract-reviews/${id}`, {
       headers: bearer(token),
     });
@@ -353,7 +353,7 @@ describe('the wait for the lawyer (a task token)', () => {
     const first = await waitingWith(id, 1);
     await sendVersion(id, 1, await contractPdf(4));
     const second = await waitingWith(id, 2);
-    expect(second).toBe(`local-wait/production/${id}/v2/contract`);
+    expect(second).toBe(`local-wait/production/${id}/v2/contract/AwaitLawyerReview`);
     expect(second).not.toBe(first);
     // Version 1's run ended (superseded); only version 2's waits.
     await eventually(

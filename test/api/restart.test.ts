@@ -91,7 +91,7 @@ test('records, keys, tokens, idempotent answers and a run waiting for the lawyer
   // again on the token made from its name): publish-review resumes it, and it publishes the review.
   const id = created.body.id as string;
   const stored = await (await portsOf(stack)).production.contractReviews.get(id);
-  expect(stored?.lawyerReview?.waitToken).toBe(`local-wait/production/${id}/v1/contract`);
+  expect(stored?.lawyerReview?.waitToken).toBe(`local-wait/production/${id}/v1/contract/AwaitLawyerReview`);
   const review = path.join(dataDir, 'review.md');
   await writeFile(review, 'Reviewed across a restart.');
   expect((await ops(stack, 'publish-review', id, '--text', review)).code).toBe(0);

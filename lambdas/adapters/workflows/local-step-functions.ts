@@ -5,16 +5,24 @@
 // start-up (the runs a stop or a crash interrupted) and then every second (runs the operator tool
 // recorded). Steps are idempotent, so a re-driven run repeats nothing that was done.
 //
-// aws-local-stepfunctions has no task tokens: a `lambda:invoke.waitForTaskToken` state is run here. Each
-// execution's context carries a token made from its run's name (so a re-driven run waits on the same
-// one); the state calls its function, then waits until the token's outcome is in the table
-// (local-waits.ts), which the workflows port's `resumeWait` and `supersedeWait` write.
+// aws-local-stepfunctions has no task tokens: `.waitForTaskToken` states are run here. A waiting state's
+// token is made from its run's name and the state's (so a re-driven run waits on the same one): the
+// state invokes its function with it (`lambda:invoke`) or sends it on a queue (`sqs:sendMessage`), then
+// waits until the token's outcome is in the table (local-waits.ts), which the workflows port's
+// `completeWait` and `failWait` write.
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunOptions, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { log } from '../../core/log';
 import type { Environment } from '../../core/model';
-import { type RunKind, type RunStore, runName, type WorkflowRun, type Workflows } from '../../core/ports';
+import {
+  type RunKind,
+  type RunStore,
+  runName,
+  type WorkflowRun,
+  type Workflows,
+  type WorkQueue,
+} from '../../core/ports';
 import { deliveryWaitInput } from '../../core/webhooks/delivery-run';
 import type { DeliveryWaits } from '../queues/delivery-queue';
 import type { LocalWaits } from './local-waits';
@@ -29,6 +37,8 @@ export interface LocalStepFunctionsOptions {
   runs: Readonly<Record<Environment, RunStore>>;
   /** Where each environment's waits end (task tokens). */
   waits: Readonly<Record<Environment, LocalWaits>>;
+  /** The queues `sqs:sendMessage.waitForTaskToken` states send to, by placeholder (`${RenderQueueUrl}`). */
+  queues?: Readonly<Record<string, Readonly<Record<Environment, WorkQueue>>>>;
   /** DELAY_SCALE: retry intervals are divided by it. */
   delayScale: number;
   /** Milliseconds between looks for recorded runs not running here. */
@@ -43,6 +53,22 @@ export interface LocalStepFunctionsOptions {
 const PLACEHOLDER = /^\$\{([A-Za-z0-9]+)\}$/;
 /** A Task that invokes its function and waits for its task token (`Parameters.FunctionName` names it). */
 const INVOKE_AND_WAIT = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
+/** A Task that sends a message with its task token and waits for it (`Parameters.QueueUrl` names the queue). */
+const SEND_AND_WAIT = 'arn:aws:states:::sqs:sendMessage.waitForTaskToken';
+
+/** What a Task state does: invoke its function, invoke it and wait, or send to a queue and wait. */
+type StateCall =
+  | { does: 'invoke' | 'invoke-and-wait'; task: LocalTask }
+  | { does: 'send-and-wait'; queue: Readonly<Record<Environment, WorkQueue>> };
+
+/** `value` with every string equal to `from` replaced by `to` (a token inside a state's parameters). */
+const replaced = (value: unknown, from: string, to: string): unknown => {
+  if (value === from) return to;
+  if (Array.isArray(value)) return value.map((item) => replaced(item, from, to));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaced(item, from, to)]));
+  return value;
+};
 /** setTimeout's longest delay in whole seconds: aws-local-stepfunctions times a Task out with one. */
 const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
@@ -56,12 +82,10 @@ class WaitEnded extends Error {
 /** A run as the log names it: `production/crv_…/v2/contract`, `production/msg_…/r1/delivery`. */
 interface Loaded {
   machine: StateMachine;
-  /** Task state name -> its function. */
-  handlers: Record<string, LocalTask>;
+  /** Task state name -> what it does. */
+  handlers: Record<string, StateCall>;
   /** Task state name -> each retrier's first interval, scaled (aws-local-stepfunctions takes one per retrier). */
   retryIntervals: Record<string, number[]>;
-  /** The Task states that wait for their task token after their function returns. */
-  waiting: ReadonlySet<string>;
 }
 
 export class LocalStepFunctions {
@@ -165,27 +189,36 @@ export class LocalStepFunctions {
     const loaded = this.machines.get(kind);
     if (loaded === undefined) throw new Error(`no workflow for ${kind} runs`);
     const stopping = new AbortController();
+    // The execution's token in its context; each waiting state waits on one of its own, made from it.
     const token = `local-wait/${key}`;
     type Handlers = NonNullable<NonNullable<RunOptions['overrides']>['taskResourceLocalHandlers']>;
+    const tracked = <T>(call: Promise<T>): Promise<T> => {
+      this.tasksUnderWay.add(call);
+      void call.then(
+        () => this.tasksUnderWay.delete(call),
+        () => this.tasksUnderWay.delete(call),
+      );
+      return call;
+    };
     const environmentHandlers: Handlers = Object.fromEntries(
-      Object.entries(loaded.handlers).map(([state, task]) => [
+      Object.entries(loaded.handlers).map(([state, call]) => [
         state,
         async (input: unknown) => {
-          const waits = loaded.waiting.has(state);
-          // A waiting state's input is its Parameters: the function's payload is inside.
-          const call = task(
-            waits ? (input as { Payload: unknown }).Payload : input,
-            environment,
-            stopping.signal,
-          );
-          this.tasksUnderWay.add(call);
-          void call.then(
-            () => this.tasksUnderWay.delete(call),
-            () => this.tasksUnderWay.delete(call),
-          );
           // Workers answer JSON (their outputs are state data), which is what the runner passes on.
-          const output = await call;
-          return (waits ? await this.waitFor(environment, token, stopping.signal) : output) as Awaited<
+          if (call.does === 'invoke')
+            return (await tracked(call.task(input, environment, stopping.signal))) as Awaited<
+              ReturnType<Handlers[string]>
+            >;
+          const stateToken = `${token}/${state}`;
+          // A waiting state's input is its Parameters, with the execution's token where it names it.
+          const parameters = replaced(input, token, stateToken) as {
+            Payload?: unknown;
+            MessageBody?: unknown;
+          };
+          if (call.does === 'send-and-wait')
+            await tracked(call.queue[environment].send([{ body: JSON.stringify(parameters.MessageBody) }]));
+          else await tracked(call.task(parameters.Payload, environment, stopping.signal));
+          return (await this.waitFor(environment, stateToken, stopping.signal)) as Awaited<
             ReturnType<Handlers[string]>
           >;
         },
@@ -213,24 +246,22 @@ export class LocalStepFunctions {
         this.log({ message: 'run failed; it will be re-driven', run: key, error: String(error) });
       },
     );
-    const tracked = done.finally(() => this.running.delete(key));
     this.running.set(key, {
       abort: () => {
         stopping.abort();
         execution.abort();
       },
-      done: tracked,
+      done: done.finally(() => this.running.delete(key)),
     });
   }
 
-  /** The end of the wait of `token`: the output of a resumed wait, or its failure, thrown. */
+  /** The end of the wait of `token`: the Task's output, or its failure, thrown under its error's name. */
   private async waitFor(environment: Environment, token: string, signal: AbortSignal): Promise<object> {
     const waits = this.options.waits[environment];
     for (;;) {
-      const outcome = await waits.outcome(token);
-      if (outcome === 'resumed') return {};
-      if (outcome === 'superseded')
-        throw new WaitEnded('Superseded', 'A newer version of the contract was accepted.');
+      const outcome = await waits.take(token);
+      if (outcome?.succeeded) return outcome.output;
+      if (outcome) throw new WaitEnded(outcome.error, outcome.cause);
       await sleep(this.options.waitPollMs ?? 500, undefined, { signal });
     }
   }
@@ -238,34 +269,47 @@ export class LocalStepFunctions {
   private loadDefinition(kind: RunKind, definition: StateMachineDefinition): Loaded {
     const handlers: Loaded['handlers'] = {};
     const retryIntervals: Loaded['retryIntervals'] = {};
-    const waiting = new Set<string>();
     for (const [name, state] of Object.entries(definition.States)) {
       if (state.Type !== 'Task') continue;
-      const waits = state.Resource === INVOKE_AND_WAIT;
-      const parameters = state.Parameters as { FunctionName?: string } | undefined;
-      const named = waits ? (parameters?.FunctionName ?? '') : state.Resource;
-      const placeholder = PLACEHOLDER.exec(named)?.[1];
-      const task = placeholder === undefined ? undefined : this.options.tasks[placeholder];
-      if (placeholder === undefined || task === undefined)
-        throw new Error(`${kind} workflow: state ${name} names no known task (${named})`);
-      // A well-formed ARN in place of the placeholder, as CDK's substitution puts the function's.
-      const arn = `arn:aws:lambda:us-east-1:000000000000:function:local-${placeholder}`;
-      if (waits && parameters) {
-        parameters.FunctionName = arn;
-        waiting.add(name);
-        // A wait of weeks, scaled like every delay, within what one timer can time.
-        if (state.TimeoutSeconds !== undefined)
-          state.TimeoutSeconds = Math.max(
-            1,
-            Math.min(Math.round(state.TimeoutSeconds / this.options.delayScale), MAX_TIMEOUT_SECONDS),
-          );
-      } else state.Resource = arn;
-      handlers[name] = task;
+      const parameters = (state.Parameters ?? {}) as { FunctionName?: string; QueueUrl?: string };
+      const does =
+        state.Resource === INVOKE_AND_WAIT
+          ? 'invoke-and-wait'
+          : state.Resource === SEND_AND_WAIT
+            ? 'send-and-wait'
+            : 'invoke';
+      const named =
+        does === 'invoke'
+          ? state.Resource
+          : ((does === 'send-and-wait' ? parameters.QueueUrl : parameters.FunctionName) ?? '');
+      const placeholder = PLACEHOLDER.exec(named)?.[1] ?? '';
+      if (does === 'send-and-wait') {
+        const queue = this.options.queues?.[placeholder];
+        if (queue === undefined)
+          throw new Error(`${kind} workflow: state ${name} names no known queue (${named})`);
+        parameters.QueueUrl = `https://sqs.local/000000000000/${placeholder}`;
+        handlers[name] = { does, queue };
+      } else {
+        const task = this.options.tasks[placeholder];
+        if (task === undefined)
+          throw new Error(`${kind} workflow: state ${name} names no known task (${named})`);
+        // A well-formed ARN in place of the placeholder, as CDK's substitution puts the function's.
+        const arn = `arn:aws:lambda:us-east-1:000000000000:function:local-${placeholder}`;
+        if (does === 'invoke') state.Resource = arn;
+        else parameters.FunctionName = arn;
+        handlers[name] = { does, task };
+      }
+      // A wait of weeks, scaled like every delay, within what one timer can time.
+      if (does !== 'invoke' && state.TimeoutSeconds !== undefined)
+        state.TimeoutSeconds = Math.max(
+          1,
+          Math.min(Math.round(state.TimeoutSeconds / this.options.delayScale), MAX_TIMEOUT_SECONDS),
+        );
       retryIntervals[name] = (state.Retry ?? []).map(
         (retrier) => ((retrier.IntervalSeconds ?? 1) * 1000) / this.options.delayScale,
       );
     }
-    return { machine: new StateMachine(definition), handlers, retryIntervals, waiting };
+    return { machine: new StateMachine(definition), handlers, retryIntervals };
   }
 
   private log(entry: Record<string, unknown>): void {

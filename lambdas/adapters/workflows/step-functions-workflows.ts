@@ -67,16 +67,15 @@ export const stepFunctionsWorkflows = (
     if (stateMachineArn === undefined) return;
     await startOnce(client, stateMachineArn, executionName(run), run);
   },
-  resumeWait: (taskToken) =>
-    endWait(client, (sfn) => sfn.send(new SendTaskSuccessCommand({ taskToken, output: '{}' }))),
-  supersedeWait: (taskToken) =>
+  completeWait: (taskToken, output) =>
+    endWait(client, (sfn) =>
+      sfn.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) })),
+    ),
+  // Step Functions takes an error name of up to 256 characters and a cause of up to 32,768.
+  failWait: (taskToken, error, cause) =>
     endWait(client, (sfn) =>
       sfn.send(
-        new SendTaskFailureCommand({
-          taskToken,
-          error: 'Superseded',
-          cause: 'A newer version of the contract was accepted; it asks for a review of its own.',
-        }),
+        new SendTaskFailureCommand({ taskToken, error: error.slice(0, 256), cause: cause.slice(0, 32_768) }),
       ),
     ),
 });

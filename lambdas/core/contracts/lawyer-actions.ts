@@ -60,7 +60,7 @@ export const publishLawyerReview = async (
     waitToken = review.lawyerReview?.waitToken;
     return lawyerReviewCompleted(ports.ids)(review, now);
   });
-  if (waitToken !== undefined) await ports.workflows.resumeWait(waitToken);
+  if (waitToken !== undefined) await ports.workflows.completeWait(waitToken, {});
   else
     await ports.workflows.start({
       kind: 'review',

@@ -4,7 +4,7 @@
 import { fail, isServiceError, ServiceError } from '../errors';
 import { log } from '../log';
 import type { Client, ContractReview, ContractVersion, Recipient, Scope } from '../model';
-import type { IdempotencyCompletion, Ports, StoredAnswer } from '../ports';
+import { type IdempotencyCompletion, type Ports, type StoredAnswer, SUPERSEDED } from '../ports';
 import { presentContractReview } from '../present';
 import { sameScope } from '../scope';
 import { nextWriteTime } from './change';
@@ -249,7 +249,11 @@ const endReviewWait = async (ports: Ports, previous: ContractReview): Promise<vo
   const token = previous.lawyerReview?.waitToken;
   if (token === undefined) return;
   try {
-    await ports.workflows.supersedeWait(token);
+    await ports.workflows.failWait(
+      token,
+      SUPERSEDED,
+      `Version ${previous.version + 1} was accepted; it asks for a review of its own.`,
+    );
   } catch (error) {
     log.warn("the previous version's review wait could not be ended", { id: previous.id, error });
   }
