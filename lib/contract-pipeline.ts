@@ -1,11 +1,15 @@
-// infra -> the contract pipeline of one environment: the worker functions (lambdas/workers) and the two
-// Standard state machines of contract and review runs (lib/workflow-state-machine.ts). The re-drive of
-// recorded runs, which starts every kind, is lib/run-redrive.ts.
+// infra -> the contract pipeline of one environment: the worker functions (lambdas/workers), the render
+// queue and its consumer, and the two Standard state machines of contract and review runs
+// (lib/workflow-state-machine.ts). The re-drive of recorded runs, which starts every kind, is
+// lib/run-redrive.ts.
 import { Duration } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { ContractRun } from '../lambdas/core/ports';
+import { alarmedDeadLetterQueue } from './dead-letters';
 import { ServiceFunction } from './service-function';
 import { type BlobAccess, connectService, type HostResources } from './wiring';
 import { workflowStateMachine } from './workflow-state-machine';
@@ -22,24 +26,12 @@ export interface Worker {
   readonly memorySize: number;
   readonly timeout: Duration;
   readonly blobAccess: BlobAccess;
-  /** Renders pages with `@napi-rs/canvas` (see ServiceFunction). */
-  readonly renders?: boolean;
   /** Writes hosted pages (see ServiceFunction). */
   readonly publishesPages?: boolean;
 }
 
 /** The workers of both state machines. Timeouts match their Task states' `TimeoutSeconds`. */
 export const WORKERS: readonly Worker[] = [
-  {
-    id: 'ProcessContract',
-    entry: 'lambdas/hosts/aws/functions/process-contract.ts',
-    description: 'contract run: read a version (page images and text)',
-    // Rendering is CPU-bound: Lambda's CPU share grows with memory (about 1.7 vCPUs at 3008 MB).
-    memorySize: 3008,
-    timeout: Duration.minutes(15),
-    blobAccess: 'read-put-delete',
-    renders: true,
-  },
   {
     id: 'PublishViewer',
     entry: 'lambdas/hosts/aws/functions/publish-viewer.ts',
@@ -84,9 +76,28 @@ export const WORKERS: readonly Worker[] = [
   },
 ];
 
+/** The render queue's construct id; the contract file sends to it as `${RenderQueueUrl}`. */
+export const RENDER_QUEUE = 'RenderQueue';
+/** The render consumer's construct id. */
+export const RENDER_CONTRACTS = 'RenderContracts';
+/** Receives of a render message before it goes to the dead-letter queue (each a whole render). */
+export const RENDER_RECEIVES = 3;
+/**
+ * Renders at once in an environment: each takes a 3 GB function for up to 15 minutes, so this bounds
+ * what a burst of uploads costs at once and its load on the table and the bucket; the rest of a burst
+ * waits in the queue (the Process Task allows an hour, queue included). A contract of a few dozen pages
+ * renders in seconds, so 10 at once keep such a burst's wait short.
+ */
+export const RENDERS_AT_ONCE = 10;
+
 export class ContractPipeline extends Construct {
   /** Worker functions by construct id. */
   readonly workers: ReadonlyMap<string, ServiceFunction>;
+  /** Reads versions: the render queue's consumer. */
+  readonly render: ServiceFunction;
+  /** The contract runs' Process state sends each attempt here, with its task token. */
+  readonly renderQueue: Queue;
+  readonly renderDeadLetters: Queue;
   /** The state machine of each kind of contract run (as `StateMachines` for the hosts that start runs). */
   readonly stateMachines: Readonly<Record<ContractRunKind, StateMachine>>;
 
@@ -99,16 +110,57 @@ export class ContractPipeline extends Construct {
         description: worker.description,
         memorySize: worker.memorySize,
         timeout: worker.timeout,
-        renders: worker.renders ?? false,
         publishesPages: worker.publishesPages ?? false,
       });
       connectService(fn, resources, worker.blobAccess);
       workers.set(worker.id, fn);
     }
     this.workers = workers;
+
+    // Rendering consumes its own queue (lambdas/hosts/render-records.ts): a message is one attempt of a
+    // contract run's Process step, with the token its Task waits on. Never a buyer's detail or a secret
+    // beyond that token, which only ends that one wait.
+    this.renderDeadLetters = alarmedDeadLetterQueue(
+      this,
+      'RenderDeadLetters',
+      'Contract versions the renderer could not take (their runs time out and give up)',
+    );
+    this.renderQueue = new Queue(this, RENDER_QUEUE, {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // Six times the consumer's 15 minutes exceeds SQS's 12 hours; a render under way keeps its
+      // message for 1.5 times its longest run, and one that outlives that is answered once (the step is
+      // idempotent, and an answer to a token already answered is ignored).
+      visibilityTimeout: Duration.minutes(90),
+      deadLetterQueue: { queue: this.renderDeadLetters, maxReceiveCount: RENDER_RECEIVES },
+    });
+    this.render = new ServiceFunction(this, RENDER_CONTRACTS, {
+      entry: 'lambdas/hosts/aws/functions/render-contracts.ts',
+      description: 'contract run: read a version (page images and text), from the render queue',
+      // Rendering is CPU-bound: Lambda's CPU share grows with memory (about 1.7 vCPUs at 3008 MB).
+      memorySize: 3008,
+      timeout: Duration.minutes(15),
+      renders: true,
+    });
+    connectService(this.render, resources, 'read-put-delete');
+    this.render.addEventSource(
+      new SqsEventSource(this.renderQueue, {
+        // One version a function: a render takes the whole function.
+        batchSize: 1,
+        reportBatchItemFailures: true,
+        maxConcurrency: RENDERS_AT_ONCE,
+      }),
+    );
+
     const invoked = new Set<IFunction>();
     const stateMachine = (kind: ContractRunKind, name: string): StateMachine => {
-      const machine = workflowStateMachine(this, name, kind, workers);
+      const machine = workflowStateMachine(
+        this,
+        name,
+        kind,
+        workers,
+        new Map([[RENDER_QUEUE, this.renderQueue]]),
+      );
       for (const fn of machine.invoked) invoked.add(fn);
       return machine.stateMachine;
     };
@@ -116,6 +168,8 @@ export class ContractPipeline extends Construct {
       contract: stateMachine('contract', 'ContractRuns'),
       review: stateMachine('review', 'ReviewRuns'),
     };
+    // The consumer answers the contract runs' Process Tasks with their tokens.
+    this.stateMachines.contract.grantTaskResponse(this.render);
     const idle = WORKERS.filter((worker) => !invoked.has(workers.get(worker.id)!));
     if (idle.length > 0) throw new Error(`no workflow runs ${idle.map((worker) => worker.id).join(', ')}`);
   }

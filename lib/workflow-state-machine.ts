@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { RunKind } from '../lambdas/core/ports';
@@ -20,6 +21,9 @@ export const WORKFLOW_FILES: Readonly<Record<RunKind, string>> = {
 /** The substitution placeholder of a function's ARN in the ASL files, by its construct id. */
 export const arnPlaceholder = (fn: { readonly id: string }): string => `${fn.id}FunctionArn`;
 
+/** The substitution placeholder of a queue's URL in the ASL files, by its construct id. */
+export const queuePlaceholder = (queue: { readonly id: string }): string => `${queue.id}Url`;
+
 /** The placeholders (`${Name}`) an ASL file uses, each once, in order of first use. */
 export const placeholdersOf = (definition: string): string[] => [
   ...new Set([...definition.matchAll(/\$\{([A-Za-z0-9_]+)\}/g)].map((match) => match[1] ?? '')),
@@ -33,8 +37,8 @@ export interface WorkflowStateMachine {
 
 /**
  * The Standard state machine of a kind of run, `id` within `scope`. Each placeholder its file uses must
- * name one of `functions` (by construct id; else the synth fails), and its role may invoke exactly the
- * functions the file names. Errors only are logged, without the input and output of each state (they
+ * name one of `functions` or `queues` (by construct id; else the synth fails), and its role may invoke
+ * exactly the functions the file names and send to exactly the queues it names. Errors only are logged, without the input and output of each state (they
  * may carry buyers' details), kept for a month; executions are traced.
  */
 export function workflowStateMachine(
@@ -42,20 +46,35 @@ export function workflowStateMachine(
   id: string,
   kind: RunKind,
   functions: ReadonlyMap<string, IFunction>,
+  queues: ReadonlyMap<string, IQueue> = new Map(),
 ): WorkflowStateMachine {
   const byPlaceholder = new Map([...functions].map(([fnId, fn]) => [arnPlaceholder({ id: fnId }), fn]));
+  const queueByPlaceholder = new Map(
+    [...queues].map(([queueId, queue]) => [queuePlaceholder({ id: queueId }), queue]),
+  );
   const file = fromRoot(WORKFLOW_FILES[kind]);
-  const used = placeholdersOf(readFileSync(file, 'utf8')).map((placeholder) => {
-    const fn = byPlaceholder.get(placeholder);
-    if (!fn) throw new Error(`${WORKFLOW_FILES[kind]} names \${${placeholder}}, which is no function here`);
-    return [placeholder, fn] as const;
+  const placeholders = placeholdersOf(readFileSync(file, 'utf8'));
+  const sentTo = placeholders.flatMap((placeholder) => {
+    const queue = queueByPlaceholder.get(placeholder);
+    return queue ? [[placeholder, queue] as const] : [];
   });
+  const used = placeholders
+    .filter((placeholder) => !queueByPlaceholder.has(placeholder))
+    .map((placeholder) => {
+      const fn = byPlaceholder.get(placeholder);
+      if (!fn)
+        throw new Error(
+          `${WORKFLOW_FILES[kind]} names \${${placeholder}}, which is no function or queue here`,
+        );
+      return [placeholder, fn] as const;
+    });
   const stateMachine = new StateMachine(scope, id, {
     stateMachineType: StateMachineType.STANDARD,
     definitionBody: DefinitionBody.fromFile(file),
-    definitionSubstitutions: Object.fromEntries(
-      used.map(([placeholder, fn]) => [placeholder, fn.functionArn]),
-    ),
+    definitionSubstitutions: Object.fromEntries([
+      ...used.map(([placeholder, fn]) => [placeholder, fn.functionArn]),
+      ...sentTo.map(([placeholder, queue]) => [placeholder, queue.queueUrl]),
+    ]),
     logs: {
       destination: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
       level: LogLevel.ERROR,
@@ -65,5 +84,6 @@ export function workflowStateMachine(
   });
   const invoked = [...new Set(used.map(([, fn]) => fn))];
   for (const fn of invoked) fn.grantInvoke(stateMachine);
+  for (const [, queue] of sentTo) queue.grantSendMessages(stateMachine);
   return { stateMachine, invoked };
 }

@@ -1,4 +1,6 @@
-// host -> the local stack's event flow and webhook delivery, as deployed: each environment's recorded
+// host -> the local stack's queues and their consumers, as deployed: rendering (each contract run's
+// Process state sends its attempts to the render queue, whose consumer renders two at once), and the
+// event flow and webhook delivery: each environment's recorded
 // events are published to its event bus (a local bus routing by the deployed rules), which hands them to
 // its webhook fan-out queue on the local SQS twin, whose consumer fans them out to messages and hands
 // those to the delivery queue, whose consumer makes the attempts. Retries wait in the delivery queue, or
@@ -18,6 +20,7 @@ import { fanOutRecords } from './fan-out-records';
 import { startLocalDeliverySweep } from './local-delivery-sweep';
 import { startLocalEventPublisher } from './local-event-publisher';
 import { consumeQueue, type QueueConsumerOptions } from './local-queue-consumer';
+import { renderRecords } from './render-records';
 
 /**
  * The consumers' settings, beside the deployed mappings' (lib/webhook-delivery.ts): the same batches of
@@ -27,22 +30,31 @@ import { consumeQueue, type QueueConsumerOptions } from './local-queue-consumer'
 const FAN_OUT = { batchSize: 10, concurrency: 4, visibilityTimeoutSeconds: 30, receives: 5 };
 /** Each delivery batch sends its attempts at once: 8 batches are up to 80 requests under way. */
 const DELIVERY = { batchSize: 10, concurrency: 8, visibilityTimeoutSeconds: 60, receives: 5 };
+/**
+ * Renders one at a time per poller, two at once: each holds a few canvases and keeps a core busy (on
+ * one machine; deployed, Lambda scales out to the mapping's limit). A render may take 15 minutes.
+ */
+const RENDER = { batchSize: 1, concurrency: 2, visibilityTimeoutSeconds: 16 * 60, receives: 3 };
 
 /** The local queues' names in an environment. */
 const queueNames = (environment: Environment) => ({
   fanOut: `webhook-fan-out-${environment}`,
   delivery: `webhook-delivery-${environment}`,
+  render: `contract-render-${environment}`,
 });
 
 interface EnvironmentQueues {
   fanOut: LocalQueue;
   delivery: LocalQueue;
+  render: LocalQueue;
 }
 
 /** The local SQS twin with each environment's queues, made before the services that send to them. */
 export interface LocalQueues {
   /** Each environment's delivery queue, as the work-queue port. */
   delivery: Readonly<Record<Environment, WorkQueue>>;
+  /** Each environment's render queue, which the contract runs' Process state sends to. */
+  render: Readonly<Record<Environment, WorkQueue>>;
   readonly sqs: LocalSqs;
   readonly client: SQSClient;
   readonly queues: Readonly<Record<Environment, EnvironmentQueues>>;
@@ -63,19 +75,20 @@ export const startLocalQueues = async (): Promise<LocalQueues> => {
       {
         fanOut: make(queueNames(environment).fanOut, FAN_OUT),
         delivery: make(queueNames(environment).delivery, DELIVERY),
+        render: make(queueNames(environment).render, RENDER),
       },
     ]),
   ) as Record<Environment, EnvironmentQueues>;
+  const workQueues = (of: (own: EnvironmentQueues) => LocalQueue) =>
+    Object.fromEntries(
+      ENVIRONMENTS.map((environment) => [environment, sqsWorkQueue(client, of(queues[environment]).url)]),
+    ) as Record<Environment, WorkQueue>;
   return {
     sqs,
     client,
     queues,
-    delivery: Object.fromEntries(
-      ENVIRONMENTS.map((environment) => [
-        environment,
-        sqsWorkQueue(client, queues[environment].delivery.url),
-      ]),
-    ) as Record<Environment, WorkQueue>,
+    delivery: workQueues((own) => own.delivery),
+    render: workQueues((own) => own.render),
     stop: async () => {
       client.destroy();
       await sqs.stop();
@@ -104,13 +117,16 @@ export const startLocalEventFlow = (
       concurrency,
       waitSeconds: 5,
     });
+  // Renders under way stop with the stack; their runs are re-driven after the next start.
+  const stopping = new AbortController();
   const flows = ENVIRONMENTS.map((environment) => {
     const own = services[environment];
-    const { fanOut, delivery } = queues[environment];
+    const { fanOut, delivery, render } = queues[environment];
     const bus = localEventBus({ 'webhook-fan-out': sqsWorkQueue(client, fanOut.url) }, sqs.region);
     const consumers = [
       consumer(fanOut, fanOutRecords(own), FAN_OUT),
       consumer(delivery, deliveryRecords(own), DELIVERY),
+      consumer(render, renderRecords(own, stopping.signal), RENDER),
     ];
     const queueIdle = () => {
       const { ready, inFlight } = sqs.depth(queueNames(environment).delivery);
@@ -122,6 +138,7 @@ export const startLocalEventFlow = (
   const publisher = startLocalEventPublisher(flows);
   return {
     stop: async () => {
+      stopping.abort();
       await publisher.stop();
       await sweep.stop();
       await Promise.all(flows.flatMap(({ consumers }) => consumers.map((c) => c.stop())));

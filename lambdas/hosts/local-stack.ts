@@ -76,7 +76,7 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
         }),
     }));
     const waits = { production: localWaits(dynamo, 'production'), sandbox: localWaits(dynamo, 'sandbox') };
-    runner = await localWorkflowRunner(services, waits, config.delayScale);
+    runner = await localWorkflowRunner(services, waits, queues.render, config.delayScale);
 
     // The sign-up form's frame and loader, built once before anything listens.
     const onboarding = await buildOnboardingAssets();

@@ -4,33 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { LocalStepFunctions, type LocalTask } from '../adapters/workflows/local-step-functions';
 import type { LocalWaits } from '../adapters/workflows/local-waits';
 import type { Environment } from '../core/model';
+import type { WorkQueue } from '../core/ports';
 import type { Services } from '../core/services';
 import { WORKERS } from '../workers';
 
 const workflowFile = (name: string) => fileURLToPath(new URL(`../../lib/workflows/${name}`, import.meta.url));
 
-/** Pages rendered at once: each render holds a few canvases and keeps a core busy (Lambda scales out instead). */
-const RENDERS_AT_ONCE = 2;
-
-/** At most `limit` calls of `task` under way; the rest wait their turn, in order. */
-const limitConcurrency = (task: LocalTask, limit: number): LocalTask => {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async (input, environment, signal) => {
-    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await task(input, environment, signal);
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
-};
-
 export const localWorkflowRunner = (
   services: Record<Environment, Services>,
   waits: Record<Environment, LocalWaits>,
+  renderQueues: Record<Environment, WorkQueue>,
   delayScale: number,
 ): Promise<LocalStepFunctions> => {
   const tasks: Record<string, LocalTask> = Object.fromEntries(
@@ -40,8 +23,6 @@ export const localWorkflowRunner = (
         worker.run(input, services[environment], signal),
     ]),
   );
-  const process = tasks.ProcessContractFunctionArn;
-  if (process) tasks.ProcessContractFunctionArn = limitConcurrency(process, RENDERS_AT_ONCE);
   return LocalStepFunctions.load({
     definitionFiles: {
       contract: workflowFile('contract-pipeline.asl.json'),
@@ -52,6 +33,8 @@ export const localWorkflowRunner = (
     tasks,
     runs: { production: services.production.ports.runs, sandbox: services.sandbox.ports.runs },
     waits,
+    // The Process state sends each attempt to the render queue (its consumer: local-event-flow.ts).
+    queues: { RenderQueueUrl: renderQueues },
     delayScale,
   });
 };

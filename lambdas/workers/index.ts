@@ -1,18 +1,16 @@
 // workers -> every workflow task, under the name its state machine definition gives the function that
-// runs it (`${ProcessContractFunctionArn}` in lib/workflows/*.asl.json), for the local workflow runner;
+// runs it (`${AnalyseContractFunctionArn}` in lib/workflows/*.asl.json), for the local workflow runner;
 // CDK deploys each module as its own Lambda under the same name.
 import { acceptOnboarding } from './accept-onboarding';
 import { analyseVersion } from './analyse-contract';
 import { finishRun } from './finish-run';
 import { handBackDelivery } from './hand-back-delivery';
-import { processContract } from './process-contract';
 import { publishReview } from './publish-review';
 import { publishViewer } from './publish-viewer';
 import { requestLawyerReview } from './request-lawyer-review';
 import type { Worker } from './worker';
 
 export const WORKERS: Readonly<Record<string, Worker<unknown>>> = {
-  ProcessContractFunctionArn: processContract,
   PublishViewerFunctionArn: publishViewer,
   AnalyseContractFunctionArn: analyseVersion,
   RequestLawyerReviewFunctionArn: requestLawyerReview,

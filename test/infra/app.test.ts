@@ -9,7 +9,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { fontPackageRoot } from '../../frontend/pages/text-layer-font';
 import { TEXT_LAYER_FONT_DATA } from '../../frontend/pages/text-layer-font-data';
 import { ROUTES } from '../../lambdas/api/routes';
-import { WORKERS } from '../../lib/contract-pipeline';
+import { RENDER_CONTRACTS, WORKERS } from '../../lib/contract-pipeline';
 import { fromRoot } from '../../lib/paths';
 import { handlerEntry } from '../../lib/service-api';
 import { INGEST_DOCKERFILE } from '../../lib/upload-ingest';
@@ -71,6 +71,7 @@ describe('CDK app', () => {
 
   /** The handler modules of the functions outside the API and the contract pipeline's workers. */
   const OTHER_ENTRIES = [
+    'lambdas/hosts/aws/functions/render-contracts.ts',
     'lambdas/hosts/aws/functions/deliver-webhooks.ts',
     'lambdas/hosts/aws/functions/hand-back-delivery.ts',
     'lambdas/hosts/aws/functions/fan-out.ts',
@@ -78,7 +79,7 @@ describe('CDK app', () => {
     'lambdas/hosts/aws/functions/redrive-runs.ts',
   ];
 
-  it('has a handler module for every endpoint, the fallback, every worker, the delivery consumer and hand-back, the fan-out and the re-drive', () => {
+  it('has a handler module for every endpoint, the fallback, every worker, the render and delivery consumers, the hand-back, the fan-out and the re-drive', () => {
     const entries = [...ROUTES.map((route) => route.name), 'not-found'].map(handlerEntry);
     for (const entry of [...entries, ...WORKERS.map((worker) => worker.entry), ...OTHER_ENTRIES]) {
       expect([entry, existsSync(fromRoot(entry))]).toEqual([entry, true]);
@@ -95,6 +96,7 @@ describe('CDK app', () => {
     const functions = [
       ...stack.api.functions,
       ...stack.pipeline.workers,
+      [RENDER_CONTRACTS, stack.pipeline.render] as const,
       [DELIVER, stack.delivery.deliver] as const,
       [HAND_BACK_DELIVERY, stack.delivery.handBack] as const,
       [FAN_OUT, stack.delivery.fanOut] as const,
@@ -109,10 +111,10 @@ describe('CDK app', () => {
     );
   };
 
-  /** The functions whose entries wire the PDF ports: the two uploads and the processing step. */
+  /** The functions whose entries wire the PDF ports: the two uploads and the render consumer. */
   const READS_PDFS = new Set([
     ...ROUTES.filter((route) => route.upload).map((route) => route.name),
-    ...WORKERS.filter((worker) => worker.renders).map((worker) => worker.id),
+    RENDER_CONTRACTS,
   ]);
 
   /** Bytes of every file under `directory`, its source maps left out (they are never loaded to run). */
@@ -125,7 +127,7 @@ describe('CDK app', () => {
     const bundles = bundlesByFunction();
     expect(bundles.size).toBe(ROUTES.length + 1 + WORKERS.length + OTHER_ENTRIES.length);
     expect([...READS_PDFS].sort()).toEqual([
-      'ProcessContract',
+      RENDER_CONTRACTS,
       'create-contract-review',
       'create-contract-review-version',
     ]);
@@ -159,7 +161,7 @@ describe('CDK app', () => {
     // the bundle) fails every event of its function, and no other test would see it.
     const failures: string[] = [];
     for (const [name, directory] of bundlesByFunction()) {
-      if (WORKERS.some((worker) => worker.id === name && worker.renders)) continue;
+      if (name === RENDER_CONTRACTS) continue;
       const url = pathToFileURL(join(directory, 'index.mjs')).href;
       try {
         execFileSync(
@@ -195,9 +197,8 @@ describe('CDK app', () => {
   });
 
   it('installs @napi-rs/canvas with its Linux ARM64 binary beside the rendering worker only', () => {
-    const rendering = new Set(WORKERS.filter((worker) => worker.renders).map((worker) => worker.id));
+    const rendering = new Set([RENDER_CONTRACTS]);
     const publishing = new Set(WORKERS.filter((worker) => worker.publishesPages).map((worker) => worker.id));
-    expect([...rendering]).toEqual(['ProcessContract']);
     for (const [name, directory] of bundlesByFunction()) {
       const files = readdirSync(directory).sort();
       if (!rendering.has(name)) {

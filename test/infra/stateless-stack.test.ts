@@ -12,7 +12,13 @@ import { BUS_RULES } from '../../lambdas/adapters/events/bus-rules';
 import { FRAME_ROUTES } from '../../lambdas/api/frame-routes';
 import { FALLBACK_HANDLER, ROUTES } from '../../lambdas/api/routes';
 import { RUN_KINDS, type RunKind } from '../../lambdas/core/ports';
-import { WORKERS } from '../../lib/contract-pipeline';
+import {
+  RENDER_CONTRACTS,
+  RENDER_QUEUE,
+  RENDER_RECEIVES,
+  RENDERS_AT_ONCE,
+  WORKERS,
+} from '../../lib/contract-pipeline';
 import type { Environment } from '../../lib/environments';
 import { KVS_IMPORT } from '../../lib/hosted-pages';
 import { ACCEPT_ONBOARDING } from '../../lib/onboarding-acceptance';
@@ -68,7 +74,7 @@ const STATE_MACHINE_SETTINGS: Readonly<Record<RunKind, string>> = {
 /** Which function each Task state of the ASL files runs, by the function's construct id. */
 const TASK_WORKERS: Readonly<Record<RunKind, Readonly<Record<string, string>>>> = {
   contract: {
-    Process: 'ProcessContract',
+    Process: RENDER_QUEUE,
     PublishViewer: 'PublishViewer',
     Analyse: 'AnalyseContract',
     AwaitLawyerReview: 'RequestLawyerReview',
@@ -85,9 +91,11 @@ const TASK_WORKERS: Readonly<Record<RunKind, Readonly<Record<string, string>>>> 
 /** The Tasks that invoke their function and wait for their task token (the function is a parameter). */
 const WAITING_TASKS = ['AwaitLawyerReview'];
 const INVOKE_AND_WAIT = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
+/** The Tasks that send their task token on a queue and wait for it (the queue is a parameter). */
+const QUEUED_TASKS = ['Process'];
+const SEND_AND_WAIT = 'arn:aws:states:::sqs:sendMessage.waitForTaskToken';
 /** Memory (MB) and timeout (s) of each worker. */
 const WORKER_SIZES: Readonly<Record<string, { MemorySize: number; Timeout: number }>> = {
-  ProcessContract: { MemorySize: 3008, Timeout: 900 },
   PublishViewer: { MemorySize: 1024, Timeout: 900 },
   AnalyseContract: { MemorySize: 1024, Timeout: 300 },
   RequestLawyerReview: { MemorySize: 256, Timeout: 60 },
@@ -95,7 +103,7 @@ const WORKER_SIZES: Readonly<Record<string, { MemorySize: number; Timeout: numbe
   FinishRun: { MemorySize: 256, Timeout: 60 },
 };
 /** The workers that replace what they publish, and so may delete objects. */
-const DELETING_WORKERS = ['ProcessContract', 'PublishViewer', 'PublishReview'];
+const DELETING_WORKERS = ['PublishViewer', 'PublishReview'];
 /** The workers that touch no blob. */
 const BLOBLESS_WORKERS = ['RequestLawyerReview'];
 /** CloudFront's managed CachingOptimized policy. */
@@ -143,6 +151,15 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     if (!role) throw new Error('no role');
     return stage.stateless.getLogicalId(role.node.defaultChild as CfnRole);
   };
+  const stateMachineOf = (kind: RunKind) => {
+    const machine = stage.stateless.stateMachines[kind];
+    const id = logicalIdOf(stage.stateless, machine);
+    const properties = resources(template)[id]?.Properties;
+    if (!properties) throw new Error(`no state machine for ${kind}`);
+    return { machine, id, properties };
+  };
+  const queueIdOf = (queue: { node: { defaultChild?: unknown } }) =>
+    stage.stateless.getLogicalId(queue.node.defaultChild as never);
   const statementsOfFunction = (name: string): PolicyStatement[] =>
     statementsOfRole(template, roleIdOf(functions.get(name)?.role));
   const bucketActionsOf = (name: string): string[] =>
@@ -164,6 +181,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     functions = new Map([
       ...stage.stateless.api.functions,
       ...stage.stateless.pipeline.workers,
+      [RENDER_CONTRACTS, stage.stateless.pipeline.render],
       [DELIVER, stage.stateless.delivery.deliver],
       [HAND_BACK_DELIVERY, stage.stateless.delivery.handBack],
       [FAN_OUT, stage.stateless.delivery.fanOut],
@@ -175,12 +193,12 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('functions', () => {
-    it('has exactly one function per endpoint, the fallback, one per worker, the delivery consumer and its hand-back, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate, the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
+    it('has exactly one function per endpoint, the fallback, one per worker, the render consumer, the delivery consumer and its hand-back, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate, the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
       // The frame API's functions and the two of the form's files are tested in onboarding-frame.test.ts.
       const form = FRAME_ROUTES.length + 1 + 2;
       template.resourceCountIs(
         'AWS::Lambda::Function',
-        ROUTES.length + 1 + WORKERS.length + 4 + 1 + 1 + 1 + form,
+        ROUTES.length + 1 + WORKERS.length + 1 + 4 + 1 + 1 + 1 + form,
       );
       expect([...stage.stateless.api.functions.keys()].sort()).toEqual(
         [...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort(),
@@ -381,13 +399,6 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('workflows', () => {
-    const stateMachineOf = (kind: RunKind) => {
-      const machine = stage.stateless.stateMachines[kind];
-      const id = logicalIdOf(stage.stateless, machine);
-      const properties = resources(template)[id]?.Properties;
-      if (!properties) throw new Error(`no state machine for ${kind}`);
-      return { machine, id, properties };
-    };
     /** The logical ids a policy statement's resources name through `Fn::GetAtt` (`*` as itself). */
     const resourceIdsOf = (statement: PolicyStatement): string[] =>
       [...JSON.stringify(statement.Resource).matchAll(/"Fn::GetAtt":\["([^"]+)"|^"(\*)"$/g)].map(
@@ -443,13 +454,20 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         const definition = JSON.parse(
           source.replace(/\$\{([A-Za-z0-9_]+)\}/g, (_placeholder, name: string) => {
             used.add(name);
-            const value = substitutions[name] as { 'Fn::GetAtt'?: [string, string] } | undefined;
+            const value = substitutions[name] as
+              | { 'Fn::GetAtt'?: [string, string]; Ref?: string }
+              | undefined;
+            // A queue's URL is its Ref.
+            if (value?.Ref !== undefined) return `url-of:${value.Ref}`;
             const [id, attribute] = value?.['Fn::GetAtt'] ?? [];
             if (attribute !== 'Arn') throw new Error(`\${${name}} is not replaced by a function ARN`);
             return `arn-of:${id}`;
           }),
         ) as {
-          States: Record<string, { Type: string; Resource?: string; Parameters?: { FunctionName?: string } }>;
+          States: Record<
+            string,
+            { Type: string; Resource?: string; Parameters?: { FunctionName?: string; QueueUrl?: string } }
+          >;
         };
         expect(Object.keys(substitutions).sort()).toEqual([...used].sort());
         // A waiting Task names the integration as its resource and its function as a parameter.
@@ -460,7 +478,9 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
               name,
               state.Resource === INVOKE_AND_WAIT
                 ? `waits for a token: ${state.Parameters?.FunctionName}`
-                : state.Resource,
+                : state.Resource === SEND_AND_WAIT
+                  ? `sends a token: ${state.Parameters?.QueueUrl}`
+                  : state.Resource,
             ]),
         );
         expect([kind, tasks]).toEqual([
@@ -468,7 +488,9 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           Object.fromEntries(
             Object.entries(TASK_WORKERS[kind]).map(([state, worker]) => [
               state,
-              `${WAITING_TASKS.includes(state) ? 'waits for a token: ' : ''}arn-of:${functionIds.get(worker)}`,
+              QUEUED_TASKS.includes(state)
+                ? `sends a token: url-of:${queueIdOf(stage.stateless.pipeline.renderQueue)}`
+                : `${WAITING_TASKS.includes(state) ? 'waits for a token: ' : ''}arn-of:${functionIds.get(worker)}`,
             ]),
           ),
         ]);
@@ -478,7 +500,9 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     it('lets each state machine invoke exactly the functions its file runs, and all together the five workers, the delivery hand-back and the acceptance', () => {
       const invoked = kinds.map((kind) => {
         const ids = invokedBy(roleIdOf(stateMachineOf(kind).machine.role));
-        const workers = [...new Set(Object.values(TASK_WORKERS[kind]))];
+        const workers = [...new Set(Object.values(TASK_WORKERS[kind]))].filter(
+          (worker) => worker !== RENDER_QUEUE,
+        );
         expect([kind, ids.sort()]).toEqual([kind, workers.map((worker) => functionIds.get(worker)).sort()]);
         return ids;
       });
@@ -601,7 +625,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       );
     });
 
-    it('lets exactly the hosts that accept versions end contract runs’ waits (a new version ends the previous one’s)', () => {
+    it('lets exactly the hosts that accept versions (a new version ends the previous one’s wait) and the render consumer answer contract runs’ tokens', () => {
       const uploads = ROUTES.filter((route) => route.upload).map((route) => route.name);
       const [taskRoleId] = Object.keys(template.findResources('AWS::IAM::Role')).filter((id) =>
         id.includes('TaskTaskRole'),
@@ -615,13 +639,16 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
             statement.Resource,
           ]),
       );
-      const expected = [...uploads.map((name) => roleIdOf(functions.get(name)?.role)), taskRoleId].map(
-        (role) => [
-          [role],
-          ['states:SendTaskFailure', 'states:SendTaskHeartbeat', 'states:SendTaskSuccess'],
-          { Ref: stateMachineOf('contract').id },
-        ],
-      );
+      // And the render consumer, which answers the Process Tasks.
+      const expected = [
+        ...uploads.map((name) => roleIdOf(functions.get(name)?.role)),
+        taskRoleId,
+        roleIdOf(functions.get(RENDER_CONTRACTS)?.role),
+      ].map((role) => [
+        [role],
+        ['states:SendTaskFailure', 'states:SendTaskHeartbeat', 'states:SendTaskSuccess'],
+        { Ref: stateMachineOf('contract').id },
+      ]);
       const byRole = (entries: unknown[][]) =>
         [...entries].sort((a, b) => JSON.stringify(a[0]).localeCompare(JSON.stringify(b[0])));
       expect(byRole(enders)).toEqual(byRole(expected));
@@ -709,8 +736,6 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).map(
         (mapping) => mapping.Properties as Record<string, unknown>,
       );
-    const queueIdOf = (queue: { node: { defaultChild?: unknown } }) =>
-      stage.stateless.getLogicalId(queue.node.defaultChild as never);
 
     it('runs the publisher from the table’s stream, only for inserted outbox events, in batches split and retried a bounded number of times', () => {
       const fromStream = mappings().filter((m) => JSON.stringify(m.EventSourceArn).includes('StreamArn'));
@@ -820,7 +845,35 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         }),
       ]);
       expect(fromQueue[0]?.MaximumBatchingWindowInSeconds).toBeUndefined();
-      expect(mappings()).toHaveLength(3);
+      expect(mappings()).toHaveLength(4);
+    });
+
+    it('renders from the render queue, which only the contract state machine sends to: one version a function, failed records reported, a bounded number at once', () => {
+      const queueId = queueIdOf(stage.stateless.pipeline.renderQueue);
+      const fromQueue = mappings().filter((m) => JSON.stringify(m.EventSourceArn).includes(queueId));
+      expect(fromQueue).toEqual([
+        expect.objectContaining({
+          FunctionName: { Ref: functionOf(RENDER_CONTRACTS).id },
+          EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+          BatchSize: 1,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+          ScalingConfig: { MaximumConcurrency: RENDERS_AT_ONCE },
+        }),
+      ]);
+      expect(functionOf(RENDER_CONTRACTS).properties).toMatchObject({ MemorySize: 3008, Timeout: 900 });
+      expect(bucketActionsOf(RENDER_CONTRACTS)).toEqual(
+        expect.arrayContaining(['s3:GetObject*', 's3:PutObject', 's3:DeleteObject*']),
+      );
+      const senders = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+        (policy.Properties.PolicyDocument.Statement as PolicyStatement[]).some(
+          (statement) =>
+            actionsOf(statement).includes('sqs:SendMessage') &&
+            JSON.stringify(statement.Resource).includes(queueId),
+        ),
+      );
+      expect(senders.map((policy) => policy.Properties.Roles)).toEqual([
+        [{ Ref: roleIdOf(stateMachineOf('contract').machine.role) }],
+      ]);
     });
 
     it('gives every queue a dead-letter queue, and every dead-letter queue (kept 14 days) an alarm; TLS only, encrypted', () => {
@@ -830,6 +883,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       const receivesOf: Record<string, number> = {
         [queueIdOf(stage.stateless.delivery.fanOutQueue)]: FAN_OUT_RECEIVES,
         [queueIdOf(stage.stateless.delivery.deliveryQueue)]: DELIVERY_RECEIVES,
+        [queueIdOf(stage.stateless.pipeline.renderQueue)]: RENDER_RECEIVES,
       };
       for (const [id, queue] of workQueues) {
         const { deadLetterTargetArn, maxReceiveCount } = queue.Properties.RedrivePolicy as {

@@ -299,12 +299,15 @@ export class LocalStepFunctions {
         else parameters.FunctionName = arn;
         handlers[name] = { does, task };
       }
-      // A wait of weeks, scaled like every delay, within what one timer can time.
-      if (does !== 'invoke' && state.TimeoutSeconds !== undefined)
+      // A wait for a person (weeks) is scaled like every delay; a wait for work (a render) is a time limit
+      // in real time, as every Task's is. Either within what one timer can time.
+      if (does !== 'invoke' && state.TimeoutSeconds !== undefined) {
+        const scale = does === 'invoke-and-wait' ? this.options.delayScale : 1;
         state.TimeoutSeconds = Math.max(
           1,
-          Math.min(Math.round(state.TimeoutSeconds / this.options.delayScale), MAX_TIMEOUT_SECONDS),
+          Math.min(Math.round(state.TimeoutSeconds / scale), MAX_TIMEOUT_SECONDS),
         );
+      }
       retryIntervals[name] = (state.Retry ?? []).map(
         (retrier) => ((retrier.IntervalSeconds ?? 1) * 1000) / this.options.delayScale,
       );

@@ -36,8 +36,11 @@ export const portsLambda =
   async (): Promise<O> =>
     job((await awsServices()).ports);
 
-/** The handler of a queue's consumer: a batch from its event source mapping, failed records reported. */
+/**
+ * The handler of a queue's consumer: a batch from its event source mapping, failed records reported;
+ * `pdf` for a consumer that reads PDFs.
+ */
 export const queueLambda =
-  (consumer: (services: Services) => (event: SQSEvent) => Promise<SQSBatchResponse>) =>
+  (consumer: (services: Services) => (event: SQSEvent) => Promise<SQSBatchResponse>, pdf?: PdfWiring) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> =>
-    consumer(await awsServices())(event);
+    consumer(await awsServices(pdf))(event);

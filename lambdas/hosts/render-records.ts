@@ -1,0 +1,69 @@
+// host -> rendering as a queue's consumer, the same deployed (an SQS event source mapping: one message at
+// a time, a bounded number at once) and locally (local-queue-consumer.ts). Each message is one attempt
+// of a contract run's Process step, sent by that state (`sqs:sendMessage.waitForTaskToken`) with its
+// task token: the consumer runs the step, then answers the Task with the token, with the step's output
+// or its failure by name, which the state retries or catches as when it invoked the step itself. So a
+// burst of uploads waits in the queue, and only so many renders run at once.
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import * as z from 'zod/mini';
+import { log } from '../core/log';
+import type { Services } from '../core/services';
+import { processContract } from '../workers/process-contract';
+import { RunInput } from '../workers/worker';
+
+/** A queued attempt of the Process step: the run, and the token its Task waits with. */
+const RenderTask = z.extend(RunInput, { taskToken: z.string().check(z.minLength(1)) });
+
+const failed = (record: SQSRecord) => ({ itemIdentifier: record.messageId });
+
+/**
+ * The consumer of an environment's render queue. `stopping` (the local stack) aborts a render under
+ * way: its message is left to the queue, and the run, re-driven after the restart, sends another.
+ */
+export const renderRecords =
+  (services: Services, stopping?: AbortSignal) =>
+  async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const failures: SQSBatchResponse['batchItemFailures'] = [];
+    for (const record of event.Records) {
+      const parsed = RenderTask.safeParse(parseJson(record.body));
+      if (!parsed.success) {
+        // Kept aside in the dead-letter queue after its receives: no run waits for it under a token.
+        log.error('a render message that is no Process attempt', { queue_message_id: record.messageId });
+        failures.push(failed(record));
+        continue;
+      }
+      const { taskToken, ...run } = parsed.data;
+      const { workflows } = services.ports;
+      let answer: () => Promise<void>;
+      try {
+        const plan = await processContract.run(run, services, stopping);
+        answer = () => workflows.completeWait(taskToken, plan);
+      } catch (error) {
+        if (stopping?.aborted) {
+          failures.push(failed(record));
+          continue;
+        }
+        const { name, message } = error instanceof Error ? error : new Error(String(error));
+        answer = () => workflows.failWait(taskToken, name, message);
+      }
+      try {
+        await answer();
+      } catch (error) {
+        // The step is idempotent: the queue brings the message back, and the step finds its work done.
+        log.error('a render could not answer its run; the queue will bring it back', {
+          queue_message_id: record.messageId,
+          error,
+        });
+        failures.push(failed(record));
+      }
+    }
+    return { batchItemFailures: failures };
+  };
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
