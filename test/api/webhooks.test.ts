@@ -609,6 +609,38 @@ describe('the retry schedule', () => {
   });
 });
 
+describe('the wait for the lawyer', () => {
+  test('a review that waits (scaled) days: the run still waits after a failing receiver’s 8 attempts, then completes through its task token', async () => {
+    const failing = await createEndpoint([REVIEW_REQUESTED], {
+      policy: () => ({ status: 500, body: 'down for maintenance' }),
+    });
+    const id = await send({
+      external_reference: `hooks-wait-${randomUUID()}`,
+      product: 'legal_information',
+      review: 'lawyer',
+    });
+    // lawyer_review.requested is attempted on the schedule, 1 minute to 24 hours apart, about 1.9 days
+    // from the first attempt to the 8th (seconds at this DELAY_SCALE): once the 8th has come, more than
+    // a (scaled) day has passed since the review was requested.
+    await failing.receiver.waitFor(8, about(id));
+    const runsOf = async () =>
+      (await ports.production.runs.unfinished(100)).filter(
+        (run) => 'contractReviewId' in run && run.contractReviewId === id,
+      );
+    expect(await runsOf()).toEqual([
+      { kind: 'contract', environment: 'production', contractReviewId: id, version: 1 },
+    ]);
+    expect((await ports.production.contractReviews.get(id))?.lawyerReview).toMatchObject({
+      state: 'requested',
+      waitToken: `local-wait/production/${id}/v1/contract/AwaitLawyerReview`,
+    });
+
+    await opsOk('publish-review', id);
+    await waitFor(id, isPublished('review'));
+    await eventually(runsOf, (runs) => runs.length === 0, { what: `no run of ${id} unfinished` });
+  });
+});
+
 describe('test events and secret rotation', () => {
   test('a test event: type test, test true, the data shape of publication.published', async () => {
     const endpoint = await createEndpoint([REVIEW_COMPLETED]);
