@@ -79,7 +79,6 @@ class WaitEnded extends Error {
     this.name = name;
   }
 }
-/** A run as the log names it: `production/crv_…/v2/contract`, `production/msg_…/r1/delivery`. */
 interface Loaded {
   machine: StateMachine;
   /** Task state name -> what it does. */
