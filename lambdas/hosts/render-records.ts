@@ -5,14 +5,11 @@
 // or its failure by name, which the state retries or catches as when it invoked the step itself. So a
 // burst of uploads waits in the queue, and only so many renders run at once.
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import * as z from 'zod/mini';
+import { parseJson } from '../core/json';
 import { log } from '../core/log';
 import type { Services } from '../core/services';
 import { processContract } from '../workers/process-contract';
-import { RunInput } from '../workers/worker';
-
-/** A queued attempt of the Process step: the run, and the token its Task waits with. */
-const RenderTask = z.extend(RunInput, { taskToken: z.string().check(z.minLength(1)) });
+import { TokenRunInput } from '../workers/worker';
 
 const failed = (record: SQSRecord) => ({ itemIdentifier: record.messageId });
 
@@ -25,8 +22,10 @@ export const renderRecords =
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     for (const record of event.Records) {
-      const parsed = RenderTask.safeParse(parseJson(record.body));
-      if (!parsed.success) {
+      // A queued attempt of the Process step: the run, and the token its Task waits with.
+      const json = parseJson(record.body);
+      const parsed = json.ok ? TokenRunInput.safeParse(json.value) : null;
+      if (!parsed?.success) {
         // Kept aside in the dead-letter queue after its receives: no run waits for it under a token.
         log.error('a render message that is no Process attempt', { queue_message_id: record.messageId });
         failures.push(failed(record));
@@ -59,11 +58,3 @@ export const renderRecords =
     }
     return { batchItemFailures: failures };
   };
-
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};

@@ -3,14 +3,11 @@
 // the record, where the lawyer's publish finds it to resume the run (core/contracts/lawyer-actions.ts),
 // and returns: the run then waits, for weeks if it must. When there is nothing to wait for, it ends
 // the wait at once by failing with a name the state machine catches.
-import * as z from 'zod/mini';
 import { changeContractReview } from '../core/contracts/change';
 import { lawyerReviewAwaited } from '../core/contracts/pipeline';
 import { log } from '../core/log';
 import { SUPERSEDED } from '../core/ports';
-import { RunInput, worker } from './worker';
-
-const WaitInput = z.extend(RunInput, { taskToken: z.string().check(z.minLength(1)) });
+import { TokenRunInput, worker } from './worker';
 
 /** Ends a wait at once; the state machine catches it by its name. */
 export class WaitNotNeeded extends Error {
@@ -21,7 +18,7 @@ export class WaitNotNeeded extends Error {
 }
 
 export const requestLawyerReview = worker(
-  WaitInput,
+  TokenRunInput,
   async ({ taskToken, ...run }, { ports }): Promise<null> => {
     const id = run.contractReviewId;
     const after = await changeContractReview(ports, id, lawyerReviewAwaited(run.version, taskToken));

@@ -16,6 +16,9 @@ export const RunInput = z.object({
   version: z.int().check(z.gte(1)),
 });
 
+/** The input of a Task that waits for its task token (`.waitForTaskToken`): the run, and the token. */
+export const TokenRunInput = z.extend(RunInput, { taskToken: z.string().check(z.minLength(1)) });
+
 /** `signal`: the host is stopping (the local stack); a worker stops soon and records nothing more. */
 export type WorkerFunction<I, O> = (input: I, services: Services, signal?: AbortSignal) => Promise<O>;
 
