@@ -132,6 +132,18 @@ export class ActionRefused extends Error {
 }
 
 /**
+ * A workflow Task's failure under the name its state machine retries or catches it by (`ErrorEquals`):
+ * a wait ended as `Superseded`, one that was not needed, or a failure a queue's consumer answered a
+ * Task with.
+ */
+export class WorkflowError extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+/**
  * A dependency (storage, a queue, a secret, the network to them) is down, throttled or failing: a request
  * is answered 503 `service_unavailable` with `Retry-After`, a workflow's task is retried after a pause
  * (its state machine retries this error by name). The adapters raise it for their SDKs' faults.

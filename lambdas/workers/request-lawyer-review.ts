@@ -5,17 +5,10 @@
 // the wait at once by failing with a name the state machine catches.
 import { changeContractReview } from '../core/contracts/change';
 import { lawyerReviewAwaited } from '../core/contracts/pipeline';
+import { WorkflowError } from '../core/errors';
 import { log } from '../core/log';
 import { SUPERSEDED } from '../core/ports';
 import { TokenRunInput, worker } from './worker';
-
-/** Ends a wait at once; the state machine catches it by its name. */
-export class WaitNotNeeded extends Error {
-  constructor(name: typeof SUPERSEDED | 'LawyerReviewPublished', message: string) {
-    super(message);
-    this.name = name;
-  }
-}
 
 export const requestLawyerReview = worker(
   TokenRunInput,
@@ -23,11 +16,11 @@ export const requestLawyerReview = worker(
     const id = run.contractReviewId;
     const after = await changeContractReview(ports, id, lawyerReviewAwaited(run.version, taskToken));
     if (after.version !== run.version)
-      throw new WaitNotNeeded(SUPERSEDED, `version ${after.version} of ${id} was accepted meanwhile`);
+      throw new WorkflowError(SUPERSEDED, `version ${after.version} of ${id} was accepted meanwhile`);
     // Published before this run came to wait (or before a restart re-drove it): it publishes now, without
     // waiting. Publishing is idempotent, so a review run that publish recorded adds nothing twice.
     if (after.lawyerReview?.state === 'completed')
-      throw new WaitNotNeeded(
+      throw new WorkflowError(
         'LawyerReviewPublished',
         `the review of ${id} version ${run.version} is published`,
       );

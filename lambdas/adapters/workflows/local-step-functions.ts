@@ -13,6 +13,7 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunOptions, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import { WorkflowError } from '../../core/errors';
 import { log } from '../../core/log';
 import type { Environment } from '../../core/model';
 import {
@@ -72,13 +73,6 @@ const replaced = (value: unknown, from: string, to: string): unknown => {
 /** setTimeout's longest delay in whole seconds: aws-local-stepfunctions times a Task out with one. */
 const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
-/** Thrown by a waiting state when its wait ends without resuming: the definition catches it by name. */
-class WaitEnded extends Error {
-  constructor(name: string, message: string) {
-    super(message);
-    this.name = name;
-  }
-}
 interface Loaded {
   machine: StateMachine;
   /** Task state name -> what it does. */
@@ -260,7 +254,8 @@ export class LocalStepFunctions {
     for (;;) {
       const outcome = await waits.take(token);
       if (outcome?.succeeded) return outcome.output;
-      if (outcome) throw new WaitEnded(outcome.error, outcome.cause);
+      // The definition retries or catches it by name, as Step Functions does with SendTaskFailure's error.
+      if (outcome) throw new WorkflowError(outcome.error, outcome.cause);
       await sleep(this.options.waitPollMs ?? 500, undefined, { signal });
     }
   }
