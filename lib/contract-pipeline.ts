@@ -5,11 +5,11 @@
 import { Duration } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { ContractRun } from '../lambdas/core/ports';
-import { alarmedDeadLetterQueue } from './dead-letters';
+import { alarmedWorkQueue } from './dead-letters';
 import { ServiceFunction } from './service-function';
 import { type BlobAccess, connectService, type HostResources } from './wiring';
 import { workflowStateMachine } from './workflow-state-machine';
@@ -76,8 +76,9 @@ export const WORKERS: readonly Worker[] = [
   },
 ];
 
-/** The render queue's construct id; the contract file sends to it as `${RenderQueueUrl}`. */
-export const RENDER_QUEUE = 'RenderQueue';
+/** The render queue's name; its construct id is `RenderQueue`, as the contract file sends to it (`${RenderQueueUrl}`). */
+const RENDER = 'Render';
+export const RENDER_QUEUE = `${RENDER}Queue`;
 /** The render consumer's construct id. */
 export const RENDER_CONTRACTS = 'RenderContracts';
 /** Receives of a render message before it goes to the dead-letter queue (each a whole render). */
@@ -120,20 +121,16 @@ export class ContractPipeline extends Construct {
     // Rendering consumes its own queue (lambdas/hosts/render-records.ts): a message is one attempt of a
     // contract run's Process step, with the token its Task waits on. Never a buyer's detail or a secret
     // beyond that token, which only ends that one wait.
-    this.renderDeadLetters = alarmedDeadLetterQueue(
-      this,
-      'RenderDeadLetters',
-      'Contract versions the renderer could not take (their runs time out and give up)',
-    );
-    this.renderQueue = new Queue(this, RENDER_QUEUE, {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
+    const render = alarmedWorkQueue(this, RENDER, {
+      holds: 'Contract versions the renderer could not take (their runs time out and give up)',
       // Six times the consumer's 15 minutes exceeds SQS's 12 hours; a render under way keeps its
       // message for 1.5 times its longest run, and one that outlives that is answered once (the step is
       // idempotent, and an answer to a token already answered is ignored).
       visibilityTimeout: Duration.minutes(90),
-      deadLetterQueue: { queue: this.renderDeadLetters, maxReceiveCount: RENDER_RECEIVES },
+      maxReceiveCount: RENDER_RECEIVES,
     });
+    this.renderQueue = render.queue;
+    this.renderDeadLetters = render.deadLetters;
     this.render = new ServiceFunction(this, RENDER_CONTRACTS, {
       entry: 'lambdas/hosts/aws/functions/render-contracts.ts',
       description: 'contract run: read a version (page images and text), from the render queue',

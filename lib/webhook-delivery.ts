@@ -13,11 +13,11 @@ import { EventBus, type EventPattern, Rule, Schedule } from 'aws-cdk-lib/aws-eve
 import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { BUS_RULES, type EventPattern as BusPattern } from '../lambdas/adapters/events/bus-rules';
-import { alarmedDeadLetterQueue } from './dead-letters';
+import { alarmedWorkQueue } from './dead-letters';
 import { ServiceFunction } from './service-function';
 import { connectService, type HostResources, handsOnDeliveries } from './wiring';
 import { workflowStateMachine } from './workflow-state-machine';
@@ -72,18 +72,14 @@ export class WebhookDelivery extends Construct {
 
     // The delivery queue: what the fan-out, the consumer itself (retries within 15 minutes) and the wait
     // workflow hand on. A message's body is a delivery run, never a secret or a receiver's address.
-    this.deliveryDeadLetters = alarmedDeadLetterQueue(
-      this,
-      'DeliveryDeadLetters',
-      'Webhook deliveries the consumer could not handle',
-    );
-    this.deliveryQueue = new Queue(this, 'DeliveryQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
+    const delivery = alarmedWorkQueue(this, 'Delivery', {
+      holds: 'Webhook deliveries the consumer could not handle',
       // Six times the consumer's timeout, as Lambda advises, so a batch under way is not handed out again.
       visibilityTimeout: Duration.seconds(6 * 30),
-      deadLetterQueue: { queue: this.deliveryDeadLetters, maxReceiveCount: DELIVERY_RECEIVES },
+      maxReceiveCount: DELIVERY_RECEIVES,
     });
+    this.deliveryQueue = delivery.queue;
+    this.deliveryDeadLetters = delivery.deadLetters;
 
     // The wait of a retry past the queue's 15 minutes: its one task hands the run back to the queue.
     this.handBack = new ServiceFunction(this, HAND_BACK_DELIVERY, {
@@ -178,18 +174,14 @@ export class WebhookDelivery extends Construct {
     connectService(this.fanOut, resources, 'none');
     handsOnDeliveries(this.fanOut, this.deliveryQueue, this.stateMachine);
 
-    this.fanOutDeadLetters = alarmedDeadLetterQueue(
-      this,
-      'FanOutDeadLetters',
-      'Events the webhook fan-out could not take',
-    );
-    this.fanOutQueue = new Queue(this, 'FanOutQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
+    const fanOut = alarmedWorkQueue(this, 'FanOut', {
+      holds: 'Events the webhook fan-out could not take',
       // Six times the consumer's timeout, as Lambda advises, so a batch under way is not handed out again.
       visibilityTimeout: Duration.seconds(180),
-      deadLetterQueue: { queue: this.fanOutDeadLetters, maxReceiveCount: FAN_OUT_RECEIVES },
+      maxReceiveCount: FAN_OUT_RECEIVES,
     });
+    this.fanOutQueue = fanOut.queue;
+    this.fanOutDeadLetters = fanOut.deadLetters;
     const toFanOut = BUS_RULES.find((rule) => rule.name === 'webhook-fan-out');
     if (!toFanOut) throw new Error('the bus rules have no webhook-fan-out');
     new Rule(this, 'ToFanOut', {
