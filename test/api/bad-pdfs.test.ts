@@ -19,7 +19,7 @@ import {
   undrawablePdf,
   zeroPagePdf,
 } from '../support/pdfs';
-import { eventsAbout, isPublished, publication, waitForReview } from '../support/pipeline';
+import { eventsAbout, isPublished, publication, unfinishedRunsOf, waitForReview } from '../support/pipeline';
 import { createTenant, portsOf } from '../support/tenants';
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -191,11 +191,7 @@ describe('accepted, then failed in processing', () => {
     // The run finishes (its last step, just after marking the publication failed): nothing is left to
     // re-drive.
     const ports = (await portsOf(stack)).production;
-    const unfinished = async () =>
-      (await ports.runs.unfinished(100)).filter(
-        (run) => 'contractReviewId' in run && run.contractReviewId === id,
-      );
-    await eventually(unfinished, isEmpty, { what: `no run of ${id} unfinished` });
+    await eventually(() => unfinishedRunsOf(ports, id), isEmpty, { what: `no run of ${id} unfinished` });
   });
 });
 

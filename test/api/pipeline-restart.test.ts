@@ -10,7 +10,7 @@ import {
   startStack,
 } from '../support/local-stack';
 import { contractPdf } from '../support/pdfs';
-import { eventsAbout, isPublished, publication, waitForReview } from '../support/pipeline';
+import { eventsAbout, isPublished, publication, unfinishedRunsOf, waitForReview } from '../support/pipeline';
 import { portsOf } from '../support/tenants';
 
 const PAGES = 120;
@@ -75,8 +75,7 @@ test('a stop while pages render, then a start: the run resumes and publishes onc
   const events = await eventsAbout(stack, 'production', id);
   expect(events.map((e) => e.type)).toEqual(['contract-reviews.publication.published']);
   expect(stack.output()).not.toContain('processing attempt failed');
-  const unfinished = await (await portsOf(stack)).production.runs.unfinished(100);
-  expect(unfinished.filter((run) => 'contractReviewId' in run && run.contractReviewId === id)).toEqual([]);
+  expect(await unfinishedRunsOf((await portsOf(stack)).production, id)).toEqual([]);
 
   // Another restart finds nothing left to do: the finished run is not driven again.
   expect(await stack.stop()).toBe(0);

@@ -7,7 +7,7 @@ import { bearer, call, contractParts, exchange, upload } from '../support/api-cl
 import { eventually, isEmpty } from '../support/eventually';
 import { devBootstrap, ops, type RunningStack, useLocalStack } from '../support/local-stack';
 import { contractPdf, undrawablePdf } from '../support/pdfs';
-import { eventsAbout, isPublished, publication, waitForReview } from '../support/pipeline';
+import { eventsAbout, isPublished, publication, unfinishedRunsOf, waitForReview } from '../support/pipeline';
 import { portsOf } from '../support/tenants';
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -136,11 +136,8 @@ describe('contract_viewer', () => {
     expect(versions.at(-1)).toBe(2);
     expect(versions).toEqual([...versions].sort());
     // Both runs end: version 1's as overtaken (or done), version 2's done.
-    const runsOf = async () =>
-      (await (await portsOf(stack)).production.runs.unfinished(100)).filter(
-        (run) => 'contractReviewId' in run && run.contractReviewId === id,
-      );
-    await eventually(runsOf, isEmpty, { what: `no run of ${id} unfinished` });
+    const production = (await portsOf(stack)).production;
+    await eventually(() => unfinishedRunsOf(production, id), isEmpty, { what: `no run of ${id} unfinished` });
   });
 
   test('withdraw takes the page down (410) with publication.withdrawn; a second withdraw is refused', async () => {
@@ -294,10 +291,7 @@ describe('legal_information', () => {
 describe('the wait for the lawyer (a task token)', () => {
   /** The stored record, as the workers see it (the API never shows the token). */
   const stored = async (id: string) => (await portsOf(stack)).production.contractReviews.get(id);
-  const unfinishedRuns = async (id: string) =>
-    (await (await portsOf(stack)).production.runs.unfinished(100)).filter(
-      (run) => 'contractReviewId' in run && run.contractReviewId === id,
-    );
+  const unfinishedRuns = async (id: string) => unfinishedRunsOf((await portsOf(stack)).production, id);
   const waitingWith = async (id: string, version: number) =>
     (
       await eventually(
@@ -435,8 +429,7 @@ describe('a PDF that fails processing', () => {
       .split('\n')
       .filter((line) => line.includes('processing attempt failed') && line.includes(id));
     expect(attempts).toHaveLength(4);
-    const runs = await (await portsOf(stack)).production.runs.unfinished(100);
-    expect(runs.filter((run) => 'contractReviewId' in run && run.contractReviewId === id)).toEqual([]);
+    expect(await unfinishedRunsOf((await portsOf(stack)).production, id)).toEqual([]);
 
     // No review is due for a contract that could not be read.
     const refused = await ops(stack, 'publish-review', id);

@@ -22,7 +22,7 @@ import {
   startStack,
 } from '../support/local-stack';
 import { contractPdf, undrawablePdf } from '../support/pdfs';
-import { isPublished, publication, untilIdle, waitForReview } from '../support/pipeline';
+import { isPublished, publication, unfinishedRunsOf, untilIdle, waitForReview } from '../support/pipeline';
 import { createTenant, portsOf } from '../support/tenants';
 import {
   aboutReview,
@@ -623,10 +623,7 @@ describe('the wait for the lawyer', () => {
     // from the first attempt to the 8th (seconds at this DELAY_SCALE): once the 8th has come, more than
     // a (scaled) day has passed since the review was requested.
     await failing.receiver.waitFor(8, about(id));
-    const runsOf = async () =>
-      (await ports.production.runs.unfinished(100)).filter(
-        (run) => 'contractReviewId' in run && run.contractReviewId === id,
-      );
+    const runsOf = () => unfinishedRunsOf(ports.production, id);
     expect(await runsOf()).toEqual([
       { kind: 'contract', environment: 'production', contractReviewId: id, version: 1 },
     ]);

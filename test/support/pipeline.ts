@@ -81,6 +81,12 @@ export const eventsAbout = async (
     .map((event) => ({ type: event.type, occurredAt: event.occurredAt, data: JSON.parse(event.data) }))
     .filter((event) => event.data.contract_review?.id === id);
 
+/** The runs of contract review `id` recorded and not finished (at most the oldest 100 of them all). */
+export const unfinishedRunsOf = async (ports: Pick<Ports, 'runs'>, id: string) =>
+  (await ports.runs.unfinished(100)).filter(
+    (run) => 'contractReviewId' in run && run.contractReviewId === id,
+  );
+
 /**
  * Waits until the stack has nothing under way in either environment: no run unfinished, no webhook
  * message pending delivery (one waiting for its next attempt is), and no event waiting to be fanned out. A webhook that was going
