@@ -736,6 +736,9 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).map(
         (mapping) => mapping.Properties as Record<string, unknown>,
       );
+    /** The event source mappings that read `queue`. */
+    const mappingsFrom = (queue: { node: { defaultChild?: unknown } }) =>
+      mappings().filter((m) => JSON.stringify(m.EventSourceArn).includes(queueIdOf(queue)));
 
     it('runs the publisher from the table’s stream, only for inserted outbox events, in batches split and retried a bounded number of times', () => {
       const fromStream = mappings().filter((m) => JSON.stringify(m.EventSourceArn).includes('StreamArn'));
@@ -819,7 +822,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     });
 
     it('runs the fan-out from its queue: batches of 10, failed records reported, at most 10 at once', () => {
-      const fromQueue = mappings().filter((m) => JSON.stringify(m.EventSourceArn).includes('FanOutQueue'));
+      const fromQueue = mappingsFrom(stage.stateless.delivery.fanOutQueue);
       expect(fromQueue).toEqual([
         expect.objectContaining({
           FunctionName: { Ref: functionOf(FAN_OUT).id },
@@ -834,7 +837,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
 
     it('runs the delivery consumer from its queue: batches of 10 with no window, failed records reported, at most 50 at once', () => {
       const queueId = queueIdOf(stage.stateless.delivery.deliveryQueue);
-      const fromQueue = mappings().filter((m) => JSON.stringify(m.EventSourceArn).includes(queueId));
+      const fromQueue = mappingsFrom(stage.stateless.delivery.deliveryQueue);
       expect(fromQueue).toEqual([
         expect.objectContaining({
           FunctionName: { Ref: functionOf(DELIVER).id },
@@ -850,7 +853,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
 
     it('renders from the render queue, which only the contract state machine sends to: one version a function, failed records reported, a bounded number at once', () => {
       const queueId = queueIdOf(stage.stateless.pipeline.renderQueue);
-      const fromQueue = mappings().filter((m) => JSON.stringify(m.EventSourceArn).includes(queueId));
+      const fromQueue = mappingsFrom(stage.stateless.pipeline.renderQueue);
       expect(fromQueue).toEqual([
         expect.objectContaining({
           FunctionName: { Ref: functionOf(RENDER_CONTRACTS).id },
