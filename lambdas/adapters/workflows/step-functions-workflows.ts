@@ -49,9 +49,9 @@ export const stepFunctionsDeliveryWaits = (client: SFNClient, stateMachineArn: s
 });
 
 /** Ends a wait; one that is over already (answered, timed out, its execution gone) is left as it is. */
-const endWait = async (client: SFNClient, send: (client: SFNClient) => Promise<unknown>) => {
+const endWait = async (sending: Promise<unknown>) => {
   try {
-    await send(client);
+    await sending;
   } catch (error) {
     if (!(error instanceof TaskDoesNotExist || error instanceof TaskTimedOut)) throw error;
   }
@@ -68,13 +68,11 @@ export const stepFunctionsWorkflows = (
     await startOnce(client, stateMachineArn, executionName(run), run);
   },
   completeWait: (taskToken, output) =>
-    endWait(client, (sfn) =>
-      sfn.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) })),
-    ),
+    endWait(client.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) }))),
   // Step Functions takes an error name of up to 256 characters and a cause of up to 32,768.
   failWait: (taskToken, error, cause) =>
-    endWait(client, (sfn) =>
-      sfn.send(
+    endWait(
+      client.send(
         new SendTaskFailureCommand({ taskToken, error: error.slice(0, 256), cause: cause.slice(0, 32_768) }),
       ),
     ),
