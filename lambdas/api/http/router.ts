@@ -53,13 +53,14 @@ const matchPath = (compiled: CompiledRoute, path: string): Record<string, string
 
 export const createRouter = (routes: readonly Route[]): Router => {
   const compiled = routes.map(compile);
+  // Each method's routes, literal ones before parameterised ones, as API Gateway prefers the most specific.
+  const byMethod = new Map<string, CompiledRoute[]>();
+  for (const c of [...compiled].sort((a, b) => a.names.length - b.names.length)) {
+    byMethod.set(c.route.method, [...(byMethod.get(c.route.method) ?? []), c]);
+  }
   return {
     match: (method, path) => {
-      // Literal routes before parameterised ones, as API Gateway prefers the most specific.
-      const candidates = compiled
-        .filter((c) => c.route.method === method)
-        .sort((a, b) => a.names.length - b.names.length);
-      for (const candidate of candidates) {
+      for (const candidate of byMethod.get(method) ?? []) {
         const pathParameters = matchPath(candidate, path);
         if (pathParameters) return { route: candidate.route, pathParameters };
       }
