@@ -1,8 +1,14 @@
 // bin -> `npm start`: the local stack, until SIGINT or SIGTERM. What it prints for the person who
 // started it (the addresses, stopping) is plain text; the stack's own log is the service's logger.
+import { setSourceMapsSupport } from 'node:module';
 import { log } from '../lambdas/core/log';
 import { readLocalConfig } from '../lambdas/hosts/local-config';
 import { startLocalStack } from '../lambdas/hosts/local-stack';
+
+// Stack traces map to the service's TypeScript, not to the packages tsx also transpiles: pdf.js's
+// core-js reads an Error's stack as it loads, which made Node decode pdf.js's whole source map (half a
+// million arrays kept for the life of the process, and walked by every full garbage collection).
+setSourceMapsSupport(true, { nodeModules: false, generatedCode: false });
 
 // A person at a terminal reads the log pretty-printed; anything else (tests, a pipe) gets JSON lines.
 if (process.stdout.isTTY) process.env.POWERTOOLS_DEV ??= 'true';
