@@ -261,8 +261,12 @@ describe('CDK app', () => {
     expect(image?.source).toMatchObject({ dockerFile: INGEST_DOCKERFILE, platform: 'linux/arm64' });
     const context = readdirSync(join(base, image?.source.directory ?? 'missing'));
     expect(context).toEqual(
-      expect.arrayContaining(['package.json', 'package-lock.json', 'bin', 'lambdas', 'ingest']),
+      expect.arrayContaining(['package.json', 'package-lock.json', 'bin', 'lambdas', 'ingest', 'patches']),
     );
+    // `npm ci --ignore-scripts` skips the postinstall that patches pdf.js: the Dockerfile applies it.
+    expect(
+      readFileSync(join(base, image?.source.directory ?? 'missing', 'ingest/Dockerfile'), 'utf8'),
+    ).toMatch(/^RUN node node_modules\/patch-package\/index\.js --error-on-fail$/m);
     for (const excluded of ['node_modules', 'cdk.out', '.data', '.git', 'test-results', 'coverage']) {
       expect(context).not.toContain(excluded);
     }
