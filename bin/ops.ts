@@ -20,6 +20,7 @@ import type { Ports } from '../lambdas/core/ports';
 import { presentContractReview } from '../lambdas/core/present';
 import { localUrl, PORT_OFFSETS, readLocalConfig } from '../lambdas/hosts/local-config';
 import { localServices } from '../lambdas/hosts/local-wiring';
+import { API_KEY_USAGE, runApiKeyCommand } from './ops/api-key-commands';
 import { runWebhookCommand, WEBHOOK_USAGE } from './ops/webhook-commands';
 
 const USAGE = `usage: npm run --silent ops -- <command>
@@ -29,6 +30,7 @@ const USAGE = `usage: npm run --silent ops -- <command>
   accept-onboarding <onb_id>            accept a submitted sign-up
   publish-review <crv_id> [--text F]    publish the lawyer's review (F: Markdown; default: the analysis)
   withdraw <crv_id> --channel C         take a publication down (C: contract_viewer, review, review_snapshot)
+${API_KEY_USAGE}
 ${WEBHOOK_USAGE}`;
 
 class UsageError extends Error {}
@@ -76,6 +78,8 @@ const run = async (argv: string[]): Promise<unknown> => {
   const portsOf = { sandbox: services.sandbox.ports, production: services.production.ports };
   const webhook = await runWebhookCommand(argv[0] ?? '', argv.slice(1), services);
   if (webhook !== undefined) return webhook;
+  const apiKey = await runApiKeyCommand(argv[0] ?? '', argv.slice(1), services);
+  if (apiKey !== undefined) return apiKey;
 
   const { positionals, values } = parseArgs({
     args: argv,

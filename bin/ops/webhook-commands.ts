@@ -2,10 +2,7 @@
 // prints `{"id","secret"}`), over the core functions the portal and the MCP server will call.
 import { parseArgs } from 'node:util';
 import { ActionRefused } from '../../lambdas/core/errors';
-import { DEV_INTEGRATION_ID } from '../../lambdas/core/identity';
-import { ENVIRONMENTS, type Environment, type Scope } from '../../lambdas/core/model';
-import type { Ports } from '../../lambdas/core/ports';
-import type { Settings } from '../../lambdas/core/settings';
+import { ENVIRONMENTS, type Environment } from '../../lambdas/core/model';
 import { formatTime, formatTimeOrNull } from '../../lambdas/core/time';
 import { redeliverMessage, sendTestEvent } from '../../lambdas/core/webhooks/delivery';
 import {
@@ -18,6 +15,7 @@ import {
   updateWebhookEndpointEvents,
 } from '../../lambdas/core/webhooks/endpoints';
 import type { DeliveryAttempt, WebhookMessage } from '../../lambdas/core/webhooks/model';
+import { type EnvironmentServices, readEnvironment, scopeOf } from './scope';
 
 /** A message and its attempts as the operator reads them (the request history the portal will show). */
 const presentMessage = (message: WebhookMessage, attempts: DeliveryAttempt[]) => ({
@@ -49,25 +47,6 @@ export const WEBHOOK_USAGE = `  webhook-endpoint-create --environment E --url U 
   webhook-test <whe_id>                 send a test event (type "test", the data shape of publication.published)
   webhook-messages <whe_id> [--limit N] the endpoint's messages, newest first, each with its attempts
   webhook-redeliver <msg_id>            deliver a message again (same webhook-id; up to 8 attempts)`;
-
-export interface EnvironmentServices {
-  ports: Ports;
-  settings: Settings;
-}
-
-const readEnvironment = (value: string | undefined): Environment => {
-  const environment = ENVIRONMENTS.find((e) => e === value);
-  if (!environment) throw new ActionRefused(`--environment must be one of ${ENVIRONMENTS.join(', ')}`);
-  return environment;
-};
-
-/** The scope of an integration in one environment (default: the one `dev-bootstrap` made). */
-const scopeOf = async (ports: Ports, integrationId = DEV_INTEGRATION_ID): Promise<Scope> => {
-  const integration = await ports.identity.getIntegration(integrationId);
-  if (integration === null)
-    throw new ActionRefused(`no integration ${integrationId} (run dev-bootstrap first?)`);
-  return { organisationId: integration.organisationId, integrationId, environment: ports.environment };
-};
 
 /** Which environment's table holds the endpoint, and its scope. */
 const findEndpoint = async (services: Record<Environment, EnvironmentServices>, id: string | undefined) => {

@@ -1,8 +1,8 @@
 // core -> organisations, integrations and API keys, as the operator tool makes them for local work.
 // (The portal that makes them for people comes later and calls the same functions.)
-import { API_KEY_PREFIX, hashSecret } from './auth';
+import { createApiKey } from './api-keys';
 import { fail } from './errors';
-import { ENVIRONMENTS, type Environment, type Integration, type Organisation } from './model';
+import { ENVIRONMENTS, type Environment, type Organisation } from './model';
 import type { Ports } from './ports';
 
 export const DEFAULT_SANDBOX_BUDGET = 3;
@@ -10,22 +10,6 @@ export const DEFAULT_SANDBOX_BUDGET = 3;
 /** Fixed ids: `dev-bootstrap` makes its records once, and a second run finds the same ones. */
 export const DEV_ORGANISATION_ID = 'org_localdev';
 export const DEV_INTEGRATION_ID = 'int_localdev';
-
-/** Creates an API key for an integration; the key is returned once and only its hash is stored. */
-export const createApiKey = async (ports: Ports, integration: Integration): Promise<string> => {
-  const key = ports.ids.secret(API_KEY_PREFIX[ports.environment]);
-  await ports.identity.putApiKey({
-    id: ports.ids.id('key'),
-    organisationId: integration.organisationId,
-    integrationId: integration.id,
-    environment: ports.environment,
-    hash: hashSecret(key),
-    prefix: key.slice(0, API_KEY_PREFIX[ports.environment].length + 4),
-    createdAt: ports.clock.now(),
-    revokedAt: null,
-  });
-  return key;
-};
 
 /**
  * `ops dev-bootstrap`: a local organisation with one Contract reviews integration, recorded in both
@@ -58,7 +42,12 @@ export const devBootstrap = async (portsOf: Readonly<Record<Environment, Ports>>
       };
       await ports.identity.putIntegration(integration);
     }
-    keys[environment] = await createApiKey(ports, integration);
+    const created = await createApiKey(
+      ports,
+      { organisationId: organisation.id, integrationId: integration.id },
+      'dev-bootstrap',
+    );
+    keys[environment] = created.key;
   }
   return { organisation_id: DEV_ORGANISATION_ID, integration_id: DEV_INTEGRATION_ID, keys };
 };

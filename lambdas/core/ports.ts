@@ -321,6 +321,15 @@ export interface IdentityStore {
   putApiKey(key: ApiKeyRecord): Promise<void>;
   getApiKey(id: string): Promise<ApiKeyRecord | null>;
   findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
+  /** An integration's keys in this environment, newest first, revoked ones too. */
+  listApiKeys(integrationId: string): Promise<ApiKeyRecord[]>;
+  /**
+   * Marks the key revoked at `at`, in both of its records at once, and answers it; a key already
+   * revoked keeps its first time. Throws `not_found` for an unknown key.
+   */
+  revokeApiKey(id: string, at: Micros): Promise<ApiKeyRecord>;
+  /** Records an accepted exchange (the listing's `last_used_at`). */
+  markApiKeyUsed(id: string, at: Micros): Promise<void>;
 }
 
 /** The events recorded with the changes they announce, waiting to be fanned out to webhook endpoints. */
