@@ -3,7 +3,6 @@
 import { parseArgs } from 'node:util';
 import { ActionRefused } from '../../lambdas/core/errors';
 import { ENVIRONMENTS, type Environment } from '../../lambdas/core/model';
-import { formatTime, formatTimeOrNull } from '../../lambdas/core/time';
 import { redeliverMessage, sendTestEvent } from '../../lambdas/core/webhooks/delivery';
 import {
   createWebhookEndpoint,
@@ -14,29 +13,12 @@ import {
   setWebhookEndpointEnabled,
   updateWebhookEndpointEvents,
 } from '../../lambdas/core/webhooks/endpoints';
-import type { DeliveryAttempt, WebhookMessage } from '../../lambdas/core/webhooks/model';
+import {
+  getWebhookMessage,
+  listWebhookMessages,
+  presentWebhookMessage,
+} from '../../lambdas/core/webhooks/messages';
 import { type EnvironmentServices, readEnvironment, scopeOf } from './scope';
-
-/** A message and its attempts as the operator reads them (the request history the portal will show). */
-const presentMessage = (message: WebhookMessage, attempts: DeliveryAttempt[]) => ({
-  id: message.id,
-  endpoint_id: message.endpointId,
-  type: message.type,
-  test: message.test,
-  state: message.state,
-  round: message.round,
-  next_attempt_at: formatTimeOrNull(message.nextAttemptAt),
-  created_at: formatTime(message.createdAt),
-  attempts: attempts.map((a) => ({
-    round: a.round,
-    number: a.number,
-    at: formatTime(a.at),
-    status: a.status,
-    error: a.error,
-    duration_ms: a.durationMs,
-    body: a.body,
-  })),
-});
 
 export const WEBHOOK_USAGE = `  webhook-endpoint-create --environment E --url U --events a,b [--integration I]
                                         register an endpoint; prints {"id","secret"} (the secret, once)
@@ -45,7 +27,9 @@ export const WEBHOOK_USAGE = `  webhook-endpoint-create --environment E --url U 
   webhook-endpoint-rotate-secret <whe_id>  a new secret (printed once); the old one signs too for 24 h
   webhook-endpoint-delete <whe_id>
   webhook-test <whe_id>                 send a test event (type "test", the data shape of publication.published)
-  webhook-messages <whe_id> [--limit N] the endpoint's messages, newest first, each with its attempts
+  webhook-messages <whe_id> [--limit N] [--state pending|delivered|failed] [--starting-after msg_…]
+                                        the endpoint's messages, newest first, each with its envelope and attempts
+  webhook-message <msg_id>              one message, its envelope and every attempt
   webhook-redeliver <msg_id>            deliver a message again (same webhook-id; up to 8 attempts)`;
 
 /** Which environment's table holds the endpoint, and its scope. */
@@ -82,6 +66,8 @@ export const runWebhookCommand = async (
       enable: { type: 'boolean' },
       disable: { type: 'boolean' },
       limit: { type: 'string' },
+      state: { type: 'string' },
+      'starting-after': { type: 'string' },
     },
   });
   const [id] = positionals;
@@ -129,27 +115,36 @@ export const runWebhookCommand = async (
     case 'webhook-test': {
       const { ports, settings, scope } = await findEndpoint(services, id);
       const message = await sendTestEvent(ports, scope, id as string, settings.pagesBaseUrl);
-      return presentMessage(message, []);
+      return { ...presentWebhookMessage(message), attempts: [] };
     }
     case 'webhook-messages': {
       const { ports, scope } = await findEndpoint(services, id);
-      await ownEndpoint(ports, scope, id as string);
-      const limit = Number(values.limit ?? 20);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-        throw new ActionRefused('--limit is 1 to 100');
-      const messages = await ports.webhookMessages.listByEndpoint(id as string, limit);
+      const pairs: Array<[string, string]> = [];
+      if (values.limit !== undefined) pairs.push(['limit', values.limit]);
+      if (values.state !== undefined) pairs.push(['state', values.state]);
+      if (values['starting-after'] !== undefined) pairs.push(['starting_after', values['starting-after']]);
+      const page = await listWebhookMessages(ports, scope, id as string, pairs);
+      // The operator reads each message whole: its envelope and every attempt.
       return {
-        data: await Promise.all(
-          messages.map(async (m) => presentMessage(m, await ports.webhookMessages.attempts(m.id))),
-        ),
+        ...page,
+        data: await Promise.all(page.data.map((m) => getWebhookMessage(ports, scope, m.id))),
       };
+    }
+    case 'webhook-message': {
+      if (!id) throw new ActionRefused('name the message: msg_…');
+      for (const environment of ENVIRONMENTS) {
+        const { ports } = services[environment];
+        const message = await ports.webhookMessages.get(id);
+        if (message) return getWebhookMessage(ports, message.scope, id);
+      }
+      throw new ActionRefused(`no webhook message ${id} in either environment`);
     }
     case 'webhook-redeliver': {
       if (!id) throw new ActionRefused('name the message: msg_…');
       for (const environment of ENVIRONMENTS) {
         const { ports } = services[environment];
         const message = await ports.webhookMessages.get(id);
-        if (message) return presentMessage(await redeliverMessage(ports, message.scope, id), []);
+        if (message) return presentWebhookMessage(await redeliverMessage(ports, message.scope, id));
       }
       throw new ActionRefused(`no webhook message ${id} in either environment`);
     }

@@ -405,8 +405,11 @@ export interface WebhookMessageStore {
   updateMany(changes: readonly MessageChange[]): Promise<boolean[]>;
   /** The attempts of a message, every round, oldest first. */
   attempts(messageId: string): Promise<DeliveryAttempt[]>;
-  /** An endpoint's messages, newest first. */
-  listByEndpoint(endpointId: string, limit: number): Promise<WebhookMessage[]>;
+  /** An endpoint's messages, newest first, those in `state` only when given, after `startingAfter`. */
+  listByEndpoint(
+    endpointId: string,
+    options: { limit: number; state?: WebhookMessage['state']; startingAfter?: WebhookMessage },
+  ): Promise<Page<WebhookMessage>>;
 }
 
 /** Sends one signed attempt, after checking the address again (decisions.md §6); never throws. */
