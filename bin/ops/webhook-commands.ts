@@ -2,6 +2,7 @@
 // prints `{"id","secret"}`), over the core functions the portal and the MCP server will call.
 import { parseArgs } from 'node:util';
 import { ActionRefused } from '../../lambdas/core/errors';
+import { listEventTypes } from '../../lambdas/core/events';
 import { ENVIRONMENTS, type Environment } from '../../lambdas/core/model';
 import { redeliverMessage, sendTestEvent } from '../../lambdas/core/webhooks/delivery';
 import {
@@ -20,7 +21,8 @@ import {
 } from '../../lambdas/core/webhooks/messages';
 import { type EnvironmentServices, readEnvironment, scopeOf } from './scope';
 
-export const WEBHOOK_USAGE = `  webhook-endpoint-create --environment E --url U --events a,b [--integration I]
+export const WEBHOOK_USAGE = `  webhook-event-types                   the events an endpoint can subscribe to, each with when it happens
+  webhook-endpoint-create --environment E --url U --events a,b [--integration I]
                                         register an endpoint; prints {"id","secret"} (the secret, once)
   webhook-endpoint-list --environment E [--integration I]
   webhook-endpoint-update <whe_id> [--events a,b] [--enable | --disable]
@@ -83,6 +85,8 @@ export const runWebhookCommand = async (
       );
       return { id: endpoint.id, secret };
     }
+    case 'webhook-event-types':
+      return listEventTypes();
     case 'webhook-endpoint-list': {
       const { ports } = services[readEnvironment(values.environment)];
       const scope = await scopeOf(ports, values.integration);
