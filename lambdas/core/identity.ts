@@ -1,7 +1,7 @@
 // core -> organisations, integrations and API keys, as the operator tool makes them for local work.
 // (The portal that makes them for people comes later and calls the same functions.)
 import { createApiKey } from './api-keys';
-import { fail } from './errors';
+import { fail, notFound } from './errors';
 import { ENVIRONMENTS, type Environment, type Organisation } from './model';
 import type { Ports } from './ports';
 
@@ -61,5 +61,20 @@ export const setSandboxBudget = async (sandbox: Ports, organisationId: string, b
     organisation_id: organisation.id,
     sandbox_budget: organisation.sandboxBudget,
     sandbox_used: organisation.sandboxUsed,
+  };
+};
+
+/**
+ * The organisation's sandbox budget as people and agents read it (decisions.md §10): processed PDFs
+ * allowed in all, used, and left. Counted by the sandbox environment, which holds it.
+ */
+export const getSandboxBudget = async (sandbox: Ports, organisationId: string) => {
+  const organisation = await sandbox.identity.getOrganisation(organisationId);
+  if (organisation === null) throw notFound('organisation');
+  return {
+    organisation_id: organisation.id,
+    total: organisation.sandboxBudget,
+    used: organisation.sandboxUsed,
+    remaining: Math.max(0, organisation.sandboxBudget - organisation.sandboxUsed),
   };
 };
