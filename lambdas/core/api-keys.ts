@@ -6,6 +6,7 @@ import { API_KEY_PREFIX, hashSecret } from './auth';
 import { fail, notFound } from './errors';
 import type { ApiKeyRecord, Integration } from './model';
 import type { Ports } from './ports';
+import { isPrintableText } from './text';
 import { formatTime, formatTimeOrNull } from './time';
 
 /** Whose keys: an organisation's integration. Another organisation's ids answer `not_found`. */
@@ -22,7 +23,7 @@ const SHOWN_KEY_CHARACTERS = 4;
 const readName = (name: string | undefined): string | null => {
   if (name === undefined) return null;
   const trimmed = name.trim();
-  if (trimmed === '' || trimmed.length > MAX_KEY_NAME_LENGTH || /\p{Cc}/u.test(trimmed))
+  if (!isPrintableText(trimmed, MAX_KEY_NAME_LENGTH))
     fail(
       'request_invalid',
       `A key's name is 1 to ${MAX_KEY_NAME_LENGTH} characters without control characters, such as "Production server".`,
