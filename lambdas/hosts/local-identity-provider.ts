@@ -19,7 +19,7 @@ import type { PeopleStore } from '../core/ports';
 import { mcpServerUrl } from '../core/settings';
 import { identityProviderListener } from '../identity-provider/listener';
 import { createIdentityProvider } from '../identity-provider/provider';
-import type { IdentityProviderSettings, IdentityProviderStores } from '../identity-provider/settings';
+import type { IdentityProviderServices, IdentityProviderSettings } from '../identity-provider/settings';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 import { keyText, localBaseUrls } from './local-wiring';
 
@@ -80,7 +80,7 @@ const localSettings = async (config: LocalConfig): Promise<IdentityProviderSetti
 export const localPeople = (dynamo: DynamoDBDocumentClient): PeopleStore =>
   translatingFaults(new DynamoDbPeopleStore(dynamo, LOCAL_IDENTITY_TABLE));
 
-const localStores = (config: LocalConfig, dynamo: DynamoDBDocumentClient): IdentityProviderStores => {
+const localServices = (config: LocalConfig, dynamo: DynamoDBDocumentClient): IdentityProviderServices => {
   const clock = systemClock();
   const people: PeopleServices = {
     people: localPeople(dynamo),
@@ -102,6 +102,6 @@ export const localIdentityProvider = async (
   dynamo: DynamoDBDocumentClient,
 ): Promise<RequestListener> => {
   const settings = await localSettings(config);
-  const stores = localStores(config, dynamo);
-  return identityProviderListener(createIdentityProvider(settings, stores), stores.people, settings);
+  const services = localServices(config, dynamo);
+  return identityProviderListener(createIdentityProvider(settings, services), services.people, settings);
 };

@@ -3,14 +3,14 @@
 // client registration (open, as MCP clients need), resource indicators for the two MCP servers with JWT
 // access tokens whose audience is exactly the server's address, discovery, refresh tokens, revocation,
 // and the service's own pages for everything a person sees (oidc-provider's development pages are off).
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type Configuration, type errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { renderNotice, renderSignOut } from '../../frontend/identity/notices';
 import { isPersonId } from '../core/ids';
 import { log } from '../core/log';
 import { loadExistingGrant } from './grants';
 import { securingAnswers } from './provider-answers';
 import { implyResourceScope, resourceServerInfo } from './resources';
-import type { IdentityProviderSettings, IdentityProviderStores } from './settings';
+import type { IdentityProviderServices, IdentityProviderSettings } from './settings';
 
 const MINUTE = 60;
 const DAY = 24 * 60 * MINUTE;
@@ -34,11 +34,14 @@ export const LIFETIMES = {
 /** The cookies, named apart from the other services on the same host (cookies ignore the port). */
 const COOKIE_NAMES = { session: 'idp_session', interaction: 'idp_interaction', resume: 'idp_resume' };
 
-const configuration = (settings: IdentityProviderSettings, stores: IdentityProviderStores): Configuration => {
+const configuration = (
+  settings: IdentityProviderSettings,
+  services: IdentityProviderServices,
+): Configuration => {
   const firstParty = new Set([settings.portal.clientId]);
   const cookie = { httpOnly: true, sameSite: 'lax', signed: true } as const;
   return {
-    adapter: stores.storage,
+    adapter: services.storage,
     clients: [
       {
         client_id: settings.portal.clientId,
@@ -52,7 +55,7 @@ const configuration = (settings: IdentityProviderSettings, stores: IdentityProvi
       },
     ],
     findAccount: async (_ctx, sub) => {
-      const person = isPersonId(sub) ? await stores.people.people.get(sub) : null;
+      const person = isPersonId(sub) ? await services.people.people.get(sub) : null;
       if (!person) return undefined;
       return {
         accountId: person.id,
@@ -96,13 +99,14 @@ const configuration = (settings: IdentityProviderSettings, stores: IdentityProvi
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
     },
-    loadExistingGrant: loadExistingGrant(firstParty, stores.grants),
+    loadExistingGrant: loadExistingGrant(firstParty, services.grants),
     // Refresh tokens for any client registered for them; MCP clients renew their 15-minute tokens so.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // The portal's tokens end with the person's sign-in here; an MCP client's live on until they lapse or
     // the person revokes the grant, whether or not the person stays signed in in this browser.
-    expiresWithSession: async (ctx: KoaContextWithOIDC) =>
-      firstParty.has(ctx.oidc.client?.clientId ?? '') && !ctx.oidc.requestParamScopes.has('offline_access'),
+    // (Asked of the authorization code, whose expiry its tokens inherit.)
+    expiresWithSession: async (ctx, code) =>
+      firstParty.has(ctx.oidc.client?.clientId ?? '') && !code.scopes.has('offline_access'),
     // Browser-based public clients may call the token endpoint from the origin of a redirect address.
     clientBasedCORS: (_ctx, origin, client) =>
       client.clientAuthMethod === 'none' &&
@@ -132,13 +136,26 @@ const configuration = (settings: IdentityProviderSettings, stores: IdentityProvi
 
 export const createIdentityProvider = (
   settings: IdentityProviderSettings,
-  stores: IdentityProviderStores,
+  services: IdentityProviderServices,
 ): Provider => {
-  const provider = new Provider(settings.issuer, configuration(settings, stores));
+  const provider = new Provider(settings.issuer, configuration(settings, services));
   provider.proxy = settings.behindProxy;
   provider.use(securingAnswers);
   provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) =>
     log.error('identity provider fault', { error }),
   );
+  // Refusals of a client's request (a bad grant, an unknown client), by their OAuth error only.
+  const refused = (endpoint: string) => (_ctx: KoaContextWithOIDC, error: errors.OIDCProviderError) =>
+    log.info('identity provider refused a request', {
+      endpoint,
+      error: error.error,
+      description: error.error_description,
+    });
+  provider.on('authorization.error', refused('authorization'));
+  provider.on('grant.error', refused('token'));
+  provider.on('registration_create.error', refused('registration'));
+  provider.on('revocation.error', refused('revocation'));
+  provider.on('userinfo.error', refused('userinfo'));
+  provider.on('end_session.error', refused('end_session'));
   return provider;
 };

@@ -70,6 +70,6 @@ export const describeRequest = (
   }
   if (scopes.includes('email')) said.push('see your email address');
   if (scopes.includes('offline_access')) said.push('keep this access while you are not using it');
-  if (said.length === 0 && scopes.includes('openid')) said.push('know who you are on this service');
+  if (said.length === 0) said.push('know who you are on this service');
   return said;
 };

@@ -27,7 +27,8 @@ export interface IdentityProviderSettings {
   behindProxy: boolean;
 }
 
-export interface IdentityProviderStores {
+/** What it keeps and reads: its own state, the people, their grants. */
+export interface IdentityProviderServices {
   /** oidc-provider's storage: sessions, interactions, grants, codes, tokens, registered clients. */
   storage: AdapterFactory;
   grants: ClientGrants;
