@@ -7,6 +7,7 @@ import Provider, { type Configuration, type errors, type KoaContextWithOIDC } fr
 import { renderNotice, renderSignOut } from '../../frontend/identity/notices';
 import { isPersonId } from '../core/ids';
 import { log } from '../core/log';
+import { checkRedirectMetadata, REDIRECT_METADATA } from './client-policy';
 import { loadExistingGrant } from './grants';
 import { securingAnswers } from './provider-answers';
 import { implyResourceScope, resourceServerInfo } from './resources';
@@ -71,6 +72,8 @@ const configuration = (
     // OAuth 2.1 and the MCP specification: the redirect address is always named.
     allowOmittingSingleRegisteredRedirectUri: false,
     extraParams: { resource: implyResourceScope(settings.mcpResources) },
+    // Not extra metadata: the standard redirect properties, put through the service's rule as well.
+    extraClientMetadata: { properties: [...REDIRECT_METADATA], validator: checkRedirectMetadata },
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },

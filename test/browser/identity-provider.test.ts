@@ -239,6 +239,29 @@ test('a resource other than the two MCP servers is refused before any page', asy
   expect(location.searchParams.get('error')).toBe('invalid_target');
 });
 
+test('a client may register https, loopback http or an app scheme to return to, and not plain http elsewhere', async () => {
+  const register = (redirectUri: string, applicationType = 'web') =>
+    fetch(discovery.registration_endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        redirect_uris: [redirectUri],
+        application_type: applicationType,
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+  for (const allowed of [
+    'https://agent.example/callback',
+    'http://localhost:7777/callback',
+    'http://[::1]:7777/cb',
+  ])
+    expect((await register(allowed)).status).toBe(201);
+  expect((await register('com.example.agent:/oauth/callback', 'native')).status).toBe(201);
+  const refused = await register('http://agent.example/callback');
+  expect(refused.status).toBe(400);
+  expect(await refused.json()).toMatchObject({ error: 'invalid_redirect_uri' });
+});
+
 test('an authorization request without PKCE is refused', async () => {
   const client = await newClient();
   const url = new URL(discovery.authorization_endpoint);
