@@ -60,7 +60,7 @@ const configuration = (
       if (!person) return undefined;
       return {
         accountId: person.id,
-        // Emails are not verified locally; the deployed upstream (Cognito) will say otherwise.
+        // Nothing here proves a person holds their email; an upstream sign-in (Cognito) can, deployed.
         claims: async () => ({ sub: person.id, email: person.email, email_verified: false }),
       };
     },
@@ -84,7 +84,11 @@ const configuration = (
         // A client that asked for one MCP server gets its token without naming it again.
         useGrantedResource: async () => true,
       },
-      revocation: { enabled: true },
+      // A client revokes its own tokens only (revoking a refresh token revokes its grant with it).
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,

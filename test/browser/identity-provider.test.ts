@@ -205,7 +205,7 @@ test('an MCP client: registration, sign-up, consent, code, token for exactly the
   });
 });
 
-test('the sandbox MCP server is a resource of its own: its consent, its audience', async () => {
+test('the sandbox MCP server is a resource of its own: its consent, its audience; the client revokes', async () => {
   const client = await newClient();
   await withPerson(async (person) => {
     const request = authorizationRequest(discovery, client.clientId, client.redirectUri, {
@@ -225,6 +225,16 @@ test('the sandbox MCP server is a resource of its own: its consent, its audience
     );
     await verifyAccessToken(discovery, tokens.body.access_token, mcpSandbox);
     await expect(verifyAccessToken(discovery, tokens.body.access_token, mcpProduction)).rejects.toThrow();
+
+    // The client lets go of its connection (RFC 7009): the refresh token no longer works.
+    const revoked = await fetch(`${issuer}/token/revocation`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: client.clientId, token: tokens.body.refresh_token ?? '' }),
+    });
+    expect(revoked.status).toBe(200);
+    const refreshed = await refresh(discovery, client.clientId, tokens.body.refresh_token ?? '', mcpSandbox);
+    expect(refreshed).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 });
 
