@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb';
 import { publishLawyerReview, withdrawChannel } from '../lambdas/core/contracts/lawyer-actions';
 import { ActionRefused, isServiceError } from '../lambdas/core/errors';
-import { devBootstrap, setSandboxBudget } from '../lambdas/core/identity';
+import { devBootstrap, getSandboxBudget, setSandboxBudget } from '../lambdas/core/identity';
 import { CHANNELS, ENVIRONMENTS, type Environment } from '../lambdas/core/model';
 import {
   acceptOnboarding,
@@ -21,15 +21,18 @@ import { presentContractReview } from '../lambdas/core/present';
 import { localUrl, PORT_OFFSETS, readLocalConfig } from '../lambdas/hosts/local-config';
 import { localPeople } from '../lambdas/hosts/local-identity-provider';
 import { localServices } from '../lambdas/hosts/local-wiring';
+import { API_KEY_USAGE, runApiKeyCommand } from './ops/api-key-commands';
 import { runWebhookCommand, WEBHOOK_USAGE } from './ops/webhook-commands';
 
 const USAGE = `usage: npm run --silent ops -- <command>
   dev-bootstrap                         a local organisation, integration and one API key per environment
   set-budget <org_id> <n>               the organisation's sandbox budget of processed PDFs, in all
+  budget <org_id>                       the sandbox budget: total, used and remaining
   submit-onboarding <onb_id> --buyers F record a sign-up form submission (F: JSON array of buyers) for testing
   accept-onboarding <onb_id>            accept a submitted sign-up
   publish-review <crv_id> [--text F]    publish the lawyer's review (F: Markdown; default: the analysis)
   withdraw <crv_id> --channel C         take a publication down (C: contract_viewer, review, review_snapshot)
+${API_KEY_USAGE}
 ${WEBHOOK_USAGE}`;
 
 class UsageError extends Error {}
@@ -78,6 +81,8 @@ const run = async (argv: string[]): Promise<unknown> => {
   const portsOf = { sandbox: services.sandbox.ports, production: services.production.ports };
   const webhook = await runWebhookCommand(argv[0] ?? '', argv.slice(1), services);
   if (webhook !== undefined) return webhook;
+  const apiKey = await runApiKeyCommand(argv[0] ?? '', argv.slice(1), services);
+  if (apiKey !== undefined) return apiKey;
 
   const { positionals, values } = parseArgs({
     args: argv,
@@ -94,6 +99,11 @@ const run = async (argv: string[]): Promise<unknown> => {
       if (!organisationId || !budget || !/^[0-9]+$/.test(budget))
         throw new UsageError('set-budget <org_id> <n>: n is a whole number');
       return setSandboxBudget(portsOf.sandbox, organisationId, Number(budget));
+    }
+    case 'budget': {
+      const [organisationId] = args;
+      if (!organisationId) throw new UsageError('budget <org_id>');
+      return getSandboxBudget(portsOf.sandbox, organisationId);
     }
     case 'submit-onboarding': {
       const [id] = args;

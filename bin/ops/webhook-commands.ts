@@ -2,11 +2,8 @@
 // prints `{"id","secret"}`), over the core functions the portal and the MCP server will call.
 import { parseArgs } from 'node:util';
 import { ActionRefused } from '../../lambdas/core/errors';
-import { DEV_INTEGRATION_ID } from '../../lambdas/core/identity';
-import { ENVIRONMENTS, type Environment, type Scope } from '../../lambdas/core/model';
-import type { Ports } from '../../lambdas/core/ports';
-import type { Settings } from '../../lambdas/core/settings';
-import { formatTime, formatTimeOrNull } from '../../lambdas/core/time';
+import { listEventTypes } from '../../lambdas/core/events';
+import { ENVIRONMENTS, type Environment } from '../../lambdas/core/model';
 import { redeliverMessage, sendTestEvent } from '../../lambdas/core/webhooks/delivery';
 import {
   createWebhookEndpoint,
@@ -17,57 +14,25 @@ import {
   setWebhookEndpointEnabled,
   updateWebhookEndpointEvents,
 } from '../../lambdas/core/webhooks/endpoints';
-import type { DeliveryAttempt, WebhookMessage } from '../../lambdas/core/webhooks/model';
+import {
+  getWebhookMessage,
+  listWebhookMessages,
+  presentWebhookMessage,
+} from '../../lambdas/core/webhooks/messages';
+import { type EnvironmentServices, readEnvironment, scopeOf } from './scope';
 
-/** A message and its attempts as the operator reads them (the request history the portal will show). */
-const presentMessage = (message: WebhookMessage, attempts: DeliveryAttempt[]) => ({
-  id: message.id,
-  endpoint_id: message.endpointId,
-  type: message.type,
-  test: message.test,
-  state: message.state,
-  round: message.round,
-  next_attempt_at: formatTimeOrNull(message.nextAttemptAt),
-  created_at: formatTime(message.createdAt),
-  attempts: attempts.map((a) => ({
-    round: a.round,
-    number: a.number,
-    at: formatTime(a.at),
-    status: a.status,
-    error: a.error,
-    duration_ms: a.durationMs,
-    body: a.body,
-  })),
-});
-
-export const WEBHOOK_USAGE = `  webhook-endpoint-create --environment E --url U --events a,b [--integration I]
+export const WEBHOOK_USAGE = `  webhook-event-types                   the events an endpoint can subscribe to, each with when it happens
+  webhook-endpoint-create --environment E --url U --events a,b [--integration I]
                                         register an endpoint; prints {"id","secret"} (the secret, once)
   webhook-endpoint-list --environment E [--integration I]
   webhook-endpoint-update <whe_id> [--events a,b] [--enable | --disable]
   webhook-endpoint-rotate-secret <whe_id>  a new secret (printed once); the old one signs too for 24 h
   webhook-endpoint-delete <whe_id>
   webhook-test <whe_id>                 send a test event (type "test", the data shape of publication.published)
-  webhook-messages <whe_id> [--limit N] the endpoint's messages, newest first, each with its attempts
+  webhook-messages <whe_id> [--limit N] [--state pending|delivered|failed] [--starting-after msg_…]
+                                        the endpoint's messages, newest first, each with its envelope and attempts
+  webhook-message <msg_id>              one message, its envelope and every attempt
   webhook-redeliver <msg_id>            deliver a message again (same webhook-id; up to 8 attempts)`;
-
-export interface EnvironmentServices {
-  ports: Ports;
-  settings: Settings;
-}
-
-const readEnvironment = (value: string | undefined): Environment => {
-  const environment = ENVIRONMENTS.find((e) => e === value);
-  if (!environment) throw new ActionRefused(`--environment must be one of ${ENVIRONMENTS.join(', ')}`);
-  return environment;
-};
-
-/** The scope of an integration in one environment (default: the one `dev-bootstrap` made). */
-const scopeOf = async (ports: Ports, integrationId = DEV_INTEGRATION_ID): Promise<Scope> => {
-  const integration = await ports.identity.getIntegration(integrationId);
-  if (integration === null)
-    throw new ActionRefused(`no integration ${integrationId} (run dev-bootstrap first?)`);
-  return { organisationId: integration.organisationId, integrationId, environment: ports.environment };
-};
 
 /** Which environment's table holds the endpoint, and its scope. */
 const findEndpoint = async (services: Record<Environment, EnvironmentServices>, id: string | undefined) => {
@@ -103,6 +68,8 @@ export const runWebhookCommand = async (
       enable: { type: 'boolean' },
       disable: { type: 'boolean' },
       limit: { type: 'string' },
+      state: { type: 'string' },
+      'starting-after': { type: 'string' },
     },
   });
   const [id] = positionals;
@@ -118,6 +85,8 @@ export const runWebhookCommand = async (
       );
       return { id: endpoint.id, secret };
     }
+    case 'webhook-event-types':
+      return listEventTypes();
     case 'webhook-endpoint-list': {
       const { ports } = services[readEnvironment(values.environment)];
       const scope = await scopeOf(ports, values.integration);
@@ -150,27 +119,36 @@ export const runWebhookCommand = async (
     case 'webhook-test': {
       const { ports, settings, scope } = await findEndpoint(services, id);
       const message = await sendTestEvent(ports, scope, id as string, settings.pagesBaseUrl);
-      return presentMessage(message, []);
+      return { ...presentWebhookMessage(message), attempts: [] };
     }
     case 'webhook-messages': {
       const { ports, scope } = await findEndpoint(services, id);
-      await ownEndpoint(ports, scope, id as string);
-      const limit = Number(values.limit ?? 20);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-        throw new ActionRefused('--limit is 1 to 100');
-      const messages = await ports.webhookMessages.listByEndpoint(id as string, limit);
+      const pairs: Array<[string, string]> = [];
+      if (values.limit !== undefined) pairs.push(['limit', values.limit]);
+      if (values.state !== undefined) pairs.push(['state', values.state]);
+      if (values['starting-after'] !== undefined) pairs.push(['starting_after', values['starting-after']]);
+      const page = await listWebhookMessages(ports, scope, id as string, pairs);
+      // The operator reads each message whole: its envelope and every attempt.
       return {
-        data: await Promise.all(
-          messages.map(async (m) => presentMessage(m, await ports.webhookMessages.attempts(m.id))),
-        ),
+        ...page,
+        data: await Promise.all(page.data.map((m) => getWebhookMessage(ports, scope, m.id))),
       };
+    }
+    case 'webhook-message': {
+      if (!id) throw new ActionRefused('name the message: msg_…');
+      for (const environment of ENVIRONMENTS) {
+        const { ports } = services[environment];
+        const message = await ports.webhookMessages.get(id);
+        if (message) return getWebhookMessage(ports, message.scope, id);
+      }
+      throw new ActionRefused(`no webhook message ${id} in either environment`);
     }
     case 'webhook-redeliver': {
       if (!id) throw new ActionRefused('name the message: msg_…');
       for (const environment of ENVIRONMENTS) {
         const { ports } = services[environment];
         const message = await ports.webhookMessages.get(id);
-        if (message) return presentMessage(await redeliverMessage(ports, message.scope, id), []);
+        if (message) return presentWebhookMessage(await redeliverMessage(ports, message.scope, id));
       }
       throw new ActionRefused(`no webhook message ${id} in either environment`);
     }

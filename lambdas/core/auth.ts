@@ -61,6 +61,7 @@ export const exchangeApiKey = async (ports: Ports, settings: Settings, credentia
   const key = await ports.identity.findApiKeyByHash(hashSecret(credential));
   if (key === null || key.revokedAt !== null || key.environment !== settings.environment) throw refused();
   await enforceRate(ports, settings, `key#${key.id}`, TOKEN_RATE_PER_SECOND, TOKEN_BURST);
+  await ports.identity.markApiKeyUsed(key.id, ports.clock.now());
   const issued = await ports.tokens.issue({
     organisationId: key.organisationId,
     integrationId: key.integrationId,

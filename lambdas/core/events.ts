@@ -18,6 +18,51 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** When each event happens and what its `data` holds (interface.md, Event kinds). */
+const EVENT_DESCRIPTIONS: Readonly<Record<EventType, { when: string; data: string }>> = {
+  'contract-reviews.processing.failed': {
+    when: 'The PDF could not be processed; processing.state is failed with failure_reason. Not final: a new version may follow.',
+    data: '{ contract_review }',
+  },
+  'contract-reviews.analysis.completed': {
+    when: 'A version has been analysed.',
+    data: '{ contract_review }',
+  },
+  'contract-reviews.analysis.failed': {
+    when: 'A version could not be analysed (declared by the interface; not sent yet).',
+    data: '{ channel, url, contract_review }, as declared',
+  },
+  'contract-reviews.lawyer_review.requested': {
+    when: "A lawyer's review is due (the analysis is done).",
+    data: '{ contract_review }',
+  },
+  'contract-reviews.lawyer_review.completed': {
+    when: 'A lawyer reviewed and published; a publication.published follows for each channel.',
+    data: '{ contract_review }',
+  },
+  'contract-reviews.publication.published': {
+    when: 'A channel went live or was republished.',
+    data: '{ channel, url, contract_review }',
+  },
+  'contract-reviews.publication.withdrawn': {
+    when: 'A channel was taken down.',
+    data: '{ channel, url, contract_review }',
+  },
+  'clients.submitted': {
+    when: 'The sign-up form was submitted: one message per buyer, every submission.',
+    data: 'the client',
+  },
+  'clients.accepted': {
+    when: 'The sign-up was accepted: one message per buyer, at once or minutes or days after submission.',
+    data: 'the client',
+  },
+};
+
+/** The events an endpoint can subscribe to, each with when it happens and its `data`: `{data}`. */
+export const listEventTypes = () => ({
+  data: EVENT_TYPES.map((type) => ({ type, ...EVENT_DESCRIPTIONS[type] })),
+});
+
 export interface ServiceEvent {
   /** `evt_…`: one event; each endpoint's message about it gets its own `msg_…` id. */
   id: string;

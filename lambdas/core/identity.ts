@@ -1,9 +1,9 @@
 // core -> organisations, integrations and API keys, as the operator tool makes them for local work, and
 // the local stack's own person. (The portal that makes them for people comes later and calls the same
 // functions.)
-import { API_KEY_PREFIX, hashSecret } from './auth';
-import { fail } from './errors';
-import { ENVIRONMENTS, type Environment, type Integration, type Organisation } from './model';
+import { createApiKey } from './api-keys';
+import { fail, notFound } from './errors';
+import { ENVIRONMENTS, type Environment, type Organisation } from './model';
 import { hashPassword } from './people/password-hash';
 import { EmailTaken } from './people/person';
 import type { Clock, PeopleStore, Ports } from './ports';
@@ -20,22 +20,6 @@ export const DEV_PERSON = {
   email: 'dev@localhost.test',
   password: 'local-dev-password',
 } as const;
-
-/** Creates an API key for an integration; the key is returned once and only its hash is stored. */
-export const createApiKey = async (ports: Ports, integration: Integration): Promise<string> => {
-  const key = ports.ids.secret(API_KEY_PREFIX[ports.environment]);
-  await ports.identity.putApiKey({
-    id: ports.ids.id('key'),
-    organisationId: integration.organisationId,
-    integrationId: integration.id,
-    environment: ports.environment,
-    hash: hashSecret(key),
-    prefix: key.slice(0, API_KEY_PREFIX[ports.environment].length + 4),
-    createdAt: ports.clock.now(),
-    revokedAt: null,
-  });
-  return key;
-};
 
 /** Records the local person once; a second run (or one racing it) finds them. */
 const ensureDevPerson = async (people: PeopleStore, clock: Clock): Promise<void> => {
@@ -85,7 +69,12 @@ export const devBootstrap = async (portsOf: Readonly<Record<Environment, Ports>>
       };
       await ports.identity.putIntegration(integration);
     }
-    keys[environment] = await createApiKey(ports, integration);
+    const created = await createApiKey(
+      ports,
+      { organisationId: organisation.id, integrationId: integration.id },
+      'dev-bootstrap',
+    );
+    keys[environment] = created.key;
   }
   return { organisation_id: DEV_ORGANISATION_ID, integration_id: DEV_INTEGRATION_ID, keys };
 };
@@ -99,5 +88,20 @@ export const setSandboxBudget = async (sandbox: Ports, organisationId: string, b
     organisation_id: organisation.id,
     sandbox_budget: organisation.sandboxBudget,
     sandbox_used: organisation.sandboxUsed,
+  };
+};
+
+/**
+ * The organisation's sandbox budget as people and agents read it (decisions.md §10): processed PDFs
+ * allowed in all, used, and left. Counted by the sandbox environment, which holds it.
+ */
+export const getSandboxBudget = async (sandbox: Ports, organisationId: string) => {
+  const organisation = await sandbox.identity.getOrganisation(organisationId);
+  if (organisation === null) throw notFound('organisation');
+  return {
+    organisation_id: organisation.id,
+    total: organisation.sandboxBudget,
+    used: organisation.sandboxUsed,
+    remaining: Math.max(0, organisation.sandboxBudget - organisation.sandboxUsed),
   };
 };

@@ -142,7 +142,11 @@ export interface ApiKeyRecord {
   hash: string;
   /** The first characters of the key, to recognise it in a list. */
   prefix: string;
+  /** What its owner calls it ("Production server"); null when none was given. */
+  name: string | null;
   createdAt: Micros;
+  /** The last accepted exchange at `POST /v1/token`, the only place a key is sent. */
+  lastUsedAt: Micros | null;
   revokedAt: Micros | null;
 }
 

@@ -107,10 +107,12 @@ const dateOfBirth = (now: Date) =>
     });
 
 const POSTCODE = /^[A-Za-z0-9][A-Za-z0-9 -]*$/;
+/** Postcodes carry a digit (3122, SW1A 1AA, K1A 0B1, D02 X285): a word such as "Test" is refused. */
+const HAS_DIGIT = /[0-9]/;
 
-const postcode = text('the postcode', MAX_LENGTH.postcode).regex(POSTCODE, {
-  error: 'Write the postcode with letters, digits, spaces and - only.',
-});
+const postcode = text('the postcode', MAX_LENGTH.postcode)
+  .regex(POSTCODE, { error: 'Write the postcode with letters, digits, spaces and - only.' })
+  .regex(HAS_DIGIT, { error: 'Write the postcode as it appears on post, such as 3122 or SW1A 1AA.' });
 
 const residentialAddress = group("Fill in the buyer's residential address.", {
   line1: text('the street address', MAX_LENGTH.addressLine),

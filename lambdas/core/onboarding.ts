@@ -1,7 +1,7 @@
 // core -> onboardings: a customer's server opens a sign-up session; the form's submissions make
 // clients, one per buyer; the service accepts the sign-up (interface.md, decisions.md §7).
 import { hashSecret } from './auth';
-import { ConcurrentChange, fail, notFound } from './errors';
+import { ActionRefused, ConcurrentChange, fail, notFound } from './errors';
 import { clientEvent } from './events';
 import { isOnboardingId } from './ids';
 import { parseJson } from './json';
@@ -11,6 +11,7 @@ import type { Ports, RunRequest, WorkflowRun } from './ports';
 import { presentOnboarding, presentOnboardingSession } from './present';
 import { sameScope } from './scope';
 import { isPrintableText } from './text';
+import { formatTimeOrNull } from './time';
 import { type TimedStep, waitUntil } from './timed-step';
 
 /** Reads the JSON body of `POST /v1/clients/onboardings/sessions`. */
@@ -147,6 +148,11 @@ export const acceptOnboarding = async (ports: Ports, onboarding: Onboarding): Pr
     fail(
       'request_invalid',
       `${onboarding.id} has not been submitted yet; only a submitted sign-up can be accepted.`,
+    );
+  // Accepting again would move accepted_at and send clients.accepted a second time.
+  if (onboarding.state === 'accepted')
+    throw new ActionRefused(
+      `${onboarding.id} was accepted already, at ${formatTimeOrNull(onboarding.acceptedAt)}; nothing changed.`,
     );
   const now = ports.clock.now();
   const accepted: Onboarding = { ...onboarding, state: 'accepted', acceptedAt: now };

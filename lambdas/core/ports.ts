@@ -322,6 +322,15 @@ export interface IdentityStore {
   putApiKey(key: ApiKeyRecord): Promise<void>;
   getApiKey(id: string): Promise<ApiKeyRecord | null>;
   findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
+  /** An integration's keys in this environment, newest first, revoked ones too. */
+  listApiKeys(integrationId: string): Promise<ApiKeyRecord[]>;
+  /**
+   * Marks the key revoked at `at`, in both of its records at once, and answers it; a key already
+   * revoked keeps its first time. Throws `not_found` for an unknown key.
+   */
+  revokeApiKey(id: string, at: Micros): Promise<ApiKeyRecord>;
+  /** Records an accepted exchange (the listing's `last_used_at`). */
+  markApiKeyUsed(id: string, at: Micros): Promise<void>;
 }
 
 /**
@@ -422,8 +431,11 @@ export interface WebhookMessageStore {
   updateMany(changes: readonly MessageChange[]): Promise<boolean[]>;
   /** The attempts of a message, every round, oldest first. */
   attempts(messageId: string): Promise<DeliveryAttempt[]>;
-  /** An endpoint's messages, newest first. */
-  listByEndpoint(endpointId: string, limit: number): Promise<WebhookMessage[]>;
+  /** An endpoint's messages, newest first, those in `state` only when given, after `startingAfter`. */
+  listByEndpoint(
+    endpointId: string,
+    options: { limit: number; state?: WebhookMessage['state']; startingAfter?: WebhookMessage },
+  ): Promise<Page<WebhookMessage>>;
 }
 
 /** Sends one signed attempt, after checking the address again (decisions.md §6); never throws. */

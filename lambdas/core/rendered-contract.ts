@@ -56,6 +56,32 @@ export const pageProblems = (
     problems && problems.length > 0 ? [{ number, problems, problemDetail }] : [],
   );
 
+/** The longest title taken from a document. */
+const MAX_TITLE_CHARACTERS = 120;
+
+/**
+ * What the hosted pages call the contract: the first line of text on its first page ("Contract of Sale
+ * of Real Estate"), or "Contract" when that page has no text (a scan). Never the integrator's
+ * `external_reference`, an internal reference that anyone with a page's link would otherwise read.
+ */
+export const documentTitle = (contract: Pick<RenderedContract, 'pages'>): string => {
+  const runs = (contract.pages[0]?.text ?? []).filter((run) => run.text.trim() !== '');
+  if (runs.length === 0) return 'Contract';
+  const top = runs.reduce((first, run) => (run.y < first.y ? run : first));
+  // The runs of the first line: their tops within half a line of the topmost one, left to right.
+  const line = runs
+    .filter((run) => Math.abs(run.y - top.y) < Math.max(run.height, top.height) / 2)
+    .sort((a, b) => a.x - b.x)
+    .map((run) => run.text.trim())
+    .join(' ')
+    .replace(/\s+/g, ' ');
+  const characters = [...line];
+  if (characters.length <= MAX_TITLE_CHARACTERS) return line;
+  const cut = characters.slice(0, MAX_TITLE_CHARACTERS).join('');
+  const atWord = cut.lastIndexOf(' ');
+  return `${(atWord > MAX_TITLE_CHARACTERS / 2 ? cut.slice(0, atWord) : cut).trimEnd()}…`;
+};
+
 export interface RenderedContract {
   contractReviewId: string;
   version: number;

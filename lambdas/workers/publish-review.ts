@@ -6,7 +6,7 @@ import { renderSnapshotPage } from '../../frontend/pages/snapshot';
 import { readJson, readText } from '../core/blobs';
 import { artifacts } from '../core/contracts/artifacts';
 import type { RunOutcome } from '../core/ports';
-import type { RenderedContract } from '../core/rendered-contract';
+import { documentTitle, type RenderedContract } from '../core/rendered-contract';
 import { pageTime, publishChannel } from './publication-pages';
 import { RunInput, worker } from './worker';
 
@@ -24,7 +24,7 @@ export const publishReview = worker(RunInput, async (run, services): Promise<{ o
   const reviewMarkdown = await readText(ports.blobs, artifacts.review(id, run.version));
   const page = {
     contract,
-    title: review.externalReference,
+    title: documentTitle(contract),
     publishedAt: pageTime(services),
     pdfKey: version.blobKey,
     reviewMarkdown,

@@ -2,7 +2,7 @@
 import { renderViewer } from '../../frontend/pages/viewer';
 import { readJson } from '../core/blobs';
 import { artifacts } from '../core/contracts/artifacts';
-import type { RenderedContract } from '../core/rendered-contract';
+import { documentTitle, type RenderedContract } from '../core/rendered-contract';
 import { pageTime, publishChannel } from './publication-pages';
 import { RunInput, worker } from './worker';
 
@@ -17,7 +17,7 @@ export const publishViewer = worker(RunInput, async (run, services): Promise<nul
   await publishChannel(services, review, 'contract_viewer', () =>
     renderViewer({
       contract,
-      title: review.externalReference,
+      title: documentTitle(contract),
       publishedAt: pageTime(services),
       pdfKey: version.blobKey,
     }),

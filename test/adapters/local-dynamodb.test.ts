@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbIdentityStore } from '../../lambdas/adapters/dynamodb/identity-store';
 import { ensureTable } from '../../lambdas/adapters/dynamodb/local-dynamodb';
@@ -70,4 +71,39 @@ describe('startLocalDynamoDb', () => {
 
     await expect(identity.getOrganisation(org.id)).resolves.toEqual(org);
   });
+
+  it('listens on 127.0.0.1 only, as the S3 twin does, not on every interface', async () => {
+    const port = Number(new URL(db.endpoint).port);
+
+    const listening = await listeningAddresses(port);
+
+    expect(listening.length).toBeGreaterThan(0);
+    for (const address of listening) expect(['127.0.0.1', '::ffff:127.0.0.1']).toContain(address);
+  });
 });
+
+/** The local addresses of the sockets listening on `port`, read from Linux's /proc/net/tcp and tcp6. */
+const listeningAddresses = async (port: number): Promise<string[]> => {
+  const LISTEN = '0A';
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const addresses: string[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const rows = (await readFile(table, 'utf8')).split('\n').slice(1);
+    for (const row of rows) {
+      const [, local, , state] = row.trim().split(/\s+/);
+      if (!local || state !== LISTEN || !local.endsWith(`:${hexPort}`)) continue;
+      addresses.push(decodeAddress(local.slice(0, local.indexOf(':'))));
+    }
+  }
+  return addresses;
+};
+
+/** /proc/net's little-endian hex address: 8 digits for IPv4, 32 for IPv6 (words of 4 bytes each). */
+const decodeAddress = (hex: string): string => {
+  const bytes = (word: string) => (word.match(/../g) ?? []).map((b) => Number.parseInt(b, 16)).reverse();
+  if (hex.length === 8) return bytes(hex).join('.');
+  const all = (hex.match(/.{8}/g) ?? []).flatMap(bytes);
+  if (all.slice(0, 10).every((b) => b === 0) && all[10] === 255 && all[11] === 255)
+    return `::ffff:${all.slice(12).join('.')}`;
+  return all.every((b) => b === 0) ? '::' : all.map((b) => b.toString(16)).join(':');
+};

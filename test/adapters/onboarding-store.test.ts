@@ -149,6 +149,25 @@ describe('saveSubmission and saveAcceptance', () => {
     await expect(store.get(opened.id)).resolves.toEqual(second);
   });
 
+  it('of two acceptances of one submission, records one (the other: ConcurrentChange)', async () => {
+    const { store, scope, clock } = await setUp();
+    const opened = onboarding(scope, clock.tick());
+    await store.open(opened, 'token-1');
+    const submitted: Onboarding = {
+      ...opened,
+      state: 'submitted',
+      clientIds: ['cli_a'],
+      submittedAt: clock.tick(),
+    };
+    await store.saveSubmission(submitted, [], []);
+    const first = { ...submitted, state: 'accepted' as const, acceptedAt: clock.tick() };
+    const second = { ...submitted, state: 'accepted' as const, acceptedAt: clock.tick() };
+
+    await store.saveAcceptance(first, []);
+    await expect(store.saveAcceptance(second, [])).rejects.toBeInstanceOf(ConcurrentChange);
+    await expect(store.get(opened.id)).resolves.toEqual(first);
+  });
+
   it('answers not_found for an onboarding that was never opened', async () => {
     const { store, scope, clock } = await setUp();
     const never = onboarding(scope, clock.tick());

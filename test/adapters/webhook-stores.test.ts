@@ -173,7 +173,7 @@ describe('webhook message store: fan-out', () => {
     expect((await outbox.pending(10)).map((e) => e.id)).toEqual([later.id]);
     // Out of the outbox, and still readable for redelivery.
     expect(await outbox.get(event.id)).toEqual(event);
-    expect(await messages.listByEndpoint(first.id, 10)).toEqual([made[0]]);
+    expect((await messages.listByEndpoint(first.id, { limit: 10 })).items).toEqual([made[0]]);
     expect(await messages.attempts(made[0]?.id as string)).toEqual([]);
   });
 
@@ -197,7 +197,7 @@ describe('webhook message store: fan-out', () => {
     expect(await messages.fanOut(event.id, [late])).toBe(false);
     expect(await messages.get(late.id)).toBeNull();
     expect(await pendingRuns(messages)).toEqual([runOf(winner)]);
-    expect(await messages.listByEndpoint(target.id, 10)).toEqual([winner]);
+    expect((await messages.listByEndpoint(target.id, { limit: 10 })).items).toEqual([winner]);
     expect(await outbox.pending(10)).toEqual([]);
 
     // An event never recorded is no pending event either.
@@ -229,7 +229,7 @@ describe('webhook message store: fan-out', () => {
       winners.push(...won);
     }
     expect(byMessage(await pendingRuns(messages))).toEqual(byMessage(winners.map(runOf)));
-    expect(await messages.listByEndpoint(target.id, 20)).toHaveLength(winners.length);
+    expect((await messages.listByEndpoint(target.id, { limit: 20 })).items).toHaveLength(winners.length);
     expect(await outbox.pending(10)).toEqual([]);
   });
 
@@ -508,9 +508,43 @@ describe('webhook message store: messages, attempts and runs', () => {
     await messages.update(updated, made[0]?.updatedAt as Micros, {});
 
     const newestFirst = [made[3], made[2], made[1], updated];
-    expect(await messages.listByEndpoint(target.id, 10)).toEqual(newestFirst);
-    expect(await messages.listByEndpoint(target.id, 2)).toEqual(newestFirst.slice(0, 2));
-    expect(await messages.listByEndpoint(other.id, 10)).toEqual([theirs]);
-    expect(await messages.listByEndpoint('whe_unknown', 10)).toEqual([]);
+    expect((await messages.listByEndpoint(target.id, { limit: 10 })).items).toEqual(newestFirst);
+    expect((await messages.listByEndpoint(target.id, { limit: 2 })).items).toEqual(newestFirst.slice(0, 2));
+    expect((await messages.listByEndpoint(other.id, { limit: 10 })).items).toEqual([theirs]);
+    expect((await messages.listByEndpoint('whe_unknown', { limit: 10 })).items).toEqual([]);
+  });
+
+  test('listByEndpoint pages on from a message and keeps only a state when asked, filling each page', async () => {
+    const { clock, endpoints, messages, scope } = await setUp();
+    const target = endpoint(scope, clock.tick());
+    await endpoints.create(target);
+    // Oldest first: delivered, pending, delivered, failed, delivered, delivered.
+    const states: WebhookMessage['state'][] = [
+      'delivered',
+      'pending',
+      'delivered',
+      'failed',
+      'delivered',
+      'delivered',
+    ];
+    const made = states.map((state) => message(target, clock.tick(), { state }));
+    for (const m of made) await messages.create(m);
+    const newestFirst = [...made].reverse();
+    const delivered = newestFirst.filter((m) => m.state === 'delivered');
+
+    const first = await messages.listByEndpoint(target.id, { limit: 2, state: 'delivered' });
+    expect(first).toEqual({ items: delivered.slice(0, 2), hasMore: true });
+    const second = await messages.listByEndpoint(target.id, {
+      limit: 2,
+      state: 'delivered',
+      startingAfter: first.items[1],
+    });
+    // The page is full although a failed message lies between: the filter reads on.
+    expect(second).toEqual({ items: delivered.slice(2, 4), hasMore: false });
+    expect((await messages.listByEndpoint(target.id, { limit: 10, state: 'failed' })).items).toEqual(
+      newestFirst.filter((m) => m.state === 'failed'),
+    );
+    const after = await messages.listByEndpoint(target.id, { limit: 3, startingAfter: newestFirst[2] });
+    expect(after).toEqual({ items: newestFirst.slice(3), hasMore: false });
   });
 });

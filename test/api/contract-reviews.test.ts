@@ -579,6 +579,12 @@ describe('sandbox budget', () => {
       sandbox_budget: 4,
       sandbox_used: 3,
     });
+    expect((await ops(stack, 'budget', tenant.organisationId)).json).toEqual({
+      organisation_id: tenant.organisationId,
+      total: 4,
+      used: 3,
+      remaining: 1,
+    });
     const created = answers.find((a) => a.status === 202) as Answer;
     const version = await upload(
       `${stack.sandbox}/v1/contract-reviews/${created.body.id}/versions`,
@@ -608,6 +614,7 @@ describe('sandbox budget', () => {
     expect(answer.code).not.toBe(0);
     expect(answer.stderr).toMatch(/not_found/);
     expect(organisationId).toMatch(/^org_/);
+    expect((await ops(stack, 'budget', 'org_nobody')).stderr).toMatch(/not_found/);
   });
 });
 

@@ -84,6 +84,20 @@ test('a sandbox sign-up is accepted a minute after it was submitted, once, with 
   expect(await acceptedEvents('production', productionId)).toEqual([]);
   expect((await ops(stack, 'accept-onboarding', productionId)).code).toBe(0);
   expect((await read('production', productionId)).state).toBe('accepted');
+
+  // Accepting either again is refused and changes nothing: no new time, no second clients.accepted.
+  for (const [environment, id] of [
+    ['sandbox', sandboxId],
+    ['production', productionId],
+  ] as const) {
+    const before = await read(environment, id);
+    const eventsBefore = await acceptedEvents(environment, id);
+    const again = await ops(stack, 'accept-onboarding', id);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/refused: .* was accepted already, at \d{4}-/);
+    expect(await read(environment, id)).toEqual(before);
+    expect(await acceptedEvents(environment, id)).toEqual(eventsBefore);
+  }
 });
 
 test('submitted again before the minute is up: the latest submission is the one accepted, once', async () => {

@@ -66,7 +66,8 @@ const slugUrl = (url: string) => {
 
 describe('contract_viewer', () => {
   test('goes from 202 to the viewer published at an unguessable link, with one publication.published', async () => {
-    const { id } = await send({ external_reference: `viewer-${randomUUID()}`, product: 'contract_viewer' });
+    const reference = `viewer-${randomUUID()}`;
+    const { id } = await send({ external_reference: reference, product: 'contract_viewer' });
     const review = await waitFor(id, isPublished('contract_viewer'));
 
     expect(review.processing).toEqual({
@@ -86,6 +87,9 @@ describe('contract_viewer', () => {
     const shown = await page(url);
     expect(shown.status).toBe(200);
     expect(shown.text).toContain('CONTRACT OF SALE OF REAL ESTATE');
+    // Titled from the document; the integrator's reference is not the reader's business.
+    expect(shown.text).toContain('<title>CONTRACT OF SALE OF REAL ESTATE – contract</title>');
+    expect(shown.text).not.toContain(reference);
 
     const events = await eventsAbout(stack, 'production', id);
     expect(events.map((e) => e.type)).toEqual(['contract-reviews.publication.published']);

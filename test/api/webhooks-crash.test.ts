@@ -98,9 +98,11 @@ test('a SIGKILL in the middle of a burst: every message arrives after the next s
   const arrivals = byWebhookId(all);
   const messages = (
     await Promise.all(
-      endpoints.map((endpoint) => ports.production.webhookMessages.listByEndpoint(endpoint.id, 500)),
+      endpoints.map((endpoint) =>
+        ports.production.webhookMessages.listByEndpoint(endpoint.id, { limit: 500 }),
+      ),
     )
-  ).flat();
+  ).flatMap((page) => page.items);
   expect(messages).toHaveLength(MESSAGES);
   // Every message arrived, and nothing arrived that is not one of them.
   expect([...arrivals.keys()].sort()).toEqual(messages.map((message) => message.id).sort());

@@ -238,8 +238,10 @@ test('events recorded while the stack is down go out at the next start, only to 
     });
   }
   const production = (await portsOf(running)).production;
-  expect(await production.webhookMessages.listByEndpoint(added?.id as string, 10)).toEqual([]);
-  expect(await production.webhookMessages.listByEndpoint(later.id, 10)).toEqual([]);
+  expect((await production.webhookMessages.listByEndpoint(added?.id as string, { limit: 10 })).items).toEqual(
+    [],
+  );
+  expect((await production.webhookMessages.listByEndpoint(later.id, { limit: 10 })).items).toEqual([]);
 
   // Subscribed now, they get what happens from now on: the form submitted again repeats both events.
   const again = await ops(running, 'submit-onboarding', onboardingId, '--buyers', buyers);

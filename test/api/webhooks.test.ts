@@ -232,8 +232,8 @@ const messagesOf = async (endpointId: string): Promise<any[]> =>
   (await opsOk('webhook-messages', endpointId, '--limit', '100')).data;
 
 /** The endpoint's stored messages (read directly, where the ops listing is not the point). */
-const storedMessages = (environment: Environment, endpointId: string) =>
-  ports[environment].webhookMessages.listByEndpoint(endpointId, 100);
+const storedMessages = async (environment: Environment, endpointId: string) =>
+  (await ports[environment].webhookMessages.listByEndpoint(endpointId, { limit: 100 })).items;
 
 /** Polls the stored message until `done` holds of it (the ops listing is read once it does). */
 const waitForMessage = async (
@@ -658,6 +658,68 @@ describe('test events and secret rotation', () => {
       url: envelope?.data.url,
     });
     await waitForMessage('production', sent.id, (state) => state === 'delivered');
+  });
+
+  test('the message list pages newest first and keeps a state; one message shows its envelope and attempts', async () => {
+    // The first two messages the receiver sees always fail; any other is delivered.
+    const failing = new Set<string>();
+    const endpoint = await createEndpoint([PUBLISHED], {
+      policy: (request) => {
+        const id = request.headers['webhook-id'] as string;
+        if (failing.size < 2) failing.add(id);
+        return failing.has(id) ? 500 : 204;
+      },
+    });
+    const sent: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      sent.push((await opsOk('webhook-test', endpoint.id)).id);
+      await endpoint.receiver.waitFor(i + 1);
+    }
+    await waitForMessage('production', sent[0] as string, (state) => state === 'failed');
+    await waitForMessage('production', sent[1] as string, (state) => state === 'failed');
+    await waitForMessage('production', sent[2] as string, (state) => state === 'delivered');
+
+    const first = await opsOk('webhook-messages', endpoint.id, '--limit', '2');
+    expect(first.data.map((m: { id: string }) => m.id)).toEqual([sent[2], sent[1]]);
+    expect(first.has_more).toBe(true);
+    const rest = await opsOk(
+      'webhook-messages',
+      endpoint.id,
+      '--limit',
+      '2',
+      '--starting-after',
+      sent[1] as string,
+    );
+    expect(rest).toMatchObject({ data: [{ id: sent[0] }], has_more: false });
+    const failed = await opsOk('webhook-messages', endpoint.id, '--state', 'failed');
+    expect(failed.data.map((m: { id: string }) => m.id)).toEqual([sent[1], sent[0]]);
+    const delivered = await opsOk('webhook-messages', endpoint.id, '--state', 'delivered');
+    expect(delivered.data.map((m: { id: string }) => m.id)).toEqual([sent[2]]);
+
+    const one = await opsOk('webhook-message', sent[0] as string);
+    expect(one).toMatchObject({
+      id: sent[0],
+      endpoint_id: endpoint.id,
+      type: 'test',
+      state: 'failed',
+      envelope: {
+        type: 'test',
+        test: true,
+        timestamp: expect.stringMatching(TIME),
+        data: expect.any(Object),
+      },
+    });
+    expect(one.attempts).toHaveLength(8);
+    expect(one.attempts[0]).toMatchObject({
+      round: 1,
+      number: 1,
+      status: 500,
+      at: expect.stringMatching(TIME),
+    });
+    const refused = await ops(stack, 'webhook-messages', endpoint.id, '--state', 'lost');
+    expect(refused.stderr).toMatch(/filter_invalid/);
+    const unknown = await ops(stack, 'webhook-messages', endpoint.id, '--starting-after', 'msg_unknown');
+    expect(unknown.stderr).toMatch(/starting_after_invalid/);
   });
 
   test('after a rotation the next message carries two signatures: it verifies with the old secret and with the new', async () => {

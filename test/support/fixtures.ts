@@ -60,7 +60,9 @@ export const apiKey = (scope: Scope, overrides: Partial<ApiKeyRecord> = {}): Api
   environment: scope.environment,
   hash: randomUUID().replaceAll('-', '').repeat(2),
   prefix: 'svc_test_abcd',
+  name: null,
   createdAt: 1_763_717_400_000_000,
+  lastUsedAt: null,
   revokedAt: null,
   ...overrides,
 });

@@ -1,7 +1,9 @@
 // test -> more tenants than `dev-bootstrap` makes, created through the core against a running local
 // stack's storage, the way the portal will: to show that one tenant cannot see another's records.
+
+import { createApiKey, revokeApiKey } from '../../lambdas/core/api-keys';
 import { hashSecret } from '../../lambdas/core/auth';
-import { createApiKey, DEFAULT_SANDBOX_BUDGET } from '../../lambdas/core/identity';
+import { DEFAULT_SANDBOX_BUDGET } from '../../lambdas/core/identity';
 import type { Environment } from '../../lambdas/core/model';
 import { type Buyer, submitOnboarding } from '../../lambdas/core/onboarding';
 import type { Ports } from '../../lambdas/core/ports';
@@ -38,7 +40,12 @@ export const createTenant = async (stack: RunningStack, name: string) => {
   for (const environment of ['sandbox', 'production'] as const) {
     await ports[environment].identity.putOrganisation(organisation);
     await ports[environment].identity.putIntegration(integration);
-    keys[environment] = await createApiKey(ports[environment], integration);
+    keys[environment] = (
+      await createApiKey(ports[environment], {
+        organisationId: organisation.id,
+        integrationId: integration.id,
+      })
+    ).key;
   }
   return { organisationId: organisation.id, integrationId: integration.id, keys };
 };
@@ -61,5 +68,5 @@ export const revokeKey = async (stack: RunningStack, environment: Environment, k
   const ports = (await portsOf(stack))[environment];
   const record = await ports.identity.findApiKeyByHash(hashSecret(key));
   if (!record) throw new Error('no such key');
-  await ports.identity.putApiKey({ ...record, revokedAt: ports.clock.now() });
+  await revokeApiKey(ports, record.organisationId, record.id);
 };

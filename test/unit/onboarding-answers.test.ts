@@ -77,3 +77,20 @@ test('each later buyer repeating an earlier email is named, and only those', () 
     ],
   });
 });
+
+test('a postcode needs a digit: "Test" is refused for the buyer and the property, real ones of several countries pass', () => {
+  const now = at('2026-11-21T00:00:00Z');
+  const withPostcode = (code: string) => ({
+    ...answers([buyer({ address: { ...address, postcode: code } })]),
+    property: { address: { line1: '3 High Street', suburb: 'Kew', state: 'VIC', postcode: code } },
+  });
+
+  const refused = checkAnswers(withPostcode('Test'), now);
+  expect(refused.ok ? [] : refused.fields).toEqual([
+    { path: 'buyers.0.address.postcode', message: expect.stringMatching(/as it appears on post/) },
+    { path: 'property.address.postcode', message: expect.stringMatching(/as it appears on post/) },
+  ]);
+  for (const code of ['3101', 'SW1A 1AA', 'K1A 0B1', 'D02 X285', '1234 AB', '90210-1234']) {
+    expect(checkAnswers(withPostcode(code), now)).toMatchObject({ ok: true });
+  }
+});

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, jest, test } from '@jest/globals';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { ActionRefused, ConcurrentChange } from '../../lambdas/core/errors';
 import { EVENT_TYPES, type EventType, type ServiceEvent } from '../../lambdas/core/events';
-import type { Micros, Scope } from '../../lambdas/core/model';
+import type { Micros, Page, Scope } from '../../lambdas/core/model';
 import type {
   AttemptOutcome,
   Clock,
@@ -243,12 +243,11 @@ class FakeMessageStore implements WebhookMessageStore {
       .sort((a, b) => a.round - b.round || a.number - b.number)
       .map(copy);
   }
-  async listByEndpoint(endpointId: string, limit: number): Promise<WebhookMessage[]> {
-    return [...this.records.values()]
+  async listByEndpoint(endpointId: string, { limit }: { limit: number }): Promise<Page<WebhookMessage>> {
+    const all = [...this.records.values()]
       .filter((m) => m.endpointId === endpointId)
-      .sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id))
-      .slice(0, limit)
-      .map(copy);
+      .sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id));
+    return { items: all.slice(0, limit).map(copy), hasMore: all.length > limit };
   }
 }
 

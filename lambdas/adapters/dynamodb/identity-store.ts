@@ -1,7 +1,7 @@
 // adapter -> organisations, integrations and API keys in the environment's table.
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { notFound } from '../../core/errors';
-import type { ApiKeyRecord, Integration, Organisation } from '../../core/model';
+import type { ApiKeyRecord, Integration, Micros, Organisation } from '../../core/model';
 import type { Clock, IdentityStore } from '../../core/ports';
 import {
   apiKeyHashItem,
@@ -14,8 +14,11 @@ import {
   toOrganisation,
 } from './items';
 import { type ItemKey, keys } from './keys';
-import { getItem } from './table';
+import { getItem, queryAll } from './table';
+import { LIST_INDEX } from './table-schema';
 import { isConditionFailed, transactWrite } from './transactions';
+
+class RevokedMeanwhile extends Error {}
 
 export class DynamoDbIdentityStore implements IdentityStore {
   constructor(
@@ -90,6 +93,56 @@ export class DynamoDbIdentityStore implements IdentityStore {
   async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
     const item = await this.get(keys.apiKeyHash(hash));
     return item ? toApiKey(item) : null;
+  }
+
+  async listApiKeys(integrationId: string): Promise<ApiKeyRecord[]> {
+    const items = await queryAll(this.doc, this.tableName, LIST_INDEX, keys.apiKeyList(integrationId));
+    return items.map(toApiKey);
+  }
+
+  async revokeApiKey(id: string, at: Micros): Promise<ApiKeyRecord> {
+    const key = await this.getApiKey(id);
+    if (key === null) throw notFound('API key');
+    if (key.revokedAt !== null) return key;
+    // Both records at once: the hash copy is what token exchange reads, the key item what lists show.
+    const revoke = (itemKey: ItemKey) => ({
+      write: {
+        Update: {
+          TableName: this.tableName,
+          Key: itemKey,
+          UpdateExpression: 'SET revoked_at = :at',
+          ConditionExpression: 'attribute_exists(pk) AND revoked_at = :none',
+          ExpressionAttributeValues: { ':at': at, ':none': null },
+        },
+      },
+      onConditionFailed: () => new RevokedMeanwhile(),
+    });
+    try {
+      await transactWrite(this.doc, [revoke(keys.apiKey(id)), revoke(keys.apiKeyHash(key.hash))]);
+    } catch (error) {
+      // Revoked by another call between the read and the write: theirs is the time kept.
+      if (error instanceof RevokedMeanwhile) return (await this.getApiKey(id)) ?? key;
+      throw error;
+    }
+    return { ...key, revokedAt: at };
+  }
+
+  async markApiKeyUsed(id: string, at: Micros): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.apiKey(id),
+          // Never back in time: two exchanges may finish out of order.
+          UpdateExpression: 'SET last_used_at = :at',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at = :none OR last_used_at < :at)',
+          ExpressionAttributeValues: { ':at': at, ':none': null },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+    }
   }
 
   private get(key: ItemKey): Promise<Item | undefined> {

@@ -153,7 +153,10 @@ interface ApiKeyItem {
   environment: ApiKeyRecord['environment'];
   hash: string;
   prefix: string;
+  /** Absent on keys made before keys had names and a last use. */
+  name?: string | null;
   created_at: number;
+  last_used_at?: number | null;
   revoked_at: number | null;
 }
 
@@ -164,13 +167,18 @@ const apiKeyAttributes = (k: ApiKeyRecord): ApiKeyItem => ({
   environment: k.environment,
   hash: k.hash,
   prefix: k.prefix,
+  name: k.name,
   created_at: k.createdAt,
+  last_used_at: k.lastUsedAt,
   revoked_at: k.revokedAt,
 });
 
+/** The key, in its integration's newest-first list. */
 export const apiKeyItem = (k: ApiKeyRecord): Item => ({
   ...keys.apiKey(k.id),
   type: 'api_key',
+  [LIST_INDEX.partitionKey]: keys.apiKeyList(k.integrationId),
+  [LIST_INDEX.sortKey]: byCreation(k.createdAt, k.id),
   ...apiKeyAttributes(k),
 });
 
@@ -189,7 +197,9 @@ export const toApiKey = (item: Item): ApiKeyRecord => {
     environment: i.environment,
     hash: i.hash,
     prefix: i.prefix,
+    name: i.name ?? null,
     createdAt: i.created_at,
+    lastUsedAt: i.last_used_at ?? null,
     revokedAt: i.revoked_at,
   };
 };

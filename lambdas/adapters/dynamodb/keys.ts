@@ -16,6 +16,7 @@ export const keys = {
   integration: (id: string): ItemKey => ({ pk: `INT#${id}`, sk: 'INT' }),
   apiKey: (id: string): ItemKey => ({ pk: `APIKEY#${id}`, sk: 'APIKEY' }),
   apiKeyHash: (hash: string): ItemKey => ({ pk: `APIKEYHASH#${hash}`, sk: 'APIKEYHASH' }),
+  apiKeyList: (integrationId: string): string => `APIKEYS#${integrationId}`,
 
   contractReview: (id: string): ItemKey => ({ pk: `CRV#${id}`, sk: 'CRV' }),
   contractVersion: (id: string, version: number): ItemKey => ({

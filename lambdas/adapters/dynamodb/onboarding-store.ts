@@ -161,13 +161,16 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
             TableName: this.tableName,
             Key: keys.onboarding(onboarding.id),
             UpdateExpression: 'SET #state = :state, accepted_at = :acceptedAt',
-            // What is accepted is the submission that was read: one made since is not (yet) accepted.
-            ConditionExpression: 'attribute_exists(pk) AND submitted_at = :submittedAt',
+            // What is accepted is the submission that was read, once: one made since is not (yet)
+            // accepted, and of two acceptances racing (the operator's and the sandbox's) one is written.
+            ConditionExpression:
+              'attribute_exists(pk) AND submitted_at = :submittedAt AND #state = :submitted',
             ExpressionAttributeNames: { '#state': 'state' },
             ExpressionAttributeValues: {
               ':state': onboarding.state,
               ':acceptedAt': onboarding.acceptedAt,
               ':submittedAt': onboarding.submittedAt,
+              ':submitted': 'submitted',
             },
           },
         },

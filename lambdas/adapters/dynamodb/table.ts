@@ -54,6 +54,11 @@ export interface IndexQuery {
   limit: number;
   /** The position of the last item the caller has, as the index's ExclusiveStartKey. */
   after?: Item;
+  /**
+   * Only items that also match this (a FilterExpression, with its own `#name` and `:value`
+   * placeholders); reading goes on until `limit` of them are found or the partition ends.
+   */
+  filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
 }
 
 /** One read of an index partition, oldest first (sort keys ascending): at most `limit` items. */
@@ -95,9 +100,11 @@ export const queryNewestFirst = async (
         TableName: tableName,
         IndexName: query.index.name,
         KeyConditionExpression: '#pk = :partition',
-        ExpressionAttributeNames: { '#pk': query.index.partitionKey },
-        ExpressionAttributeValues: { ':partition': query.partition },
+        ExpressionAttributeNames: { '#pk': query.index.partitionKey, ...query.filter?.names },
+        ExpressionAttributeValues: { ':partition': query.partition, ...query.filter?.values },
+        ...(query.filter && { FilterExpression: query.filter.expression }),
         ScanIndexForward: false,
+        // With a filter, Limit counts the items read, not those kept: the loop reads on.
         Limit: wanted - items.length,
         ExclusiveStartKey: start,
       }),

@@ -4,11 +4,12 @@
 // outbox and its messages are recorded, so no event is lost or fanned out twice.
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ConcurrentChange } from '../../core/errors';
-import type { Micros } from '../../core/model';
+import type { Micros, Page } from '../../core/model';
 import type { MessageChange, MessageEffects, WebhookMessageStore } from '../../core/ports';
 import type { DeliveryAttempt, WebhookMessage } from '../../core/webhooks/model';
 import {
   deliveryAttemptItem,
+  indexPosition,
   pendingDeliveryKeys,
   toDeliveryAttempt,
   toWebhookMessage,
@@ -151,13 +152,24 @@ export class DynamoDbWebhookMessageStore implements WebhookMessageStore {
     return attempts;
   }
 
-  async listByEndpoint(endpointId: string, limit: number): Promise<WebhookMessage[]> {
+  async listByEndpoint(
+    endpointId: string,
+    options: { limit: number; state?: WebhookMessage['state']; startingAfter?: WebhookMessage },
+  ): Promise<Page<WebhookMessage>> {
     const page = await queryNewestFirst(this.doc, this.tableName, {
       index: LIST_INDEX,
       partition: keys.webhookMessageList(endpointId),
-      limit,
+      limit: options.limit,
+      after: options.startingAfter && indexPosition(webhookMessageItem(options.startingAfter), LIST_INDEX),
+      ...(options.state && {
+        filter: {
+          expression: '#state = :state',
+          names: { '#state': 'state' },
+          values: { ':state': options.state },
+        },
+      }),
     });
-    return page.items.map(toWebhookMessage);
+    return { items: page.items.map(toWebhookMessage), hasMore: page.hasMore };
   }
 
   /** A new message, which never replaces an existing item. */

@@ -1,0 +1,26 @@
+// bin/ops -> what several commands read from their arguments: an environment, and an integration's
+// scope in it (by default the one `dev-bootstrap` made).
+import { ActionRefused } from '../../lambdas/core/errors';
+import { DEV_INTEGRATION_ID } from '../../lambdas/core/identity';
+import { ENVIRONMENTS, type Environment, type Scope } from '../../lambdas/core/model';
+import type { Ports } from '../../lambdas/core/ports';
+import type { Settings } from '../../lambdas/core/settings';
+
+export interface EnvironmentServices {
+  ports: Ports;
+  settings: Settings;
+}
+
+export const readEnvironment = (value: string | undefined): Environment => {
+  const environment = ENVIRONMENTS.find((e) => e === value);
+  if (!environment) throw new ActionRefused(`--environment must be one of ${ENVIRONMENTS.join(', ')}`);
+  return environment;
+};
+
+/** The scope of an integration in one environment (default: the one `dev-bootstrap` made). */
+export const scopeOf = async (ports: Ports, integrationId = DEV_INTEGRATION_ID): Promise<Scope> => {
+  const integration = await ports.identity.getIntegration(integrationId);
+  if (integration === null)
+    throw new ActionRefused(`no integration ${integrationId} (run dev-bootstrap first?)`);
+  return { organisationId: integration.organisationId, integrationId, environment: ports.environment };
+};

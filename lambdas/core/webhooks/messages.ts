@@ -1,0 +1,81 @@
+// core -> an endpoint's messages as people and agents read them (decisions.md §10): a page of them newest
+// first, by state if asked, and one message with the envelope it carries and every attempt of every
+// round. The operator tool, the portal and the MCP server call these.
+import { notFound } from '../errors';
+import { isWebhookMessageId } from '../ids';
+import { type QueryPairs, readListQuery, startingAfterInvalid } from '../lists';
+import type { Scope } from '../model';
+import type { Ports } from '../ports';
+import { presentList } from '../present';
+import { sameScope } from '../scope';
+import { formatTime, formatTimeOrNull } from '../time';
+import { ownEndpoint } from './endpoints';
+import type { DeliveryAttempt, WebhookMessage } from './model';
+import { envelopeBody } from './signing';
+
+export const MESSAGE_STATES: readonly WebhookMessage['state'][] = ['pending', 'delivered', 'failed'];
+
+const isMessageState = (value: string): value is WebhookMessage['state'] =>
+  (MESSAGE_STATES as readonly string[]).includes(value);
+
+export const presentDeliveryAttempt = (attempt: DeliveryAttempt) => ({
+  round: attempt.round,
+  number: attempt.number,
+  at: formatTime(attempt.at),
+  status: attempt.status,
+  error: attempt.error,
+  duration_ms: attempt.durationMs,
+  /** At most 1 KiB of the endpoint's answer. */
+  body: attempt.body,
+});
+
+export const presentWebhookMessage = (message: WebhookMessage) => ({
+  id: message.id,
+  endpoint_id: message.endpointId,
+  type: message.type,
+  test: message.test,
+  state: message.state,
+  round: message.round,
+  attempts_in_round: message.attemptsInRound,
+  next_attempt_at: formatTimeOrNull(message.nextAttemptAt),
+  created_at: formatTime(message.createdAt),
+});
+
+/** The endpoint's messages, newest first: `limit`, `starting_after` and `state` as the API's lists read them. */
+export const listWebhookMessages = async (
+  ports: Ports,
+  scope: Scope,
+  endpointId: string,
+  query: QueryPairs,
+) => {
+  await ownEndpoint(ports, scope, endpointId);
+  const { limit, startingAfter, filters } = readListQuery(query, { state: isMessageState });
+  const state = filters.state as WebhookMessage['state'] | undefined;
+  let after: WebhookMessage | undefined;
+  if (startingAfter !== undefined) {
+    // Its position is its creation, which never changes: a message that left the state asked for since
+    // the last page still marks where that page ended.
+    const message = isWebhookMessageId(startingAfter) ? await ports.webhookMessages.get(startingAfter) : null;
+    if (message === null || message.endpointId !== endpointId || !sameScope(message.scope, scope))
+      return startingAfterInvalid();
+    after = message;
+  }
+  const page = await ports.webhookMessages.listByEndpoint(endpointId, {
+    limit,
+    ...(state && { state }),
+    ...(after && { startingAfter: after }),
+  });
+  return presentList(page, presentWebhookMessage);
+};
+
+/** One message of the caller's: what it is, the envelope every attempt sends, and every attempt. */
+export const getWebhookMessage = async (ports: Ports, scope: Scope, messageId: string) => {
+  const message = isWebhookMessageId(messageId) ? await ports.webhookMessages.get(messageId) : null;
+  if (message === null || !sameScope(message.scope, scope)) throw notFound('webhook message');
+  const attempts = await ports.webhookMessages.attempts(message.id);
+  return {
+    ...presentWebhookMessage(message),
+    envelope: JSON.parse(envelopeBody(message)) as Record<string, unknown>,
+    attempts: attempts.map(presentDeliveryAttempt),
+  };
+};
