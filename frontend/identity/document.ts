@@ -32,7 +32,6 @@ a{color:#1f5fbf}
 a:hover{color:#174a96}
 :focus-visible{outline:3px solid #f0a500;outline-offset:2px}
 .address{overflow-wrap:anywhere}
-.aside{color:#49525d;font-size:.9375rem}
 `;
 
 /** The CSP source that allows the inline stylesheet, and only it. */

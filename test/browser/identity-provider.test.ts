@@ -62,6 +62,12 @@ afterAll(async () => {
   await receiver?.stop();
 });
 
+afterAll(() => {
+  // oidc-provider warns of every default a deployment must replace (in-memory storage, development
+  // pages, placeholder policies) when it is used: none may be left.
+  expect(stack.output()).not.toContain('oidc-provider ');
+});
+
 const newEmail = () => `person-${randomUUID().slice(0, 8)}@example.com`;
 
 /** A new public client, as an MCP client registers itself. */
