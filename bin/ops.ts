@@ -19,6 +19,7 @@ import {
 import type { Ports } from '../lambdas/core/ports';
 import { presentContractReview } from '../lambdas/core/present';
 import { localUrl, PORT_OFFSETS, readLocalConfig } from '../lambdas/hosts/local-config';
+import { localPeople } from '../lambdas/hosts/local-identity-provider';
 import { localServices } from '../lambdas/hosts/local-wiring';
 import { API_KEY_USAGE, runApiKeyCommand } from './ops/api-key-commands';
 import { runWebhookCommand, WEBHOOK_USAGE } from './ops/webhook-commands';
@@ -68,8 +69,9 @@ const findOnboarding = async (portsOf: Record<Environment, Ports>, id: string) =
 const run = async (argv: string[]): Promise<unknown> => {
   const config = readLocalConfig();
   const dynamoUrl = localUrl(config, PORT_OFFSETS.dynamoDb);
+  const dynamo = createDocumentClient(dynamoUrl);
   try {
-    await createDocumentClient(dynamoUrl).send(new ListTablesCommand({}));
+    await dynamo.send(new ListTablesCommand({}));
   } catch {
     throw new UsageError(
       `the local stack is not running (no storage at ${dynamoUrl}); start it with npm start, with the same PORT_BASE and DATA_DIR`,
@@ -91,7 +93,7 @@ const run = async (argv: string[]): Promise<unknown> => {
 
   switch (command) {
     case 'dev-bootstrap':
-      return devBootstrap(portsOf);
+      return devBootstrap(portsOf, localPeople(dynamo));
     case 'set-budget': {
       const [organisationId, budget] = args;
       if (!organisationId || !budget || !/^[0-9]+$/.test(budget))

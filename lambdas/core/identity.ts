@@ -1,9 +1,12 @@
-// core -> organisations, integrations and API keys, as the operator tool makes them for local work.
-// (The portal that makes them for people comes later and calls the same functions.)
+// core -> organisations, integrations and API keys, as the operator tool makes them for local work, and
+// the local stack's own person. (The portal that makes them for people comes later and calls the same
+// functions.)
 import { createApiKey } from './api-keys';
 import { fail, notFound } from './errors';
 import { ENVIRONMENTS, type Environment, type Organisation } from './model';
-import type { Ports } from './ports';
+import { hashPassword } from './people/password-hash';
+import { EmailTaken } from './people/person';
+import type { Clock, PeopleStore, Ports } from './ports';
 
 export const DEFAULT_SANDBOX_BUDGET = 3;
 
@@ -11,11 +14,35 @@ export const DEFAULT_SANDBOX_BUDGET = 3;
 export const DEV_ORGANISATION_ID = 'org_localdev';
 export const DEV_INTEGRATION_ID = 'int_localdev';
 
+/** The local stack's person (decisions.md §10), owner of the local organisation. Local only: the password is published. */
+export const DEV_PERSON = {
+  id: 'per_localdev',
+  email: 'dev@localhost.test',
+  password: 'local-dev-password',
+} as const;
+
+/** Records the local person once; a second run (or one racing it) finds them. */
+const ensureDevPerson = async (people: PeopleStore, clock: Clock): Promise<void> => {
+  if (await people.findByEmail(DEV_PERSON.email)) return;
+  try {
+    await people.create({
+      id: DEV_PERSON.id,
+      email: DEV_PERSON.email,
+      passwordHash: await hashPassword(DEV_PERSON.password),
+      createdAt: clock.now(),
+      organisationId: DEV_ORGANISATION_ID,
+    });
+  } catch (error) {
+    if (!(error instanceof EmailTaken)) throw error;
+  }
+};
+
 /**
  * `ops dev-bootstrap`: a local organisation with one Contract reviews integration, recorded in both
- * environments, and a fresh API key for each environment.
+ * environments, a fresh API key for each environment, and the local person who owns the organisation.
  */
-export const devBootstrap = async (portsOf: Readonly<Record<Environment, Ports>>) => {
+export const devBootstrap = async (portsOf: Readonly<Record<Environment, Ports>>, people: PeopleStore) => {
+  await ensureDevPerson(people, portsOf.production.clock);
   const keys = {} as Record<Environment, string>;
   for (const environment of ENVIRONMENTS) {
     const ports = portsOf[environment];

@@ -14,6 +14,7 @@ import type {
   Page,
   Scope,
 } from './model';
+import type { Person } from './people/person';
 import type { ContractRenderer } from './rendered-contract';
 import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from './webhooks/model';
 
@@ -330,6 +331,31 @@ export interface IdentityStore {
   revokeApiKey(id: string, at: Micros): Promise<ApiKeyRecord>;
   /** Records an accepted exchange (the listing's `last_used_at`). */
   markApiKeyUsed(id: string, at: Micros): Promise<void>;
+}
+
+/**
+ * People, in the identity table (shared by both environments). Each email belongs to one person: the
+ * store keeps a second item under the email, written in the same transaction as the person.
+ */
+export interface PeopleStore {
+  /** Records a new person and claims their email, together; throws `EmailTaken` when another has it. */
+  create(person: Person): Promise<void>;
+  get(id: string): Promise<Person | null>;
+  /** The person with this (normalised) email. */
+  findByEmail(email: string): Promise<Person | null>;
+}
+
+/** What a person let one client do (an OAuth grant of the identity provider), as the portal will list it. */
+export interface ClientGrant {
+  grantId: string;
+  clientId: string;
+  grantedAt: Micros;
+}
+
+/** The grants the identity provider keeps in the identity table, found by person. */
+export interface ClientGrants {
+  /** The person's grants that have not expired, newest first. */
+  listByPerson(personId: string): Promise<ClientGrant[]>;
 }
 
 /** The events recorded with the changes they announce, waiting to be fanned out to webhook endpoints. */

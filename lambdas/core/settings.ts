@@ -14,3 +14,6 @@ export interface Settings {
   /** decisions.md §4; the local stack may lift them (`RATE_LIMITS=off`). */
   rateLimits: boolean;
 }
+
+/** An environment's MCP server (decisions.md §10): `{base_url}/mcp`, the address its tokens are for. */
+export const mcpServerUrl = (baseUrl: string): string => `${baseUrl.replace(/\/+$/, '')}/mcp`;

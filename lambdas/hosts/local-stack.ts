@@ -1,7 +1,7 @@
 // host -> the whole service on one machine (`npm start`): DynamoDB Local and the S3 twin under
 // DATA_DIR, each environment's API on its port (every request going to the deployed handler code, and
-// `/onboarding.js`), each environment's onboarding frame (its files and the frame API), and each
-// environment's hosted pages.
+// `/onboarding.js`), each environment's onboarding frame (its files and the frame API), each
+// environment's hosted pages, and the identity provider.
 import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { buildOnboardingAssets } from '../../frontend/onboarding/build';
@@ -10,7 +10,7 @@ import { startLocalS3 } from '../adapters/blobs/local-s3-server';
 import { createS3Client, ensureBucket } from '../adapters/blobs/s3-client';
 import { createDocumentClient } from '../adapters/dynamodb';
 import { ensureTable, startLocalDynamoDb } from '../adapters/dynamodb/local-dynamodb';
-import { localTableName } from '../adapters/dynamodb/table-schema';
+import { LOCAL_IDENTITY_TABLE, localTableName } from '../adapters/dynamodb/table-schema';
 import { queuedDeliveries } from '../adapters/queues/delivery-queue';
 import type { LocalStepFunctions } from '../adapters/workflows/local-step-functions';
 import { ENVIRONMENTS, type Environment } from '../core/model';
@@ -19,6 +19,7 @@ import { frameListener, withLoader } from './frame-host';
 import { answerProtocolErrorsAsJson } from './http-protocol-errors';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 import { startLocalEventFlow, startLocalQueues } from './local-event-flow';
+import { localIdentityProvider } from './local-identity-provider';
 import { localBucket, localFrameUrls, localServices, localWaits } from './local-wiring';
 import { localWorkflowRunner } from './local-workflow-runner';
 import { pagesListener } from './pages-host';
@@ -57,6 +58,8 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
   try {
     const dynamo = createDocumentClient(dynamoDb.endpoint);
     for (const environment of ENVIRONMENTS) await ensureTable(dynamo, localTableName(environment));
+    // People and the identity provider's state, shared by both environments.
+    await ensureTable(dynamo, LOCAL_IDENTITY_TABLE);
     const s3 = createS3Client({ region: 'us-east-1', endpoint: blobStore.endpoint });
     for (const environment of ENVIRONMENTS) await ensureBucket(s3, localBucket(environment));
 
@@ -100,6 +103,7 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
       ['sandbox frame', PORT_OFFSETS.sandboxFrame, frameListener(services.sandbox, 'sandbox', files), 'json'],
       ['production pages', PORT_OFFSETS.productionPages, pagesListener(services.production.ports.blobs)],
       ['sandbox pages', PORT_OFFSETS.sandboxPages, pagesListener(services.sandbox.ports.blobs)],
+      ['identity provider', PORT_OFFSETS.identityProvider, await localIdentityProvider(config, dynamo)],
     ];
     const servers: Server[] = [];
     const addresses: Record<string, string> = {};

@@ -22,18 +22,22 @@ export const localBucket = (environment: Environment): string => `service-blobs-
 
 /**
  * A key file under DATA_DIR/keys, made once (mode 0600; whoever loses a race to make it reads the
- * winner's) and read as the base64 text it holds. Deployed, the keys are Secrets Manager secrets.
+ * winner's) and read as the text it holds. Deployed, the keys are Secrets Manager secrets.
  */
-const keyFile = async (dataDir: string, name: string, make: () => string): Promise<Uint8Array> => {
+export const keyText = async (dataDir: string, name: string, make: () => string): Promise<string> => {
   const file = path.join(dataDir, 'keys', name);
   try {
-    return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+    return (await readFile(file, 'utf8')).trim();
   } catch {
     await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     await writeFile(file, make(), { mode: 0o600, flag: 'wx' }).catch(() => undefined);
-    return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+    return (await readFile(file, 'utf8')).trim();
   }
 };
+
+/** A key file holding base64 text, read as its bytes. */
+const keyFile = async (dataDir: string, name: string, make: () => string): Promise<Uint8Array> =>
+  Buffer.from(await keyText(dataDir, name, make), 'base64');
 
 /** The environment's access-token signing key. */
 const signingKey = (dataDir: string, environment: Environment): Promise<Uint8Array> =>

@@ -22,9 +22,13 @@ export const LAYERS: readonly Layer[] = [
   { folder: 'lambdas/adapters', mayImport: ['lambdas/core'] },
   { folder: 'lambdas/api', mayImport: ['lambdas/core'] },
   { folder: 'lambdas/workers', mayImport: ['lambdas/core', 'frontend/pages'] },
+  // oidc-provider configured with the core's people, and the pages of a sign-in.
+  { folder: 'lambdas/identity-provider', mayImport: ['lambdas/core', 'frontend/identity'] },
   { folder: 'lambdas/hosts', mayImport: ['lambdas', 'frontend'] },
   { folder: 'frontend/pages', mayImport: ['lambdas/core'] },
   { folder: 'frontend/onboarding', mayImport: ['lambdas/core'] },
+  // The sign-in pages share the hosted pages' HTML escaping.
+  { folder: 'frontend/identity', mayImport: ['lambdas/core', 'frontend/pages/html.ts'] },
   // The CDK app reads the route tables, the table schema and the built frontend; never a host or a worker.
   { folder: 'lib', mayImport: ['lambdas/core', 'lambdas/api', 'lambdas/adapters', 'frontend'] },
   { folder: 'bin', mayImport: ['lambdas', 'frontend', 'lib'] },
@@ -68,7 +72,7 @@ export const wrongImports = (files: ReadonlyMap<string, string>): string[] => {
 /** The TypeScript sources of the repository's layers, by repository path. */
 export const repositorySources = (root: string): Map<string, string> => {
   const files = new Map<string, string>();
-  // Each top folder once (lambdas/ holds five layers, frontend/ two).
+  // Each top folder once (lambdas/ holds six layers, frontend/ three).
   const tops = new Set(LAYERS.map((layer) => layer.folder.split('/')[0] ?? layer.folder));
   for (const top of tops) {
     for (const entry of readdirSync(join(root, top), { recursive: true, withFileTypes: true })) {

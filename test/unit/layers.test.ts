@@ -14,9 +14,11 @@ describe('layers', () => {
       'lambdas/adapters',
       'lambdas/api',
       'lambdas/workers',
+      'lambdas/identity-provider',
       'lambdas/hosts',
       'frontend/pages',
       'frontend/onboarding',
+      'frontend/identity',
       'lib',
       'bin',
     ];
@@ -57,6 +59,18 @@ describe('layers', () => {
       'lambdas/adapters/x.ts',
       "import type { Endpoint } from '../api/http/endpoint';",
       'lambdas/adapters/x.ts -> lambdas/api/http/endpoint.ts',
+    ],
+    [
+      'the identity provider importing an adapter',
+      'lambdas/identity-provider/x.ts',
+      "import { DynamoDbPeopleStore } from '../adapters/dynamodb/people-store';",
+      'lambdas/identity-provider/x.ts -> lambdas/adapters/dynamodb/people-store.ts',
+    ],
+    [
+      'a sign-in page importing a hosted page beyond its escaping',
+      'frontend/identity/x.ts',
+      "import { renderViewer } from '../pages/viewer';",
+      'frontend/identity/x.ts -> frontend/pages/viewer.ts',
     ],
     [
       'the CDK app importing a host',

@@ -18,6 +18,7 @@ import type {
   Recipient,
   Scope,
 } from '../../core/model';
+import type { Person } from '../../core/people/person';
 import { type RunOutcome, type RunRequest, runSubject, type WorkflowRun } from '../../core/ports';
 import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from '../../core/webhooks/model';
 import { byCreation, keys } from './keys';
@@ -103,6 +104,43 @@ export const toIntegration = (item: Item): Integration => {
     type: i.integration_type,
     name: i.name,
     createdAt: i.created_at,
+  };
+};
+
+// Person (identity table), and the item that claims their email.
+
+interface PersonItem {
+  id: string;
+  email: string;
+  password_hash: string;
+  created_at: number;
+  organisation_id: string | null;
+}
+
+export const personItem = (p: Person): Item => ({
+  ...keys.person(p.id),
+  type: 'person',
+  id: p.id,
+  email: p.email,
+  password_hash: p.passwordHash,
+  created_at: p.createdAt,
+  organisation_id: p.organisationId,
+});
+
+export const personEmailItem = (p: Person): Item => ({
+  ...keys.personEmail(p.email),
+  type: 'person_email',
+  person_id: p.id,
+});
+
+export const toPerson = (item: Item): Person => {
+  const i = item as unknown as PersonItem;
+  return {
+    id: i.id,
+    email: i.email,
+    passwordHash: i.password_hash,
+    createdAt: i.created_at,
+    organisationId: i.organisation_id,
   };
 };
 

@@ -1,4 +1,4 @@
-// adapter -> the key of every item in the environment's table, in one place.
+// adapter -> the key of every item in an environment's table and in the identity table, in one place.
 import type { Micros } from '../../core/model';
 import { type RunRequest, runSubject } from '../../core/ports';
 
@@ -69,4 +69,22 @@ export const keys = {
   }),
   /** The sparse index partition of events not yet fanned out. */
   pendingEvents: 'OUTBOX#pending',
+
+  // The identity table (shared by both environments): people, and the identity provider's state.
+  person: (id: string): ItemKey => ({ pk: `PERSON#${id}`, sk: 'PERSON' }),
+  /** Claims an email for one person: written with the person, in one transaction. */
+  personEmail: (email: string): ItemKey => ({ pk: `PERSONEMAIL#${email}`, sk: 'PERSONEMAIL' }),
+  /** One stored artefact of the identity provider (a session, grant, code, token, client, …). */
+  oidc: (model: string, id: string): ItemKey => ({ pk: `OIDC#${model}#${id}`, sk: 'OIDC' }),
+  /** A grant's members: one item per code or token issued under it, so they can be revoked together. */
+  oidcGrantMember: (grantId: string, model: string, id: string): ItemKey => ({
+    pk: `OIDCGRANT#${grantId}`,
+    sk: `${model}#${id}`,
+  }),
+  /** Where a session is found by its uid (the id its interactions and tokens name). */
+  oidcSessionUid: (uid: string): ItemKey => ({ pk: `OIDCUID#${uid}`, sk: 'OIDCUID' }),
+  /** Where a device code is found by its user code. */
+  oidcUserCode: (userCode: string): ItemKey => ({ pk: `OIDCUSERCODE#${userCode}`, sk: 'OIDCUSERCODE' }),
+  /** The list index partition of one person's grants (what each client may do for them), newest first. */
+  oidcGrantsOf: (accountId: string): string => `OIDCGRANTS#${accountId}`,
 };

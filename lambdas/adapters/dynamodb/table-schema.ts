@@ -21,3 +21,9 @@ export const GLOBAL_INDEXES = [LIST_INDEX, SECOND_INDEX] as const;
 
 /** The table name the local stack uses for an environment. */
 export const localTableName = (environment: string): string => `service-${environment}`;
+
+/**
+ * The local stack's identity table: people and the identity provider's state, shared by both
+ * environments, with the same key schema, indexes and TTL attribute as an environment's table.
+ */
+export const LOCAL_IDENTITY_TABLE = 'service-identity';

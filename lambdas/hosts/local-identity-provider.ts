@@ -1,0 +1,107 @@
+// host -> the identity provider on the local stack (offset 7): its state and the people in the identity
+// table of DynamoDB Local, and its keys made once under DATA_DIR/keys (the signing JWKS, the cookie key,
+// the portal's client secret), so that a restart keeps registered clients, sessions, grants and tokens.
+// The operator tool reaches the same people through `localPeople`.
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { RequestListener } from 'node:http';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { JWK } from 'oidc-provider';
+import { DynamoDbClientGrants, oidcProviderStorage } from '../adapters/dynamodb/oidc-provider-storage';
+import { DynamoDbPeopleStore } from '../adapters/dynamodb/people-store';
+import { DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
+import { LOCAL_IDENTITY_TABLE } from '../adapters/dynamodb/table-schema';
+import { randomIds } from '../adapters/random-ids';
+import { systemClock } from '../adapters/system-clock';
+import { translatingFaults } from '../adapters/unavailable';
+import { ENVIRONMENTS } from '../core/model';
+import type { PeopleServices } from '../core/people/accounts';
+import type { PeopleStore } from '../core/ports';
+import { mcpServerUrl } from '../core/settings';
+import { identityProviderListener } from '../identity-provider/listener';
+import { createIdentityProvider } from '../identity-provider/provider';
+import type { IdentityProviderServices, IdentityProviderSettings } from '../identity-provider/settings';
+import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
+import { keyText, localBaseUrls } from './local-wiring';
+
+/** The portal's client id at the identity provider. */
+export const PORTAL_CLIENT_ID = 'portal';
+
+/** Where the portal's sign-in returns (the portal host, offset 6). */
+export const localPortalRedirectUri = (config: LocalConfig): string =>
+  `${localUrl(config, PORT_OFFSETS.portal)}/auth/callback`;
+
+/** The portal's client secret at the identity provider, made once; the portal's host reads the same file. */
+export const localPortalClientSecret = (dataDir: string): Promise<string> =>
+  keyText(dataDir, 'portal-client-secret', () => randomBytes(32).toString('base64url'));
+
+/** RFC 7638: the SHA-256 of the key's required members in lexicographic order, as its `kid`. */
+const thumbprint = (jwk: { e?: string; kty?: string; n?: string }): string =>
+  createHash('sha256')
+    .update(JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n }))
+    .digest('base64url');
+
+/** A private JWKS of one RS256 key (RSA 2048), the algorithm every client library verifies. */
+const newSigningJwks = (): string => {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwk = privateKey.export({ format: 'jwk' });
+  return JSON.stringify({ keys: [{ ...jwk, kid: thumbprint(jwk), alg: 'RS256', use: 'sig' }] });
+};
+
+const localSettings = async (config: LocalConfig): Promise<IdentityProviderSettings> => {
+  const baseUrls = localBaseUrls(config);
+  const jwks = JSON.parse(await keyText(config.dataDir, 'identity-provider-jwks.json', newSigningJwks)) as {
+    keys: JWK[];
+  };
+  const portal = localUrl(config, PORT_OFFSETS.portal);
+  return {
+    issuer: localUrl(config, PORT_OFFSETS.identityProvider),
+    mcpResources: ENVIRONMENTS.map((environment) => ({
+      indicator: mcpServerUrl(baseUrls[environment]),
+      environment,
+    })),
+    portal: {
+      clientId: PORTAL_CLIENT_ID,
+      clientName: 'Developer portal',
+      clientSecret: await localPortalClientSecret(config.dataDir),
+      redirectUris: [localPortalRedirectUri(config)],
+      postLogoutRedirectUris: [`${portal}/`],
+    },
+    signingKeys: jwks.keys,
+    cookieKeys: [
+      await keyText(config.dataDir, 'identity-provider-cookies.key', () =>
+        randomBytes(32).toString('base64url'),
+      ),
+    ],
+    behindProxy: false,
+  };
+};
+
+/** People in the local identity table. */
+export const localPeople = (dynamo: DynamoDBDocumentClient): PeopleStore =>
+  translatingFaults(new DynamoDbPeopleStore(dynamo, LOCAL_IDENTITY_TABLE));
+
+const localServices = (config: LocalConfig, dynamo: DynamoDBDocumentClient): IdentityProviderServices => {
+  const clock = systemClock();
+  const people: PeopleServices = {
+    people: localPeople(dynamo),
+    ids: randomIds(),
+    clock,
+    rateLimiter: translatingFaults(new DynamoDbRateLimiter(dynamo, LOCAL_IDENTITY_TABLE, clock)),
+    rateLimits: config.rateLimits,
+  };
+  return {
+    storage: oidcProviderStorage(dynamo, LOCAL_IDENTITY_TABLE, clock),
+    grants: translatingFaults(new DynamoDbClientGrants(dynamo, LOCAL_IDENTITY_TABLE, clock)),
+    people,
+  };
+};
+
+/** The identity provider's listener for the local stack, over the identity table (which must exist). */
+export const localIdentityProvider = async (
+  config: LocalConfig,
+  dynamo: DynamoDBDocumentClient,
+): Promise<RequestListener> => {
+  const settings = await localSettings(config);
+  const services = localServices(config, dynamo);
+  return identityProviderListener(createIdentityProvider(settings, services), services.people, settings);
+};

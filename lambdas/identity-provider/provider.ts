@@ -1,0 +1,168 @@
+// identity provider -> oidc-provider configured as the service's OpenID Connect authorization server
+// (decisions.md §10): the authorization code flow only, PKCE with S256 required of every client, dynamic
+// client registration (open, as MCP clients need), resource indicators for the two MCP servers with JWT
+// access tokens whose audience is exactly the server's address, discovery, refresh tokens, revocation,
+// and the service's own pages for everything a person sees (oidc-provider's development pages are off).
+import Provider, { type Configuration, type errors, type KoaContextWithOIDC } from 'oidc-provider';
+import { renderNotice, renderSignOut } from '../../frontend/identity/notices';
+import { isPersonId } from '../core/ids';
+import { log } from '../core/log';
+import { checkRedirectMetadata, REDIRECT_METADATA } from './client-policy';
+import { loadExistingGrant } from './grants';
+import { securingAnswers } from './provider-answers';
+import { implyResourceScope, resourceServerInfo } from './resources';
+import type { IdentityProviderServices, IdentityProviderSettings } from './settings';
+
+const MINUTE = 60;
+const DAY = 24 * 60 * MINUTE;
+
+/** How long each artefact lives, in seconds. */
+export const LIFETIMES = {
+  /** A person's sign-in in this browser. */
+  Session: 14 * DAY,
+  /** One sign-in or consent in progress. */
+  Interaction: 30 * MINUTE,
+  /** What a person let a client do: asked again after a year. */
+  Grant: 365 * DAY,
+  AuthorizationCode: MINUTE,
+  /** Access tokens without a resource (the portal's, for /me); an MCP server's are its own (resources.ts). */
+  AccessToken: 15 * MINUTE,
+  IdToken: 15 * MINUTE,
+  /** Renewed at each rotation: an unused connection lapses after 30 days; the grant bounds the rest. */
+  RefreshToken: 30 * DAY,
+} as const;
+
+/** The cookies, named apart from the other services on the same host (cookies ignore the port). */
+const COOKIE_NAMES = { session: 'idp_session', interaction: 'idp_interaction', resume: 'idp_resume' };
+
+const configuration = (
+  settings: IdentityProviderSettings,
+  services: IdentityProviderServices,
+): Configuration => {
+  const firstParty = new Set([settings.portal.clientId]);
+  const cookie = { httpOnly: true, sameSite: 'lax', signed: true } as const;
+  return {
+    adapter: services.storage,
+    clients: [
+      {
+        client_id: settings.portal.clientId,
+        client_name: settings.portal.clientName,
+        client_secret: settings.portal.clientSecret,
+        redirect_uris: [...settings.portal.redirectUris],
+        post_logout_redirect_uris: [...settings.portal.postLogoutRedirectUris],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
+    findAccount: async (_ctx, sub) => {
+      const person = isPersonId(sub) ? await services.people.people.get(sub) : null;
+      if (!person) return undefined;
+      return {
+        accountId: person.id,
+        // Nothing here proves a person holds their email; an upstream sign-in (Cognito) can, deployed.
+        claims: async () => ({ sub: person.id, email: person.email, email_verified: false }),
+      };
+    },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+    scopes: ['openid', 'offline_access', 'email'],
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    // OAuth 2.1 and the MCP specification: the redirect address is always named.
+    allowOmittingSingleRegisteredRedirectUri: false,
+    extraParams: { resource: implyResourceScope(settings.mcpResources) },
+    // Not extra metadata: the standard redirect properties, put through the service's rule as well.
+    extraClientMetadata: { properties: [...REDIRECT_METADATA], validator: checkRedirectMetadata },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+      resourceIndicators: {
+        enabled: true,
+        getResourceServerInfo: resourceServerInfo(settings.mcpResources),
+        defaultResource: async (_ctx, _client, oneOf) => oneOf,
+        // A client that asked for one MCP server gets its token without naming it again.
+        useGrantedResource: async () => true,
+      },
+      // A client revokes its own tokens only (revoking a refresh token revokes its grant with it).
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          const formId = /id="([^"]+)"/.exec(form)?.[1] ?? 'op.logoutForm';
+          ctx.type = 'html';
+          ctx.body = renderSignOut(form, formId);
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.type = 'html';
+          ctx.body = renderNotice('Signed out', 'You are signed out. You can close this page.');
+        },
+      },
+      // Not used by the portal or MCP clients: off, so they are no part of what can be attacked.
+      dPoP: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+    },
+    loadExistingGrant: loadExistingGrant(firstParty, services.grants),
+    // Refresh tokens for any client registered for them; MCP clients renew their 15-minute tokens so.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // The portal's tokens end with the person's sign-in here; an MCP client's live on until they lapse or
+    // the person revokes the grant, whether or not the person stays signed in in this browser.
+    // (Asked of the authorization code, whose expiry its tokens inherit.)
+    expiresWithSession: async (ctx, code) =>
+      firstParty.has(ctx.oidc.client?.clientId ?? '') && !code.scopes.has('offline_access'),
+    // Browser-based public clients may call the token endpoint from the origin of a redirect address.
+    clientBasedCORS: (_ctx, origin, client) =>
+      client.clientAuthMethod === 'none' &&
+      (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
+    ttl: {
+      ...LIFETIMES,
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? LIFETIMES.AccessToken,
+    },
+    cookies: {
+      names: COOKIE_NAMES,
+      long: cookie,
+      short: cookie,
+      keys: [...settings.cookieKeys],
+    },
+    jwks: { keys: [...settings.signingKeys] },
+    interactions: { url: async (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    renderError: async (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = renderNotice(
+        'Sign-in could not continue',
+        typeof out.error_description === 'string' ? out.error_description : 'The request was not valid.',
+        `Error: ${out.error}. Go back to the application and start again.`,
+      );
+    },
+  };
+};
+
+export const createIdentityProvider = (
+  settings: IdentityProviderSettings,
+  services: IdentityProviderServices,
+): Provider => {
+  const provider = new Provider(settings.issuer, configuration(settings, services));
+  provider.proxy = settings.behindProxy;
+  provider.use(securingAnswers);
+  provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) =>
+    log.error('identity provider fault', { error }),
+  );
+  // Refusals of a client's request (a bad grant, an unknown client), by their OAuth error only.
+  const refused = (endpoint: string) => (_ctx: KoaContextWithOIDC, error: errors.OIDCProviderError) =>
+    log.info('identity provider refused a request', {
+      endpoint,
+      error: error.error,
+      description: error.error_description,
+    });
+  provider.on('authorization.error', refused('authorization'));
+  provider.on('grant.error', refused('token'));
+  provider.on('registration_create.error', refused('registration'));
+  provider.on('revocation.error', refused('revocation'));
+  provider.on('userinfo.error', refused('userinfo'));
+  provider.on('end_session.error', refused('end_session'));
+  return provider;
+};
