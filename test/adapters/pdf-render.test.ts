@@ -103,7 +103,8 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
     return { pdfKey, pdfSize: (await blobs.put(pdfKey, body(), 'application/pdf')).size };
   };
 
-  const request = async (bytes: Uint8Array, deadlineMs = 20_000): Promise<RenderRequest> => {
+  // A deadline far enough off that only the tests about deadlines ever meet one, on a loaded machine too.
+  const request = async (bytes: Uint8Array, deadlineMs = 300_000): Promise<RenderRequest> => {
     const stored = await store(bytes);
     return {
       contractReviewId: `crv_${sequence}`,
@@ -455,7 +456,7 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
       const warm = samples.filter(([page]) => page >= 200);
       expect(warm).toHaveLength(17);
       expect(slope(warm) / 1024).toBeLessThan(128);
-    });
+    }, 900_000);
   });
 
   // The threads' module is there from the sources, so the tests above render in threads (one per CPU);
@@ -515,16 +516,22 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
     });
 
     it('stops at the deadline, and writes nothing once it has answered', async () => {
-      const req = await request(light, 2000);
-      const error = await failure(req, { threads: count });
-      const answered = Date.now();
-      expect(error.reason).toBe('timed_out');
-      expect(answered).toBeGreaterThanOrEqual(req.deadline);
-      const { count: written, late } = await writesAfter(req.outputPrefix, answered);
-      expect(written).toBeGreaterThan(0);
-      expect(written).toBeLessThan(600);
-      expect(late).toEqual([]);
-    });
+      // A deadline some pages are written before, whatever the machine's load: longer ones only when a
+      // shorter one passed before any page was.
+      for (const deadlineMs of [2_000, 8_000, 32_000]) {
+        const req = await request(light, deadlineMs);
+        const error = await failure(req, { threads: count });
+        const answered = Date.now();
+        expect(error.reason).toBe('timed_out');
+        expect(answered).toBeGreaterThanOrEqual(req.deadline);
+        const { count: written, late } = await writesAfter(req.outputPrefix, answered);
+        expect(late).toEqual([]);
+        if (written === 0) continue;
+        expect(written).toBeLessThan(600);
+        return;
+      }
+      throw new Error('no page was written before any of the deadlines');
+    }, 300_000);
 
     it('stops when the request is aborted, and writes nothing once it has answered', async () => {
       const controller = new AbortController();
