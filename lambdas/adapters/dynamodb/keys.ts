@@ -68,4 +68,9 @@ export const keys = {
   }),
   /** The sparse index partition of events not yet fanned out. */
   pendingEvents: 'OUTBOX#pending',
+
+  /** One recorded call of the request history, by its request id (for `starting_after`). */
+  apiRequest: (id: string): ItemKey => ({ pk: `REQ#${id}`, sk: 'REQ' }),
+  /** The list index's partition of an integration's request history, sorted by time then id. */
+  apiRequestList: (integrationId: string): string => `REQS#${integrationId}`,
 };
