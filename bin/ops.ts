@@ -20,6 +20,7 @@ import type { Ports } from '../lambdas/core/ports';
 import { presentContractReview } from '../lambdas/core/present';
 import { localUrl, PORT_OFFSETS, readLocalConfig } from '../lambdas/hosts/local-config';
 import { localServices } from '../lambdas/hosts/local-wiring';
+import { REQUEST_HISTORY_USAGE, runRequestHistoryCommand } from './ops/request-history-command';
 import { runWebhookCommand, WEBHOOK_USAGE } from './ops/webhook-commands';
 
 const USAGE = `usage: npm run --silent ops -- <command>
@@ -29,7 +30,8 @@ const USAGE = `usage: npm run --silent ops -- <command>
   accept-onboarding <onb_id>            accept a submitted sign-up
   publish-review <crv_id> [--text F]    publish the lawyer's review (F: Markdown; default: the analysis)
   withdraw <crv_id> --channel C         take a publication down (C: contract_viewer, review, review_snapshot)
-${WEBHOOK_USAGE}`;
+${WEBHOOK_USAGE}
+${REQUEST_HISTORY_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -76,6 +78,7 @@ const run = async (argv: string[]): Promise<unknown> => {
   const portsOf = { sandbox: services.sandbox.ports, production: services.production.ports };
   const webhook = await runWebhookCommand(argv[0] ?? '', argv.slice(1), services);
   if (webhook !== undefined) return webhook;
+  if (argv[0] === 'request-history') return runRequestHistoryCommand(argv.slice(1), portsOf);
 
   const { positionals, values } = parseArgs({
     args: argv,
