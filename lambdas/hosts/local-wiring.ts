@@ -105,7 +105,10 @@ export const localServices = async (
         s3,
         bucket: localBucket(environment),
         allowLoopbackWebhooks: true,
-        requestHistory: config.requestHistory ? { flushAfterMs: LOCAL_HISTORY_FLUSH_MS } : 'off',
+        // DynamoDB Local runs on the same cores as the answers: one write at a time.
+        requestHistory: config.requestHistory
+          ? { flushAfterMs: LOCAL_HISTORY_FLUSH_MS, maxWrites: 1 }
+          : 'off',
         signingKey: await signingKey(config.dataDir, environment),
         answersKey: () => answersKey(config.dataDir, environment),
         workflows: { ...starters.workflows, ...localWaits(dynamo, environment).ending },

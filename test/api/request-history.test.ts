@@ -216,8 +216,9 @@ test('refused credentials, calls without one, calls outside /v1, the frame and /
     [await call(`${stack.frame.sandbox}/v1/clients`, { headers: bearer(token) }), 404],
   ];
   expect(unrecorded.map(([answer]) => answer.status)).toEqual(unrecorded.map(([, status]) => status));
-  // A call that is recorded, made after all of them: once its record is in, theirs would be (the
-  // recorder writes in the order it was given, one batch or the next).
+  // A call that is recorded, made after all of them: the recorder starts its writes in the order it was
+  // given the records, so any of theirs would be in this one's batch or in one started before it. Once this
+  // one is in, theirs would be too (but for an earlier batch outlasting a later one): no fixed wait.
   const marker = await call(`${api}/v1/clients`, { headers: bearer(token) });
   expect(marker.status).toBe(200);
   const records = await untilRecorded('sandbox', tenant.integrationId, [requestId(marker)]);

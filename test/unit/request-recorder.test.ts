@@ -124,3 +124,41 @@ test('past MAX_HELD waiting records, new ones are dropped and counted, not held'
     ['request history: records dropped while too many waited', 10],
   ]);
 });
+
+test('no more writes under way than `maxWrites`; the flush waits for every one', async () => {
+  const started: Array<() => void> = [];
+  const written: ApiRequestRecord[][] = [];
+  // Each write waits until the test lets it end.
+  const store: Pick<ApiRequestStore, 'write'> = {
+    write: (records) =>
+      new Promise<void>((resolve) => {
+        started.push(() => {
+          written.push([...records]);
+          resolve();
+        });
+      }),
+  };
+  const recorder = new BatchingRecorder(store, { maxWrites: 1 });
+  for (const e of entries(3 * BATCH_SIZE)) recorder.record(e);
+  await eventually(
+    async () => started.length,
+    (n) => n === 1,
+    { what: 'the first write started' },
+  );
+  let flushed = false;
+  const flushing = recorder.flush().then(() => {
+    flushed = true;
+  });
+  for (let ended = 0; ended < 3; ended++) {
+    await nextTurn();
+    expect({ started: started.length, flushed }).toEqual({ started: ended + 1, flushed: false });
+    started[ended]?.();
+    await eventually(
+      async () => written.length,
+      (n) => n === ended + 1,
+      { what: `write ${ended + 1} ended` },
+    );
+  }
+  await flushing;
+  expect(written.map((batch) => batch.length)).toEqual([BATCH_SIZE, BATCH_SIZE, BATCH_SIZE]);
+});

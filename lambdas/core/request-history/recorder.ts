@@ -13,11 +13,16 @@ export interface RecorderOptions {
    * (a Lambda): only full batches are written by themselves, the rest when the host flushes.
    */
   flushAfterMs?: number;
+  /**
+   * Writes under way at once (default 4); while they are, more records wait in memory. A host whose store
+   * runs on its own cores (the local stack's DynamoDB Local) takes 1, so that the store never takes more
+   * than one core from the answers.
+   */
+  maxWrites?: number;
 }
 
 /** Records a write takes at most (DynamoDB's BatchWriteItem: 25 items). */
 export const BATCH_SIZE = 25;
-/** Writes under way at once; while they are, more records wait in memory. */
 const MAX_WRITES = 4;
 /**
  * Records waiting at most. When the store cannot keep up (a flood of calls, the store throttled or down),
@@ -81,10 +86,10 @@ export class BatchingRecorder implements ApiRequestRecorder {
     }
   }
 
-  /** Starts writing full batches (and with `all`, a last partial one) while fewer than MAX_WRITES are under way. */
+  /** Starts writing full batches (and with `all`, a last partial one) while fewer than `maxWrites` are under way. */
   private startWrites(all: boolean): void {
     while (
-      this.writing.size < MAX_WRITES &&
+      this.writing.size < (this.options.maxWrites ?? MAX_WRITES) &&
       (this.held.length >= BATCH_SIZE || (all && this.held.length > 0))
     ) {
       const batch = this.held.splice(0, BATCH_SIZE);
