@@ -36,22 +36,26 @@ const flushWithin = async (recorder: ApiRequestRecorder, ms: number): Promise<vo
 };
 
 /**
- * The handler of an endpoint's function; `pdf` for an endpoint that reads PDFs. Nothing runs in a Lambda
- * once its handler has returned (the instance is frozen), so the call's request history is written before
- * it returns: one BatchWriteItem of one item, a few milliseconds added to the answer's latency and the
- * function's billed time, on the calls that are recorded (an accepted credential) only.
+ * An endpoint as a Lambda handler over `services`. Nothing runs in a Lambda once its handler has returned
+ * (the instance is frozen), so the call's request history is written before it returns: one
+ * BatchWriteItem of one item, a few milliseconds added to the answer's latency and the function's billed
+ * time, on the calls that are recorded (an accepted credential) only.
  */
-export const apiLambda =
-  (endpoint: Endpoint, pdf?: PdfWiring) =>
+export const endpointHandler =
+  (endpoint: Endpoint, services: () => Promise<Services>, flushWaitMs = HISTORY_FLUSH_WAIT_MS) =>
   async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
     let built: Services | undefined;
     const result = await endpoint.handle(event, async () => {
-      built = await awsServices(pdf);
+      built = await services();
       return built;
     });
-    if (built) await flushWithin(built.ports.apiRequestRecorder, HISTORY_FLUSH_WAIT_MS);
+    if (built) await flushWithin(built.ports.apiRequestRecorder, flushWaitMs);
     return result;
   };
+
+/** The handler of an endpoint's function; `pdf` for an endpoint that reads PDFs. */
+export const apiLambda = (endpoint: Endpoint, pdf?: PdfWiring) =>
+  endpointHandler(endpoint, () => awsServices(pdf));
 
 /** The handler of a workflow task's function (Step Functions invokes it with the state's input). */
 export const workerLambda =
