@@ -37,10 +37,15 @@ export class BatchingRecorder implements ApiRequestRecorder {
   private writeScheduled = false;
   private dropped = 0;
 
+  /** At least one, or a flush would wait for writes that never start. */
+  private readonly maxWrites: number;
+
   constructor(
     private readonly store: Pick<ApiRequestStore, 'write'>,
     private readonly options: RecorderOptions = {},
-  ) {}
+  ) {
+    this.maxWrites = Math.max(1, options.maxWrites ?? MAX_WRITES);
+  }
 
   record(entry: ApiRequestRecord): void {
     if (this.held.length >= MAX_HELD) {
@@ -89,7 +94,7 @@ export class BatchingRecorder implements ApiRequestRecorder {
   /** Starts writing full batches (and with `all`, a last partial one) while fewer than `maxWrites` are under way. */
   private startWrites(all: boolean): void {
     while (
-      this.writing.size < (this.options.maxWrites ?? MAX_WRITES) &&
+      this.writing.size < this.maxWrites &&
       (this.held.length >= BATCH_SIZE || (all && this.held.length > 0))
     ) {
       const batch = this.held.splice(0, BATCH_SIZE);
