@@ -15,8 +15,8 @@ export interface RecorderOptions {
   flushAfterMs?: number;
   /**
    * Writes under way at once (default 4); while they are, more records wait in memory. A host whose store
-   * runs on its own cores (the local stack's DynamoDB Local) takes 1, so that the store never takes more
-   * than one core from the answers.
+   * runs on the same cores as its answers (the local stack's DynamoDB Local) takes 1, so that the store
+   * never takes more than one core from them.
    */
   maxWrites?: number;
 }
