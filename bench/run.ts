@@ -1,5 +1,6 @@
 // bench -> `npm run bench`: in one run, (1) a 100 MiB contract upload against a disk baseline, with the
-// server's memory, (2) GET /v1/contract-reviews/{id} throughput against a bare node:http server,
+// server's memory, (2) GET /v1/contract-reviews/{id} throughput against a bare node:http server, and with
+// request history on against the same build with it off (bench/history.ts),
 // (3) pages rendered per second against mutool and pdftoppm (bench/render.ts), and (4) the time from
 // upload to the contract_viewer publication published, with a real-world slide and the stack's memory
 // meanwhile (bench/publish.ts), and (5) webhook deliveries per
@@ -17,6 +18,7 @@ import { bearer, contractParts, upload } from '../test/support/api-client';
 import { contractPdf, writeLargePdf } from '../test/support/pdfs';
 import type { Phase } from './cpu-profile-summary';
 import { functionsSection } from './functions';
+import { type HistoryCost, historyCost, meanChildMicros, meanRps, meanServerMicros } from './history';
 import { peakGrowth, toMiB } from './process-memory';
 import { publishSection } from './publish';
 import { renderingSection } from './render';
@@ -29,7 +31,7 @@ import { webhooksSection } from './webhooks';
 
 const PDF_BYTES = 100 * 1024 * 1024; // the largest PDF the interface accepts
 const UPLOAD_RUNS = 3;
-const GOALS = { uploadRatio: 1.5, memoryGrowthMiB: 64, throughputShare: 0.25 } as const;
+const GOALS = { uploadRatio: 1.5, memoryGrowthMiB: 64, throughputShare: 0.25, historyRatio: 0.95 } as const;
 
 /** Set to a directory to CPU-profile the stack (see bench/cpu-profile-summary.ts). */
 const PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
@@ -146,30 +148,58 @@ const uploadRuns = async (stack: BenchStack, token: string, workDir: string): Pr
 };
 
 interface Throughput {
+  /** The service as built (request history on): the first of its loads. */
   service: LoadFigures;
   bare: LoadFigures;
   bodyBytes: number;
   settled: Settled;
+  /** The same GET with request history on and off. */
+  history: HistoryCost;
 }
 
-const throughput = async (stack: BenchStack, token: string, cleanup: Cleanup): Promise<Throughput> => {
+/** A contract review read and published on `stack`, and its GET answering 200: the path to load. */
+const readablePath = async (stack: BenchStack, token: string, label: string) => {
   const id = await sendSmallContract(stack, token, `bench-read-${randomUUID()}`);
   // Loads only reads: the contracts sent so far (this one included) are read and published first.
-  const settled = await settle(stack, token, progress, 'get');
+  const settled = await settle(stack, token, progress, label);
   const pathname = `/v1/contract-reviews/${id}`;
-  const headers = bearer(token);
-  const answer = await capture(`${stack.production}${pathname}`, headers);
+  const answer = await capture(`${stack.production}${pathname}`, bearer(token));
   if (answer.status !== 200) throw new Error(`GET ${pathname} answered ${answer.status}`);
-  progress(`loading GET ${pathname} (${LOAD.connections} connections, ${LOAD.durationS} s)…`);
-  const service = await phase('GET load (incl. warm-up)', () =>
-    load(`${stack.production}${pathname}`, headers, stack.pid),
+  return { pathname, answer, settled };
+};
+
+const throughput = async (
+  stack: BenchStack,
+  token: string,
+  cleanup: Cleanup,
+  workDir: string,
+): Promise<Throughput> => {
+  const { pathname, answer, settled } = await readablePath(stack, token, 'get');
+  const headers = bearer(token);
+  // The same build with REQUEST_HISTORY=off, beside it, with a contract of its own to read.
+  const offPortBase = await freePortBase();
+  progress(`starting a second stack with REQUEST_HISTORY=off (PORT_BASE=${offPortBase})…`);
+  const offStack = await startStack(offPortBase, path.join(workDir, 'data-history-off'), [], {
+    REQUEST_HISTORY: 'off',
+  });
+  cleanup.add(offStack.stop);
+  const offToken = await productionToken(offStack);
+  const off = await readablePath(offStack, offToken, 'get, history off');
+  const history = await phase('GET loads, history on and off (incl. warm-ups)', () =>
+    historyCost(
+      { stack, url: `${stack.production}${pathname}`, headers },
+      { stack: offStack, url: `${offStack.production}${off.pathname}`, headers: bearer(offToken) },
+      progress,
+    ),
   );
+  await offStack.stop();
+  const service = (history.on[0] as HistoryCost['on'][number]).figures;
   const bareServer = await startBareServer(answer, pathname);
   cleanup.add(bareServer.stop);
   progress(`loading the bare server (${answer.body.length}-byte body, same headers)…`);
   const bare = await load(bareServer.url, headers, bareServer.pid);
   await bareServer.stop();
-  return { service, bare, bodyBytes: answer.body.length, settled };
+  return { service, bare, bodyBytes: answer.body.length, settled, history };
 };
 
 const uploadTable = (runs: UploadRun[]) =>
@@ -292,8 +322,55 @@ const summariseUpload = (runs: UploadRun[]) => {
   };
 };
 
+const historyRows = ({ history }: Throughput) =>
+  table([
+    ['run', 'history', 'req/s', 'p50', 'p99', 'server µs/req', 'its children µs/req', 'recorded'],
+    ...[
+      [1, 'on', history.on[0]],
+      [2, 'off', history.off[0]],
+      [3, 'off', history.off[1]],
+      [4, 'on', history.on[1]],
+    ].map(([run, state, r]) => {
+      const { figures, recorded, answered } = r as HistoryCost['on'][number];
+      return [
+        String(run),
+        state as string,
+        figures.requestsPerSecond.toFixed(0),
+        `${figures.latencyP50Ms} ms`,
+        `${figures.latencyP99Ms} ms`,
+        ((figures.cpu.server * 1e6) / Math.max(1, figures.total)).toFixed(0),
+        ((figures.cpu.serverChildren * 1e6) / Math.max(1, figures.total)).toFixed(0),
+        recorded === undefined ? '' : `${recorded} of ${answered}`,
+      ];
+    }),
+  ]);
+
+const summariseHistory = ({ history }: Throughput) => {
+  const ratioOnOff = meanRps(history.on) / meanRps(history.off);
+  const recorded = history.on.reduce((sum, run) => sum + (run.recorded ?? 0), 0);
+  const answered = history.on.reduce((sum, run) => sum + (run.answered ?? 0), 0);
+  return {
+    history: {
+      on_rps: round(meanRps(history.on), 0),
+      off_rps: round(meanRps(history.off), 0),
+      ratio: round(ratioOnOff, 3),
+      on_runs_rps: history.on.map((run) => round(run.figures.requestsPerSecond, 0)),
+      off_runs_rps: history.off.map((run) => round(run.figures.requestsPerSecond, 0)),
+      on_server_cpu_us_per_request: round(meanServerMicros(history.on), 0),
+      off_server_cpu_us_per_request: round(meanServerMicros(history.off), 0),
+      on_children_cpu_us_per_request: round(meanChildMicros(history.on), 0),
+      off_children_cpu_us_per_request: round(meanChildMicros(history.off), 0),
+      recorded,
+      answered,
+      recorded_share: round(recorded / Math.max(1, answered), 3),
+    },
+    goals: { history_ratio_at_least_0_95: ratioOnOff >= GOALS.historyRatio },
+  };
+};
+
 const summariseGet = (reads: Throughput) => {
   const share = reads.service.requestsPerSecond / reads.bare.requestsPerSecond;
+  const history = summariseHistory(reads);
   return {
     get: {
       connections: LOAD.connections,
@@ -306,10 +383,14 @@ const summariseGet = (reads: Throughput) => {
       bare_server_cpu_us_per_request: round(reads.bare.cpu.serverMicrosPerRequest, 0),
       service_non2xx: reads.service.non2xx + reads.service.errors,
       bare_non2xx: reads.bare.non2xx + reads.bare.errors,
+      history: history.history,
     },
     goals: {
       get_share_at_least_25_percent: share >= GOALS.throughputShare,
-      all_get_answers_200: reads.service.non2xx + reads.service.errors === 0,
+      all_get_answers_200: [...reads.history.on, ...reads.history.off].every(
+        (run) => run.figures.non2xx + run.figures.errors === 0,
+      ),
+      ...history.goals,
     },
   };
 };
@@ -347,6 +428,18 @@ const printGet = (reads: Throughput) => {
   console.log(
     `\n   service/bare ${percent(get.share)} (goal ≥ 25%: ${verdict(goals.get_share_at_least_25_percent)}); ` +
       `every service answer 200: ${goals.all_get_answers_200 ? 'yes' : `NO ${JSON.stringify(reads.service.statusCodes)}`}`,
+  );
+  const { history } = get;
+  console.log(
+    '\n   Request history: the same GET on this stack (history on) and on a second one with ' +
+      'REQUEST_HISTORY=off, in turn; after each run with it on, the wait until its records are written\n',
+  );
+  console.log(historyRows(reads));
+  console.log(
+    `\n   on ${history.on_rps} req/s vs off ${history.off_rps} req/s: ${ratio(history.ratio)} ` +
+      `(goal ≥ ${GOALS.historyRatio}: ${verdict(goals.history_ratio_at_least_0_95)}); ` +
+      `${percent(history.recorded_share)} of the answered requests recorded ` +
+      '("its children" is DynamoDB Local and the S3 twin)',
   );
 };
 
@@ -402,7 +495,7 @@ const main = async () => {
     }
     printMachine();
     const runs = stack && sections.has('upload') ? await uploadRuns(stack, token, workDir) : undefined;
-    const reads = stack && sections.has('get') ? await throughput(stack, token, cleanup) : undefined;
+    const reads = stack && sections.has('get') ? await throughput(stack, token, cleanup, workDir) : undefined;
     if (runs || reads) printReport(runs, reads);
     if (sections.has('render')) await renderingSection(workDir, progress);
     if (stack && sections.has('publish')) {

@@ -74,15 +74,19 @@ const stopChild = async (child: ChildProcess): Promise<void> => {
   clearTimeout(timer);
 };
 
-/** Starts `bin/local.ts` with RATE_LIMITS=off; `nodeFlags` go to Node itself (e.g. --cpu-prof). */
+/**
+ * Starts `bin/local.ts` with RATE_LIMITS=off; `nodeFlags` go to Node itself (e.g. --cpu-prof), `env` to
+ * the stack (e.g. REQUEST_HISTORY=off).
+ */
 export const startStack = async (
   portBase: number,
   dataDir: string,
   nodeFlags: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<BenchStack> => {
   const child = spawn(NODE, [...nodeFlags, '--import', 'tsx', 'bin/local.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT_BASE: String(portBase), DATA_DIR: dataDir, RATE_LIMITS: 'off' },
+    env: { ...process.env, PORT_BASE: String(portBase), DATA_DIR: dataDir, RATE_LIMITS: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

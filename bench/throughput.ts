@@ -41,13 +41,18 @@ export interface LoadFigures {
   statusCodes: Record<string, number>;
   /** CPU seconds used during the measured run, and per request (µs) for the server's process tree. */
   cpu: { server: number; serverChildren: number; client: number; serverMicrosPerRequest: number };
+  /** Requests answered during the untimed warm-up before the measured run. */
+  warmUpTotal: number;
 }
 
-const figures = (result: Result, cpu: LoadFigures['cpu']): LoadFigures => ({
+const answered = (result: Result) =>
+  Object.values(result.statusCodeStats).reduce((sum, { count }) => sum + Number(count), 0);
+
+const figures = (result: Result, cpu: LoadFigures['cpu'], warmUpTotal: number): LoadFigures => ({
   requestsPerSecond: result.requests.average,
   latencyP50Ms: result.latency.p50,
   latencyP99Ms: result.latency.p99,
-  total: Object.values(result.statusCodeStats).reduce((sum, { count }) => sum + Number(count), 0),
+  total: answered(result),
   ok: result['2xx'],
   non2xx: result.non2xx,
   errors: result.errors,
@@ -56,6 +61,7 @@ const figures = (result: Result, cpu: LoadFigures['cpu']): LoadFigures => ({
     Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]),
   ),
   cpu,
+  warmUpTotal,
 });
 
 /**
@@ -68,7 +74,7 @@ export const load = async (
   serverPid: number,
 ): Promise<LoadFigures> => {
   const settings = { url, headers, connections: LOAD.connections };
-  await autocannon({ ...settings, duration: LOAD.warmUpS });
+  const warmUp = await autocannon({ ...settings, duration: LOAD.warmUpS });
   const children = descendants(serverPid);
   const serverCpu = countCpu([serverPid, ...children]);
   const clientCpu = process.cpuUsage();
@@ -77,12 +83,16 @@ export const load = async (
   const { user, system } = process.cpuUsage(clientCpu);
   const serverChildren = others.reduce((sum, seconds) => sum + seconds, 0);
   const requests = Math.max(1, result['2xx'] + result.non2xx);
-  return figures(result, {
-    server,
-    serverChildren,
-    client: (user + system) / 1e6,
-    serverMicrosPerRequest: ((server + serverChildren) * 1e6) / requests,
-  });
+  return figures(
+    result,
+    {
+      server,
+      serverChildren,
+      client: (user + system) / 1e6,
+      serverMicrosPerRequest: ((server + serverChildren) * 1e6) / requests,
+    },
+    answered(warmUp),
+  );
 };
 
 export interface BareServer {

@@ -12,6 +12,9 @@ import { apiListener } from '../lambdas/hosts/api-host';
 import { awsServices } from '../lambdas/hosts/aws/services';
 import { answerProtocolErrorsAsJson } from '../lambdas/hosts/http-protocol-errors';
 
+/** How soon a request history record is written once its call is answered. */
+const HISTORY_FLUSH_MS = 100;
+
 const IngestConfig = z.object({
   PORT: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(65_535)), 8080),
   ORIGIN_VERIFY_SECRET_ARN: z.string().check(z.minLength(1)),
@@ -24,8 +27,9 @@ const secret = await new SecretsManagerClient({}).send(
 );
 const expected = Buffer.from(secret.SecretString ?? '');
 if (expected.length === 0) throw new Error('the origin-verify secret has no value');
-// It serves the two upload routes, which inspect the PDFs they receive.
-const services = await awsServices({ pdfs: lazyPdfInspector });
+// It serves the two upload routes, which inspect the PDFs they receive. It runs on between requests, so
+// it writes the request history as the local stack does: in batches, on a short timer.
+const services = await awsServices({ pdfs: lazyPdfInspector }, { flushAfterMs: HISTORY_FLUSH_MS });
 const serve = apiListener(services, services.settings.environment);
 const header = config.ORIGIN_VERIFY_HEADER.toLowerCase();
 
@@ -52,5 +56,7 @@ answerProtocolErrorsAsJson(server);
 
 server.listen(config.PORT, () => log.info('upload ingest listening', { port: config.PORT }));
 
-// ECS stops a task with SIGTERM: finish the uploads under way, then exit.
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+// ECS stops a task with SIGTERM: finish the uploads under way, write their request history, then exit.
+process.on('SIGTERM', () =>
+  server.close(() => void services.ports.apiRequestRecorder.flush().then(() => process.exit(0))),
+);

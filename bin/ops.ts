@@ -22,6 +22,7 @@ import { localUrl, PORT_OFFSETS, readLocalConfig } from '../lambdas/hosts/local-
 import { localPeople } from '../lambdas/hosts/local-identity-provider';
 import { localServices } from '../lambdas/hosts/local-wiring';
 import { API_KEY_USAGE, runApiKeyCommand } from './ops/api-key-commands';
+import { REQUEST_HISTORY_USAGE, runRequestHistoryCommand } from './ops/request-history-command';
 import { runWebhookCommand, WEBHOOK_USAGE } from './ops/webhook-commands';
 
 const USAGE = `usage: npm run --silent ops -- <command>
@@ -33,7 +34,8 @@ const USAGE = `usage: npm run --silent ops -- <command>
   publish-review <crv_id> [--text F]    publish the lawyer's review (F: Markdown; default: the analysis)
   withdraw <crv_id> --channel C         take a publication down (C: contract_viewer, review, review_snapshot)
 ${API_KEY_USAGE}
-${WEBHOOK_USAGE}`;
+${WEBHOOK_USAGE}
+${REQUEST_HISTORY_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -83,6 +85,7 @@ const run = async (argv: string[]): Promise<unknown> => {
   if (webhook !== undefined) return webhook;
   const apiKey = await runApiKeyCommand(argv[0] ?? '', argv.slice(1), services);
   if (apiKey !== undefined) return apiKey;
+  if (argv[0] === 'request-history') return runRequestHistoryCommand(argv.slice(1), portsOf);
 
   const { positionals, values } = parseArgs({
     args: argv,

@@ -6,6 +6,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Environment } from '../core/model';
 import type { BlobStore, Clock, DeliveryQueue, PdfInspector, Ports, Workflows } from '../core/ports';
 import type { ContractRenderer } from '../core/rendered-contract';
+import { BatchingRecorder, notRecording, type RecorderOptions } from '../core/request-history/recorder';
 import { aesGcmAnswerVault } from './answer-vault';
 import { S3BlobStore } from './blobs/s3-blob-store';
 import { createDynamoDbStores } from './dynamodb';
@@ -30,6 +31,11 @@ export interface PortsWiring {
   deliveryQueue: (clock: Clock) => DeliveryQueue;
   /** The local stack alone lets webhooks go to http://127.0.0.1, localhost and [::1]. */
   allowLoopbackWebhooks: boolean;
+  /**
+   * How the request history is written (core/request-history/recorder.ts): on a short timer by a
+   * long-running host, only when flushed by a Lambda; `off` records nothing (the local stack's bench switch).
+   */
+  requestHistory: RecorderOptions | 'off';
   /**
    * The PDF ports over the blob store, for the functions that read PDFs (pdf.js is most of a bundle):
    * given by the composition root of a function that needs them (adapters/pdf/lazy-pdf-ports.ts).
@@ -70,5 +76,9 @@ export const composePorts = (wiring: PortsWiring): Ports => {
     ...stores,
     contractReviews: contractReviews.store,
     contractReviewReads: contractReviews.reads,
+    apiRequestRecorder:
+      wiring.requestHistory === 'off'
+        ? notRecording
+        : new BatchingRecorder(stores.apiRequests, wiring.requestHistory),
   };
 };

@@ -6,7 +6,7 @@ import { endpoint } from './http/endpoint';
 import { checkUploadHeaders, receiveUpload, uploadReply } from './http/receive-upload';
 
 export const createContractReviewVersion = endpoint(async (request, { ports, settings }) => {
-  const scope = await authenticate(ports, settings, request.header('authorization'));
+  const scope = await authenticate(ports, settings, request);
   const headers = checkUploadHeaders(request);
   // An unknown id is answered before the body is read.
   const review = await getOwnContractReview(ports, scope, request.pathParameters.id ?? '');

@@ -5,7 +5,7 @@ import { endpoint } from './http/endpoint';
 import { checkUploadHeaders, receiveUpload, uploadReply } from './http/receive-upload';
 
 export const createContractReview = endpoint(async (request, { ports, settings }) => {
-  const scope = await authenticate(ports, settings, request.header('authorization'));
+  const scope = await authenticate(ports, settings, request);
   const headers = checkUploadHeaders(request);
   const upload = await receiveUpload(request, ports, headers);
   return uploadReply(await sendContract(ports, { scope, ...upload }));

@@ -4,7 +4,7 @@ import { openOnboardingSession, readSessionRequest } from '../core/onboarding';
 import { endpoint, ok } from './http/endpoint';
 
 export const createOnboardingSession = endpoint(async (request, { ports, settings }) => {
-  const scope = await authenticate(ports, settings, request.header('authorization'));
+  const scope = await authenticate(ports, settings, request);
   const reference = readSessionRequest(await request.text());
   return ok(await openOnboardingSession(ports, scope, reference));
 });

@@ -5,6 +5,6 @@ import { presentClient } from '../core/present';
 import { endpoint, ok } from './http/endpoint';
 
 export const getClient = endpoint(async (request, { ports, settings }) => {
-  const scope = await authenticate(ports, settings, request.header('authorization'));
+  const scope = await authenticate(ports, settings, request);
   return ok(presentClient(await getOwnClient(ports, scope, request.pathParameters.id ?? '')));
 });

@@ -19,6 +19,6 @@ const answerOf = (review: ContractReview): string => {
 };
 
 export const getContractReview = endpoint(async (request, { ports, settings }) => {
-  const scope = await authenticate(ports, settings, request.header('authorization'));
+  const scope = await authenticate(ports, settings, request);
   return ok(answerOf(await pollOwnContractReview(ports, scope, request.pathParameters.id ?? '')));
 });

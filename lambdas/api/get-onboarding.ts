@@ -4,7 +4,7 @@ import { getOwnOnboarding, showOnboarding } from '../core/onboarding';
 import { endpoint, ok } from './http/endpoint';
 
 export const getOnboarding = endpoint(async (request, { ports, settings }) => {
-  const scope = await authenticate(ports, settings, request.header('authorization'));
+  const scope = await authenticate(ports, settings, request);
   const onboarding = await getOwnOnboarding(ports, scope, request.pathParameters.id ?? '');
   return ok(await showOnboarding(ports, onboarding));
 });

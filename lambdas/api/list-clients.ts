@@ -4,6 +4,6 @@ import { listClients as list } from '../core/clients';
 import { endpoint, ok } from './http/endpoint';
 
 export const listClients = endpoint(async (request, { ports, settings }) => {
-  const scope = await authenticate(ports, settings, request.header('authorization'));
+  const scope = await authenticate(ports, settings, request);
   return ok(await list(ports, scope, request.query));
 });

@@ -4,6 +4,6 @@ import { listContractReviews as list } from '../core/contracts/list';
 import { endpoint, ok } from './http/endpoint';
 
 export const listContractReviews = endpoint(async (request, { ports, settings }) => {
-  const scope = await authenticate(ports, settings, request.header('authorization'));
+  const scope = await authenticate(ports, settings, request);
   return ok(await list(ports, scope, request.query));
 });

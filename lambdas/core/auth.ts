@@ -1,7 +1,7 @@
 // core -> who is calling: API keys exchanged for access tokens (`POST /v1/token`), access tokens checked
 // on every other call, and the rate limits of decisions.md §4.
 import { createHash } from 'node:crypto';
-import { type ErrorCode, fail, ServiceError } from './errors';
+import { type ErrorCode, fail, isServiceError, ServiceError } from './errors';
 import type { ApiKeyRecord, Environment, Micros, Scope } from './model';
 import type { Ports } from './ports';
 import type { Settings } from './settings';
@@ -37,6 +37,18 @@ const wrongEnvironment = (settings: Settings, what: string, tokenSent: boolean):
   );
 };
 
+/**
+ * A call's credential as sent, and whom to tell once it is accepted: the request, so that the call is
+ * recorded in its caller's request history (decisions.md §10) whatever its answer, a 429 included. A
+ * refused credential tells no one, and is not recorded.
+ */
+export interface CallCredential {
+  /** The `Authorization` header as sent. */
+  readonly authorization: string | undefined;
+  /** Told the caller once its credential is accepted, before the rate limit is applied. */
+  accept(caller: Scope): void;
+}
+
 /** The credential of `Authorization: Bearer <credential>`, or `authentication_required`. */
 export const bearerCredential = (authorization: string | undefined): string => {
   const match = /^Bearer +(\S+)\s*$/i.exec(authorization ?? '');
@@ -51,7 +63,8 @@ export const bearerCredential = (authorization: string | undefined): string => {
 };
 
 /** `POST /v1/token`: an API key of this environment for a 15-minute access token. */
-export const exchangeApiKey = async (ports: Ports, settings: Settings, credential: string) => {
+export const exchangeApiKey = async (ports: Ports, settings: Settings, call: CallCredential) => {
+  const credential = bearerCredential(call.authorization);
   const other = API_KEY_PREFIX[otherEnvironment(settings.environment)];
   if (credential.startsWith(other)) throw wrongEnvironment(settings, 'API key', true);
   const refused = () =>
@@ -60,6 +73,11 @@ export const exchangeApiKey = async (ports: Ports, settings: Settings, credentia
     throw refused();
   const key = await ports.identity.findApiKeyByHash(hashSecret(credential));
   if (key === null || key.revokedAt !== null || key.environment !== settings.environment) throw refused();
+  call.accept({
+    organisationId: key.organisationId,
+    integrationId: key.integrationId,
+    environment: key.environment,
+  });
   await enforceRate(ports, settings, `key#${key.id}`, TOKEN_RATE_PER_SECOND, TOKEN_BURST);
   await ports.identity.markApiKeyUsed(key.id, ports.clock.now());
   const issued = await ports.tokens.issue({
@@ -89,13 +107,8 @@ const currentKey = async (ports: Ports, apiKeyId: string): Promise<ApiKeyRecord 
   return key;
 };
 
-/** Every endpoint but `POST /v1/token`: the caller's scope from a valid access token, within its rate limit. */
-export const authenticate = async (
-  ports: Ports,
-  settings: Settings,
-  authorization: string | undefined,
-): Promise<Scope> => {
-  const credential = bearerCredential(authorization);
+/** The caller's scope from a valid access token of this environment whose key is not revoked, or its 401. */
+const verifyAccessToken = async (ports: Ports, settings: Settings, credential: string): Promise<Scope> => {
   if (credential.startsWith('svc_')) {
     throw unauthorized(
       'token_invalid',
@@ -127,14 +140,44 @@ export const authenticate = async (
       true,
     );
   }
-  const scope: Scope = {
+  return {
     organisationId: claims.organisationId,
     integrationId: claims.integrationId,
     environment: claims.environment,
   };
+};
+
+/** Every endpoint but `POST /v1/token`: the caller's scope from a valid access token, within its rate limit. */
+export const authenticate = async (
+  ports: Ports,
+  settings: Settings,
+  call: CallCredential,
+): Promise<Scope> => {
+  const scope = await verifyAccessToken(ports, settings, bearerCredential(call.authorization));
+  call.accept(scope);
   const rate = REQUESTS_PER_SECOND[settings.environment];
   await enforceRate(ports, settings, `int#${scope.integrationId}`, rate, 2 * rate);
   return scope;
+};
+
+/**
+ * A call that needs no credential (an unknown `/v1` path): its caller, when it sent a valid access token,
+ * is told to `call` like any other's, so that the call is recorded as theirs. Nothing is refused and no
+ * rate is taken; null when no valid access token was sent.
+ */
+export const identifyCaller = async (
+  ports: Ports,
+  settings: Settings,
+  call: CallCredential,
+): Promise<Scope | null> => {
+  try {
+    const scope = await verifyAccessToken(ports, settings, bearerCredential(call.authorization));
+    call.accept(scope);
+    return scope;
+  } catch (error) {
+    if (isServiceError(error)) return null;
+    throw error;
+  }
 };
 
 /** decisions.md §4: per integration; bursts of twice the rate. */

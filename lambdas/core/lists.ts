@@ -14,10 +14,14 @@ export interface ListQuery {
   filters: Record<string, string>;
 }
 
-/** Reads `limit`, `starting_after` and the named filters, each checked by its own rule. */
+/**
+ * Reads `limit`, `starting_after` and the named filters, each checked by its own rule; `expected` says
+ * what a filter takes, for the message of one that is malformed.
+ */
 export const readListQuery = (
   query: QueryPairs,
   filters: Readonly<Record<string, (value: string) => boolean>>,
+  expected: Readonly<Record<string, string>> = {},
 ): ListQuery => {
   const known = ['limit', 'starting_after', ...Object.keys(filters)];
   const values = new Map<string, string>();
@@ -49,7 +53,10 @@ export const readListQuery = (
   for (const [name, valid] of Object.entries(filters)) {
     const value = values.get(name);
     if (value === undefined) continue;
-    if (!valid(value)) fail('filter_invalid', `The filter \`${name}\` is malformed.`);
+    if (!valid(value)) {
+      const hint = expected[name];
+      fail('filter_invalid', `The filter \`${name}\` is malformed${hint ? `: ${hint}` : ''}.`);
+    }
     chosen[name] = value;
   }
   return { limit, startingAfter: values.get('starting_after'), filters: chosen };

@@ -16,6 +16,7 @@ import type {
 } from './model';
 import type { Person } from './people/person';
 import type { ContractRenderer } from './rendered-contract';
+import type { ApiRequestFilter, ApiRequestRecord, TimeWindow } from './request-history/model';
 import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from './webhooks/model';
 
 export interface Clock {
@@ -495,6 +496,36 @@ export interface EventBus {
   publish(events: readonly ServiceEvent[]): Promise<void>;
 }
 
+/** What a page of one integration's request history is asked for (checked by the core). */
+export interface ApiRequestPageQuery {
+  limit: number;
+  window: TimeWindow;
+  filter: ApiRequestFilter;
+  /** The record after which the page starts (one of this very list). */
+  startingAfter?: ApiRequestRecord;
+}
+
+/** The request history of this environment (decisions.md §10). */
+export interface ApiRequestStore {
+  /** Writes the records, in as few calls as the store allows; throws if any could not be written. */
+  write(records: readonly ApiRequestRecord[]): Promise<void>;
+  /** A record by its request id; null when there is none (never recorded, or expired). */
+  get(id: string): Promise<ApiRequestRecord | null>;
+  /** An integration's records in the window that match the filter, newest first (ties by id, descending). */
+  list(integrationId: string, query: ApiRequestPageQuery): Promise<Page<ApiRequestRecord>>;
+}
+
+/**
+ * Where the API hands each recorded call once it is answered (request-history/recorder.ts): held, then
+ * written in batches, so that recording costs an answer nothing.
+ */
+export interface ApiRequestRecorder {
+  /** Takes a record to write later; never throws, never waits. */
+  record(entry: ApiRequestRecord): void;
+  /** Writes what is held, and resolves once every write under way has ended (written, or logged and dropped). */
+  flush(): Promise<void>;
+}
+
 /** Everything the domain needs of one environment's host. */
 export interface Ports {
   environment: Environment;
@@ -519,4 +550,6 @@ export interface Ports {
   webhookEndpoints: WebhookEndpointStore;
   webhookMessages: WebhookMessageStore;
   webhookSender: WebhookSender;
+  apiRequests: ApiRequestStore;
+  apiRequestRecorder: ApiRequestRecorder;
 }

@@ -7,6 +7,7 @@ const LocalConfigSchema = z.object({
   DATA_DIR: z._default(z.string().check(z.minLength(1)), '.data'),
   DELAY_SCALE: z._default(z.coerce.number().check(z.positive()), 1),
   RATE_LIMITS: z._default(z.enum(['on', 'off']), 'on'),
+  REQUEST_HISTORY: z._default(z.enum(['on', 'off']), 'on'),
 });
 
 export interface LocalConfig {
@@ -14,6 +15,8 @@ export interface LocalConfig {
   dataDir: string;
   delayScale: number;
   rateLimits: boolean;
+  /** `REQUEST_HISTORY=off` records no request history: for the bench, which measures what recording costs. */
+  requestHistory: boolean;
 }
 
 export const readLocalConfig = (env: NodeJS.ProcessEnv = process.env): LocalConfig => {
@@ -24,12 +27,13 @@ export const readLocalConfig = (env: NodeJS.ProcessEnv = process.env): LocalConf
       .join('; ');
     throw new Error(`invalid local stack settings: ${problems}`);
   }
-  const { PORT_BASE, DATA_DIR, DELAY_SCALE, RATE_LIMITS } = parsed.data;
+  const { PORT_BASE, DATA_DIR, DELAY_SCALE, RATE_LIMITS, REQUEST_HISTORY } = parsed.data;
   return {
     portBase: PORT_BASE,
     dataDir: path.resolve(DATA_DIR),
     delayScale: DELAY_SCALE,
     rateLimits: RATE_LIMITS === 'on',
+    requestHistory: REQUEST_HISTORY === 'on',
   };
 };
 

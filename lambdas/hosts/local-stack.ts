@@ -123,6 +123,8 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
       addresses,
       stop: async () => {
         await Promise.all(servers.map(close));
+        // The request history held for the last calls is written before the storage stops.
+        await Promise.all(ENVIRONMENTS.map((e) => services[e].ports.apiRequestRecorder.flush()));
         await events.stop();
         await workflows.stop();
         await stopStores();

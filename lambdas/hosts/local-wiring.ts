@@ -17,6 +17,12 @@ import type { Clock, DeliveryQueue, Workflows } from '../core/ports';
 import type { Services } from '../core/services';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 
+/**
+ * How soon the local stack writes a request history record once its call is answered (or sooner, when a
+ * batch of 25 is full): soon enough that a person sees a call at once, rarely enough to write in batches.
+ */
+export const LOCAL_HISTORY_FLUSH_MS = 100;
+
 /** One bucket per environment, as deployed (each stage has its own), so one environment's pages and PDFs are never served by the other's hosts. */
 export const localBucket = (environment: Environment): string => `service-blobs-${environment}`;
 
@@ -103,6 +109,10 @@ export const localServices = async (
         s3,
         bucket: localBucket(environment),
         allowLoopbackWebhooks: true,
+        // DynamoDB Local runs on the same cores as the answers: one write at a time.
+        requestHistory: config.requestHistory
+          ? { flushAfterMs: LOCAL_HISTORY_FLUSH_MS, maxWrites: 1 }
+          : 'off',
         signingKey: await signingKey(config.dataDir, environment),
         answersKey: () => answersKey(config.dataDir, environment),
         workflows: { ...starters.workflows, ...localWaits(dynamo, environment).ending },

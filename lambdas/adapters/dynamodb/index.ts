@@ -2,6 +2,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Environment } from '../../core/model';
 import type { Clock, Ports } from '../../core/ports';
+import { DynamoDbApiRequestStore } from './api-request-store';
 import { DynamoDbClientStore } from './client-store';
 import { DynamoDbContractReviewStore } from './contract-review-store';
 import { DynamoDbEventOutbox } from './event-outbox';
@@ -13,6 +14,7 @@ import { DynamoDbRunStore } from './run-store';
 import { DynamoDbWebhookEndpointStore } from './webhook-endpoint-store';
 import { DynamoDbWebhookMessageStore } from './webhook-message-store';
 
+export { DynamoDbApiRequestStore } from './api-request-store';
 export { DynamoDbClientStore } from './client-store';
 export { DynamoDbContractReviewStore } from './contract-review-store';
 export { createDocumentClient } from './document-client';
@@ -37,6 +39,7 @@ export type DynamoDbStores = Pick<
   | 'runs'
   | 'webhookEndpoints'
   | 'webhookMessages'
+  | 'apiRequests'
 >;
 
 /** Every store of one environment, all in that environment's one table. */
@@ -56,4 +59,5 @@ export const createDynamoDbStores = (
   runs: new DynamoDbRunStore(doc, tableName, clock),
   webhookEndpoints: new DynamoDbWebhookEndpointStore(doc, tableName),
   webhookMessages: new DynamoDbWebhookMessageStore(doc, tableName),
+  apiRequests: new DynamoDbApiRequestStore(doc, tableName),
 });

@@ -20,6 +20,7 @@ import type {
 } from '../../core/model';
 import type { Person } from '../../core/people/person';
 import { type RunOutcome, type RunRequest, runSubject, type WorkflowRun } from '../../core/ports';
+import { type ApiRequestRecord, REQUEST_HISTORY_KEPT } from '../../core/request-history/model';
 import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from '../../core/webhooks/model';
 import { byCreation, keys } from './keys';
 import { LIST_INDEX, PARTITION_KEY, SECOND_INDEX, SORT_KEY, TTL_ATTRIBUTE } from './table-schema';
@@ -719,3 +720,51 @@ export const toDeliveryAttempt = (item: Item): DeliveryAttempt => ({
   durationMs: item.duration_ms as number,
   body: item.body as string,
 });
+
+// Request history: one item per recorded call, in its integration's list by time; no body, ever.
+
+interface ApiRequestItem {
+  id: string;
+  time: Micros;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  environment: Environment;
+  integration_id: string;
+}
+
+/** Where a record sorts in its integration's list: by time, ties by id (newest first when read backwards). */
+export const apiRequestPosition = (r: Pick<ApiRequestRecord, 'time' | 'id'>): string =>
+  byCreation(r.time, r.id);
+
+export const apiRequestItem = (r: ApiRequestRecord): Item => ({
+  ...keys.apiRequest(r.id),
+  type: 'api_request',
+  [LIST_INDEX.partitionKey]: keys.apiRequestList(r.integrationId),
+  [LIST_INDEX.sortKey]: apiRequestPosition(r),
+  id: r.id,
+  time: r.time,
+  method: r.method,
+  path: r.path,
+  status: r.status,
+  duration_ms: r.durationMs,
+  environment: r.environment,
+  integration_id: r.integrationId,
+  // DynamoDB deletes it within days of this; the core lists nothing older than 30 days meanwhile.
+  [TTL_ATTRIBUTE]: Math.floor((r.time + REQUEST_HISTORY_KEPT) / 1_000_000),
+});
+
+export const toApiRequest = (item: Item): ApiRequestRecord => {
+  const i = item as unknown as ApiRequestItem;
+  return {
+    id: i.id,
+    time: i.time,
+    method: i.method,
+    path: i.path,
+    status: i.status,
+    durationMs: i.duration_ms,
+    environment: i.environment,
+    integrationId: i.integration_id,
+  };
+};

@@ -87,4 +87,8 @@ export const keys = {
   oidcUserCode: (userCode: string): ItemKey => ({ pk: `OIDCUSERCODE#${userCode}`, sk: 'OIDCUSERCODE' }),
   /** The list index partition of one person's grants (what each client may do for them), newest first. */
   oidcGrantsOf: (accountId: string): string => `OIDCGRANTS#${accountId}`,
+  /** One recorded call of the request history, by its request id (for `starting_after`). */
+  apiRequest: (id: string): ItemKey => ({ pk: `REQ#${id}`, sk: 'REQ' }),
+  /** The list index's partition of an integration's request history, sorted by time then id. */
+  apiRequestList: (integrationId: string): string => `REQS#${integrationId}`,
 };

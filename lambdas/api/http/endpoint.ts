@@ -1,6 +1,7 @@
 // api -> an endpoint is one function from a request and the environment's services to an answer.
 // `endpoint()` wraps it once for every host: `run` (in-process, streaming bodies) and `handle` (an API
-// Gateway event, in a Lambda or the local stack's API host); the host passes the services it built.
+// Gateway event, in a Lambda or the local stack's API host); the host passes the services it built. Once
+// answered, a call whose credential the core accepted goes to the request history's recorder.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { withLogKeys } from '../../core/log';
 import type { Services } from '../../core/services';
@@ -48,11 +49,27 @@ export const endpoint = (fn: EndpointFunction): Endpoint => {
       return request.clientGone() ? clientGoneAnswer(requestId, request) : errorAnswer(requestId, error);
     }
   };
-  const run = (request: ApiRequest, services: Services): Promise<HttpAnswer> => {
+  const run = async (request: ApiRequest, services: Services): Promise<HttpAnswer> => {
     const requestId = newRequestId();
+    const { clock, apiRequestRecorder } = services.ports;
+    const started = clock.now();
     // Every line logged while answering names the request and its environment.
     const keys = { service_request_id: requestId, environment: services.settings.environment };
-    return withLogKeys(keys, () => answer(request, services, requestId));
+    const result = await withLogKeys(keys, () => answer(request, services, requestId));
+    // Outside the request's log keys: the recorder's later writes are no one request's work.
+    const { caller } = request;
+    if (caller !== undefined)
+      apiRequestRecorder.record({
+        id: requestId,
+        time: started,
+        method: request.method,
+        path: request.path,
+        status: result.status,
+        durationMs: Math.round((clock.now() - started) / 1000),
+        environment: caller.environment,
+        integrationId: caller.integrationId,
+      });
+    return result;
   };
   return {
     run,

@@ -2,9 +2,16 @@
 // Lambda receives, or from a Node request whose body streams (local stack, upload ingest service).
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { CallCredential } from '../../core/auth';
 import type { QueryPairs } from '../../core/lists';
+import type { Scope } from '../../core/model';
 
-export interface ApiRequest {
+/**
+ * A request is its own credential for the core's auth (`authenticate(ports, settings, request)`), which
+ * tells it the caller once the credential is accepted: the endpoint then records the call in that caller's
+ * request history.
+ */
+export interface ApiRequest extends CallCredential {
   method: string;
   path: string;
   pathParameters: Readonly<Record<string, string | undefined>>;
@@ -19,6 +26,8 @@ export interface ApiRequest {
   stream(): AsyncIterable<Uint8Array>;
   /** Whether the client went away before its body was whole (a closed connection, a broken chunk). */
   clientGone(): boolean;
+  /** The caller whose credential the core accepted, once it has; undefined for a refused or absent one. */
+  readonly caller: Scope | undefined;
 }
 
 const queryPairs = (rawQuery: string): QueryPairs => [...new URLSearchParams(rawQuery)];
@@ -29,8 +38,23 @@ const declaredLength = (value: string | undefined): number | undefined =>
 // The requests are classes rather than objects of closures: one is made per request, and methods on a
 // prototype cost nothing to make (a closure per method was a measurable share of a cached GET).
 
+/** What both kinds of request share: the credential sent, and the caller it was accepted as. */
+abstract class CredentialOfRequest implements CallCredential {
+  caller: Scope | undefined = undefined;
+
+  abstract header(name: string): string | undefined;
+
+  get authorization(): string | undefined {
+    return this.header('authorization');
+  }
+
+  accept(caller: Scope): void {
+    this.caller = caller;
+  }
+}
+
 /** A request as API Gateway hands it to a Lambda: the whole body in the event. */
-class EventRequest implements ApiRequest {
+class EventRequest extends CredentialOfRequest implements ApiRequest {
   readonly method: string;
   readonly path: string;
   readonly pathParameters: Readonly<Record<string, string | undefined>>;
@@ -41,6 +65,7 @@ class EventRequest implements ApiRequest {
   private pairs: QueryPairs | undefined;
 
   constructor(private readonly event: APIGatewayProxyEventV2) {
+    super();
     this.headers = new Map(
       Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
     );
@@ -55,7 +80,7 @@ class EventRequest implements ApiRequest {
     return this.pairs;
   }
 
-  header(name: string): string | undefined {
+  override header(name: string): string | undefined {
     return this.headers.get(name);
   }
 
@@ -93,7 +118,7 @@ export const unreadOnReturn = (request: IncomingMessage): AsyncIterable<Uint8Arr
 });
 
 /** A request read from Node HTTP, its body streaming. */
-class NodeRequest implements ApiRequest {
+class NodeRequest extends CredentialOfRequest implements ApiRequest {
   readonly method: string;
   readonly path: string;
   readonly contentLength: number | undefined;
@@ -104,6 +129,7 @@ class NodeRequest implements ApiRequest {
     private readonly url: URL,
     readonly pathParameters: Readonly<Record<string, string>>,
   ) {
+    super();
     this.method = (request.method ?? 'GET').toUpperCase();
     this.path = url.pathname;
     this.contentLength = declaredLength(request.headers['content-length']);
@@ -114,7 +140,7 @@ class NodeRequest implements ApiRequest {
     return this.pairs;
   }
 
-  header(name: string): string | undefined {
+  override header(name: string): string | undefined {
     const value = this.request.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
   }

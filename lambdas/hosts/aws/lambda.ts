@@ -10,7 +10,7 @@ import type {
 } from 'aws-lambda';
 import type { Endpoint } from '../../api/http/endpoint';
 import { setPersistentLogKeys } from '../../core/log';
-import type { Ports } from '../../core/ports';
+import type { ApiRequestRecorder, Ports } from '../../core/ports';
 import type { Services } from '../../core/services';
 import type { Worker } from '../../workers/worker';
 import { awsServices, type PdfWiring } from './services';
@@ -18,11 +18,44 @@ import { awsServices, type PdfWiring } from './services';
 // Every line this function logs names it (Lambda's JSON log format carries its lines as they are).
 setPersistentLogKeys({ function: process.env.AWS_LAMBDA_FUNCTION_NAME });
 
+/**
+ * How long an endpoint's function waits for its request history to be written before it returns anyway
+ * (the write goes on when the instance next runs, if it does): a slow or throttled table delays an answer
+ * by at most this, and never fails it.
+ */
+const HISTORY_FLUSH_WAIT_MS = 500;
+
+/** `recorder.flush()`, or at most `ms` of it. */
+const flushWithin = async (recorder: ApiRequestRecorder, ms: number): Promise<void> => {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([recorder.flush(), waited]);
+  clearTimeout(timer);
+};
+
+/**
+ * An endpoint as a Lambda handler over `services`. Nothing runs in a Lambda once its handler has returned
+ * (the instance is frozen), so the call's request history is written before it returns: one
+ * BatchWriteItem of one item, a few milliseconds added to the answer's latency and the function's billed
+ * time, on the calls that are recorded (an accepted credential) only.
+ */
+export const endpointHandler =
+  (endpoint: Endpoint, services: () => Promise<Services>, flushWaitMs = HISTORY_FLUSH_WAIT_MS) =>
+  async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    let built: Services | undefined;
+    const result = await endpoint.handle(event, async () => {
+      built = await services();
+      return built;
+    });
+    if (built) await flushWithin(built.ports.apiRequestRecorder, flushWaitMs);
+    return result;
+  };
+
 /** The handler of an endpoint's function; `pdf` for an endpoint that reads PDFs. */
-export const apiLambda =
-  (endpoint: Endpoint, pdf?: PdfWiring) =>
-  (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> =>
-    endpoint.handle(event, () => awsServices(pdf));
+export const apiLambda = (endpoint: Endpoint, pdf?: PdfWiring) =>
+  endpointHandler(endpoint, () => awsServices(pdf));
 
 /** The handler of a workflow task's function (Step Functions invokes it with the state's input). */
 export const workerLambda =

@@ -1,6 +1,8 @@
 // host -> the composition root of a deployed function or the upload ingest service: configuration read
 // once from the environment and validated, AWS clients built once per instance. The PDF ports are wired
-// only where a function's own entry asks for them (functions/), so the others carry no pdf.js.
+// only where a function's own entry asks for them (functions/), so the others carry no pdf.js. The
+// request history is written when the host flushes it (a Lambda, before it returns), or on a timer (the
+// upload ingest service, which runs on).
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import * as z from 'zod/mini';
@@ -18,6 +20,7 @@ import {
 } from '../../adapters/workflows/step-functions-workflows';
 import { ENVIRONMENTS } from '../../core/model';
 import type { DeliveryQueue } from '../../core/ports';
+import type { RecorderOptions } from '../../core/request-history/recorder';
 import type { Services } from '../../core/services';
 import { builtOnFirstUse } from './built-on-first-use';
 
@@ -61,7 +64,7 @@ const startingNoWaits: DeliveryWaits = {
 /** The PDF ports a function's entry wires in, when it reads PDFs. */
 export type PdfWiring = Pick<PortsWiring, 'pdfs' | 'renderer'>;
 
-const build = async (pdf: PdfWiring): Promise<Services> => {
+const build = async (pdf: PdfWiring, requestHistory: RecorderOptions): Promise<Services> => {
   const config = AwsConfig.parse(process.env);
   const secrets = new SecretsManagerClient({});
   const secret = await secrets.send(new GetSecretValueCommand({ SecretId: config.SIGNING_SECRET_ARN }));
@@ -74,6 +77,7 @@ const build = async (pdf: PdfWiring): Promise<Services> => {
     s3: createS3Client({ region: config.AWS_REGION }),
     bucket: config.BLOB_BUCKET,
     allowLoopbackWebhooks: false,
+    requestHistory,
     signingKey: new TextEncoder().encode(secret.SecretString),
     answersKey: async () => {
       if (!config.ANSWERS_KEY_SECRET_ARN)
@@ -117,11 +121,14 @@ const build = async (pdf: PdfWiring): Promise<Services> => {
 
 let services: (() => Promise<Services>) | undefined;
 
-/** The services of this instance, built on first use (a function always asks with the same `pdf` wiring). */
-export const awsServices = (pdf: PdfWiring = {}): Promise<Services> => {
+/**
+ * The services of this instance, built on first use (a function always asks with the same wiring). By
+ * default the request history is written only when flushed: a Lambda flushes before it returns.
+ */
+export const awsServices = (pdf: PdfWiring = {}, requestHistory: RecorderOptions = {}): Promise<Services> => {
   services ??= builtOnFirstUse(() =>
     // Secrets Manager down: a 503 (or a retried task), like any dependency's fault.
-    build(pdf).catch((error: unknown) => {
+    build(pdf, requestHistory).catch((error: unknown) => {
       throw translateFault(error);
     }),
   );

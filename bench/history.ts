@@ -1,0 +1,117 @@
+// bench -> what recording the request history costs GET /v1/contract-reviews/{id}: the same build with
+// REQUEST_HISTORY=off, a second stack beside the first, loaded in turn (on, off, off, on, so that a drift
+// of the machine's other load weighs on both alike). After each load of the stack that records, the
+// bench waits until its recorder has written what it held (its records stop growing), so that the writes
+// of one run never fall in the next; and it counts what was written against what was answered.
+
+import { setTimeout as sleep } from 'node:timers/promises';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../lambdas/adapters/dynamodb';
+import { LIST_INDEX, localTableName } from '../lambdas/adapters/dynamodb/table-schema';
+import { DEV_INTEGRATION_ID } from '../lambdas/core/identity';
+import type { BenchStack } from './stack';
+import { LOAD, type LoadFigures, load } from './throughput';
+
+export interface HistoryRun {
+  figures: LoadFigures;
+  /** History records written for the run's requests, and the requests answered (warm-up included). */
+  recorded?: number;
+  answered?: number;
+}
+
+export interface HistoryCost {
+  on: HistoryRun[];
+  off: HistoryRun[];
+}
+
+const POLL_MS = 1_000;
+const DRAIN_TIMEOUT_MS = 180_000;
+
+/** Records of the dev integration written since `since` (epoch µs), counted by the list index. */
+const recordsSince = async (stack: BenchStack, since: number): Promise<number> => {
+  const dynamo = createDocumentClient(`http://127.0.0.1:${stack.portBase + 10}`);
+  try {
+    let count = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await dynamo.send(
+        new QueryCommand({
+          TableName: localTableName('production'),
+          IndexName: LIST_INDEX.name,
+          KeyConditionExpression: '#pk = :partition AND #sk >= :since',
+          ExpressionAttributeNames: { '#pk': LIST_INDEX.partitionKey, '#sk': LIST_INDEX.sortKey },
+          ExpressionAttributeValues: {
+            ':partition': `REQS#${DEV_INTEGRATION_ID}`,
+            ':since': String(since).padStart(16, '0'),
+          },
+          Select: 'COUNT',
+          ExclusiveStartKey: start,
+        }),
+      );
+      count += page.Count ?? 0;
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return count;
+  } finally {
+    dynamo.destroy();
+  }
+};
+
+/** Waits until the count of records since `since` holds still for a poll: the recorder has written all it held. */
+const drained = async (stack: BenchStack, since: number, progress: (message: string) => void) => {
+  const until = Date.now() + DRAIN_TIMEOUT_MS;
+  let last = -1;
+  for (;;) {
+    const count = await recordsSince(stack, since);
+    if (count === last) return count;
+    if (Date.now() > until) {
+      progress(`history still being written after ${DRAIN_TIMEOUT_MS / 1000} s (${count} records)`);
+      return count;
+    }
+    last = count;
+    await sleep(POLL_MS);
+  }
+};
+
+/** One load of the stack that records, then the wait for its writes; the count of what it recorded. */
+const loadRecording = async (
+  stack: BenchStack,
+  url: string,
+  headers: Record<string, string>,
+  progress: (message: string) => void,
+): Promise<HistoryRun> => {
+  const since = Date.now() * 1000;
+  progress(`loading GET with request history on (${LOAD.connections} connections, ${LOAD.durationS} s)…`);
+  const figures = await load(url, headers, stack.pid);
+  progress('waiting until the history held is written…');
+  const recorded = await drained(stack, since, progress);
+  return { figures, recorded, answered: figures.total + figures.warmUpTotal };
+};
+
+/**
+ * The two stacks' GET loads in turn, on-off-off-on. `on` and `off` are the same request to each stack
+ * (its own contract review and token).
+ */
+export const historyCost = async (
+  on: { stack: BenchStack; url: string; headers: Record<string, string> },
+  off: { stack: BenchStack; url: string; headers: Record<string, string> },
+  progress: (message: string) => void,
+): Promise<HistoryCost> => {
+  const loadOff = async (): Promise<HistoryRun> => {
+    progress(`loading GET with request history off (${LOAD.connections} connections, ${LOAD.durationS} s)…`);
+    return { figures: await load(off.url, off.headers, off.stack.pid) };
+  };
+  const first = await loadRecording(on.stack, on.url, on.headers, progress);
+  const second = await loadOff();
+  const third = await loadOff();
+  const fourth = await loadRecording(on.stack, on.url, on.headers, progress);
+  return { on: [first, fourth], off: [second, third] };
+};
+
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+
+export const meanRps = (runs: HistoryRun[]) => mean(runs.map((run) => run.figures.requestsPerSecond));
+export const meanServerMicros = (runs: HistoryRun[]) =>
+  mean(runs.map((run) => (run.figures.cpu.server * 1e6) / Math.max(1, run.figures.total)));
+export const meanChildMicros = (runs: HistoryRun[]) =>
+  mean(runs.map((run) => (run.figures.cpu.serverChildren * 1e6) / Math.max(1, run.figures.total)));

@@ -1,0 +1,122 @@
+// core -> how the request history is written without a cost to the request path: each call is held in
+// memory once answered and written afterwards, in batches; a batch the store fails to write is logged and
+// dropped, never retried into later answers. One recorder for every host, the host choosing when it
+// writes: a long-running one (the local stack, the upload ingest service) on a short timer or as soon as
+// a batch is full; a Lambda, frozen once its handler returns, by flushing before it returns.
+import { log } from '../log';
+import type { ApiRequestRecorder, ApiRequestStore } from '../ports';
+import type { ApiRequestRecord } from './model';
+
+export interface RecorderOptions {
+  /**
+   * Long-running hosts: what is held is written at most this long after the first of it was held. Absent
+   * (a Lambda): only full batches are written by themselves, the rest when the host flushes.
+   */
+  flushAfterMs?: number;
+  /**
+   * Writes under way at once (default 4); while they are, more records wait in memory. A host whose store
+   * runs on the same cores as its answers (the local stack's DynamoDB Local) takes 1, so that the store
+   * never takes more than one core from them.
+   */
+  maxWrites?: number;
+}
+
+/** Records a write takes at most (DynamoDB's BatchWriteItem: 25 items). */
+export const BATCH_SIZE = 25;
+const MAX_WRITES = 4;
+/**
+ * Records waiting at most. When the store cannot keep up (a flood of calls, the store throttled or down),
+ * new records are dropped and counted rather than letting memory grow without bound.
+ */
+export const MAX_HELD = 10_000;
+
+export class BatchingRecorder implements ApiRequestRecorder {
+  private held: ApiRequestRecord[] = [];
+  private readonly writing = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private writeScheduled = false;
+  private dropped = 0;
+
+  /** At least one, or a flush would wait for writes that never start. */
+  private readonly maxWrites: number;
+
+  constructor(
+    private readonly store: Pick<ApiRequestStore, 'write'>,
+    private readonly options: RecorderOptions = {},
+  ) {
+    this.maxWrites = Math.max(1, options.maxWrites ?? MAX_WRITES);
+  }
+
+  record(entry: ApiRequestRecord): void {
+    if (this.held.length >= MAX_HELD) {
+      if (this.dropped++ === 0)
+        log.warn('request history: too many records wait to be written; dropping new ones', {
+          held: this.held.length,
+        });
+      return;
+    }
+    if (this.dropped > 0 && this.held.length < MAX_HELD / 2) {
+      log.warn('request history: records dropped while too many waited', { dropped: this.dropped });
+      this.dropped = 0;
+    }
+    this.held.push(entry);
+    this.schedule();
+  }
+
+  /** Writes everything held and waits for every write under way; never rejects. */
+  async flush(): Promise<void> {
+    while (this.held.length > 0 || this.writing.size > 0) {
+      this.startWrites(true);
+      await Promise.race(this.writing);
+    }
+  }
+
+  /**
+   * A full batch is written on the next turn of the event loop: by then the answer that completed it has
+   * been handed to the socket. A partial one waits for the timer, when there is one.
+   */
+  private schedule(): void {
+    if (this.held.length >= BATCH_SIZE) {
+      if (this.writeScheduled) return;
+      this.writeScheduled = true;
+      setImmediate(() => {
+        this.writeScheduled = false;
+        this.startWrites(false);
+      });
+    } else if (this.held.length > 0 && this.timer === undefined && this.options.flushAfterMs !== undefined) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.startWrites(true);
+      }, this.options.flushAfterMs).unref();
+    }
+  }
+
+  /** Starts writing full batches (and with `all`, a last partial one) while fewer than `maxWrites` are under way. */
+  private startWrites(all: boolean): void {
+    while (
+      this.writing.size < this.maxWrites &&
+      (this.held.length >= BATCH_SIZE || (all && this.held.length > 0))
+    ) {
+      const batch = this.held.splice(0, BATCH_SIZE);
+      const write: Promise<void> = Promise.resolve()
+        .then(() => this.store.write(batch))
+        .catch((error: unknown) => {
+          log.warn('request history: a batch could not be written and is dropped', {
+            records: batch.length,
+            error,
+          });
+        })
+        .finally(() => {
+          this.writing.delete(write);
+          this.schedule();
+        });
+      this.writing.add(write);
+    }
+  }
+}
+
+/** Records nothing: the local stack's `REQUEST_HISTORY=off`, the bench's measure of what recording costs. */
+export const notRecording: ApiRequestRecorder = {
+  record: () => {},
+  flush: async () => {},
+};
