@@ -12,6 +12,7 @@ import {
   type Browser,
   type BrowserContext,
   type BrowserContextOptions,
+  type Cookie,
   chromium,
   type Page,
 } from 'playwright-core';
@@ -234,15 +235,17 @@ export const documentWidths = (page: Page): Promise<{ scrollWidth: number; clien
 /**
  * What axe finds wrong with `url` at each width (WCAG 2.1 A and AA, and best practice), once every
  * image has loaded. Axe's source goes in as a script, which the page's own CSP rightly refuses, so the
- * page is opened in a context that bypasses it.
+ * page is opened in a context that bypasses it, with `cookies` (a signed-in person's) when given.
  */
 export const axeViolations = async (
   browser: Browser,
   url: string,
   widths: number[],
+  cookies: Cookie[] = [],
 ): Promise<Array<{ width: number; id: string; nodes: string[] }>> => {
   const context = await browser.newContext({ bypassCSP: true });
   try {
+    await context.addCookies(cookies);
     const page = await context.newPage();
     const found: Array<{ width: number; id: string; nodes: string[] }> = [];
     for (const width of widths) {

@@ -8,10 +8,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import axe from 'axe-core';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { RESULTS } from './harness';
+import { axeViolations as axeViolationsAt, RESULTS } from './harness';
 
 export interface Discovery {
   issuer: string;
@@ -217,33 +216,11 @@ export const expectOnlyOwnRequests = (requests: readonly string[], ...origins: s
 };
 
 /**
- * What axe finds wrong with the page showing now (WCAG 2.1 A and AA, and best practice), at a phone's
- * and a desktop's width. Axe goes in as a script, which the page's CSP rightly refuses, so the page is
- * opened again (a GET, which changes nothing) in a context that bypasses CSP, with the person's cookies.
+ * What axe finds wrong with the page showing now, at a phone's and a desktop's width: it is opened again
+ * (a GET, which changes nothing) with the person's cookies.
  */
-export const axeViolations = async (browser: Browser, person: PersonPage) => {
-  const context = await browser.newContext({ bypassCSP: true });
-  try {
-    await context.addCookies(await person.context.cookies());
-    const page = await context.newPage();
-    const found: Array<{ width: number; id: string; nodes: string[] }> = [];
-    for (const width of [320, 1280]) {
-      await page.setViewportSize({ width, height: 800 });
-      await page.goto(person.page.url(), { waitUntil: 'load' });
-      await page.evaluate(axe.source);
-      const results = await page.evaluate(() =>
-        (window as unknown as { axe: typeof axe }).axe.run(document, {
-          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-        }),
-      );
-      for (const v of results.violations)
-        found.push({ width, id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) });
-    }
-    return found;
-  } finally {
-    await context.close();
-  }
-};
+export const axeViolations = async (browser: Browser, person: PersonPage) =>
+  axeViolationsAt(browser, person.page.url(), [320, 1280], await person.context.cookies());
 
 export const screenshot = (page: Page, name: string) =>
   page.screenshot({ path: join(RESULTS, `identity-${name}.png`), fullPage: true });
