@@ -37,7 +37,12 @@ ${API_KEY_USAGE}
 ${WEBHOOK_USAGE}
 ${REQUEST_HISTORY_USAGE}`;
 
+/** The command line is wrong: the message, then the usage. */
 class UsageError extends Error {}
+/** An id names nothing in either environment: the message alone (the command was right). */
+class NotFound extends Error {}
+/** No stack to work on: the message alone. */
+class NotRunning extends Error {}
 
 const BuyersFile = z
   .array(
@@ -56,7 +61,7 @@ const findContractReview = async (portsOf: Record<Environment, Ports>, id: strin
   for (const environment of ENVIRONMENTS) {
     if (await portsOf[environment].contractReviews.get(id)) return portsOf[environment];
   }
-  throw new UsageError(`no contract review ${id} in either environment`);
+  throw new NotFound(`no contract review ${id} in either environment`);
 };
 
 /** Finds which environment's table holds the onboarding. */
@@ -65,8 +70,10 @@ const findOnboarding = async (portsOf: Record<Environment, Ports>, id: string) =
     const onboarding = await portsOf[environment].onboardings.get(id);
     if (onboarding) return { ports: portsOf[environment], onboarding };
   }
-  throw new UsageError(`no onboarding ${id} in either environment`);
+  throw new NotFound(`no onboarding ${id} in either environment`);
 };
+
+const HELP = new Set(['help', '--help', '-h']);
 
 const run = async (argv: string[]): Promise<unknown> => {
   const config = readLocalConfig();
@@ -75,7 +82,7 @@ const run = async (argv: string[]): Promise<unknown> => {
   try {
     await dynamo.send(new ListTablesCommand({}));
   } catch {
-    throw new UsageError(
+    throw new NotRunning(
       `the local stack is not running (no storage at ${dynamoUrl}); start it with npm start, with the same PORT_BASE and DATA_DIR`,
     );
   }
@@ -134,7 +141,7 @@ const run = async (argv: string[]): Promise<unknown> => {
     case 'publish-review': {
       const [id] = args;
       if (!id) throw new UsageError('publish-review <crv_id> [--text FILE]');
-      const text = values.text === undefined ? undefined : await readFile(values.text, 'utf8');
+      const text = values.text === undefined ? undefined : await readReviewFile(values.text);
       const ports = await findContractReview(portsOf, id);
       return presentContractReview(await publishLawyerReview(ports, id, text));
     }
@@ -150,12 +157,37 @@ const run = async (argv: string[]): Promise<unknown> => {
   }
 };
 
+/** The review's Markdown, or a message naming the file and what is wrong with it. */
+const readReviewFile = async (file: string): Promise<string> => {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const why =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no such file' : (error as Error).message;
+    throw new UsageError(`--text ${file}: ${why}`);
+  }
+};
+
+/** Node's parseArgs refusing the command line: an unknown option, a missing value. */
+const isArgumentError = (error: unknown): boolean =>
+  typeof (error as { code?: unknown }).code === 'string' &&
+  ((error as { code: string }).code.startsWith('ERR_PARSE_ARGS_') ||
+    (error as { code: string }).code === 'ERR_INVALID_ARG_TYPE');
+
+const argv = process.argv.slice(2);
+if (HELP.has(argv[0] ?? '') || argv.includes('--help') || argv.includes('-h')) {
+  // Help is an answer, not an error: the usage on stdout, exit 0, and no running stack needed.
+  console.log(USAGE);
+  process.exit(0);
+}
 try {
-  console.log(JSON.stringify(await run(process.argv.slice(2))));
+  console.log(JSON.stringify(await run(argv)));
   process.exit(0);
 } catch (error) {
-  if (error instanceof UsageError) console.error(`ops: ${error.message}\n${USAGE}`);
-  else if (error instanceof ActionRefused) console.error(`ops: refused: ${error.message}`);
+  if (error instanceof UsageError || isArgumentError(error))
+    console.error(`ops: ${(error as Error).message}\n${USAGE}`);
+  else if (error instanceof ActionRefused || error instanceof NotFound)
+    console.error(`ops: ${error.message}`);
   else if (isServiceError(error)) console.error(`ops: ${error.code}: ${error.message}`);
   else console.error(`ops: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

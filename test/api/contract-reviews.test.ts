@@ -618,6 +618,33 @@ describe('sandbox budget', () => {
   });
 });
 
+describe('the operator tool', () => {
+  test('--help prints the usage and succeeds; an unknown option is named with the usage; an unknown id is named alone', async () => {
+    for (const help of [['--help'], ['help'], ['publish-review', '-h']]) {
+      const answer = await ops(stack, ...help);
+      expect({ help, code: answer.code }).toEqual({ help, code: 0 });
+    }
+    const helped = await ops(stack, '--help');
+    // The usage is text on stdout, not JSON.
+    expect(helped.stdout).toMatch(/^usage: npm run --silent ops -- <command>/);
+
+    const unknownOption = await ops(stack, 'withdraw', 'crv_x', '--chanel', 'review');
+    expect(unknownOption.code).toBe(1);
+    expect(unknownOption.stderr).toMatch(/^ops: Unknown option '--chanel'[\s\S]*\nusage: /);
+
+    const unknownId = await ops(stack, 'publish-review', 'crv_nothing');
+    expect(unknownId.code).toBe(1);
+    expect(unknownId.stderr.trim()).toBe('ops: no contract review crv_nothing in either environment');
+  });
+
+  test('a --text file that is not there is named, not a raw ENOENT', async () => {
+    const answer = await ops(stack, 'publish-review', 'crv_nothing', '--text', 'no-such-review.md');
+
+    expect(answer.code).toBe(1);
+    expect(answer.stderr).toMatch(/^ops: --text no-such-review\.md: there is no such file\n/);
+  });
+});
+
 describe('new versions', () => {
   const versionOf = (
     id: string,

@@ -101,6 +101,15 @@ export const startStack = async (options: StackOptions = {}): Promise<RunningSta
 
 export const removeDataDir = (dataDir: string) => rm(dataDir, { recursive: true, force: true });
 
+/** Commands print JSON; `--help` prints the usage. */
+const jsonOrUndefined = (stdout: string): Record<string, unknown> | undefined => {
+  try {
+    return JSON.parse(stdout) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+};
+
 /** Runs `npm run --silent ops -- …` beside `stack`; resolves with its exit code, stdout and stderr. */
 export const ops = async (stack: Pick<RunningStack, 'portBase' | 'dataDir'>, ...args: string[]) => {
   try {
@@ -108,7 +117,7 @@ export const ops = async (stack: Pick<RunningStack, 'portBase' | 'dataDir'>, ...
       cwd: ROOT,
       env: { ...process.env, PORT_BASE: String(stack.portBase), DATA_DIR: stack.dataDir },
     });
-    return { code: 0, stdout, stderr, json: JSON.parse(stdout) as Record<string, unknown> };
+    return { code: 0, stdout, stderr, json: jsonOrUndefined(stdout) };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr, json: undefined };

@@ -1155,14 +1155,16 @@ describe('createWebhookEndpoint', () => {
     const message = await refusal(
       createWebhookEndpoint(w.ports, SCOPE, { url, events: ['clients.accepted'] }, DEPLOYED),
     );
-    expect(message).toMatch(/^the endpoint address is refused: /);
+    expect(message).toMatch(/^this endpoint address cannot be used: /);
     expect(w.endpoints.records.size).toBe(0);
   });
 
   test('loopback http only where the policy allows it (the local stack)', async () => {
     const w = world();
     const request = { url: 'http://127.0.0.1:8080/hook', events: ['clients.accepted'] };
-    expect(await refusal(createWebhookEndpoint(w.ports, SCOPE, request, DEPLOYED))).toContain('refused');
+    expect(await refusal(createWebhookEndpoint(w.ports, SCOPE, request, DEPLOYED))).toContain(
+      'cannot be used: it must use https',
+    );
     const { endpoint } = await createWebhookEndpoint(w.ports, SCOPE, request, { allowLoopbackHttp: true });
     expect(endpoint.url).toBe('http://127.0.0.1:8080/hook');
   });

@@ -39,7 +39,7 @@ export const readEvents = (events: readonly string[]): EventType[] => {
 
 const readUrl = (url: string, policy: EndpointPolicy): string => {
   const checked = checkEndpointUrl(url, policy);
-  if (!checked.ok) throw new ActionRefused(`the endpoint address is refused: ${checked.reason}`);
+  if (!checked.ok) throw new ActionRefused(`this endpoint address cannot be used: ${checked.reason}`);
   return checked.url.href;
 };
 
