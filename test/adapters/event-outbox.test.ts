@@ -66,12 +66,15 @@ test('a submission records one clients.submitted per buyer with it; pending olde
 test('an acceptance records its events with it', async () => {
   const { clock, store, outbox, opened } = await setUp();
   const buyer = client(opened, clock.tick(), { primary: true });
-  const accepted: Onboarding = {
+  // Only a submission is accepted: the store writes an acceptance while the onboarding is `submitted`.
+  const submitted: Onboarding = {
     ...opened,
-    state: 'accepted',
+    state: 'submitted',
     clientIds: [buyer.id],
-    acceptedAt: clock.tick(),
+    submittedAt: clock.tick(),
   };
+  await store.saveSubmission(submitted, [buyer], []);
+  const accepted: Onboarding = { ...submitted, state: 'accepted', acceptedAt: clock.tick() };
   const event = clientEvent(ids, 'clients.accepted', buyer, clock.now());
   await store.saveAcceptance(accepted, [event]);
   expect(await outbox.pending(10)).toEqual([event]);
