@@ -1,4 +1,4 @@
-// api -> the nine endpoints of the interface: one handler module each (`lambdas/api/<name>.ts`,
+// api -> the nine endpoints of the interface and its OpenAPI document: one handler module each (`lambdas/api/<name>.ts`,
 // exporting `handler`). The CDK app routes each to its own Lambda; the local stack to the same module.
 
 export interface Route {
@@ -26,6 +26,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/contract-reviews/{id}/versions',
     upload: true,
   },
+  { name: 'openapi', method: 'GET', path: '/v1/openapi.json' },
 ];
 
 /** The handler module that answers every other path and method: 404 `not_found` or 405 `method_not_allowed`. */

@@ -115,11 +115,9 @@ export const VersionRequest = named(
       .min(1)
       .max(2_147_483_647)
       .meta({ description: 'The latest version the caller knows; a newer one exists: 409 `stale_version`.' }),
-    clients: ClientIds.nullable()
-      .optional()
-      .meta({
-        description: "Replaces the contract's clients; omitted or null keeps them; `[]` clears them.",
-      }),
+    clients: ClientIds.nullable().optional().meta({
+      description: "Replaces the contract's clients; omitted or null keeps them; `[]` clears them.",
+    }),
   }),
 );
 
