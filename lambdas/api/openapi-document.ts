@@ -23,6 +23,7 @@ import {
   Token,
   VersionRequest,
 } from '../core/interface-schemas';
+import type { Environment } from '../core/model';
 import { ROUTES } from './routes';
 import { MAX_PDF_BYTES } from './upload/read-upload';
 
@@ -343,8 +344,8 @@ Every call but \`POST /v1/token\` and this document sends \`Authorization: Beare
 
 /** The document, its first server the address it is served from. */
 export const openApiDocument = (
-  environment: 'sandbox' | 'production',
-  baseUrls: Readonly<Record<string, string>>,
+  environment: Environment,
+  baseUrls: Readonly<Record<Environment, string>>,
 ) => {
   const other = environment === 'sandbox' ? 'production' : 'sandbox';
   return {
