@@ -24,7 +24,7 @@ import {
   VersionRequest,
 } from '../core/interface-schemas';
 import type { Environment } from '../core/model';
-import { ROUTES } from './routes';
+import { ROUTES, type Route } from './routes';
 import { MAX_PDF_BYTES } from './upload/read-upload';
 
 type Json = Record<string, unknown>;
@@ -190,8 +190,8 @@ interface Operation {
   operationId: string;
   summary: string;
   tags: string[];
-  /** Who may call: an access token (the default), an API key (`POST /v1/token`) or anyone. */
-  security?: 'apiKey' | 'none';
+  /** Who may call: an access token (the default) or an API key (`POST /v1/token`); a public route, anyone. */
+  security?: 'apiKey';
   parameters?: Json[];
   requestBody?: Json;
   responses: Json;
@@ -308,7 +308,6 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     operationId: 'getOpenApiDocument',
     summary: 'This document',
     tags: ['Interface'],
-    security: 'none',
     responses: { '200': answer('The OpenAPI 3.1 document of the /v1 interface.', { type: 'object' }) },
     errors: ['internal_error'],
   },
@@ -317,15 +316,14 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
 /** The codes each route's operation answers, by route name: for the tests. */
 export const operationErrors = (name: string): readonly ApiErrorCode[] => OPERATIONS[name]?.errors ?? [];
 
-const SECURITY = { apiKey: [{ apiKey: [] }], none: [] } as const;
-
-const operation = (name: string): Json => {
+const operation = ({ name, public: open }: Route): Json => {
   const op = OPERATIONS[name];
   if (!op) throw new Error(`the route ${name} has no operation in the OpenAPI document`);
   const { errors, security, ...rest } = op;
   return {
     ...rest,
-    ...(security && { security: SECURITY[security] }),
+    ...(security === 'apiKey' && { security: [{ apiKey: [] }] }),
+    ...(open && { security: [] }),
     responses: { ...op.responses, ...errorResponses(errors) },
   };
 };
@@ -333,7 +331,7 @@ const operation = (name: string): Json => {
 const paths = (): Json => {
   const byPath: Record<string, Json> = {};
   for (const route of ROUTES) {
-    byPath[route.path] = { ...byPath[route.path], [route.method.toLowerCase()]: operation(route.name) };
+    byPath[route.path] = { ...byPath[route.path], [route.method.toLowerCase()]: operation(route) };
   }
   return byPath;
 };

@@ -9,6 +9,8 @@ export interface Route {
   readonly path: string;
   /** Multipart PDF uploads, which the deployed service also takes through the upload ingest service. */
   readonly upload?: true;
+  /** Answered to anyone, whatever credential is sent or none (the OpenAPI document). */
+  readonly public?: true;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -26,7 +28,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/contract-reviews/{id}/versions',
     upload: true,
   },
-  { name: 'openapi', method: 'GET', path: '/v1/openapi.json' },
+  { name: 'openapi', method: 'GET', path: '/v1/openapi.json', public: true },
 ];
 
 /** The handler module that answers every other path and method: 404 `not_found` or 405 `method_not_allowed`. */

@@ -71,6 +71,24 @@ test('every error code of the /v1 API is in it, each under its status', () => {
   expect(codes.filter((code) => !answered.has(code))).toEqual(['method_not_allowed']);
 });
 
+test('the token takes an API key, the document no credential, every other operation an access token', () => {
+  const security = Object.fromEntries(
+    Object.values(document.paths).flatMap((methods) =>
+      Object.values(methods as Record<string, { operationId: string; security?: unknown }>).map((op) => [
+        op.operationId,
+        op.security,
+      ]),
+    ),
+  );
+  expect(document.security).toEqual([{ accessToken: [] }]);
+  expect(security).toMatchObject({
+    createToken: [{ apiKey: [] }],
+    getOpenApiDocument: [],
+    getClient: undefined,
+  });
+  expect(Object.values(security).filter((s) => s !== undefined)).toHaveLength(2);
+});
+
 test('an upload documents its two headers, its multipart body and its 413', () => {
   const upload = (document.paths['/v1/contract-reviews'] as { post: unknown }).post as {
     parameters: Array<{ $ref: string }>;
