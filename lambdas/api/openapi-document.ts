@@ -1,7 +1,7 @@
 // api -> the OpenAPI 3.1 document of the /v1 interface, generated: the paths from the route table
 // (routes.ts), every schema from the zod schemas the endpoints validate and answer with
 // (core/interface-schemas.ts), the error codes from core/errors.ts. Only the words are written here.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { API_ERROR_STATUS, type ApiErrorCode } from '../core/errors';
 import {
   CLIENT_LIST_FILTERS,
@@ -32,7 +32,7 @@ type Json = Record<string, unknown>;
 const SCHEMAS = '#/components/schemas/';
 
 /** A `$ref` to a named schema of interface-schemas.ts. */
-const ref = (schema: z.ZodType): Json => {
+const ref = (schema: z.ZodMiniType): Json => {
   const named = INTERFACE_SCHEMAS.get(schema);
   if (!named) throw new Error('the schema has no name in INTERFACE_SCHEMAS');
   return { $ref: `${SCHEMAS}${named.id}` };
@@ -46,7 +46,7 @@ const TO_JSON_SCHEMA = {
 } as const;
 
 /** A schema not named in the document (an error body), inline and without `$schema`. */
-const jsonSchema = (schema: z.ZodType): Json => {
+const jsonSchema = (schema: z.ZodMiniType): Json => {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, TO_JSON_SCHEMA) as Json;
   return rest;
 };
@@ -132,7 +132,7 @@ const answer = (description: string, schema: Json, headers: Json = {}): Json => 
   content: jsonContent(schema),
 });
 
-const pathId = (schema: z.ZodType, what: string): Json => ({
+const pathId = (schema: z.ZodMiniType, what: string): Json => ({
   name: 'id',
   in: 'path',
   required: true,
@@ -140,7 +140,7 @@ const pathId = (schema: z.ZodType, what: string): Json => ({
   schema: ref(schema),
 });
 
-const listParameters = (filters: Readonly<Record<string, z.ZodType>>, itemId: z.ZodType): Json[] => [
+const listParameters = (filters: Readonly<Record<string, z.ZodMiniType>>, itemId: z.ZodMiniType): Json[] => [
   { name: 'limit', in: 'query', required: false, schema: ref(Limit) },
   {
     name: 'starting_after',
@@ -157,7 +157,7 @@ const listParameters = (filters: Readonly<Record<string, z.ZodType>>, itemId: z.
   })),
 ];
 
-const multipart = (request: z.ZodType): Json => ({
+const multipart = (request: z.ZodMiniType): Json => ({
   required: true,
   description:
     'Exactly two parts, in either order. `Content-Digest` is the SHA-256 of this whole body as sent: build the body (or hash the file) first, then send it.',

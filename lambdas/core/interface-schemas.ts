@@ -1,17 +1,26 @@
 // core -> the /v1 interface's bodies, fields and query parameters as zod schemas: the readers of
 // requests check each field with these, the presenters' answers are typed by them, and the OpenAPI
 // document (lambdas/api/openapi.ts) is generated from them, so the document cannot drift from the code.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { API_ERROR_STATUS, type ApiErrorCode } from './errors';
 import { ID_PATTERNS } from './ids';
 import { CHANNELS, ENVIRONMENTS, PRODUCTS, REVIEW_KINDS } from './model';
 import { isPrintableText } from './text';
 
+// zod/mini, not zod: its schemas are plain functions that a bundle keeps only as used (about 25 KB in
+// every endpoint's function, where zod's classic API is 450 KB and took several past their 1 MB).
+
 /** The named schemas: each is one `#/components/schemas/{id}` of the OpenAPI document. */
 export const INTERFACE_SCHEMAS = z.registry<{ id: string }>();
 
-const named = <T extends z.ZodType>(id: string, schema: T): T => {
+const named = <T extends z.ZodMiniType>(id: string, schema: T): T => {
   INTERFACE_SCHEMAS.add(schema, { id });
+  return schema;
+};
+
+/** What the OpenAPI document says of a schema beyond what its checks say (a description, a limit). */
+const described = <T extends z.ZodMiniType>(schema: T, meta: Record<string, unknown>): T => {
+  z.globalRegistry.add(schema, meta);
   return schema;
 };
 
@@ -20,21 +29,22 @@ const named = <T extends z.ZodType>(id: string, schema: T): T => {
  * is why the limit is a refinement and the document's `maxLength` is metadata.
  */
 export const printableText = (maxCharacters: number, description: string) =>
-  z
-    .string()
-    .refine((value) => isPrintableText(value, maxCharacters))
-    .meta({ minLength: 1, maxLength: maxCharacters, description });
+  described(z.string().check(z.refine((value) => isPrintableText(value, maxCharacters))), {
+    minLength: 1,
+    maxLength: maxCharacters,
+    description,
+  });
 
 const idOf = (prefix: keyof typeof ID_PATTERNS, description: string) =>
-  z.string().regex(ID_PATTERNS[prefix]).meta({ description });
+  described(z.string().check(z.regex(ID_PATTERNS[prefix])), { description });
 
 export const ClientId = named('ClientId', idOf('cli', 'A client id, `cli_…`.'));
 export const OnboardingId = named('OnboardingId', idOf('onb', 'An onboarding id, `onb_…`.'));
 export const ContractReviewId = named('ContractReviewId', idOf('crv', 'A contract review id, `crv_…`.'));
 
 const dateTime = (description: string) =>
-  z.string().meta({ format: 'date-time', description, examples: ['2026-11-21T09:30:00.123456Z'] });
-const dateTimeOrNull = (description: string) => dateTime(description).nullable();
+  described(z.string(), { format: 'date-time', description, examples: ['2026-11-21T09:30:00.123456Z'] });
+const dateTimeOrNull = (description: string) => z.nullable(dateTime(description));
 
 // Requests
 
@@ -49,47 +59,55 @@ export const Reference = named(
 export const Product = named('Product', z.enum(PRODUCTS));
 export const ReviewKind = named(
   'ReviewKind',
-  z
-    .enum(REVIEW_KINDS)
-    .meta({ description: 'Only `lawyer` is available (others: 422 `review_not_available`).' }),
+  described(z.enum(REVIEW_KINDS), {
+    description: 'Only `lawyer` is available (others: 422 `review_not_available`).',
+  }),
 );
 
 export const MAX_CLIENTS = 10;
 export const ClientIds = named(
   'ClientIds',
-  z
-    .array(ClientId)
-    .max(MAX_CLIENTS)
-    .refine((ids) => new Set(ids).size === ids.length)
-    .meta({
-      uniqueItems: true,
-      description: `Up to ${MAX_CLIENTS} client ids of this environment, each once.`,
-    }),
+  described(
+    z.array(ClientId).check(
+      z.maxLength(MAX_CLIENTS),
+      z.refine((ids) => new Set(ids).size === ids.length),
+    ),
+    { uniqueItems: true, description: `Up to ${MAX_CLIENTS} client ids of this environment, each once.` },
+  ),
 );
 
 // Deliberately loose: one @, something either side, a dot in the domain, no spaces.
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const personName = (description: string) =>
-  z
-    .string()
-    .trim()
-    .refine((value) => isPrintableText(value, 200))
-    .meta({ minLength: 1, maxLength: 200, description });
+  described(
+    z.string().check(
+      z.trim(),
+      z.refine((value) => isPrintableText(value, 200)),
+    ),
+    {
+      minLength: 1,
+      maxLength: 200,
+      description,
+    },
+  );
 
 export const Recipient = named(
   'Recipient',
-  z
-    .strictObject({
+  described(
+    z.strictObject({
       first_name: personName('Given name.'),
       last_name: personName('Family name.'),
-      email: z
-        .string()
-        .trim()
-        .refine((value) => isPrintableText(value, 200))
-        .regex(EMAIL)
-        .meta({ maxLength: 200, description: 'Email address.' }),
-    })
-    .meta({ description: 'The one person a `legal_advice` review is written for.' }),
+      email: described(
+        z.string().check(
+          z.trim(),
+          z.refine((value) => isPrintableText(value, 200)),
+          z.regex(EMAIL),
+        ),
+        { maxLength: 200, description: 'Email address.' },
+      ),
+    }),
+    { description: 'The one person a `legal_advice` review is written for.' },
+  ),
 );
 
 export const ContractRequest = named(
@@ -97,25 +115,23 @@ export const ContractRequest = named(
   z.strictObject({
     external_reference: ExternalReference,
     product: Product,
-    review: ReviewKind.nullable()
-      .optional()
-      .meta({ description: '`legal_information` only, and required there.' }),
-    clients: ClientIds.nullable().optional(),
-    recipient: Recipient.nullable()
-      .optional()
-      .meta({ description: '`legal_advice` only; required there unless `clients` names a client.' }),
+    review: described(z.optional(z.nullable(ReviewKind)), {
+      description: '`legal_information` only, and required there.',
+    }),
+    clients: z.optional(z.nullable(ClientIds)),
+    recipient: described(z.optional(z.nullable(Recipient)), {
+      description: '`legal_advice` only; required there unless `clients` names a client.',
+    }),
   }),
 );
 
 export const VersionRequest = named(
   'VersionRequest',
   z.strictObject({
-    based_on_version: z
-      .int()
-      .min(1)
-      .max(2_147_483_647)
-      .meta({ description: 'The latest version the caller knows; a newer one exists: 409 `stale_version`.' }),
-    clients: ClientIds.nullable().optional().meta({
+    based_on_version: described(z.int().check(z.minimum(1), z.maximum(2_147_483_647)), {
+      description: 'The latest version the caller knows; a newer one exists: 409 `stale_version`.',
+    }),
+    clients: described(z.optional(z.nullable(ClientIds)), {
       description: "Replaces the contract's clients; omitted or null keeps them; `[]` clears them.",
     }),
   }),
@@ -129,7 +145,10 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 export const Limit = named(
   'Limit',
-  z.int().min(1).max(MAX_LIMIT).meta({ default: DEFAULT_LIMIT, description: 'Page size, never clamped.' }),
+  described(z.int().check(z.minimum(1), z.maximum(MAX_LIMIT)), {
+    default: DEFAULT_LIMIT,
+    description: 'Page size, never clamped.',
+  }),
 );
 
 /** The filters of `GET /v1/clients`, by query parameter. */
@@ -145,7 +164,7 @@ export const Part = named(
   z.object({
     state: partState,
     completed_at: dateTimeOrNull('Set once completed.'),
-    failure_reason: z.enum(['timed_out', 'processing_error']).nullable(),
+    failure_reason: z.nullable(z.enum(['timed_out', 'processing_error'])),
     failed_at: dateTimeOrNull('Set while failed.'),
   }),
 );
@@ -164,7 +183,7 @@ export const Publication = named(
   z.object({
     channel: z.enum(CHANNELS),
     state: z.enum(['not_requested', 'pending', 'published', 'withdrawn', 'failed']),
-    url: z.string().nullable().meta({ description: 'Where it lives once published.' }),
+    url: described(z.nullable(z.string()), { description: 'Where it lives once published.' }),
     published_at: dateTimeOrNull('The latest publish.'),
   }),
 );
@@ -177,14 +196,14 @@ export const ContractReview = named(
     id: ContractReviewId,
     external_reference: z.string(),
     product: Product,
-    version: z.int().min(1).max(2_147_483_647),
-    review: ReviewKind.nullable(),
+    version: z.int().check(z.minimum(1), z.maximum(2_147_483_647)),
+    review: z.nullable(ReviewKind),
     processing: Part,
-    analysis: Part.nullable(),
-    lawyer_review: LawyerReview.nullable(),
+    analysis: z.nullable(Part),
+    lawyer_review: z.nullable(LawyerReview),
     publications: z.array(Publication),
     clients: z.array(ClientId),
-    recipient: RecipientAnswer.nullable(),
+    recipient: z.nullable(RecipientAnswer),
     created_at: dateTime('When the contract was first sent.'),
   }),
 );
@@ -199,7 +218,7 @@ export const Client = named(
     first_name: z.string(),
     last_name: z.string(),
     email: z.string(),
-    mobile: z.string().nullable(),
+    mobile: z.nullable(z.string()),
     created_at: dateTime('When first submitted.'),
   }),
 );
@@ -224,9 +243,9 @@ export const OnboardingSession = named(
     id: OnboardingId,
     reference: z.string(),
     state: onboardingState,
-    session_token: z
-      .string()
-      .meta({ description: '`onbs_…`: shows and submits this one form; safe in a browser.' }),
+    session_token: described(z.string(), {
+      description: '`onbs_…`: shows and submits this one form; safe in a browser.',
+    }),
     created_at: dateTime('When opened.'),
   }),
 );
@@ -236,19 +255,19 @@ export const Token = named(
   z.object({
     access_token: z.string(),
     token_type: z.literal('Bearer'),
-    expires_in: z.int().meta({ description: 'Seconds until expiry (900).' }),
+    expires_in: described(z.int(), { description: 'Seconds until expiry (900).' }),
     environment: z.enum(ENVIRONMENTS),
   }),
 );
 
-const listOf = (item: z.ZodType) => z.object({ data: z.array(item), has_more: z.boolean() });
+const listOf = <T extends z.ZodMiniType>(item: T) => z.object({ data: z.array(item), has_more: z.boolean() });
 export const ClientList = named('ClientList', listOf(Client));
 export const ContractReviewList = named('ContractReviewList', listOf(ContractReview));
 
 const API_ERROR_CODES = Object.keys(API_ERROR_STATUS) as [ApiErrorCode, ...ApiErrorCode[]];
 export const ErrorCode = named(
   'ErrorCode',
-  z.enum(API_ERROR_CODES).meta({
+  described(z.enum(API_ERROR_CODES), {
     description: `Every code the /v1 API answers, with its status: ${API_ERROR_CODES.map((code) => `\`${code}\` ${API_ERROR_STATUS[code]}`).join(', ')}.`,
   }),
 );
@@ -258,7 +277,7 @@ export const errorBody = (codes: readonly ApiErrorCode[]) =>
   z.object({
     error: z.object({
       code: codes.length > 0 ? z.enum(codes as [ApiErrorCode, ...ApiErrorCode[]]) : ErrorCode,
-      message: z.string().meta({ description: 'What to send instead.' }),
+      message: described(z.string(), { description: 'What to send instead.' }),
     }),
   });
 export const ErrorBody = named('Error', errorBody([]));

@@ -1,7 +1,7 @@
 // core -> the query of the two list endpoints (interface.md "Listing", decisions.md §1 and §3):
 // unknown parameters, `limit` never clamped, filters checked for form, `starting_after` last. `limit`
 // and each filter are checked by their zod schemas, which the OpenAPI document shows.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { fail } from './errors';
 import { DEFAULT_LIMIT, Limit, MAX_LIMIT } from './interface-schemas';
 
@@ -15,7 +15,7 @@ export interface ListQuery {
 }
 
 /** A list's filters by query parameter, each a schema of the value (a string) it takes. */
-export type ListFilters = Readonly<Record<string, z.ZodType<string, string>>>;
+export type ListFilters = Readonly<Record<string, z.ZodMiniType<string, string>>>;
 
 /**
  * Reads `limit`, `starting_after` and the named filters, each checked by its own schema; `expected` says

@@ -2,7 +2,7 @@
 // `request` table and its rules (decisions.md §1), each fault with its own code. Each field's form is
 // its schema in interface-schemas.ts (which the OpenAPI document shows); the rules between fields
 // (which product takes which field) are here.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { fail } from '../errors';
 import {
   ClientId,
@@ -37,7 +37,7 @@ export interface VersionRequest {
 type Json = Record<string, unknown>;
 
 /** Parses the `request` part: a JSON object with only the `allowed` fields. */
-const parseObject = (text: string, schema: z.ZodObject): Json => {
+const parseObject = (text: string, schema: z.ZodMiniObject): Json => {
   const allowed = Object.keys(schema.shape);
   const parsed = parseJson(text);
   if (!parsed.ok) {

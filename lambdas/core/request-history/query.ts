@@ -2,7 +2,7 @@
 // from named arguments (the MCP tool `list_api_requests`) by the same rules as the API's lists
 // (`limit`, `starting_after`, `parameter_unknown`), with filters by status, method, path prefix and time.
 
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { fail } from '../errors';
 import { type ListFilters, type QueryPairs, readListQuery } from '../lists';
 import type { Micros } from '../model';
@@ -37,11 +37,11 @@ const isPathPrefix = (value: string): boolean =>
   value.startsWith('/v1') && !/[\s?#]/.test(value) && isPrintableText(value, MAX_PATH_PREFIX);
 
 const FILTERS: ListFilters = {
-  status: z.string().regex(STATUS),
-  method: z.string().refine((value) => (METHODS as readonly string[]).includes(value.toUpperCase())),
-  path_prefix: z.string().refine(isPathPrefix),
-  since: z.string().refine((value) => parseTime(value) !== undefined),
-  until: z.string().refine((value) => parseTime(value) !== undefined),
+  status: z.string().check(z.regex(STATUS)),
+  method: z.string().check(z.refine((value) => (METHODS as readonly string[]).includes(value.toUpperCase()))),
+  path_prefix: z.string().check(z.refine(isPathPrefix)),
+  since: z.string().check(z.refine((value) => parseTime(value) !== undefined)),
+  until: z.string().check(z.refine((value) => parseTime(value) !== undefined)),
 };
 
 const EXPECTED: Readonly<Record<string, string>> = {

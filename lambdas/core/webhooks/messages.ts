@@ -1,7 +1,7 @@
 // core -> an endpoint's messages as people and agents read them (decisions.md §10): a page of them newest
 // first, by state if asked, and one message with the envelope it carries and every attempt of every
 // round. The operator tool, the portal and the MCP server call these.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { notFound } from '../errors';
 import { isWebhookMessageId } from '../ids';
 import { type QueryPairs, readListQuery, startingAfterInvalid } from '../lists';
@@ -43,7 +43,7 @@ export const presentWebhookMessage = (message: WebhookMessage) => ({
 });
 
 /** The endpoint's messages, newest first: `limit`, `starting_after` and `state` as the API's lists read them. */
-const MESSAGE_FILTERS = { state: z.string().refine(isMessageState) };
+const MESSAGE_FILTERS = { state: z.string().check(z.refine(isMessageState)) };
 
 export const listWebhookMessages = async (
   ports: Ports,
