@@ -1,6 +1,7 @@
 // core -> an endpoint's messages as people and agents read them (decisions.md §10): a page of them newest
 // first, by state if asked, and one message with the envelope it carries and every attempt of every
 // round. The operator tool, the portal and the MCP server call these.
+import * as z from 'zod/mini';
 import { notFound } from '../errors';
 import { isWebhookMessageId } from '../ids';
 import { type QueryPairs, readListQuery, startingAfterInvalid } from '../lists';
@@ -42,6 +43,8 @@ export const presentWebhookMessage = (message: WebhookMessage) => ({
 });
 
 /** The endpoint's messages, newest first: `limit`, `starting_after` and `state` as the API's lists read them. */
+const MESSAGE_FILTERS = { state: z.string().check(z.refine(isMessageState)) };
+
 export const listWebhookMessages = async (
   ports: Ports,
   scope: Scope,
@@ -49,7 +52,7 @@ export const listWebhookMessages = async (
   query: QueryPairs,
 ) => {
   await ownEndpoint(ports, scope, endpointId);
-  const { limit, startingAfter, filters } = readListQuery(query, { state: isMessageState });
+  const { limit, startingAfter, filters } = readListQuery(query, MESSAGE_FILTERS);
   const state = filters.state as WebhookMessage['state'] | undefined;
   let after: WebhookMessage | undefined;
   if (startingAfter !== undefined) {
