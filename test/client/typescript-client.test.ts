@@ -236,36 +236,42 @@ describe('errors are typed by code', () => {
   });
 });
 
-test('a 401 renews the token and the call goes on, an upload sent again whole', async () => {
-  const tokenCalls: string[] = [];
-  // The next call after the exchange carries a token the service refuses, as an expired one is.
-  let spoil = 1;
-  const spoiling: typeof fetch = (input, init) => {
-    const url = String(input);
-    if (url.endsWith('/v1/token')) tokenCalls.push(url);
-    else if (spoil > 0) {
-      spoil--;
-      return fetch(input, {
-        ...init,
-        headers: { ...(init?.headers as object), authorization: 'Bearer spoiled' },
-      });
-    }
-    return fetch(input, init);
+/** A client whose first token exchange gives a token the service refuses, as it refuses an expired one. */
+const clientWithSpoiledToken = () => {
+  const exchanges: number[] = [];
+  const spoiling: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (!String(input).endsWith('/v1/token')) return response;
+    exchanges.push(response.status);
+    if (exchanges.length > 1) return response;
+    const token = (await response.json()) as Record<string, unknown>;
+    return new Response(JSON.stringify({ ...token, access_token: 'spoiled' }), { status: 200 });
   };
   const client = new ContractServiceClient({
     apiKey: keys.production,
     baseUrl: stack.production,
     fetch: spoiling,
   });
+  return { client, exchanges };
+};
+
+test('a 401 renews the token and the call goes on', async () => {
+  const { client, exchanges } = clientWithSpoiledToken();
   expect((await client.contractReviews.listPage({ limit: 1 })).data).toHaveLength(1);
-  expect(tokenCalls).toHaveLength(2);
-  spoil = 1;
+  expect(exchanges).toEqual([200, 200]);
+});
+
+test('a 401 on an upload renews the token and sends the upload again, whole', async () => {
+  const { client, exchanges } = clientWithSpoiledToken();
   const sent = await client.contractReviews.create(
     { external_reference: reference(), product: 'contract_viewer' },
     { stream: createReadStream(pdfPath) },
   );
   expect(sent.status).toBe(202);
-  expect(tokenCalls).toHaveLength(3);
+  expect(exchanges).toEqual([200, 200]);
+  expect((await production.contractReviews.get(sent.contractReview.id)).external_reference).toBe(
+    sent.contractReview.external_reference,
+  );
 });
 
 test('webhook verification is standardwebhooks, re-exported', () => {

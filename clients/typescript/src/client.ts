@@ -1,8 +1,9 @@
 // client -> the /v1 API as calls: an access token exchanged for the API key when first needed and again
 // when it expires or a call answers 401, an `Idempotency-Key` made for every upload, uploads streamed
-// with their `Content-Digest`, lists as async iterators, errors as `ServiceApiError` with their `code`.
+// with their `Content-Digest` (transport.ts), lists as async iterators, errors as `ServiceApiError` with their `code`.
 import { randomUUID } from 'node:crypto';
 import { errorOfResponse } from './errors.js';
+import { type Answer, fetchAnswer, postStreaming } from './transport.js';
 import type {
   Client,
   ContractRequest,
@@ -22,7 +23,10 @@ export interface ClientOptions {
   apiKey: string;
   /** The environment's base address, such as `http://127.0.0.1:3001` for the local sandbox. */
   baseUrl: string;
-  /** The `fetch` to call with; the platform's by default. */
+  /**
+   * The `fetch` of the JSON calls and the token exchange; the platform's by default. Uploads go through
+   * node:http(s), which streams a body without buffering it.
+   */
   fetch?: typeof fetch;
 }
 
@@ -46,8 +50,8 @@ interface CallOptions {
   path: string;
   query?: Record<string, string | number | undefined>;
   json?: unknown;
-  /** The body and headers of an upload, made afresh for each attempt. */
-  upload?: { body: () => ReadableStream<Uint8Array>; headers: Record<string, string> };
+  /** An upload's headers and body, the body made afresh for each attempt. */
+  upload?: { headers: Record<string, string>; chunks: () => AsyncIterable<Uint8Array> };
 }
 
 export class ContractServiceClient {
@@ -124,7 +128,7 @@ export class ContractServiceClient {
       headers: { authorization: `Bearer ${this.apiKey}` },
     });
     const text = await response.text();
-    if (!response.ok) throw errorOfResponse(response, text);
+    if (!response.ok) throw errorOfResponse(fetchAnswer(response), text);
     const token = JSON.parse(text) as Token;
     this.token = { value: token.access_token, expiresAt: Date.now() + token.expires_in * 1000 };
     return token;
@@ -141,42 +145,32 @@ export class ContractServiceClient {
   }
 
   /** Sends a call with the access token; on a 401 exchanges the key again and sends it once more. */
-  private async call(options: CallOptions): Promise<Response> {
-    const send = async (token: string) => {
-      const url = new URL(`${this.baseUrl}${options.path}`);
-      for (const [name, value] of Object.entries(options.query ?? {}))
-        if (value !== undefined) url.searchParams.set(name, String(value));
-      const headers: Record<string, string> = {
-        authorization: `Bearer ${token}`,
-        ...options.upload?.headers,
-      };
-      let body: BodyInit | undefined;
-      if (options.json !== undefined) {
-        headers['content-type'] = 'application/json';
-        body = JSON.stringify(options.json);
-      } else if (options.upload) {
-        body = options.upload.body();
-      }
-      return this.fetch(url, {
-        method: options.method,
-        headers,
-        body,
-        ...(options.upload && { duplex: 'half' }),
-      } as RequestInit);
+  private async call(options: CallOptions): Promise<Answer> {
+    const url = new URL(`${this.baseUrl}${options.path}`);
+    for (const [name, value] of Object.entries(options.query ?? {}))
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    const send = async (token: string): Promise<Answer> => {
+      const authorization = `Bearer ${token}`;
+      if (options.upload)
+        return postStreaming(url, { authorization, ...options.upload.headers }, options.upload.chunks());
+      const headers: Record<string, string> = { authorization };
+      if (options.json !== undefined) headers['content-type'] = 'application/json';
+      const body = options.json === undefined ? undefined : JSON.stringify(options.json);
+      return fetchAnswer(await this.fetch(url, { method: options.method, headers, body }));
     };
     const used = await this.accessToken();
-    const response = await send(used);
-    if (response.status !== 401) return response;
-    await response.body?.cancel();
+    const answer = await send(used);
+    if (answer.status !== 401) return answer;
+    await answer.text(); // read to its end, so the connection can serve the next call
     // Renewed once for every call that met the refusal of the same token.
     if (this.token?.value === used) this.token = undefined;
     return send(await this.accessToken());
   }
 
   private async json<T>(options: CallOptions): Promise<T> {
-    const response = await this.call(options);
-    const text = await response.text();
-    if (!response.ok) throw errorOfResponse(response, text);
+    const answer = await this.call(options);
+    const text = await answer.text();
+    if (answer.status >= 300) throw errorOfResponse(answer, text);
     return JSON.parse(text) as T;
   }
 
@@ -189,11 +183,11 @@ export class ContractServiceClient {
     const idempotencyKey = options.idempotencyKey ?? randomUUID();
     const body = await uploadBody(request, file, idempotencyKey);
     try {
-      const response = await this.call({
+      const answer = await this.call({
         method: 'POST',
         path,
         upload: {
-          body: body.open,
+          chunks: body.chunks,
           headers: {
             'content-type': body.contentType,
             'content-length': String(body.contentLength),
@@ -202,12 +196,12 @@ export class ContractServiceClient {
           },
         },
       });
-      const text = await response.text();
-      if (!response.ok) throw errorOfResponse(response, text);
+      const text = await answer.text();
+      if (answer.status >= 300) throw errorOfResponse(answer, text);
       return {
-        status: response.status,
+        status: answer.status,
         contractReview: JSON.parse(text) as ContractReview,
-        replayed: response.headers.get('idempotent-replayed') === 'true',
+        replayed: answer.header('idempotent-replayed') === 'true',
       };
     } finally {
       await body.dispose();

@@ -1,4 +1,5 @@
 // client -> an error answer of the API, typed by its `code`, with the request id to quote.
+import type { Answer } from './transport.js';
 import type { ErrorCode } from './types.js';
 
 export class ServiceApiError extends Error {
@@ -30,9 +31,9 @@ export const isServiceApiError = (error: unknown): error is ServiceApiError =>
   error instanceof ServiceApiError;
 
 /** The error of an answer that is not 2xx; a body not in the API's shape (a proxy's page) says so. */
-export const errorOfResponse = (response: Response, text: string): ServiceApiError => {
-  const requestId = response.headers.get('service-request-id') ?? undefined;
-  const retry = Number(response.headers.get('retry-after'));
+export const errorOfResponse = (response: Answer, text: string): ServiceApiError => {
+  const requestId = response.header('service-request-id') ?? undefined;
+  const retry = Number(response.header('retry-after'));
   const retryAfter = Number.isFinite(retry) && retry > 0 ? retry : undefined;
   try {
     const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };

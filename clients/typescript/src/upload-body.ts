@@ -21,7 +21,7 @@ export interface UploadBody {
   contentType: string;
   contentLength: number;
   contentDigest: string;
-  open(): ReadableStream<Uint8Array>;
+  chunks(): AsyncIterable<Uint8Array>;
   /** Removes the temporary copy of a streamed file, if one was made. */
   dispose(): Promise<void>;
 }
@@ -52,21 +52,6 @@ const framing = (requestJson: string, filename: string, idempotencyKey: string) 
 /** The chunks of a file, a chunk at a time. */
 const fileChunks = (path: string): AsyncIterable<Uint8Array> =>
   createReadStream(path, { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Uint8Array>;
-
-const toStream = (chunks: () => AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> => {
-  let iterator: AsyncIterator<Uint8Array> | undefined;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      iterator ??= chunks()[Symbol.asyncIterator]();
-      const next = await iterator.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel() {
-      await iterator?.return?.();
-    },
-  });
-};
 
 const iterate = (
   stream: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>,
@@ -120,12 +105,11 @@ export const uploadBody = async (
       contentType,
       contentLength: head.byteLength + fileSize + tail.byteLength,
       contentDigest: `sha-256=:${hash.digest('base64')}:`,
-      open: () =>
-        toStream(async function* () {
-          yield head;
-          yield* content();
-          yield tail;
-        }),
+      chunks: async function* () {
+        yield head;
+        yield* content();
+        yield tail;
+      },
       dispose,
     };
   } catch (error) {
