@@ -1,0 +1,130 @@
+// adapters -> the MCP server's check of a bearer token (lambdas/mcp/access-tokens.ts) with real keys and
+// the identity provider's real record of tokens in DynamoDB Local: what it accepts, and each refusal
+// (expired, another audience or issuer, another key, not an RFC 9068 token, no `mcp` scope, a /v1
+// access token, a token no longer on record).
+import { describe, expect, test } from '@jest/globals';
+import { createLocalJWKSet, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { oidcIssuedTokens } from '../../lambdas/adapters/dynamodb/oidc-issued-tokens';
+import { oidcProviderStorage } from '../../lambdas/adapters/dynamodb/oidc-provider-storage';
+import { joseAccessTokens } from '../../lambdas/adapters/jose-access-tokens';
+import { systemClock } from '../../lambdas/adapters/system-clock';
+import { checkAccessToken } from '../../lambdas/mcp/access-tokens';
+import { useTestDynamoDb } from '../support/dynamodb-local';
+
+const db = useTestDynamoDb();
+
+const ISSUER = 'http://127.0.0.1:3007';
+const RESOURCE = 'http://127.0.0.1:3000/mcp';
+
+const setUp = async () => {
+  const tableName = await db.freshTable();
+  const clock = systemClock();
+  const { privateKey, publicKey } = await generateKeyPair('RS256');
+  const other = await generateKeyPair('RS256');
+  const publicJwk = { ...(await exportJWK(publicKey)), kid: 'provider', alg: 'RS256' };
+  const settings = { issuer: ISSUER, resource: RESOURCE, keys: createLocalJWKSet({ keys: [publicJwk] }) };
+  const accessTokens = oidcProviderStorage(db.doc, tableName, clock)('AccessToken');
+  const issued = oidcIssuedTokens(db.doc, tableName, clock);
+  let count = 0;
+  /** A token as the provider issues one, on record unless `recorded` is false. */
+  const sign = async (
+    claims: JWTPayload = {},
+    {
+      typ = 'at+jwt',
+      key = privateKey,
+      recorded = true,
+    }: { typ?: string; key?: CryptoKey; recorded?: boolean } = {},
+  ) => {
+    count += 1;
+    const jti = `token${count}`;
+    const now = Math.floor(Date.now() / 1000);
+    if (recorded)
+      await accessTokens.upsert(
+        jti,
+        { accountId: 'per_maria', clientId: 'agent', grantId: 'grant1', kind: 'AccessToken' },
+        900,
+      );
+    return new SignJWT({
+      iss: ISSUER,
+      aud: RESOURCE,
+      sub: 'per_maria',
+      iat: now,
+      exp: now + 900,
+      scope: 'mcp',
+      client_id: 'agent',
+      jti,
+      ...claims,
+    })
+      .setProtectedHeader({ alg: 'RS256', typ, kid: 'provider' })
+      .sign(key);
+  };
+  return { check: (token: string) => checkAccessToken(settings, issued, token), sign, accessTokens, other };
+};
+
+describe('checkAccessToken', () => {
+  test('accepts a token of the provider for exactly this server, with the mcp scope, on record', async () => {
+    const { check, sign } = await setUp();
+    const token = await sign();
+    expect(await check(token)).toEqual({
+      accepted: true,
+      caller: {
+        personId: 'per_maria',
+        clientId: 'agent',
+        scopes: ['mcp'],
+        expiresAt: expect.any(Number),
+        token,
+      },
+    });
+  });
+
+  test.each<[string, JWTPayload]>([
+    ["the other environment's MCP server", { aud: 'http://127.0.0.1:3001/mcp' }],
+    ['several audiences, this one among them', { aud: [RESOURCE, 'http://127.0.0.1:3001/mcp'] }],
+    ['another issuer', { iss: 'http://127.0.0.1:9999' }],
+    ['no mcp scope', { scope: 'openid email' }],
+    ['a subject that is not a person', { sub: 'agent' }],
+  ])('refuses a token with %s', async (_, claims) => {
+    const { check, sign } = await setUp();
+    expect(await check(await sign(claims))).toEqual({ accepted: false, reason: 'invalid' });
+  });
+
+  test('refuses an expired token as expired', async () => {
+    const { check, sign } = await setUp();
+    const past = Math.floor(Date.now() / 1000) - 60;
+    expect(await check(await sign({ exp: past, iat: past - 900 }))).toEqual({
+      accepted: false,
+      reason: 'expired',
+    });
+  });
+
+  test('refuses a token signed with another key, or not typed as an access token', async () => {
+    const { check, sign, other } = await setUp();
+    expect(await check(await sign({}, { key: other.privateKey }))).toEqual({
+      accepted: false,
+      reason: 'invalid',
+    });
+    expect(await check(await sign({}, { typ: 'JWT' }))).toEqual({ accepted: false, reason: 'invalid' });
+    expect(await check('not a token')).toEqual({ accepted: false, reason: 'invalid' });
+  });
+
+  test("refuses the API's own /v1 access token", async () => {
+    const { check } = await setUp();
+    const v1 = joseAccessTokens('production', new Uint8Array(32).fill(7));
+    const { token } = await v1.issue({
+      organisationId: 'org_a',
+      integrationId: 'int_a',
+      environment: 'production',
+      apiKeyId: 'key_a',
+    });
+    expect(await check(token)).toEqual({ accepted: false, reason: 'invalid' });
+  });
+
+  test('refuses a token the provider no longer has on record (revoked), at once', async () => {
+    const { check, sign, accessTokens } = await setUp();
+    const token = await sign();
+    expect((await check(token)).accepted).toBe(true);
+    await accessTokens.revokeByGrantId?.('grant1');
+    expect(await check(token)).toEqual({ accepted: false, reason: 'revoked' });
+    expect(await check(await sign({}, { recorded: false }))).toEqual({ accepted: false, reason: 'revoked' });
+  });
+});
