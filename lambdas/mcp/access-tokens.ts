@@ -3,8 +3,8 @@
 // with jose against the provider's JWKS: RS256, type `at+jwt`, the provider as issuer, an expiry not
 // passed, the audience exactly this server's `/mcp` address (a token for the other environment's
 // server, or for any other resource, is refused), and the `mcp` scope. A `/v1` access token fails the
-// signature (the API signs its own with HS256 under another issuer). Then the token must still be on
-// record at the provider: revoking a client's grant (or the client revoking its token) deletes it there.
+// signature (the API signs its own with HS256 under another issuer). Then the grant the token names must
+// still be on record at the provider, the person's for this client: revoking the client deletes it.
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
 
 /** The one scope an MCP server's tokens carry (lambdas/identity-provider/resources.ts). */
@@ -24,10 +24,17 @@ export type TokenCheck =
   | { accepted: true; caller: McpCaller }
   | { accepted: false; reason: 'expired' | 'invalid' | 'revoked' };
 
-/** The identity provider's record of the access tokens it issued and has not revoked. */
-export interface IssuedTokens {
-  /** Whether the token of this id (`jti`) is still on record, unexpired. */
-  isLive(tokenId: string): Promise<boolean>;
+/** A grant a token names: what a person let a client do. */
+export interface GrantClaim {
+  grantId: string;
+  personId: string;
+  clientId: string;
+}
+
+/** The identity provider's record of the grants people gave clients and have not revoked. */
+export interface LiveGrants {
+  /** Whether the grant is on record, unexpired, and is this person's for this client. */
+  isLive(grant: GrantClaim): Promise<boolean>;
 }
 
 export interface AccessTokenSettings {
@@ -45,7 +52,7 @@ const PERSON_ID = /^per_[A-Za-z0-9]{1,64}$/;
 
 export const checkAccessToken = async (
   settings: AccessTokenSettings,
-  issued: IssuedTokens,
+  grants: LiveGrants,
   token: string,
 ): Promise<TokenCheck> => {
   let payload: Awaited<ReturnType<typeof jwtVerify>>['payload'];
@@ -55,7 +62,7 @@ export const checkAccessToken = async (
       audience: settings.resource,
       algorithms: ['RS256'],
       typ: 'at+jwt',
-      requiredClaims: ['exp', 'sub', 'client_id', 'jti'],
+      requiredClaims: ['exp', 'sub', 'client_id', 'grant_id'],
     }));
   } catch (error) {
     if (error instanceof errors.JWTExpired) return { accepted: false, reason: 'expired' };
@@ -64,18 +71,19 @@ export const checkAccessToken = async (
     throw error;
   }
   // jose accepts an `aud` array that contains the resource; the token must be for this server alone.
-  const { sub, client_id: clientId, jti, scope, exp, aud } = payload;
+  const { sub, client_id: clientId, grant_id: grantId, scope, exp, aud } = payload;
   const scopes = typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [];
   if (
     aud !== settings.resource ||
     typeof sub !== 'string' ||
     !PERSON_ID.test(sub) ||
     typeof clientId !== 'string' ||
-    typeof jti !== 'string' ||
+    typeof grantId !== 'string' ||
     typeof exp !== 'number' ||
     !scopes.includes(MCP_SCOPE)
   )
     return { accepted: false, reason: 'invalid' };
-  if (!(await issued.isLive(jti))) return { accepted: false, reason: 'revoked' };
+  if (!(await grants.isLive({ grantId, personId: sub, clientId })))
+    return { accepted: false, reason: 'revoked' };
   return { accepted: true, caller: { personId: sub, clientId, scopes, expiresAt: exp, token } };
 };

@@ -1,10 +1,10 @@
 // adapters -> the MCP server's check of a bearer token (lambdas/mcp/access-tokens.ts) with real keys and
-// the identity provider's real record of tokens in DynamoDB Local: what it accepts, and each refusal
+// the identity provider's real grants in DynamoDB Local: what it accepts, and each refusal
 // (expired, another audience or issuer, another key, not an RFC 9068 token, no `mcp` scope, a /v1
-// access token, a token no longer on record).
+// access token, a token whose grant is gone).
 import { describe, expect, test } from '@jest/globals';
 import { createLocalJWKSet, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
-import { oidcIssuedTokens } from '../../lambdas/adapters/dynamodb/oidc-issued-tokens';
+import { oidcLiveGrants } from '../../lambdas/adapters/dynamodb/oidc-live-grants';
 import { oidcProviderStorage } from '../../lambdas/adapters/dynamodb/oidc-provider-storage';
 import { joseAccessTokens } from '../../lambdas/adapters/jose-access-tokens';
 import { systemClock } from '../../lambdas/adapters/system-clock';
@@ -23,8 +23,8 @@ const setUp = async () => {
   const other = await generateKeyPair('RS256');
   const publicJwk = { ...(await exportJWK(publicKey)), kid: 'provider', alg: 'RS256' };
   const settings = { issuer: ISSUER, resource: RESOURCE, keys: createLocalJWKSet({ keys: [publicJwk] }) };
-  const accessTokens = oidcProviderStorage(db.doc, tableName, clock)('AccessToken');
-  const issued = oidcIssuedTokens(db.doc, tableName, clock);
+  const grantStore = oidcProviderStorage(db.doc, tableName, clock)('Grant');
+  const grants = oidcLiveGrants(db.doc, tableName, clock);
   let count = 0;
   /** A token as the provider issues one, on record unless `recorded` is false. */
   const sign = async (
@@ -36,14 +36,10 @@ const setUp = async () => {
     }: { typ?: string; key?: CryptoKey; recorded?: boolean } = {},
   ) => {
     count += 1;
-    const jti = `token${count}`;
+    const grantId = `grant${count}`;
     const now = Math.floor(Date.now() / 1000);
     if (recorded)
-      await accessTokens.upsert(
-        jti,
-        { accountId: 'per_maria', clientId: 'agent', grantId: 'grant1', kind: 'AccessToken' },
-        900,
-      );
+      await grantStore.upsert(grantId, { accountId: 'per_maria', clientId: 'agent', kind: 'Grant' }, 900);
     return new SignJWT({
       iss: ISSUER,
       aud: RESOURCE,
@@ -52,13 +48,14 @@ const setUp = async () => {
       exp: now + 900,
       scope: 'mcp',
       client_id: 'agent',
-      jti,
+      jti: `token${count}`,
+      grant_id: grantId,
       ...claims,
     })
       .setProtectedHeader({ alg: 'RS256', typ, kid: 'provider' })
       .sign(key);
   };
-  return { check: (token: string) => checkAccessToken(settings, issued, token), sign, accessTokens, other };
+  return { check: (token: string) => checkAccessToken(settings, grants, token), sign, grantStore, other };
 };
 
 describe('checkAccessToken', () => {
@@ -119,12 +116,17 @@ describe('checkAccessToken', () => {
     expect(await check(token)).toEqual({ accepted: false, reason: 'invalid' });
   });
 
-  test('refuses a token the provider no longer has on record (revoked), at once', async () => {
-    const { check, sign, accessTokens } = await setUp();
+  test('refuses a token whose grant the provider no longer has (revoked), at once, or of another person or client', async () => {
+    const { check, sign, grantStore } = await setUp();
     const token = await sign();
     expect((await check(token)).accepted).toBe(true);
-    await accessTokens.revokeByGrantId?.('grant1');
+    await grantStore.destroy('grant1');
     expect(await check(token)).toEqual({ accepted: false, reason: 'revoked' });
     expect(await check(await sign({}, { recorded: false }))).toEqual({ accepted: false, reason: 'revoked' });
+    expect(await check(await sign({ sub: 'per_other' }))).toEqual({ accepted: false, reason: 'revoked' });
+    expect(await check(await sign({ client_id: 'another-agent' }))).toEqual({
+      accepted: false,
+      reason: 'revoked',
+    });
   });
 });
