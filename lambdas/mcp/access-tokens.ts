@@ -6,6 +6,7 @@
 // signature (the API signs its own with HS256 under another issuer). Then the grant the token names must
 // still be on record at the provider, the person's for this client: revoking the client deletes it.
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { DependencyUnavailable } from '../core/errors';
 
 /** The one scope an MCP server's tokens carry (lambdas/identity-provider/resources.ts). */
 export const MCP_SCOPE = 'mcp';
@@ -66,9 +67,11 @@ export const checkAccessToken = async (
     }));
   } catch (error) {
     if (error instanceof errors.JWTExpired) return { accepted: false, reason: 'expired' };
-    // A key the provider no longer serves, a bad signature, another issuer or audience, garbage.
-    if (error instanceof errors.JOSEError) return { accepted: false, reason: 'invalid' };
-    throw error;
+    // The provider's keys could not be fetched: no verdict on the token (503, not 401).
+    if (error instanceof errors.JWKSTimeout || !(error instanceof errors.JOSEError))
+      throw new DependencyUnavailable(error);
+    // A key the provider does not serve, a bad signature, another issuer or audience, garbage.
+    return { accepted: false, reason: 'invalid' };
   }
   // jose accepts an `aud` array that contains the resource; the token must be for this server alone.
   const { sub, client_id: clientId, grant_id: grantId, scope, exp, aud } = payload;

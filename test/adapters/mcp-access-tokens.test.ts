@@ -8,7 +8,8 @@ import { oidcLiveGrants } from '../../lambdas/adapters/dynamodb/oidc-live-grants
 import { oidcProviderStorage } from '../../lambdas/adapters/dynamodb/oidc-provider-storage';
 import { joseAccessTokens } from '../../lambdas/adapters/jose-access-tokens';
 import { systemClock } from '../../lambdas/adapters/system-clock';
-import { checkAccessToken } from '../../lambdas/mcp/access-tokens';
+import { DependencyUnavailable } from '../../lambdas/core/errors';
+import { checkAccessToken, remoteKeys } from '../../lambdas/mcp/access-tokens';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 
 const db = useTestDynamoDb();
@@ -128,5 +129,14 @@ describe('checkAccessToken', () => {
       accepted: false,
       reason: 'revoked',
     });
+  });
+
+  test("gives no verdict while the provider's keys cannot be fetched: the dependency is unavailable", async () => {
+    const { sign } = await setUp();
+    const unreachable = { issuer: ISSUER, resource: RESOURCE, keys: remoteKeys('http://127.0.0.1:1/jwks') };
+    const grants = oidcLiveGrants(db.doc, await db.freshTable(), systemClock());
+    await expect(checkAccessToken(unreachable, grants, await sign())).rejects.toBeInstanceOf(
+      DependencyUnavailable,
+    );
   });
 });
