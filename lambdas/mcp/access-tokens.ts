@@ -7,6 +7,7 @@
 // still be on record at the provider, the person's for this client: revoking the client deletes it.
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { DependencyUnavailable } from '../core/errors';
+import type { LiveGrants } from '../core/live-grants';
 
 /** The one scope an MCP server's tokens carry (lambdas/identity-provider/resources.ts). */
 export const MCP_SCOPE = 'mcp';
@@ -24,19 +25,6 @@ export interface McpCaller {
 export type TokenCheck =
   | { accepted: true; caller: McpCaller }
   | { accepted: false; reason: 'expired' | 'invalid' | 'revoked' };
-
-/** A grant a token names: what a person let a client do. */
-export interface GrantClaim {
-  grantId: string;
-  personId: string;
-  clientId: string;
-}
-
-/** The identity provider's record of the grants people gave clients and have not revoked. */
-export interface LiveGrants {
-  /** Whether the grant is on record, unexpired, and is this person's for this client. */
-  isLive(grant: GrantClaim): Promise<boolean>;
-}
 
 export interface AccessTokenSettings {
   /** The identity provider's issuer identifier. */

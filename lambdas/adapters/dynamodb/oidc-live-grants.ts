@@ -2,8 +2,8 @@
 // oidc-provider-storage.ts), as the MCP server asks of them: is the grant a token names still on record,
 // the person's for that client? Revoking a client (or its refresh token) deletes the grant there.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { LiveGrants } from '../../core/live-grants';
 import type { Clock } from '../../core/ports';
-import type { LiveGrants } from '../../mcp/access-tokens';
 import { DynamoDbOidcStorage } from './oidc-provider-storage';
 
 export const oidcLiveGrants = (doc: DynamoDBDocumentClient, tableName: string, clock: Clock): LiveGrants => {
