@@ -10,6 +10,7 @@ import { isPersonId } from '../core/ids';
 import { log } from '../core/log';
 import { checkRedirectMetadata, REDIRECT_METADATA } from './client-policy';
 import { loadExistingGrant } from './grants';
+import { guardedFetch } from './guarded-fetch';
 import { securingAnswers } from './provider-answers';
 import { implyResourceScope, MCP_SCOPE, resourceServerInfo } from './resources';
 import type { IdentityProviderServices, IdentityProviderSettings } from './settings';
@@ -83,7 +84,7 @@ const configuration = (
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
       // MCP clients may also name themselves by an https address serving their metadata (the MCP
       // authorization specification's client ID metadata documents, draft-02 as oidc-provider 9 has it):
-      // fetched with its guard against loopback and private addresses, cached by its Cache-Control.
+      // fetched through guardedFetch (public https addresses only), cached by its Cache-Control.
       clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
       resourceIndicators: {
         enabled: true,
@@ -114,6 +115,8 @@ const configuration = (
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
     },
+    // Everything fetched from an address a client names goes through the SSRF guard.
+    fetch: guardedFetch(),
     loadExistingGrant: loadExistingGrant(firstParty, services.grants),
     // An MCP server's JWT access token names its grant, so the server can refuse it at once when the
     // person revokes the client (the grant is deleted; oidc-provider keeps no record of JWT tokens).
