@@ -170,6 +170,12 @@ describe('discovery and the challenge', () => {
     expect(agent.consentText.join(' ')).toContain('Test coding agent');
     expect(agent.consentText.join(' ')).toContain(mcp.production);
     expect(agent.provider.savedTokens?.access_token).toEqual(expect.any(String));
+    // The SDK found the provider through the server's metadata, not by guessing from its address.
+    expect(agent.provider.discovery).toMatchObject({
+      resourceMetadataUrl: `${stack.production}/.well-known/oauth-protected-resource/mcp`,
+      resourceMetadata: { resource: mcp.production, authorization_servers: [issuer] },
+      authorizationServerUrl: issuer,
+    });
   });
 });
 

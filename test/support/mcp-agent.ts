@@ -17,12 +17,15 @@ export type Revision = 'current' | 'previous';
 
 type Tokens = Awaited<ReturnType<OAuthClientProvider['tokens']>>;
 type ClientInformation = Awaited<ReturnType<OAuthClientProvider['clientInformation']>>;
+type DiscoveryState = Parameters<NonNullable<OAuthClientProvider['saveDiscoveryState']>>[0];
 
 /** Keeps what the SDK's OAuth flow saves, in memory, as an agent keeps it on disk; records the redirect. */
 export class RecordingOAuthProvider implements OAuthClientProvider {
   authorizationUrl: URL | undefined;
   savedTokens: Tokens;
   information: ClientInformation;
+  /** Which authorization server the redirect went to, so the callback is checked against it (SEP-2352). */
+  discovery: DiscoveryState | undefined;
   private verifier = '';
 
   constructor(
@@ -64,6 +67,12 @@ export class RecordingOAuthProvider implements OAuthClientProvider {
   }
   codeVerifier() {
     return this.verifier;
+  }
+  saveDiscoveryState(state: DiscoveryState) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery;
   }
 }
 
