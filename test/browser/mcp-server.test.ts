@@ -210,15 +210,35 @@ describe('the tools', () => {
       sandbox_budget: null,
       integrations: [],
     });
-    expect(await refusal(client, 'list_integrations')).toBe('organisation_required');
-    expect(await refusal(client, 'get_sandbox_budget')).toBe('organisation_required');
-    expect(await refusal(client, 'list_event_types')).toBe('organisation_required');
-    expect(
-      await refusal(client, 'list_api_keys', {
-        environment: 'sandbox',
-        integration_id: bootstrap.integration_id,
-      }),
-    ).toBe('organisation_required');
+    // Every other tool, each with arguments it would accept.
+    const integration = { environment: 'sandbox', integration_id: bootstrap.integration_id };
+    const endpoint = { environment: 'sandbox', endpoint_id: 'whe_someone' };
+    const message = { environment: 'sandbox', message_id: 'msg_someone' };
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['list_integrations', {}],
+      ['create_integration', { name: 'Too early' }],
+      ['get_sandbox_budget', {}],
+      ['list_event_types', {}],
+      ['create_api_key', integration],
+      ['list_api_keys', integration],
+      ['revoke_api_key', { environment: 'sandbox', api_key_id: 'key_someone' }],
+      [
+        'create_webhook_endpoint',
+        { ...integration, url: `${receiver.origin}/early`, events: ['clients.submitted'] },
+      ],
+      ['list_webhook_endpoints', integration],
+      ['update_webhook_endpoint', { ...endpoint, enabled: false }],
+      ['rotate_webhook_endpoint_secret', endpoint],
+      ['delete_webhook_endpoint', endpoint],
+      ['send_test_event', endpoint],
+      ['list_webhook_messages', endpoint],
+      ['get_webhook_message', message],
+      ['redeliver_webhook_message', message],
+      ['list_api_requests', integration],
+    ];
+    expect(calls.map(([name]) => name).sort()).toEqual(TOOL_NAMES.slice(2).sort());
+    for (const [name, args] of calls)
+      expect([name, await refusal(client, name, args)]).toEqual([name, 'organisation_required']);
   });
 
   test('the portal tasks, end to end', async () => {

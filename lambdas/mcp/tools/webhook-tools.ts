@@ -9,6 +9,7 @@ import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   endpointScope,
+  listWebhookEndpoints,
   presentWebhookEndpoint,
   rotateWebhookEndpointSecret,
   setWebhookEndpointEnabled,
@@ -94,10 +95,7 @@ export const webhookTools: Tool[] = [
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: async (context, { environment, integration_id }) => {
       const { ports } = servicesOf(context, environment);
-      const scope = await callerIntegration(context, environment, integration_id);
-      const endpoints = await ports.webhookEndpoints.listByIntegration(scope.integrationId);
-      const now = ports.clock.now();
-      return { data: endpoints.map((endpoint) => presentWebhookEndpoint(endpoint, now)) };
+      return listWebhookEndpoints(ports, await callerIntegration(context, environment, integration_id));
     },
   }),
   tool({
