@@ -75,8 +75,9 @@ export const mcpHttpHandler = (
     resource_name: settings.resourceName,
   };
   const mcp = createMcpHandler(mcpServerFactory(workspace), {
-    // A Lambda's answer is buffered whole: nothing is gained by streaming the modern revision's answers.
-    responseMode: 'json',
+    // No change is ever announced (the tools are fixed), and a Lambda cannot hold a stream open: a
+    // `subscriptions/listen` is refused rather than kept until the function times out.
+    maxSubscriptions: 0,
     onerror: (error) => log.warn('MCP request refused or failed', { error }),
   });
 

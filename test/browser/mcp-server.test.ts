@@ -485,6 +485,14 @@ describe('the tools', () => {
     expect(listed.json?.data).toEqual([expect.objectContaining({ id: endpointId, enabled: true })]);
   }, 60_000);
 
+  test('a subscription stream is refused at once (the tools never change; a Lambda holds no stream)', async () => {
+    await expect(agent.client.listen({ toolsListChanged: true })).rejects.toThrow(
+      /Subscription limit reached/,
+    );
+    // The connection serves on.
+    expect((await ok(agent.client, 'get_organisation')).organisation).not.toBeNull();
+  });
+
   test('the previous protocol revision (2025-11-25) serves the same tools', async () => {
     const legacy = await connectWith(mcp.production, agent.provider, 'previous');
     try {
