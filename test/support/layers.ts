@@ -24,6 +24,8 @@ export const LAYERS: readonly Layer[] = [
   { folder: 'lambdas/workers', mayImport: ['lambdas/core', 'frontend/pages'] },
   // oidc-provider configured with the core's people, and the pages of a sign-in.
   { folder: 'lambdas/identity-provider', mayImport: ['lambdas/core', 'frontend/identity'] },
+  // The MCP server: the SDK's server over the core's functions, the portal's tasks as tools.
+  { folder: 'lambdas/mcp', mayImport: ['lambdas/core'] },
   { folder: 'lambdas/hosts', mayImport: ['lambdas', 'frontend'] },
   { folder: 'frontend/pages', mayImport: ['lambdas/core'] },
   { folder: 'frontend/onboarding', mayImport: ['lambdas/core'] },
@@ -72,7 +74,7 @@ export const wrongImports = (files: ReadonlyMap<string, string>): string[] => {
 /** The TypeScript sources of the repository's layers, by repository path. */
 export const repositorySources = (root: string): Map<string, string> => {
   const files = new Map<string, string>();
-  // Each top folder once (lambdas/ holds six layers, frontend/ three).
+  // Each top folder once (lambdas/ holds seven layers, frontend/ three).
   const tops = new Set(LAYERS.map((layer) => layer.folder.split('/')[0] ?? layer.folder));
   for (const top of tops) {
     for (const entry of readdirSync(join(root, top), { recursive: true, withFileTypes: true })) {
