@@ -7,7 +7,7 @@ import { EVENT_TYPES, type EventType } from '../events';
 import { isWebhookEndpointId } from '../ids';
 import type { Micros, Scope } from '../model';
 import type { Ports } from '../ports';
-import { sameScope } from '../scope';
+import { isOrganisations, sameScope } from '../scope';
 import { formatTime } from '../time';
 import type { EndpointSecret, WebhookEndpoint } from './model';
 import { newSigningSecret } from './signing';
@@ -65,11 +65,7 @@ export const endpointScope = async (
   id: string,
 ): Promise<Scope> => {
   const endpoint = isWebhookEndpointId(id) ? await ports.webhookEndpoints.get(id) : null;
-  if (
-    endpoint === null ||
-    endpoint.scope.organisationId !== organisationId ||
-    endpoint.scope.environment !== ports.environment
-  )
+  if (endpoint === null || !isOrganisations(endpoint.scope, organisationId, ports.environment))
     throw notFound('webhook endpoint');
   return endpoint.scope;
 };

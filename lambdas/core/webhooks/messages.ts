@@ -8,7 +8,7 @@ import { type QueryPairs, readListQuery, startingAfterInvalid } from '../lists';
 import type { Scope } from '../model';
 import type { Ports } from '../ports';
 import { presentList } from '../present';
-import { sameScope } from '../scope';
+import { isOrganisations, sameScope } from '../scope';
 import { formatTime, formatTimeOrNull } from '../time';
 import { ownEndpoint } from './endpoints';
 import type { DeliveryAttempt, WebhookMessage } from './model';
@@ -81,11 +81,7 @@ export const messageScope = async (
   messageId: string,
 ): Promise<Scope> => {
   const message = isWebhookMessageId(messageId) ? await ports.webhookMessages.get(messageId) : null;
-  if (
-    message === null ||
-    message.scope.organisationId !== organisationId ||
-    message.scope.environment !== ports.environment
-  )
+  if (message === null || !isOrganisations(message.scope, organisationId, ports.environment))
     throw notFound('webhook message');
   return message.scope;
 };
