@@ -54,6 +54,28 @@ interface CallOptions {
   upload?: { headers: Record<string, string>; chunks: () => AsyncIterable<Uint8Array> };
 }
 
+/** The connection was cut while the body was being sent: the server may have answered and closed early. */
+const isCutShort = (error: unknown): boolean =>
+  ['EPIPE', 'ECONNRESET'].includes((error as { code?: unknown } | null)?.code as string);
+
+/** Attempts at an upload whose connection is cut short, each with the same key and bytes. */
+const UPLOAD_ATTEMPTS = 3;
+
+/**
+ * Sends again an upload whose connection was cut before an answer was read (a server that refused it
+ * early, such as an expired token's 401, and closed while the body was still going): safe, since the
+ * same Idempotency-Key with the same bytes is the same request, which the service does at most once.
+ */
+const sentAgainIfCut = async <T>(send: () => Promise<T>): Promise<T> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      if (!isCutShort(error) || attempt >= UPLOAD_ATTEMPTS) throw error;
+    }
+  }
+};
+
 export class ContractServiceClient {
   readonly baseUrl: string;
   private readonly apiKey: string;
@@ -183,19 +205,21 @@ export class ContractServiceClient {
     const idempotencyKey = options.idempotencyKey ?? randomUUID();
     const body = await uploadBody(request, file, idempotencyKey);
     try {
-      const answer = await this.call({
-        method: 'POST',
-        path,
-        upload: {
-          chunks: body.chunks,
-          headers: {
-            'content-type': body.contentType,
-            'content-length': String(body.contentLength),
-            'content-digest': body.contentDigest,
-            'idempotency-key': idempotencyKey,
+      const send = () =>
+        this.call({
+          method: 'POST',
+          path,
+          upload: {
+            chunks: body.chunks,
+            headers: {
+              'content-type': body.contentType,
+              'content-length': String(body.contentLength),
+              'content-digest': body.contentDigest,
+              'idempotency-key': idempotencyKey,
+            },
           },
-        },
-      });
+        });
+      const answer = await sentAgainIfCut(send);
       const text = await answer.text();
       if (answer.status >= 300) throw errorOfResponse(answer, text);
       return {
