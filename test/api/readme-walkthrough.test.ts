@@ -24,7 +24,7 @@ const walkthroughBlocks = async (): Promise<string[]> => {
 
 test('the README has the walk-through, one block per step', async () => {
   const blocks = await walkthroughBlocks();
-  expect(blocks.length).toBeGreaterThanOrEqual(8);
+  expect(blocks.length).toBeGreaterThanOrEqual(10);
   for (const [i, block] of blocks.entries()) expect(block).toMatch(new RegExp(`^# ${i}\\. `));
 });
 
@@ -43,6 +43,7 @@ test('its blocks run as written, in one shell, and end with each product publish
   expect(lines.filter((line) => line.startsWith(pages))).toHaveLength(3);
   expect(lines.filter((line) => /^(contract_viewer|review) http:/.test(line))).toHaveLength(2);
   expect(lines).toContain('priya.nair@example.com');
+  expect(stdout).toMatch(/^verified clients\.submitted msg_\w+$/m);
   expect(lines.slice(-4).map((line) => line.split(' ')[1])).toEqual([
     'contract_viewer',
     'legal_advice',
