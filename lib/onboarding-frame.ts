@@ -32,14 +32,12 @@ import {
   CachePolicy,
   Distribution,
   HeadersReferrerPolicy,
-  OriginProtocolPolicy,
   OriginRequestPolicy,
-  OriginSslPolicy,
   ResponseHeadersPolicy,
   type ResponseSecurityHeadersBehavior,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
@@ -55,6 +53,7 @@ import {
   domainOf,
   STRICT_TRANSPORT_SECURITY,
 } from './distribution-defaults';
+import { httpApiOrigin } from './http-api-origin';
 import { protectHttpApi } from './http-api-protection';
 import { handlerEntry } from './service-api';
 import { ServiceFunction } from './service-function';
@@ -187,7 +186,7 @@ export class OnboardingFrame extends Construct {
     const { resources, stateMachines, assets } = props;
     const { environment } = resources;
     const frameDomain = domainOf(resources.domains, 'frame');
-    const stack = Stack.of(this);
+    const _stack = Stack.of(this);
 
     // The frame API. Only its functions may read the answers key; the fallback never seals or opens
     // answers, so it is not given it. A submission may start the runs it makes due.
@@ -248,10 +247,7 @@ export class OnboardingFrame extends Construct {
     });
     // As the API address: nothing cached, every header but Host (so Authorization) to the origin.
     const frameApi: BehaviorOptions = {
-      origin: new HttpOrigin(`${this.httpApi.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
-        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-        originSslProtocols: [OriginSslPolicy.TLS_V1_2],
-      }),
+      origin: httpApiOrigin(this, 'FrameApiOrigin', this.httpApi, resources.domains, 'frame'),
       allowedMethods: AllowedMethods.ALLOW_ALL,
       cachePolicy: CachePolicy.CACHING_DISABLED,
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,

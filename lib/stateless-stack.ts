@@ -15,11 +15,10 @@ import {
   type IOrigin,
   OriginProtocolPolicy,
   OriginRequestPolicy,
-  OriginSslPolicy,
   ResponseHeadersPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin, VpcOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { VpcOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
@@ -36,6 +35,7 @@ import {
   STRICT_TRANSPORT_SECURITY,
 } from './distribution-defaults';
 import { HostedPages } from './hosted-pages';
+import { httpApiOrigin } from './http-api-origin';
 import { OnboardingAcceptance } from './onboarding-acceptance';
 import { LOADER_PATH, OnboardingFrame } from './onboarding-frame';
 import { Operations } from './operations';
@@ -144,13 +144,7 @@ export class StatelessStack extends Stack {
       // Not a redirect: a client's POST would be replayed as a GET without its body.
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
     });
-    const apiOrigin = new HttpOrigin(
-      `${this.api.httpApi.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
-      {
-        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-        originSslProtocols: [OriginSslPolicy.TLS_V1_2],
-      },
-    );
+    const apiOrigin = httpApiOrigin(this, 'ApiOrigin', this.api.httpApi, resources.domains, 'api');
     // A VPC origin: the load balancer is internal, reached over AWS's network (lib/upload-ingest.ts).
     const ingestOrigin = VpcOrigin.withApplicationLoadBalancer(this.ingest.loadBalancer, {
       protocolPolicy: OriginProtocolPolicy.HTTP_ONLY,
@@ -203,7 +197,8 @@ export class StatelessStack extends Stack {
       value: this.onboarding.origin,
     });
     new CfnOutput(this, 'FrameApiUrl', {
-      description: 'Frame API endpoint (also reachable directly; the frame calls it through its own address)',
+      description:
+        'Frame API endpoint (switched off when the stage’s domains are in a hosted zone; the frame calls it through its own address)',
       value: this.onboarding.httpApi.apiEndpoint,
     });
     new CfnOutput(this, 'ContractStateMachineArn', {
@@ -219,7 +214,8 @@ export class StatelessStack extends Stack {
       value: this.stateMachines.delivery.stateMachineArn,
     });
     new CfnOutput(this, 'ApiUrl', {
-      description: 'HTTP API endpoint (also reachable directly, without the upload ingest service)',
+      description:
+        'HTTP API endpoint (switched off when the stage’s domains are in a hosted zone; CloudFront adds the upload ingest service)',
       value: this.api.httpApi.apiEndpoint,
     });
   }

@@ -101,7 +101,7 @@ test('the workflow catches every failure of its task into GiveUp, which the loca
   ]);
   expect(definition.States.GiveUp).toMatchObject({
     Type: 'Task',
-    Resource: '${GiveUpAcceptanceFunctionArn}',
+    Resource: `\${GiveUpAcceptanceFunctionArn}`,
     Next: 'GaveUp',
   });
   expect(definition.States.GaveUp?.Type).toBe('Fail');

@@ -15,6 +15,7 @@ import { publicationKey } from '../../lambdas/core/publications';
 import { acknowledgeFindings, addChecks } from '../../lib/checks';
 import { CLOUDFRONT_REGION, MANAGED_RULE_GROUPS, REQUESTS_PER_ADDRESS } from '../../lib/edge-stack';
 import { type Environment, stageSettingsFromContext } from '../../lib/environments';
+import { apiOriginName } from '../../lib/http-api-origin';
 import { API_5XX_PERCENT } from '../../lib/operations';
 import { fromRoot } from '../../lib/paths';
 import { API_THROTTLE } from '../../lib/service-api';
@@ -158,14 +159,43 @@ describe('domains', () => {
     const records = Object.values(
       Template.fromStack(pinned.sandbox.stateless).findResources('AWS::Route53::RecordSet'),
     ).map((record) => [record.Properties.Name, record.Properties.Type, record.Properties.HostedZoneId]);
+    // And each API's origin name (below).
+    const origins = [DOMAINS.api, DOMAINS.frame].map((name) => [
+      `${apiOriginName(name)}.`,
+      'A',
+      DOMAINS.hostedZone.id,
+    ]);
     expect(records.sort()).toEqual(
-      [DOMAINS.api, DOMAINS.pages, DOMAINS.frame]
-        .flatMap((name) =>
+      [
+        ...[DOMAINS.api, DOMAINS.pages, DOMAINS.frame].flatMap((name) =>
           [`${name}.`, `${name}.`].map((fqdn, index) => [fqdn, index ? 'AAAA' : 'A', DOMAINS.hostedZone.id]),
-        )
-        .sort(),
+        ),
+        ...origins,
+      ].sort(),
     );
     Template.fromStack(pinned.production.stateless).resourceCountIs('AWS::Route53::RecordSet', 0);
+  });
+
+  it('switches the execute-api addresses off when the domains are in a hosted zone: CloudFront reaches each API on a custom domain of its own', () => {
+    const sandbox = Template.fromStack(pinned.sandbox.stateless);
+    const apis = Object.values(sandbox.findResources('AWS::ApiGatewayV2::Api'));
+    expect(apis.map((api) => api.Properties.DisableExecuteApiEndpoint)).toEqual([true, true]);
+    const names = Object.values(sandbox.findResources('AWS::ApiGatewayV2::DomainName')).map(
+      (domain) => domain.Properties.DomainName,
+    );
+    expect(names.sort()).toEqual([apiOriginName(DOMAINS.api), apiOriginName(DOMAINS.frame)].sort());
+    sandbox.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 2);
+    const originDomains = distributionsOf(pinned.sandbox).flatMap((config) =>
+      (config.Origins as { DomainName: unknown; CustomOriginConfig?: unknown }[])
+        .filter((origin) => origin.CustomOriginConfig)
+        .map((origin) => origin.DomainName),
+    );
+    expect(originDomains.sort()).toEqual([apiOriginName(DOMAINS.api), apiOriginName(DOMAINS.frame)].sort());
+    expect(JSON.stringify(distributionsOf(pinned.sandbox))).not.toContain('execute-api');
+    const production = Object.values(
+      Template.fromStack(pinned.production.stateless).findResources('AWS::ApiGatewayV2::Api'),
+    );
+    expect(production.map((api) => api.Properties.DisableExecuteApiEndpoint)).toEqual([undefined, undefined]);
   });
 
   it('stores published links under the pages domain, so a redeployed stateless stack keeps them', () => {
