@@ -12,10 +12,12 @@ import {
   GraphWidget,
   type IMetric,
   MathExpression,
+  Metric,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ApplicationTargetGroup } from 'aws-cdk-lib/aws-elasticloadbalancingv2';
+import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
@@ -28,6 +30,8 @@ import { ServiceFunction } from './service-function';
 /** Per cent of an API's answers that are 5xx, over 5 minutes of at least `MIN_REQUESTS`, that alarms. */
 export const API_5XX_PERCENT = 5;
 const MIN_REQUESTS = 20;
+/** The metric of the functions' `error` log lines (one per stage namespace). */
+export const ERROR_LINES_METRIC = 'ErrorLines';
 /** Age of a work queue's oldest message that alarms: work waiting this long is stuck, not queued. */
 export const QUEUE_AGE_ALARM = Duration.hours(1);
 
@@ -85,6 +89,29 @@ export class Operations extends Construct {
       alarm(`${path}Errors`, `${path} failed`, fn.metricErrors({ period: FIVE_MINUTES }), 1);
       alarm(`${path}Throttles`, `${path} was throttled`, fn.metricThrottles({ period: FIVE_MINUTES }), 1);
     }
+    // An `error` line is a fault that needs an operator (README, Logs), e.g. a contract run that gave up,
+    // whose execution itself succeeds: every function's error lines count in one metric, one alarm.
+    const errorLines = new Metric({
+      namespace: `contract-service/${props.environment}`,
+      metricName: ERROR_LINES_METRIC,
+      statistic: 'Sum',
+      period: FIVE_MINUTES,
+    });
+    for (const fn of functions) {
+      new MetricFilter(this, `${label(fn)}ErrorLines`, {
+        logGroup: fn.logGroup,
+        filterPattern: FilterPattern.stringValue('$.level', '=', 'ERROR'),
+        metricNamespace: errorLines.namespace,
+        metricName: errorLines.metricName,
+        metricValue: '1',
+      });
+    }
+    alarm(
+      'ErrorLines',
+      'a function logged an error (a fault that needs an operator; see its logs)',
+      errorLines,
+      1,
+    );
     for (const machine of stateMachines) {
       const path = label(machine);
       alarm(`${path}Failed`, `a run of ${path} failed`, machine.metricFailed({ period: FIVE_MINUTES }), 1);

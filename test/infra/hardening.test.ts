@@ -16,7 +16,7 @@ import { acknowledgeFindings, addChecks } from '../../lib/checks';
 import { CLOUDFRONT_REGION, MANAGED_RULE_GROUPS, REQUESTS_PER_ADDRESS } from '../../lib/edge-stack';
 import { type Environment, stageSettingsFromContext } from '../../lib/environments';
 import { apiOriginName } from '../../lib/http-api-origin';
-import { API_5XX_PERCENT } from '../../lib/operations';
+import { API_5XX_PERCENT, ERROR_LINES_METRIC } from '../../lib/operations';
 import { fromRoot } from '../../lib/paths';
 import { API_THROTTLE } from '../../lib/service-api';
 import { addServiceStages } from '../../lib/service-app';
@@ -381,6 +381,25 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         const metrics = alarmsOn(id).map((alarm) => alarm.Properties.MetricName);
         expect([id, metrics.sort()]).toEqual([id, ['Errors', 'Throttles']]);
       }
+    });
+
+    it('counts every function’s error log lines in one metric, and alarms on any', () => {
+      const filters = Object.values(template.findResources('AWS::Logs::MetricFilter'));
+      const functions = stage.stateless.node.findAll().filter((node) => node instanceof ServiceFunction);
+      expect(filters).toHaveLength(functions.length);
+      for (const filter of filters) {
+        expect(filter.Properties.FilterPattern).toBe('{ $.level = "ERROR" }');
+        expect(filter.Properties.MetricTransformations).toEqual([
+          expect.objectContaining({ MetricName: ERROR_LINES_METRIC, MetricValue: '1' }),
+        ]);
+      }
+      const logGroups = new Set(filters.map((filter) => JSON.stringify(filter.Properties.LogGroupName)));
+      expect(logGroups.size).toBe(functions.length);
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: ERROR_LINES_METRIC,
+        Namespace: `contract-service/${environment}`,
+        Threshold: 1,
+      });
     });
 
     it('alarms on each HTTP API’s 5xx rate and on the ingest service having no healthy task, and has a dashboard', () => {
