@@ -11,7 +11,7 @@ import { Construct } from 'constructs';
 import type { ContractRun } from '../lambdas/core/ports';
 import { alarmedWorkQueue } from './dead-letters';
 import { ServiceFunction } from './service-function';
-import { type BlobAccess, connectService, type HostResources } from './wiring';
+import { type BlobAccess, connectService, type HostResources, NO_BLOBS } from './wiring';
 import { workflowStateMachine } from './workflow-state-machine';
 
 /** The runs of a contract version, each a state machine here. */
@@ -38,7 +38,8 @@ export const WORKERS: readonly Worker[] = [
     description: 'contract run: publish the contract viewer',
     memorySize: 1024,
     timeout: Duration.minutes(15),
-    blobAccess: 'read-put-delete',
+    // The manifest, the uploaded PDF (a copy is published), the pages it writes and replaces.
+    blobAccess: { get: ['renders', 'uploads'], put: ['published'], delete: ['published'] },
     publishesPages: true,
   },
   {
@@ -47,7 +48,8 @@ export const WORKERS: readonly Worker[] = [
     description: 'contract run: analyse a version',
     memorySize: 1024,
     timeout: Duration.minutes(5),
-    blobAccess: 'read-put',
+    // Reads the manifest, writes the analysis beside it.
+    blobAccess: { get: ['renders'], put: ['renders'] },
   },
   {
     id: 'RequestLawyerReview',
@@ -55,7 +57,7 @@ export const WORKERS: readonly Worker[] = [
     description: "contract run: keep the task token of the wait for the lawyer's review",
     memorySize: 256,
     timeout: Duration.minutes(1),
-    blobAccess: 'none',
+    blobAccess: NO_BLOBS,
   },
   {
     id: 'PublishReview',
@@ -63,7 +65,8 @@ export const WORKERS: readonly Worker[] = [
     description: 'contract run (resumed by the lawyer) and review run: publish the review channels',
     memorySize: 1024,
     timeout: Duration.minutes(15),
-    blobAccess: 'read-put-delete',
+    // The manifest, the lawyer's review and the uploaded PDF; the pages it writes and replaces.
+    blobAccess: { get: ['renders', 'reviews', 'uploads'], put: ['published'], delete: ['published'] },
     publishesPages: true,
   },
   {
@@ -72,7 +75,8 @@ export const WORKERS: readonly Worker[] = [
     description: 'both runs: record the outcome (and mark what failed)',
     memorySize: 256,
     timeout: Duration.minutes(1),
-    blobAccess: 'read-put',
+    // Records outcomes in the table only.
+    blobAccess: NO_BLOBS,
   },
 ];
 
@@ -113,7 +117,7 @@ export class ContractPipeline extends Construct {
         timeout: worker.timeout,
         publishesPages: worker.publishesPages ?? false,
       });
-      connectService(fn, resources, worker.blobAccess);
+      connectService(fn, resources, { table: 'worker', blobs: worker.blobAccess });
       workers.set(worker.id, fn);
     }
     this.workers = workers;
@@ -139,7 +143,11 @@ export class ContractPipeline extends Construct {
       timeout: Duration.minutes(15),
       renders: true,
     });
-    connectService(this.render, resources, 'read-put-delete');
+    // Reads the uploaded PDF, writes (and replaces) the version's pages and manifest.
+    connectService(this.render, resources, {
+      table: 'worker',
+      blobs: { get: ['uploads'], put: ['renders'], delete: ['renders'] },
+    });
     this.render.addEventSource(
       new SqsEventSource(this.renderQueue, {
         // One version a function: a render takes the whole function.

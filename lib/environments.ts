@@ -28,3 +28,71 @@ export function baseUrlsFromContext(scope: Construct): BaseUrls {
 /** `Sandbox`, `Production`: construct ids of the stages. */
 export const stageId = (environment: Environment): string =>
   environment.charAt(0).toUpperCase() + environment.slice(1);
+
+/** CDK context key of a stage's own settings, e.g. `service:sandbox` = `{"account": "…", "region": "eu-west-2"}`. */
+export const stageContextKey = (environment: Environment): string => `service:${environment}`;
+
+/** Where a stage deploys: both given pin its stacks there; none leaves them environment-agnostic. */
+export interface StageSettings {
+  readonly account?: string;
+  readonly region?: string;
+  /** Where the stage's alarms are mailed (`alarmEmail`); none: subscribe to the topic by hand. */
+  readonly alarmEmail?: string;
+  /** The stage's own domain names (`domains`); none: CloudFront's generated names. */
+  readonly domains?: StageDomains;
+}
+
+/**
+ * A stage's domain names, each served by its distribution under an ACM certificate (us-east-1); with
+ * `hostedZone` (a Route 53 zone holding them) the certificate is validated and the names point at the
+ * distributions by records the stack makes, else both are the operator's (README, Deploying).
+ */
+export interface StageDomains {
+  /** The API address (its distribution; `service:<env>BaseUrl` is `https://` this). */
+  readonly api: string;
+  /** The hosted pages: every published link starts `https://` this. */
+  readonly pages: string;
+  /** The sign-up form's frame. */
+  readonly frame: string;
+  readonly hostedZone?: { readonly id: string; readonly name: string };
+}
+
+const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+const domainsOf = (key: string, value: unknown): StageDomains => {
+  if (typeof value !== 'object' || value === null)
+    throw new Error(`CDK context ${key}.domains must be an object`);
+  const { api, pages, frame, hostedZone } = value as Record<string, unknown>;
+  for (const [name, host] of Object.entries({ api, pages, frame }))
+    if (typeof host !== 'string' || !HOSTNAME.test(host))
+      throw new Error(`CDK context ${key}.domains.${name} must be a lower-case domain name`);
+  if (hostedZone === undefined) return { api, pages, frame } as StageDomains;
+  const zone = hostedZone as Record<string, unknown>;
+  if (typeof zone.id !== 'string' || typeof zone.name !== 'string' || !HOSTNAME.test(zone.name))
+    throw new Error(`CDK context ${key}.domains.hostedZone must be {"id": "Z…", "name": "example.com"}`);
+  for (const host of [api, pages, frame] as string[])
+    if (!host.endsWith(`.${zone.name}`) && host !== zone.name)
+      throw new Error(`CDK context ${key}.domains: ${host} is not in the hosted zone ${zone.name}`);
+  return { api, pages, frame, hostedZone: { id: zone.id, name: zone.name } } as StageDomains;
+};
+
+/** A stage's settings from context; a value of the wrong shape fails the synth. */
+export function stageSettingsFromContext(scope: Construct, environment: Environment): StageSettings {
+  const key = stageContextKey(environment);
+  const value: unknown = scope.node.tryGetContext(key) ?? {};
+  if (typeof value !== 'object' || value === null) throw new Error(`CDK context ${key} must be an object`);
+  const { account, region, alarmEmail, domains } = value as Record<string, unknown>;
+  if (alarmEmail !== undefined && (typeof alarmEmail !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(alarmEmail)))
+    throw new Error(`CDK context ${key}.alarmEmail must be an email address`);
+  if (account !== undefined && (typeof account !== 'string' || !/^\d{12}$/.test(account)))
+    throw new Error(`CDK context ${key}.account must be a 12-digit account id`);
+  if (region !== undefined && (typeof region !== 'string' || !/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)))
+    throw new Error(`CDK context ${key}.region must be a region name such as eu-west-2`);
+  if ((account === undefined) !== (region === undefined))
+    throw new Error(`CDK context ${key} must give both account and region, or neither`);
+  return {
+    ...(account !== undefined && { account: account as string, region: region as string }),
+    ...(alarmEmail !== undefined && { alarmEmail: alarmEmail as string }),
+    ...(domains !== undefined && { domains: domainsOf(key, domains) }),
+  };
+}

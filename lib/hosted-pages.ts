@@ -27,11 +27,9 @@ import {
   FunctionRuntime,
   HeadersFrameOption,
   HeadersReferrerPolicy,
-  HttpVersion,
   type ICachePolicy,
   type IOrigin,
   KeyValueStore,
-  PriceClass,
   ResponseHeadersPolicy,
   type ResponseSecurityHeadersBehavior,
   ViewerProtocolPolicy,
@@ -49,10 +47,17 @@ import { GATE_SETTINGS } from '../lambdas/adapters/cloudfront/withdrawal-gate-po
 import { withdrawnKey } from '../lambdas/core/publications';
 import { MARKER_EVENT_TYPES } from '../lambdas/core/withdrawal-gate-ports';
 import { alarmedDeadLetterQueue } from './dead-letters';
+import {
+  addressOf,
+  completeDistribution,
+  type DistributionDomain,
+  distributionDefaults,
+  STRICT_TRANSPORT_SECURITY,
+} from './distribution-defaults';
 import type { Environment } from './environments';
 import { fromRoot } from './paths';
 import { ServiceFunction } from './service-function';
-import { useBucket } from './wiring';
+import { NO_BLOBS, useBucket } from './wiring';
 
 /** The bucket folder the distribution serves (its origin path): nothing outside it is reachable. */
 export const PUBLISHED_PREFIX = 'published';
@@ -92,6 +97,7 @@ const securityHeadersBehavior = (): ResponseSecurityHeadersBehavior => {
   if (!referrerPolicy || !frameOption)
     throw new Error('the pages set a referrer or frame policy CloudFront lacks');
   return {
+    strictTransportSecurity: STRICT_TRANSPORT_SECURITY,
     contentSecurityPolicy: { contentSecurityPolicy: header('Content-Security-Policy'), override: true },
     contentTypeOptions: { override: true },
     referrerPolicy: { referrerPolicy, override: true },
@@ -148,6 +154,11 @@ export const viewerRequestCode = (): string => {
 export interface HostedPagesProps {
   readonly environment: Environment;
   readonly blobBucket: IBucket;
+  /** The stage's web ACL and log bucket (lib/distribution-defaults.ts). */
+  readonly webAclArn: string;
+  readonly logBucket: IBucket;
+  /** The pages' own domain (`https://` it starts every published link), if the stage has one. */
+  readonly domain?: DistributionDomain | undefined;
 }
 
 export class HostedPages extends Construct {
@@ -163,7 +174,7 @@ export class HostedPages extends Construct {
 
   constructor(scope: Construct, id: string, props: HostedPagesProps) {
     super(scope, id);
-    const { blobBucket } = props;
+    const { blobBucket, domain: pagesDomain } = props;
 
     // The bucket lives in the stateful stack, whose policy lets any CloudFront distribution of the
     // account read `published/*` (lib/stateful-stack.ts): naming this distribution there would make
@@ -236,10 +247,12 @@ export class HostedPages extends Construct {
           headersPolicy('ImmutableHeaders', IMMUTABLE_CACHE_CONTROL),
         ),
       },
-      httpVersion: HttpVersion.HTTP2_AND_3,
-      priceClass: PriceClass.PRICE_CLASS_100,
+      ...distributionDefaults({ ...props, logFilePrefix: 'cloudfront/pages/', domain: pagesDomain }),
     });
-    this.baseUrl = `https://${this.distribution.distributionDomainName}`;
+    completeDistribution(this.distribution, pagesDomain);
+    // The configured domain when there is one: the links stored in published records then outlive any
+    // redeployment of this (stateless) stack and its distribution.
+    this.baseUrl = addressOf(this.distribution, pagesDomain);
 
     // The withdrawal gate: told of every change of a marker, it puts the slug into the store or deletes
     // it (as the bucket has the marker or not) and invalidates the publication's files. It may list
@@ -260,7 +273,7 @@ export class HostedPages extends Construct {
         [GATE_SETTINGS.distribution]: this.distribution.distributionId,
       },
     });
-    useBucket(this.withdrawalGate, blobBucket, 'none');
+    useBucket(this.withdrawalGate, blobBucket, NO_BLOBS);
     this.withdrawalGate.addToRolePolicy(
       new PolicyStatement({
         actions: ['s3:ListBucket'],

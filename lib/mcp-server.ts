@@ -1,7 +1,8 @@
 // infra -> the MCP server of one environment's API address (decisions.md §10): one function, routed at
 // `/mcp` and `/.well-known/oauth-protected-resource/mcp` on the environment's HTTP API (the API's
 // CloudFront distribution sends every path there). Its tools act in both environments, so it is given
-// both environments' tables, signing secrets and delivery hand-on, and the identity provider it trusts
+// both environments' tables and delivery hand-on (no signing secret: it issues and checks no /v1
+// token), and the identity provider it trusts
 // (its issuer, and the identity table holding people, organisations and grants). This environment's
 // resources are the stage's own constructs; the other environment's, and the identity provider's, are
 // deployed elsewhere and named in CDK context (`service:mcp`): without that context no MCP server is
@@ -9,7 +10,6 @@
 import { type HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { type IQueue, Queue } from 'aws-cdk-lib/aws-sqs';
 import { type IStateMachine, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -28,7 +28,6 @@ export const MCP_ROUTES = ['/mcp', '/.well-known/oauth-protected-resource/mcp'] 
 export interface McpEnvironmentResources {
   readonly tableName: string;
   readonly bucketName: string;
-  readonly signingSecretArn: string;
   readonly pagesBaseUrl: string;
   readonly deliveryQueueArn: string;
   readonly deliveryQueueUrl: string;
@@ -103,7 +102,6 @@ export class McpServer extends Construct {
       fn.addEnvironment(`${prefix}_TABLE_NAME`, resources.tableName);
       // Named only: no tool reads or writes a blob.
       fn.addEnvironment(`${prefix}_BLOB_BUCKET`, resources.bucketName);
-      fn.addEnvironment(`${prefix}_SIGNING_SECRET_ARN`, resources.signingSecretArn);
       fn.addEnvironment(`${prefix}_PAGES_BASE_URL`, resources.pagesBaseUrl);
       fn.addEnvironment(`${prefix}_DELIVERY_QUEUE_URL`, resources.deliveryQueueUrl);
       fn.addEnvironment(`${prefix}_DELIVERY_STATE_MACHINE_ARN`, resources.deliveryStateMachineArn);
@@ -111,7 +109,6 @@ export class McpServer extends Construct {
         tableName: resources.tableName,
         grantIndexPermissions: true,
       }).grantReadWriteData(fn);
-      Secret.fromSecretCompleteArn(this, `${name}SigningSecret`, resources.signingSecretArn).grantRead(fn);
       // A test event and a redelivery hand their message on, as the portal's do.
       Queue.fromQueueArn(this, `${name}DeliveryQueue`, resources.deliveryQueueArn).grantSendMessages(fn);
       StateMachine.fromStateMachineArn(
@@ -140,7 +137,6 @@ export const addMcpServer = (scope: Construct, stack: McpHostStack): McpServer |
   const named = mcpResourcesFromContext(scope, resources.environment, {
     tableName: resources.table.tableName,
     bucketName: resources.blobBucket.bucketName,
-    signingSecretArn: resources.signingSecret.secretArn,
     pagesBaseUrl: resources.pagesBaseUrl,
     deliveryQueueArn: stack.deliveryQueue.queueArn,
     deliveryQueueUrl: stack.deliveryQueue.queueUrl,

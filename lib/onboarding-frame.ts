@@ -32,16 +32,12 @@ import {
   CachePolicy,
   Distribution,
   HeadersReferrerPolicy,
-  HttpVersion,
-  OriginProtocolPolicy,
   OriginRequestPolicy,
-  OriginSslPolicy,
-  PriceClass,
   ResponseHeadersPolicy,
   type ResponseSecurityHeadersBehavior,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
@@ -49,15 +45,29 @@ import { Construct } from 'constructs';
 import { FRAME_ORIGIN_PLACEHOLDER, type OnboardingAssets } from '../frontend/onboarding/build';
 import { FRAME_SECURITY_HEADERS, frameFiles, LOADER_CACHE } from '../frontend/onboarding/served-files';
 import { FRAME_FALLBACK_HANDLER, FRAME_ROUTES } from '../lambdas/api/frame-routes';
+import { acknowledge, acknowledgeFindings, cdkSingleton } from './checks';
+import {
+  addressOf,
+  completeDistribution,
+  distributionDefaults,
+  domainOf,
+  STRICT_TRANSPORT_SECURITY,
+} from './distribution-defaults';
+import { httpApiOrigin } from './http-api-origin';
+import { protectHttpApi } from './http-api-protection';
 import { handlerEntry } from './service-api';
 import { ServiceFunction } from './service-function';
 import {
   connectService,
   type HostResources,
+  NO_BLOBS,
   type StateMachines,
   useSecret,
   useStateMachines,
 } from './wiring';
+
+/** The frame API's stage throttling (lib/http-api-protection.ts). */
+export const FRAME_API_THROTTLE = { rate: 100, burst: 200 } as const;
 
 /** Bucket folder of the frame's files: the frame distribution's origin path. */
 export const FRAME_PREFIX = 'frame';
@@ -100,6 +110,7 @@ const frameHeaders = (): {
   if (unsupported.length > 0) throw new Error(`the frame's ${unsupported.join(', ')} need mapping here`);
   return {
     security: {
+      strictTransportSecurity: STRICT_TRANSPORT_SECURITY,
       contentSecurityPolicy: { contentSecurityPolicy, override: true },
       contentTypeOptions: { override: true },
       referrerPolicy: { referrerPolicy, override: true },
@@ -174,14 +185,15 @@ export class OnboardingFrame extends Construct {
     super(scope, id);
     const { resources, stateMachines, assets } = props;
     const { environment } = resources;
-    const stack = Stack.of(this);
+    const frameDomain = domainOf(resources.domains, 'frame');
+    const _stack = Stack.of(this);
 
     // The frame API. Only its functions may read the answers key; the fallback never seals or opens
     // answers, so it is not given it. A submission may start the runs it makes due.
     const functions = new Map<string, ServiceFunction>();
     const frameFunction = (name: string, description: string): ServiceFunction => {
       const fn = new ServiceFunction(this, name, { entry: handlerEntry(name), description });
-      connectService(fn, resources, 'none');
+      connectService(fn, resources, { table: 'endpoint', blobs: NO_BLOBS });
       functions.set(name, fn);
       return fn;
     };
@@ -201,6 +213,8 @@ export class OnboardingFrame extends Construct {
       });
     }
     this.functions = functions;
+    // A form is filled in by one person at a time: a flood is all this could be.
+    protectHttpApi(this, this.httpApi, FRAME_API_THROTTLE);
 
     // Built files only: nothing here is kept when the stack goes.
     this.bucket = new Bucket(this, 'Files', {
@@ -211,6 +225,8 @@ export class OnboardingFrame extends Construct {
       minimumTLSVersion: 1.2,
       removalPolicy: RemovalPolicy.DESTROY,
       autoDeleteObjects: true,
+      serverAccessLogsBucket: resources.logBucket,
+      serverAccessLogsPrefix: 'frame-files/',
     });
 
     const headers = frameHeaders();
@@ -231,13 +247,11 @@ export class OnboardingFrame extends Construct {
     });
     // As the API address: nothing cached, every header but Host (so Authorization) to the origin.
     const frameApi: BehaviorOptions = {
-      origin: new HttpOrigin(`${this.httpApi.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
-        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-        originSslProtocols: [OriginSslPolicy.TLS_V1_2],
-      }),
+      origin: httpApiOrigin(this, 'FrameApiOrigin', this.httpApi, resources.domains, 'frame'),
       allowedMethods: AllowedMethods.ALLOW_ALL,
       cachePolicy: CachePolicy.CACHING_DISABLED,
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      responseHeadersPolicy: frameHeadersPolicy,
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
     };
     this.distribution = new Distribution(this, 'Distribution', {
@@ -251,10 +265,10 @@ export class OnboardingFrame extends Construct {
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
       },
       additionalBehaviors: Object.fromEntries(FRAME_API_PATH_PATTERNS.map((pattern) => [pattern, frameApi])),
-      httpVersion: HttpVersion.HTTP2_AND_3,
-      priceClass: PriceClass.PRICE_CLASS_100,
+      ...distributionDefaults({ ...resources, logFilePrefix: 'cloudfront/frame/', domain: frameDomain }),
     });
-    this.origin = `https://${this.distribution.distributionDomainName}`;
+    completeDistribution(this.distribution, frameDomain);
+    this.origin = addressOf(this.distribution, frameDomain);
 
     // One log group for the deployments' one (singleton) function.
     const deploymentLogs = new LogGroup(this, 'DeploymentLogs', {
@@ -300,6 +314,22 @@ export class OnboardingFrame extends Construct {
       logGroup: deploymentLogs,
     });
     this.loaderDeployment.node.addDependency(...deployments);
+    const deploymentFunction = cdkSingleton(this, 'Custom::CDKBucketDeployment');
+    acknowledge(
+      deploymentFunction,
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      'CDK’s bucket deployment function: Lambda’s basic execution policy writes its log lines only.',
+    );
+    acknowledge(
+      deploymentFunction,
+      'AwsSolutions-L1',
+      'CDK’s bucket deployment function: its runtime is CDK’s choice.',
+    );
+    acknowledgeFindings(
+      deploymentFunction,
+      /AwsSolutions-IAM5\[(Action::s3:(GetObject|GetBucket|List|DeleteObject|Abort)\*|Resource::.+\/\*)\]/,
+      'CDK’s bucket deployment function: it reads the staged files from CDK’s asset bucket and writes (and replaces) them in this construct’s files bucket, which holds nothing else.',
+    );
 
     // Any page may load the loader, with or without `crossorigin` (and so with Subresource Integrity).
     const loaderHeaders = new ResponseHeadersPolicy(this, 'LoaderHeaders', {
@@ -311,7 +341,10 @@ export class OnboardingFrame extends Construct {
         accessControlAllowCredentials: false,
         originOverride: true,
       },
-      securityHeadersBehavior: { contentTypeOptions: { override: true } },
+      securityHeadersBehavior: {
+        strictTransportSecurity: STRICT_TRANSPORT_SECURITY,
+        contentTypeOptions: { override: true },
+      },
       customHeadersBehavior: {
         customHeaders: [{ header: 'Cross-Origin-Resource-Policy', value: 'cross-origin', override: true }],
       },

@@ -9,7 +9,13 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { RunKind } from '../lambdas/core/ports';
 import { ServiceFunction } from './service-function';
-import { connectService, type HostResources, handsOnDeliveries, useStateMachines } from './wiring';
+import {
+  connectService,
+  type HostResources,
+  handsOnDeliveries,
+  TABLE_WORKER,
+  useStateMachines,
+} from './wiring';
 
 /** Minutes between re-drives of runs that never started. */
 export const REDRIVE_MINUTES = 5;
@@ -33,7 +39,7 @@ export class RunRedrive extends Construct {
       memorySize: 256,
       timeout: Duration.minutes(1),
     });
-    connectService(this.function, resources, 'none');
+    connectService(this.function, resources, TABLE_WORKER);
     const { delivery, ...workflows } = stateMachines;
     useStateMachines(this.function, workflows);
     handsOnDeliveries(this.function, deliveryQueue, delivery);

@@ -3,28 +3,38 @@
 // endpoints, which accept versions, start their contract runs.
 import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { FALLBACK_HANDLER, ROUTES, type Route } from '../lambdas/api/routes';
+import { protectHttpApi } from './http-api-protection';
 import { ServiceFunction } from './service-function';
 import {
   type BlobAccess,
+  checksAccessTokens,
   connectService,
   endsReviewWaits,
   type HostResources,
+  NO_BLOBS,
   type StateMachines,
+  UPLOAD_BLOBS,
   useStateMachines,
 } from './wiring';
+
+/** The API's stage throttling: requests a second across all callers, and the burst. */
+export const API_THROTTLE = { rate: 500, burst: 1000 } as const;
 
 /** Handler module of an endpoint, relative to the repository root. */
 export const handlerEntry = (name: string): string => `lambdas/hosts/aws/functions/${name}.ts`;
 
-/** Uploads put PDFs; no other endpoint reads or writes blobs (they answer from the table). */
-const blobAccessOf = (route: Route): BlobAccess => (route.upload ? 'read-put' : 'none');
+/** Uploads keep PDFs; no other endpoint reads or writes blobs (they answer from the table). */
+const blobAccessOf = (route: Route): BlobAccess => (route.upload ? UPLOAD_BLOBS : NO_BLOBS);
 
 export class ServiceApi extends Construct {
   readonly httpApi: HttpApi;
   /** Endpoint functions by handler name, the fallback included. */
   readonly functions: ReadonlyMap<string, ServiceFunction>;
+  /** A line per request (lib/http-api-protection.ts). */
+  readonly accessLogs: LogGroup;
 
   constructor(scope: Construct, id: string, resources: HostResources, stateMachines: StateMachines) {
     super(scope, id);
@@ -36,12 +46,14 @@ export class ServiceApi extends Construct {
       readsPdfs = false,
     ): ServiceFunction => {
       const fn = new ServiceFunction(this, name, { entry: handlerEntry(name), description, readsPdfs });
-      connectService(fn, resources, blobAccess);
+      connectService(fn, resources, { table: 'endpoint', blobs: blobAccess });
+      // Every endpoint checks the caller's token (the fallback too, for the request history); one issues them.
+      checksAccessTokens(fn, resources);
       functions.set(name, fn);
       return fn;
     };
 
-    const fallback = endpointFunction(FALLBACK_HANDLER, 'every other path and method', 'none');
+    const fallback = endpointFunction(FALLBACK_HANDLER, 'every other path and method', NO_BLOBS);
     this.httpApi = new HttpApi(this, 'HttpApi', {
       description: `contract-service ${resources.environment}`,
       defaultIntegration: new HttpLambdaIntegration('Fallback', fallback),
@@ -65,5 +77,7 @@ export class ServiceApi extends Construct {
       });
     }
     this.functions = functions;
+    // Well above the per-key rate limits (decisions.md §4), so only a flood meets it.
+    this.accessLogs = protectHttpApi(this, this.httpApi, API_THROTTLE);
   }
 }

@@ -16,6 +16,7 @@ import {
 } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { acknowledge } from './checks';
 import { fromRoot, PROJECT_ROOT } from './paths';
 import { copyPdfjsAssetsCommands } from './pdfjs-assets';
 import { copyTextLayerFontCommands } from './text-layer-font-assets';
@@ -136,5 +137,15 @@ export class ServiceFunction extends NodejsFunction {
         },
       },
     });
+    acknowledge(
+      this,
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      'Lambda’s basic execution policy: writing its own log lines, nothing else.',
+    );
+    acknowledge(
+      this,
+      'AwsSolutions-IAM5[Resource::*]',
+      'Only actions that take no resource: X-Ray’s PutTraceSegments and PutTelemetryRecords (active tracing) and, for a stream consumer, dynamodb:ListStreams (test/infra checks no other).',
+    );
   }
 }

@@ -2,7 +2,8 @@
 import { Stage, type StageProps, Tags } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { OnboardingAssets } from '../frontend/onboarding/build';
-import type { BaseUrls, Environment } from './environments';
+import { CLOUDFRONT_REGION, EdgeStack } from './edge-stack';
+import type { BaseUrls, Environment, StageSettings } from './environments';
 import { StatefulStack } from './stateful-stack';
 import { StatelessStack } from './stateless-stack';
 
@@ -11,16 +12,29 @@ export interface ServiceStageProps extends StageProps {
   readonly baseUrls: BaseUrls;
   /** The sign-up form's frame files and loader, built before the app (frontend/onboarding/build.ts). */
   readonly onboarding: OnboardingAssets;
+  /** Where the stage deploys (`service:<environment>` in context); agnostic when not given. */
+  readonly settings: StageSettings;
 }
 
 export class ServiceStage extends Stage {
+  /** CloudFront's web ACL, in us-east-1 (or, for an agnostic stage, wherever the stage is deployed). */
+  readonly edge: EdgeStack;
   readonly stateful: StatefulStack;
   readonly stateless: StatelessStack;
 
   constructor(scope: Construct, id: string, props: ServiceStageProps) {
-    super(scope, id, props);
-    const { environment, baseUrls, onboarding } = props;
+    const { environment, baseUrls, onboarding, settings } = props;
+    const env = settings.account ? { account: settings.account, region: settings.region } : undefined;
+    super(scope, id, { ...props, ...(env && { env }) });
     const name = `contract-service-${environment}`;
+
+    this.edge = new EdgeStack(this, 'Edge', {
+      stackName: `${name}-edge`,
+      description: `contract-service ${environment}: CloudFront's web ACL (AWS WAF), in ${CLOUDFRONT_REGION}`,
+      environment,
+      ...(settings.domains && { domains: settings.domains }),
+      ...(env && { env: { account: env.account, region: CLOUDFRONT_REGION } }),
+    });
 
     this.stateful = new StatefulStack(this, 'Stateful', {
       stackName: `${name}-stateful`,
@@ -39,8 +53,14 @@ export class ServiceStage extends Stage {
         blobBucket: this.stateful.blobBucket,
         signingSecret: this.stateful.signingSecret,
         answersKeySecret: this.stateful.answersKeySecret,
+        webAclArn: this.edge.webAcl.attrArn,
+        ...(settings.domains &&
+          this.edge.certificate && { domains: { ...settings.domains, certificate: this.edge.certificate } }),
       },
+      // The web ACL is in us-east-1: a stage pinned elsewhere reads its ARN across regions.
+      crossRegionReferences: env !== undefined && env.region !== CLOUDFRONT_REGION,
       onboarding,
+      ...(settings.alarmEmail && { alarmEmail: settings.alarmEmail }),
     });
     Tags.of(this).add('service', 'contract-service');
     Tags.of(this).add('environment', environment);

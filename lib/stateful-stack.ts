@@ -21,6 +21,7 @@ import {
   SORT_KEY,
   TTL_ATTRIBUTE,
 } from '../lambdas/adapters/dynamodb/table-schema';
+import { acknowledge } from './checks';
 import type { Environment } from './environments';
 import { PUBLISHED_PREFIX } from './hosted-pages';
 
@@ -77,7 +78,25 @@ export class StatefulStack extends Stack {
       });
     }
 
+    // S3's access logs of the blob bucket: who read or wrote which contract, kept a year.
+    const accessLogs = new Bucket(this, 'BlobAccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      lifecycleRules: [{ expiration: Duration.days(365) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledge(
+      accessLogs,
+      'AwsSolutions-S1',
+      'The access log bucket itself: its access logs would be logs of logs.',
+    );
+
     this.blobBucket = new Bucket(this, 'Blobs', {
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'blobs/',
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       // SSE-S3 rather than KMS: CloudFront will serve hosted pages from this bucket, and a KMS key here
@@ -126,6 +145,11 @@ export class StatefulStack extends Stack {
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    acknowledge(
+      this.signingSecret,
+      'AwsSolutions-SMG4',
+      'Not rotated automatically: the hosts read the key once per instance, so a new value (set by hand, README Deploying) takes over as instances are replaced, and tokens live 15 minutes.',
+    );
 
     // Every sealed draft and submission depends on this value: it is generated once and never rotated,
     // and changing the generation settings below would replace the secret (and so lose every answer).
@@ -138,5 +162,10 @@ export class StatefulStack extends Stack {
       },
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    acknowledge(
+      this.answersKeySecret,
+      'AwsSolutions-SMG4',
+      'Every sealed answer depends on this one value (see above): rotating it would lose them all.',
+    );
   }
 }

@@ -10,25 +10,36 @@ import {
   type BehaviorOptions,
   CachePolicy,
   Distribution,
-  HttpVersion,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
   type IOrigin,
   OriginProtocolPolicy,
   OriginRequestPolicy,
-  OriginSslPolicy,
-  PriceClass,
+  ResponseHeadersPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin, LoadBalancerV2Origin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { VpcOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { OnboardingAssets } from '../frontend/onboarding/build';
 import { ROUTES } from '../lambdas/api/routes';
 import type { RunKind } from '../lambdas/core/ports';
+import { acknowledge } from './checks';
 import { ContractPipeline } from './contract-pipeline';
+import {
+  completeDistribution,
+  distributionDefaults,
+  domainOf,
+  edgeLogBucket,
+  STRICT_TRANSPORT_SECURITY,
+} from './distribution-defaults';
 import { HostedPages } from './hosted-pages';
+import { httpApiOrigin } from './http-api-origin';
 import { addMcpServer } from './mcp-server';
 import { OnboardingAcceptance } from './onboarding-acceptance';
 import { LOADER_PATH, OnboardingFrame } from './onboarding-frame';
+import { Operations } from './operations';
 import { RunRedrive } from './run-redrive';
 import { ServiceApi } from './service-api';
 import type { ServiceFunction } from './service-function';
@@ -40,6 +51,8 @@ export interface StatelessStackProps extends StackProps {
   readonly resources: ServiceResources;
   /** The sign-up form's files and loader (lib/onboarding-frame.ts). */
   readonly onboarding: OnboardingAssets;
+  /** Where the stage's alarms are mailed, if anywhere (lib/operations.ts). */
+  readonly alarmEmail?: string;
 }
 
 /** CloudFront path patterns of the upload routes: `{id}` becomes `*`. */
@@ -61,14 +74,26 @@ export class StatelessStack extends Stack {
   /** The sign-up form: its frame address, frame API and files, and the loader this stack's API serves. */
   readonly onboarding: OnboardingFrame;
   readonly distribution: Distribution;
+  /** The alarm topic, the alarms and the dashboard. */
+  readonly operations: Operations;
+  /** CloudFront's and the ingest load balancer's logs. */
+  readonly logBucket: Bucket;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
+    this.logBucket = edgeLogBucket(this, 'EdgeLogs');
     this.pages = new HostedPages(this, 'Pages', {
       environment: props.resources.environment,
       blobBucket: props.resources.blobBucket,
+      webAclArn: props.resources.webAclArn,
+      logBucket: this.logBucket,
+      domain: domainOf(props.resources.domains, 'pages'),
     });
-    const resources: HostResources = { ...props.resources, pagesBaseUrl: this.pages.baseUrl };
+    const resources: HostResources = {
+      ...props.resources,
+      pagesBaseUrl: this.pages.baseUrl,
+      logBucket: this.logBucket,
+    };
 
     // No cycle: the state machines reference the workers, the hosts that start runs reference the state
     // machines, and no worker a state machine runs is told a state machine's ARN. Each host that starts
@@ -108,28 +133,36 @@ export class StatelessStack extends Stack {
 
     // An API answers per caller: nothing is cached, and every header but Host reaches the origin
     // (with caching disabled this policy also forwards Authorization).
+    // The API's answers are JSON for programs: HSTS, no sniffing, never framed, no referrer.
+    const apiHeaders = new ResponseHeadersPolicy(this, 'ApiHeaders', {
+      comment: `contract-service ${resources.environment}: API`,
+      securityHeadersBehavior: {
+        strictTransportSecurity: STRICT_TRANSPORT_SECURITY,
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+      },
+    });
     const behaviour = (origin: IOrigin): BehaviorOptions => ({
       origin,
       allowedMethods: AllowedMethods.ALLOW_ALL,
       cachePolicy: CachePolicy.CACHING_DISABLED,
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      responseHeadersPolicy: apiHeaders,
       // Not a redirect: a client's POST would be replayed as a GET without its body.
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
     });
-    const apiOrigin = new HttpOrigin(
-      `${this.api.httpApi.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
-      {
-        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-        originSslProtocols: [OriginSslPolicy.TLS_V1_2],
-      },
-    );
-    const ingestOrigin = new LoadBalancerV2Origin(this.ingest.loadBalancer, {
+    const apiOrigin = httpApiOrigin(this, 'ApiOrigin', this.api.httpApi, resources.domains, 'api');
+    // A VPC origin: the load balancer is internal, reached over AWS's network (lib/upload-ingest.ts).
+    const ingestOrigin = VpcOrigin.withApplicationLoadBalancer(this.ingest.loadBalancer, {
       protocolPolicy: OriginProtocolPolicy.HTTP_ONLY,
+      httpPort: 80,
       customHeaders: { [ORIGIN_VERIFY_HEADER]: this.ingest.originVerifySecret.secretValue.unsafeUnwrap() },
       // The answer comes after the whole body is stored and checked (60 s is the most without a quota raise).
       readTimeout: Duration.seconds(60),
     });
 
+    const apiDomain = domainOf(resources.domains, 'api');
     this.distribution = new Distribution(this, 'Front', {
       comment: `contract-service ${resources.environment}`,
       defaultBehavior: behaviour(apiOrigin),
@@ -137,8 +170,25 @@ export class StatelessStack extends Stack {
         ...UPLOAD_PATH_PATTERNS.map((pattern) => [pattern, behaviour(ingestOrigin)]),
         [LOADER_PATH, this.onboarding.loaderBehaviour],
       ]),
-      httpVersion: HttpVersion.HTTP2_AND_3,
-      priceClass: PriceClass.PRICE_CLASS_100,
+      ...distributionDefaults({ ...resources, logFilePrefix: 'cloudfront/api/', domain: apiDomain }),
+    });
+    completeDistribution(this.distribution, apiDomain);
+    acknowledge(
+      this.distribution,
+      'AwsSolutions-CFR5',
+      'The ingest origin is a VPC origin: HTTP to an internal load balancer over AWS’s network, never the internet; the API origin is HTTPS with TLS 1.2.',
+    );
+
+    // Last: it alarms on every function, state machine and queue the stack has.
+    this.operations = new Operations(this, 'Operations', {
+      environment: resources.environment,
+      ...(props.alarmEmail && { alarmEmail: props.alarmEmail }),
+      httpApis: { Api: this.api.httpApi, FrameApi: this.onboarding.httpApi },
+      ingestTargets: this.ingest.targetGroup,
+    });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: 'SNS topic every alarm of the stage notifies: subscribe the operators to it',
+      value: this.operations.topic.topicArn,
     });
 
     new CfnOutput(this, 'DistributionDomainName', {
@@ -155,7 +205,8 @@ export class StatelessStack extends Stack {
       value: this.onboarding.origin,
     });
     new CfnOutput(this, 'FrameApiUrl', {
-      description: 'Frame API endpoint (also reachable directly; the frame calls it through its own address)',
+      description:
+        'Frame API endpoint (switched off when the stage’s domains are in a hosted zone; the frame calls it through its own address)',
       value: this.onboarding.httpApi.apiEndpoint,
     });
     new CfnOutput(this, 'ContractStateMachineArn', {
@@ -171,7 +222,8 @@ export class StatelessStack extends Stack {
       value: this.stateMachines.delivery.stateMachineArn,
     });
     new CfnOutput(this, 'ApiUrl', {
-      description: 'HTTP API endpoint (also reachable directly, without the upload ingest service)',
+      description:
+        'HTTP API endpoint (switched off when the stage’s domains are in a hosted zone; CloudFront adds the upload ingest service)',
       value: this.api.httpApi.apiEndpoint,
     });
   }

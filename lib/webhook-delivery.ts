@@ -19,7 +19,7 @@ import { Construct } from 'constructs';
 import { BUS_RULES, type EventPattern as BusPattern } from '../lambdas/adapters/events/bus-rules';
 import { alarmedWorkQueue } from './dead-letters';
 import { ServiceFunction } from './service-function';
-import { connectService, type HostResources, handsOnDeliveries } from './wiring';
+import { connectService, type HostResources, handsOnDeliveries, TABLE_WORKER } from './wiring';
 import { workflowStateMachine } from './workflow-state-machine';
 
 /** Construct ids of the functions (the ASL file names the hand-back `${HandBackDeliveryFunctionArn}`). */
@@ -89,7 +89,7 @@ export class WebhookDelivery extends Construct {
       // The Task's TimeoutSeconds.
       timeout: Duration.seconds(30),
     });
-    connectService(this.handBack, resources, 'none');
+    connectService(this.handBack, resources, TABLE_WORKER);
     this.stateMachine = workflowStateMachine(
       this,
       'DeliveryWaits',
@@ -110,7 +110,7 @@ export class WebhookDelivery extends Construct {
       // 10 s for the slowest receiver, and the table's reads and writes around it.
       timeout: Duration.seconds(30),
     });
-    connectService(this.deliver, resources, 'none');
+    connectService(this.deliver, resources, TABLE_WORKER);
     this.deliver.addEventSource(
       new SqsEventSource(this.deliveryQueue, {
         // Up to 10 deliveries a batch, sent at once; no batching window, so a lone delivery is not held back
@@ -135,7 +135,7 @@ export class WebhookDelivery extends Construct {
       // A backlog is taken 100 events at a time until none is left; what a time-out leaves, the next takes.
       timeout: Duration.minutes(2),
     });
-    connectService(this.publish, resources, 'none');
+    connectService(this.publish, resources, TABLE_WORKER);
     this.publish.addEnvironment('EVENT_BUS_NAME', this.bus.eventBusName);
     this.bus.grantPutEventsTo(this.publish);
     this.publish.addEventSource(
@@ -171,7 +171,7 @@ export class WebhookDelivery extends Construct {
       // A batch of 10 events, each a read and one transaction.
       timeout: Duration.seconds(30),
     });
-    connectService(this.fanOut, resources, 'none');
+    connectService(this.fanOut, resources, TABLE_WORKER);
     handsOnDeliveries(this.fanOut, this.deliveryQueue, this.stateMachine);
 
     const fanOut = alarmedWorkQueue(this, 'FanOut', {

@@ -8,6 +8,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { RunKind } from '../lambdas/core/ports';
+import { acknowledge, acknowledgeFindings } from './checks';
 import { fromRoot } from './paths';
 
 /** The ASL file of each kind of run, relative to the repository root. */
@@ -77,11 +78,22 @@ export function workflowStateMachine(
     ]),
     logs: {
       destination: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
-      level: LogLevel.ERROR,
+      // Every event, so a run's path can be followed; never the states' input and output.
+      level: LogLevel.ALL,
       includeExecutionData: false,
     },
     tracingEnabled: true,
   });
+  acknowledge(
+    stateMachine,
+    'AwsSolutions-IAM5[Resource::*]',
+    'Log delivery (logs:*LogDelivery, PutResourcePolicy, Describe*) and X-Ray take no resource.',
+  );
+  acknowledgeFindings(
+    stateMachine,
+    /AwsSolutions-IAM5\[Resource::<.+\.Arn>:\*\]/,
+    'The versions and aliases of the functions this file names (CDK’s grantInvoke), and no other function.',
+  );
   const invoked = [...new Set(used.map(([, fn]) => fn))];
   for (const fn of invoked) fn.grantInvoke(stateMachine);
   for (const [, queue] of sentTo) queue.grantSendMessages(stateMachine);

@@ -5,7 +5,15 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Environment } from '../core/model';
 import type { Directory } from '../core/organisations';
-import type { BlobStore, Clock, DeliveryQueue, PdfInspector, Ports, Workflows } from '../core/ports';
+import type {
+  AccessTokens,
+  BlobStore,
+  Clock,
+  DeliveryQueue,
+  PdfInspector,
+  Ports,
+  Workflows,
+} from '../core/ports';
 import type { ContractRenderer } from '../core/rendered-contract';
 import { BatchingRecorder, notRecording, type RecorderOptions } from '../core/request-history/recorder';
 import { aesGcmAnswerVault } from './answer-vault';
@@ -24,7 +32,11 @@ export interface PortsWiring {
   tableName: string;
   s3: S3Client;
   bucket: string;
-  signingKey: Uint8Array;
+  /**
+   * The access-token signing key, read on first use: only the hosts that issue or check tokens are
+   * given it deployed (lib/wiring.ts), and the others never ask.
+   */
+  signingKey: () => Promise<Uint8Array>;
   /** The 32-byte key the form's answers are sealed with, read on first use. */
   answersKey: () => Promise<Uint8Array>;
   workflows: Workflows;
@@ -54,6 +66,25 @@ const unwired = (port: string): never => {
 const translatingStores = <S extends object>(stores: S): S =>
   Object.fromEntries(Object.entries(stores).map(([name, store]) => [name, translatingFaults(store)])) as S;
 
+/** The access tokens over a key read on first use; a failed read is tried again on the next use. */
+const tokensOnFirstUse = (environment: Environment, signingKey: () => Promise<Uint8Array>): AccessTokens => {
+  let tokens: Promise<AccessTokens> | undefined;
+  const built = (): Promise<AccessTokens> => {
+    tokens ??= signingKey().then(
+      (key) => joseAccessTokens(environment, key),
+      (error: unknown) => {
+        tokens = undefined;
+        throw error;
+      },
+    );
+    return tokens;
+  };
+  return {
+    issue: async (claims) => (await built()).issue(claims),
+    verify: async (token) => (await built()).verify(token),
+  };
+};
+
 export const composePorts = (wiring: PortsWiring): Ports => {
   const clock = systemClock();
   // Every port over an AWS service raises its faults as the core's (adapters/unavailable.ts).
@@ -71,7 +102,7 @@ export const composePorts = (wiring: PortsWiring): Ports => {
     renderer: wiring.renderer?.(blobs) ?? { render: () => unwired('PDF renderer') },
     workflows: translatingFaults(wiring.workflows),
     deliveryQueue: translatingFaults(wiring.deliveryQueue(clock)),
-    tokens: joseAccessTokens(wiring.environment, wiring.signingKey),
+    tokens: translatingFaults(tokensOnFirstUse(wiring.environment, wiring.signingKey)),
     answerVault: translatingFaults(aesGcmAnswerVault(wiring.answersKey)),
     webhookSender: { send: webhookSender({ allowLoopbackHttp: wiring.allowLoopbackWebhooks }) },
     ...stores,

@@ -118,7 +118,7 @@ export const localServices = async (
         requestHistory: config.requestHistory
           ? { flushAfterMs: LOCAL_HISTORY_FLUSH_MS, maxWrites: 1 }
           : 'off',
-        signingKey: await signingKey(config.dataDir, environment),
+        signingKey: () => signingKey(config.dataDir, environment),
         answersKey: () => answersKey(config.dataDir, environment),
         workflows: { ...starters.workflows, ...localWaits(dynamo, environment).ending },
         deliveryQueue: starters.deliveryQueue,

@@ -5,7 +5,8 @@ import { ENVIRONMENTS } from '../core/model';
 import { type AcceptanceStep, acceptWhenDue } from '../core/onboarding';
 import { worker } from './worker';
 
-const AcceptanceRunInput = z.object({
+/** The input of the acceptance workflow's tasks: the run. */
+export const AcceptanceRunInput = z.object({
   kind: z.literal('acceptance'),
   environment: z.enum(ENVIRONMENTS),
   onboardingId: z.string().check(z.regex(/^onb_[A-Za-z0-9]+$/)),

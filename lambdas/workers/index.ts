@@ -4,6 +4,7 @@
 import { acceptOnboarding } from './accept-onboarding';
 import { analyseVersion } from './analyse-contract';
 import { finishRun } from './finish-run';
+import { giveUpAcceptance } from './give-up-acceptance';
 import { handBackDelivery } from './hand-back-delivery';
 import { publishReview } from './publish-review';
 import { publishViewer } from './publish-viewer';
@@ -18,4 +19,5 @@ export const WORKERS: Readonly<Record<string, Worker<unknown>>> = {
   FinishRunFunctionArn: finishRun,
   HandBackDeliveryFunctionArn: handBackDelivery,
   AcceptOnboardingFunctionArn: acceptOnboarding,
+  GiveUpAcceptanceFunctionArn: giveUpAcceptance,
 };

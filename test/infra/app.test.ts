@@ -33,11 +33,13 @@ beforeAll(() => {
 afterAll(() => synthesised?.cleanUp());
 
 describe('CDK app', () => {
-  it('has a sandbox and a production stage of a stateful and a stateless stack each, all distinctly named', () => {
+  it('has a sandbox and a production stage of an edge, a stateful and a stateless stack each, all distinctly named', () => {
     const names = synthesised.assembly.stacksRecursively.map((stack) => stack.stackName).sort();
     expect(names).toEqual([
+      'contract-service-production-edge',
       'contract-service-production-stateful',
       'contract-service-production-stateless',
+      'contract-service-sandbox-edge',
       'contract-service-sandbox-stateful',
       'contract-service-sandbox-stateless',
     ]);
@@ -51,10 +53,10 @@ describe('CDK app', () => {
     }
   });
 
-  it('builds each stateless stack on its own stage’s stateful stack', () => {
+  it('builds each stateless stack on its own stage’s stateful and edge stacks', () => {
     for (const stage of Object.values(synthesised.stages)) {
       const dependencies = stage.stateless.dependencies.map((stack) => stack.stackName);
-      expect(dependencies).toEqual([stage.stateful.stackName]);
+      expect(dependencies.sort()).toEqual([stage.edge.stackName, stage.stateful.stackName].sort());
     }
   });
 

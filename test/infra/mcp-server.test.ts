@@ -41,7 +41,6 @@ const account = '111111111111';
 const named = (environment: string): McpEnvironmentResources => ({
   tableName: `service-${environment}`,
   bucketName: `blobs-${environment}`,
-  signingSecretArn: `arn:aws:secretsmanager:eu-west-1:${account}:secret:signing-${environment}-AbCdEf`,
   pagesBaseUrl: `https://pages-${environment}.example.com`,
   deliveryQueueArn: `arn:aws:sqs:eu-west-1:${account}:delivery-${environment}`,
   deliveryQueueUrl: `https://sqs.eu-west-1.amazonaws.com/${account}/delivery-${environment}`,
@@ -92,7 +91,6 @@ test('the function: routes, settings, and access to both environments and the id
       [`${prefix}_BASE_URL`]: baseUrls[environment],
       [`${prefix}_TABLE_NAME`]: own.tableName,
       [`${prefix}_BLOB_BUCKET`]: own.bucketName,
-      [`${prefix}_SIGNING_SECRET_ARN`]: own.signingSecretArn,
       [`${prefix}_PAGES_BASE_URL`]: own.pagesBaseUrl,
       [`${prefix}_DELIVERY_QUEUE_URL`]: own.deliveryQueueUrl,
       [`${prefix}_DELIVERY_STATE_MACHINE_ARN`]: own.deliveryStateMachineArn,
@@ -107,12 +105,11 @@ test('the function: routes, settings, and access to both environments and the id
   }
   for (const environment of ENVIRONMENTS) {
     const own = named(environment);
-    expect(grants(statements, 'secretsmanager:GetSecretValue', own.signingSecretArn)).toBe(true);
     expect(grants(statements, 'sqs:SendMessage', own.deliveryQueueArn)).toBe(true);
     expect(grants(statements, 'states:StartExecution', own.deliveryStateMachineArn)).toBe(true);
   }
-  // No blob access, and nothing beyond DynamoDB, the two secrets, the queues and the waits (and tracing).
+  // No blob access, no secret (it issues and checks no /v1 token), nothing beyond DynamoDB, the queues and the waits (and tracing).
   const actions = statements.flatMap(actionsOf);
   expect(actions.some((action) => action.startsWith('s3:'))).toBe(false);
-  expect(actions.filter((a) => !/^(dynamodb|secretsmanager|sqs|states|xray):/.test(a))).toEqual([]);
+  expect(actions.filter((a) => !/^(dynamodb|sqs|states|xray):/.test(a))).toEqual([]);
 });

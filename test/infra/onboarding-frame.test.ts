@@ -180,10 +180,11 @@ describe.each<Environment>(['sandbox', 'production'])('sign-up form (%s)', (envi
             PRODUCTION_BASE_URL: urls['service:productionBaseUrl'],
             TABLE_NAME: importOf('Table'),
             BLOB_BUCKET: importOf('Blobs'),
-            SIGNING_SECRET_ARN: importOf('AccessTokenSigningKey'),
             PAGES_BASE_URL: expect.anything(),
           }),
         ]);
+        // The frame API uses session tokens, never access tokens: it is not told of the signing key.
+        expect([name, variables.SIGNING_SECRET_ARN]).toEqual([name, undefined]);
         if (name === FRAME_FALLBACK_HANDLER) expect(variables[ANSWERS_KEY_SETTING]).toBeUndefined();
         else expect([name, variables[ANSWERS_KEY_SETTING]]).toEqual([name, importOf('AnswersKey')]);
       }
@@ -305,18 +306,26 @@ describe.each<Environment>(['sandbox', 'production'])('sign-up form (%s)', (envi
           OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST,
           ViewerProtocolPolicy: 'https-only',
         });
-        expect(behaviour.ResponseHeadersPolicyId).toBeUndefined();
+        // The frame's own headers (HSTS among them) on the API's answers too.
+        expect(behaviour.ResponseHeadersPolicyId).toEqual(
+          config.DefaultCacheBehavior.ResponseHeadersPolicyId,
+        );
         const domain = JSON.stringify(originOf(config, behaviour)?.DomainName);
         expect(domain).toContain(`{"Ref":"${idOf(frame().httpApi)}"}`);
         expect(domain).toContain('.execute-api.');
       }
     });
 
-    it('sends the frame’s security headers on every file and error: its CSP with frame-ancestors *, nosniff, no referrer, no X-Frame-Options', () => {
+    it('sends the frame’s security headers on every file and error: HSTS, its CSP with frame-ancestors *, nosniff, no referrer, no X-Frame-Options', () => {
       const policy = headersPolicy(distributionConfig(frame().distribution).DefaultCacheBehavior);
       expect(FRAME_SECURITY_HEADERS['Content-Security-Policy']).toBe(FRAME_CSP);
       expect(FRAME_CSP).toContain('frame-ancestors *');
       expect(policy.SecurityHeadersConfig).toEqual({
+        StrictTransportSecurity: {
+          AccessControlMaxAgeSec: 31536000,
+          IncludeSubdomains: true,
+          Override: true,
+        },
         ContentSecurityPolicy: { ContentSecurityPolicy: FRAME_CSP, Override: true },
         ContentTypeOptions: { Override: true },
         ReferrerPolicy: { ReferrerPolicy: FRAME_SECURITY_HEADERS['Referrer-Policy'], Override: true },

@@ -1,6 +1,7 @@
 // infra -> the stateful stack alone (no functions, so no bundling): table, bucket, signing key and the
 // form answers' key.
 import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ANSWER_KEY_BYTES, aesGcmAnswerVault, decodeAnswerKey } from '../../lambdas/adapters/answer-vault';
@@ -10,13 +11,16 @@ import {
   SORT_KEY,
   TTL_ATTRIBUTE,
 } from '../../lambdas/adapters/dynamodb/table-schema';
+import { fromRoot } from '../../lib/paths';
 import { ANSWERS_KEY_LENGTH, StatefulStack } from '../../lib/stateful-stack';
 
 describe('StatefulStack', () => {
   let template: Template;
 
   beforeAll(() => {
-    const stack = new StatefulStack(new App(), 'Stateful', { environment: 'sandbox' });
+    // With cdk.json's context, as the app has it (its feature flags decide how access logs are granted).
+    const context = JSON.parse(readFileSync(fromRoot('cdk.json'), 'utf8')).context;
+    const stack = new StatefulStack(new App({ context }), 'Stateful', { environment: 'sandbox' });
     template = Template.fromStack(stack);
   });
 
@@ -88,7 +92,8 @@ describe('StatefulStack', () => {
 
   describe('blob bucket', () => {
     it('blocks every form of public access and enforces bucket-owner ownership', () => {
-      template.resourceCountIs('AWS::S3::Bucket', 1);
+      // And the bucket of its access logs (below).
+      template.resourceCountIs('AWS::S3::Bucket', 2);
       template.hasResourceProperties('AWS::S3::Bucket', {
         PublicAccessBlockConfiguration: {
           BlockPublicAcls: true,
@@ -138,7 +143,9 @@ describe('StatefulStack', () => {
     });
 
     it('lets CloudFront distributions of its own account read published pages, and nothing else', () => {
-      const [policy] = Object.values(template.findResources('AWS::S3::BucketPolicy'));
+      const [policy] = Object.values(template.findResources('AWS::S3::BucketPolicy')).filter((candidate) =>
+        JSON.stringify(candidate.Properties.Bucket).startsWith('{"Ref":"Blobs'),
+      );
       const allowed = ((policy?.Properties.PolicyDocument.Statement ?? []) as { Effect: string }[]).filter(
         (statement) => statement.Effect === 'Allow',
       );
@@ -169,6 +176,17 @@ describe('StatefulStack', () => {
             },
           },
         },
+      ]);
+    });
+
+    it('logs every request to its own access log bucket, kept a year', () => {
+      const buckets = template.findResources('AWS::S3::Bucket');
+      const [logsId] = Object.keys(buckets).filter((id) => id.startsWith('BlobAccessLogs'));
+      template.hasResourceProperties('AWS::S3::Bucket', {
+        LoggingConfiguration: { DestinationBucketName: { Ref: logsId }, LogFilePrefix: 'blobs/' },
+      });
+      expect(buckets[logsId ?? '']?.Properties.LifecycleConfiguration.Rules).toEqual([
+        expect.objectContaining({ ExpirationInDays: 365, Status: 'Enabled' }),
       ]);
     });
 

@@ -21,7 +21,7 @@ import {
 } from '../../lib/contract-pipeline';
 import type { Environment } from '../../lib/environments';
 import { KVS_IMPORT } from '../../lib/hosted-pages';
-import { ACCEPT_ONBOARDING } from '../../lib/onboarding-acceptance';
+import { ACCEPT_ONBOARDING, GIVE_UP_ACCEPTANCE } from '../../lib/onboarding-acceptance';
 import { FRAME_SUBMIT_HANDLER, LOADER_PATH } from '../../lib/onboarding-frame';
 import { fromRoot } from '../../lib/paths';
 import { REDRIVE_MINUTES } from '../../lib/run-redrive';
@@ -56,7 +56,6 @@ const SERVICE_SETTINGS = [
   'SERVICE_ENVIRONMENT',
   'TABLE_NAME',
   'BLOB_BUCKET',
-  'SIGNING_SECRET_ARN',
   'SANDBOX_BASE_URL',
   'PRODUCTION_BASE_URL',
   'PAGES_BASE_URL',
@@ -86,7 +85,7 @@ const TASK_WORKERS: Readonly<Record<RunKind, Readonly<Record<string, string>>>> 
   },
   review: { PublishReview: 'PublishReview', Finished: 'FinishRun', GiveUp: 'FinishRun' },
   delivery: { HandBack: HAND_BACK_DELIVERY },
-  acceptance: { AcceptWhenDue: ACCEPT_ONBOARDING },
+  acceptance: { AcceptWhenDue: ACCEPT_ONBOARDING, GiveUp: GIVE_UP_ACCEPTANCE },
 };
 /** The Tasks that invoke their function and wait for their task token (the function is a parameter). */
 const WAITING_TASKS = ['AwaitLawyerReview'];
@@ -105,7 +104,7 @@ const WORKER_SIZES: Readonly<Record<string, { MemorySize: number; Timeout: numbe
 /** The workers that replace what they publish, and so may delete objects. */
 const DELETING_WORKERS = ['PublishViewer', 'PublishReview'];
 /** The workers that touch no blob. */
-const BLOBLESS_WORKERS = ['RequestLawyerReview'];
+const BLOBLESS_WORKERS = ['RequestLawyerReview', 'FinishRun'];
 /** CloudFront's managed CachingOptimized policy. */
 const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';
 /** CloudFront's managed policies: CachingDisabled and AllViewerExceptHostHeader. */
@@ -188,17 +187,19 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       [PUBLISH_EVENTS, stage.stateless.delivery.publish],
       [REDRIVE, stage.stateless.redrive],
       [ACCEPT_ONBOARDING, stage.stateless.acceptance.accept],
+      [GIVE_UP_ACCEPTANCE, stage.stateless.acceptance.giveUp],
     ]);
     functionIds = new Map([...functions].map(([name, fn]) => [name, logicalIdOf(stage.stateless, fn)]));
   });
 
   describe('functions', () => {
     it('has exactly one function per endpoint, the fallback, one per worker, the render consumer, the delivery consumer and its hand-back, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate, the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
-      // The frame API's functions and the two of the form's files are tested in onboarding-frame.test.ts.
+      // The frame API's functions and the two of the form's files are tested in onboarding-frame.test.ts;
+      // the last is CDK's custom resource function that looks up CloudFront's prefix list.
       const form = FRAME_ROUTES.length + 1 + 2;
       template.resourceCountIs(
         'AWS::Lambda::Function',
-        ROUTES.length + 1 + WORKERS.length + 1 + 4 + 1 + 1 + 1 + form,
+        ROUTES.length + 1 + WORKERS.length + 1 + 4 + 1 + 2 + 1 + form + 1,
       );
       expect([...stage.stateless.api.functions.keys()].sort()).toEqual(
         [...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort(),
@@ -233,7 +234,10 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         });
         expect(variables.TABLE_NAME).toEqual(expectImportOf(TABLE));
         expect(variables.BLOB_BUCKET).toEqual(expectImportOf(BUCKET));
-        expect(variables.SIGNING_SECRET_ARN).toEqual(expectImportOf(SIGNING_SECRET));
+        // Only the hosts that issue or check access tokens are told of the signing key (hardening.test.ts).
+        if (stage.stateless.api.functions.has(name))
+          expect(variables.SIGNING_SECRET_ARN).toEqual(expectImportOf(SIGNING_SECRET));
+        else expect(variables.SIGNING_SECRET_ARN).toBeUndefined();
         expect(variables.PAGES_BASE_URL).toEqual(pagesBaseUrl());
       }
     });
@@ -279,7 +283,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('grants', () => {
-    it('lets every function read and write the table (and use its key) and read the signing key', () => {
+    it('lets every function read and write the table (and use its key), and only the API’s functions read the signing key', () => {
       for (const name of functionIds.keys()) {
         const statements = statementsOfFunction(name);
         for (const action of [
@@ -295,23 +299,26 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           ]);
         }
         expect(grants(statements, 'kms:Decrypt', 'ExportsOutputFnGetAttTableKey')).toBe(true);
-        expect(
+        expect([
+          name,
           grants(statements, 'secretsmanager:GetSecretValue', 'ExportsOutputRefAccessTokenSigningKey'),
-        ).toBe(true);
+        ]).toEqual([name, stage.stateless.api.functions.has(name)]);
       }
     });
 
-    it('lets the upload functions put and read blobs, and no other endpoint touch the bucket', () => {
+    it('lets the upload functions put, read and delete (a refused upload) blobs under uploads/, and no other endpoint touch the bucket', () => {
       for (const route of ROUTES) {
         const statements = statementsOfFunction(route.name);
         const bucketActions = bucketActionsOf(route.name);
         if (route.upload) {
-          expect(bucketActions).toEqual(expect.arrayContaining(['s3:PutObject', 's3:GetObject*']));
+          expect(bucketActions).toEqual(
+            expect.arrayContaining(['s3:PutObject', 's3:GetObject', 's3:DeleteObject']),
+          );
           expect(grants(statements, 's3:PutObject', 'ExportsOutputFnGetAttBlobs')).toBe(true);
+          expect(grants(statements, 's3:PutObject', '/uploads/*')).toBe(true);
         } else {
           expect(bucketActions).toEqual([]);
         }
-        expect(bucketActions.filter((a) => a.startsWith('s3:Delete'))).toEqual([]);
       }
     });
   });
@@ -363,9 +370,9 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       expect(grants(statements, 'secretsmanager:GetSecretValue', 'OriginVerify')).toBe(true);
     });
 
-    it('sits behind a load balancer that forwards only requests carrying the origin secret, health-checked on /healthz', () => {
+    it('sits behind an internal load balancer that forwards only requests carrying the origin secret, health-checked on /healthz', () => {
       template.hasResourceProperties('AWS::ElasticLoadBalancingV2::LoadBalancer', {
-        Scheme: 'internet-facing',
+        Scheme: 'internal',
       });
       template.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', {
         TargetType: 'ip',
@@ -414,7 +421,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     ];
     const kinds = RUN_KINDS;
 
-    it('has a Standard state machine per kind of run, logging errors without execution data for a month, traced', () => {
+    it('has a Standard state machine per kind of run, logging every event without execution data for a month, traced', () => {
       template.resourceCountIs('AWS::StepFunctions::StateMachine', kinds.length);
       for (const kind of kinds) {
         const { properties } = stateMachineOf(kind);
@@ -423,7 +430,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           {
             StateMachineType: 'STANDARD',
             TracingConfiguration: { Enabled: true },
-            LoggingConfiguration: { Level: 'ERROR', IncludeExecutionData: false },
+            LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: false },
           },
         ]);
         const [destination] = (
@@ -497,7 +504,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       }
     });
 
-    it('lets each state machine invoke exactly the functions its file runs, and all together the five workers, the delivery hand-back and the acceptance', () => {
+    it('lets each state machine invoke exactly the functions its file runs, and all together the five workers, the delivery hand-back and the acceptance’s two', () => {
       const invoked = kinds.map((kind) => {
         const ids = invokedBy(roleIdOf(stateMachineOf(kind).machine.role));
         const workers = [...new Set(Object.values(TASK_WORKERS[kind]))].filter(
@@ -507,7 +514,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         return ids;
       });
       expect([...new Set(invoked.flat())].sort()).toEqual(
-        [...WORKERS.map((worker) => worker.id), HAND_BACK_DELIVERY, ACCEPT_ONBOARDING]
+        [...WORKERS.map((worker) => worker.id), HAND_BACK_DELIVERY, ACCEPT_ONBOARDING, GIVE_UP_ACCEPTANCE]
           .map((id) => functionIds.get(id))
           .sort(),
       );
@@ -533,7 +540,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       }
     });
 
-    it('lets the page-writing workers read, put and delete blobs, the token keeper none, and the others only read and put', () => {
+    it('lets the page-writing workers read, put and delete blobs, the token keeper and the outcome recorder none, and the others only read and put', () => {
       for (const worker of WORKERS) {
         const actions = bucketActionsOf(worker.id);
         if (BLOBLESS_WORKERS.includes(worker.id)) {
@@ -543,13 +550,16 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         const statements = statementsOfFunction(worker.id);
         expect([worker.id, actions]).toEqual([
           worker.id,
-          expect.arrayContaining(['s3:GetObject*', 's3:PutObject']),
+          expect.arrayContaining(['s3:GetObject', 's3:PutObject']),
         ]);
         expect(grants(statements, 's3:PutObject', 'ExportsOutputFnGetAttBlobs')).toBe(true);
+        // The page writers write and replace under published/ only (hardening.test.ts checks the folders).
+        if (DELETING_WORKERS.includes(worker.id))
+          expect(grants(statements, 's3:PutObject', '/published/*')).toBe(true);
         const deletes = actions.filter((action) => action.startsWith('s3:Delete'));
         expect([worker.id, deletes]).toEqual([
           worker.id,
-          DELETING_WORKERS.includes(worker.id) ? ['s3:DeleteObject*'] : [],
+          DELETING_WORKERS.includes(worker.id) ? ['s3:DeleteObject'] : [],
         ]);
       }
     });
@@ -865,7 +875,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       ]);
       expect(functionOf(RENDER_CONTRACTS).properties).toMatchObject({ MemorySize: 3008, Timeout: 900 });
       expect(bucketActionsOf(RENDER_CONTRACTS)).toEqual(
-        expect.arrayContaining(['s3:GetObject*', 's3:PutObject', 's3:DeleteObject*']),
+        expect.arrayContaining(['s3:GetObject', 's3:PutObject', 's3:DeleteObject']),
       );
       const senders = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
         (policy.Properties.PolicyDocument.Statement as PolicyStatement[]).some(
@@ -897,12 +907,12 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         expect([id, maxReceiveCount]).toEqual([id, receivesOf[id]]);
       }
       expect(workQueues.map(([id]) => id).sort()).toEqual(Object.keys(receivesOf).sort());
+      // The queues' alarms (lib/operations.ts alarms on much else, some on metric expressions).
       const alarmed = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((alarm) => [
         alarm.Properties.MetricName,
         alarm.Properties.Threshold,
-        (alarm.Properties.Dimensions as Array<{ Value: { 'Fn::GetAtt': [string] } }>)[0]?.Value[
-          'Fn::GetAtt'
-        ][0],
+        (alarm.Properties.Dimensions as Array<{ Value: { 'Fn::GetAtt'?: [string] } }> | undefined)?.[0]
+          ?.Value['Fn::GetAtt']?.[0],
       ]);
       for (const id of deadLetterIds) {
         expect([id, queues[id]?.Properties.MessageRetentionPeriod]).toEqual([id, 14 * 24 * 3600]);

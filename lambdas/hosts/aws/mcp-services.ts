@@ -2,7 +2,6 @@
 // provider it trusts (its issuer and JWKS, and its grants in the identity table), the identity table's
 // directory, and the ports of both environments, since every tool may act in either. Configuration is
 // read once from the environment and validated; clients are built once per instance.
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import * as z from 'zod/mini';
 import { createS3Client } from '../../adapters/blobs/s3-client';
@@ -32,7 +31,6 @@ const environmentSettings = (prefix: string) => ({
   [`${prefix}_BASE_URL`]: z.url(),
   [`${prefix}_TABLE_NAME`]: setting,
   [`${prefix}_BLOB_BUCKET`]: setting,
-  [`${prefix}_SIGNING_SECRET_ARN`]: setting,
   [`${prefix}_PAGES_BASE_URL`]: z.url(),
   [`${prefix}_DELIVERY_QUEUE_URL`]: z.url(),
   [`${prefix}_DELIVERY_STATE_MACHINE_ARN`]: setting,
@@ -59,15 +57,10 @@ const build = async () => {
   const region = config.AWS_REGION as string;
   const dynamo = createDocumentClient();
   const s3 = createS3Client({ region });
-  const secrets = new SecretsManagerClient({});
   const stepFunctions = new SFNClient({});
   const sqs = createSqsClient({ region });
   const baseUrls = { sandbox: read('sandbox', 'BASE_URL'), production: read('production', 'BASE_URL') };
   const services = async (environment: Environment): Promise<[Environment, Services]> => {
-    const secret = await secrets.send(
-      new GetSecretValueCommand({ SecretId: read(environment, 'SIGNING_SECRET_ARN') }),
-    );
-    if (!secret.SecretString) throw new Error(`the ${environment} signing secret has no value`);
     const ports = composePorts({
       environment,
       dynamo,
@@ -77,7 +70,10 @@ const build = async () => {
       allowLoopbackWebhooks: false,
       // Request history records /v1 calls only, never the MCP server's.
       requestHistory: 'off',
-      signingKey: new TextEncoder().encode(secret.SecretString),
+      // No tool issues or checks a /v1 access token: the key is never read here.
+      signingKey: async () => {
+        throw new Error('the MCP server issues and checks no /v1 access token');
+      },
       answersKey: async () => {
         throw new Error('the MCP server never seals or opens form answers');
       },

@@ -28,7 +28,11 @@ const AwsConfig = z.object({
   SERVICE_ENVIRONMENT: z.enum(ENVIRONMENTS),
   TABLE_NAME: z.string().check(z.minLength(1)),
   BLOB_BUCKET: z.string().check(z.minLength(1)),
-  SIGNING_SECRET_ARN: z.string().check(z.minLength(1)),
+  /**
+   * The secret holding the access-token signing key. Only the hosts that issue or check tokens (the API's
+   * functions, the ingest service) are given it, so it is read on first use and may be absent elsewhere.
+   */
+  SIGNING_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
   /**
    * The secret holding the form answers' key (the base64 of 32 bytes). Only the frame API functions seal
    * or open answers, so it is read on first use there and may be absent elsewhere.
@@ -67,8 +71,6 @@ export type PdfWiring = Pick<PortsWiring, 'pdfs' | 'renderer'>;
 const build = async (pdf: PdfWiring, requestHistory: RecorderOptions): Promise<Services> => {
   const config = AwsConfig.parse(process.env);
   const secrets = new SecretsManagerClient({});
-  const secret = await secrets.send(new GetSecretValueCommand({ SecretId: config.SIGNING_SECRET_ARN }));
-  if (!secret.SecretString) throw new Error('the signing secret has no value');
   const stepFunctions = new SFNClient({});
   const ports = composePorts({
     environment: config.SERVICE_ENVIRONMENT,
@@ -78,7 +80,13 @@ const build = async (pdf: PdfWiring, requestHistory: RecorderOptions): Promise<S
     bucket: config.BLOB_BUCKET,
     allowLoopbackWebhooks: false,
     requestHistory,
-    signingKey: new TextEncoder().encode(secret.SecretString),
+    signingKey: async () => {
+      if (!config.SIGNING_SECRET_ARN)
+        throw new Error('SIGNING_SECRET_ARN is not set: this host neither issues nor checks access tokens');
+      const secret = await secrets.send(new GetSecretValueCommand({ SecretId: config.SIGNING_SECRET_ARN }));
+      if (!secret.SecretString) throw new Error('the signing secret has no value');
+      return new TextEncoder().encode(secret.SecretString);
+    },
     answersKey: async () => {
       if (!config.ANSWERS_KEY_SECRET_ARN)
         throw new Error('ANSWERS_KEY_SECRET_ARN is not set: this function cannot seal or open form answers');

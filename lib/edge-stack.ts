@@ -1,0 +1,97 @@
+// infra -> what CloudFront needs in us-east-1, whatever region the stage runs in: the web ACL (AWS WAF) in
+// front of every distribution of the stage, and the certificate of the stage's domains when it has any. A stage pinned to another region reads it across regions
+// (CDK's cross-region references); an environment-agnostic stage deploys this stack with the others, so
+// it must then be deployed to us-east-1 (README, Deploying).
+import { Stack, type StackProps } from 'aws-cdk-lib';
+import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatemanager';
+import { HostedZone } from 'aws-cdk-lib/aws-route53';
+import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
+import type { Construct } from 'constructs';
+import type { Environment, StageDomains } from './environments';
+
+/** The region of CloudFront's web ACLs and viewer certificates. */
+export const CLOUDFRONT_REGION = 'us-east-1';
+
+/** Requests from one address in any 5 minutes before WAF blocks it (the rate rule). */
+export const REQUESTS_PER_ADDRESS = 2000;
+
+/**
+ * The AWS managed rule groups every request passes, in order. The common rule set's body size rule is
+ * only counted: uploads are PDFs of up to 100 MB, far past its 8 KB.
+ */
+export const MANAGED_RULE_GROUPS = [
+  { name: 'AWSManagedRulesCommonRuleSet', countOnly: ['SizeRestrictions_BODY'] },
+  { name: 'AWSManagedRulesKnownBadInputsRuleSet', countOnly: [] },
+] as const;
+
+export interface EdgeStackProps extends StackProps {
+  readonly environment: Environment;
+  readonly domains?: StageDomains;
+}
+
+export class EdgeStack extends Stack {
+  readonly webAcl: CfnWebACL;
+  /** The distributions' certificate, naming the stage's three domains; none without domains. */
+  readonly certificate?: Certificate;
+
+  constructor(scope: Construct, id: string, props: EdgeStackProps) {
+    super(scope, id, props);
+    const metric = (name: string) => ({
+      cloudWatchMetricsEnabled: true,
+      sampledRequestsEnabled: true,
+      metricName: `contract-service-${props.environment}-${name}`,
+    });
+    const { domains } = props;
+    if (domains) {
+      const zone = domains.hostedZone
+        ? HostedZone.fromHostedZoneAttributes(this, 'Zone', {
+            hostedZoneId: domains.hostedZone.id,
+            zoneName: domains.hostedZone.name,
+          })
+        : undefined;
+      // DNS-validated: in the hosted zone by the stack, else by the operator (the deployment waits).
+      this.certificate = new Certificate(this, 'Certificate', {
+        domainName: domains.api,
+        subjectAlternativeNames: [domains.pages, domains.frame],
+        validation: CertificateValidation.fromDns(zone),
+      });
+    }
+    this.webAcl = new CfnWebACL(this, 'WebAcl', {
+      description: `contract-service ${props.environment}: every CloudFront distribution of the stage`,
+      scope: 'CLOUDFRONT',
+      defaultAction: { allow: {} },
+      visibilityConfig: metric('web-acl'),
+      rules: [
+        {
+          name: 'RatePerAddress',
+          priority: 0,
+          action: { block: {} },
+          statement: {
+            rateBasedStatement: {
+              limit: REQUESTS_PER_ADDRESS,
+              aggregateKeyType: 'IP',
+              evaluationWindowSec: 300,
+            },
+          },
+          visibilityConfig: metric('rate-per-address'),
+        },
+        ...MANAGED_RULE_GROUPS.map((group, index) => ({
+          name: group.name,
+          priority: index + 1,
+          overrideAction: { none: {} },
+          statement: {
+            managedRuleGroupStatement: {
+              vendorName: 'AWS',
+              name: group.name,
+              ruleActionOverrides: group.countOnly.map((rule) => ({
+                name: rule,
+                actionToUse: { count: {} },
+              })),
+            },
+          },
+          visibilityConfig: metric(group.name),
+        })),
+      ],
+    });
+  }
+}

@@ -1,0 +1,202 @@
+// infra -> how a stage tells its operators something is wrong: one SNS topic per stage, which every alarm
+// of the stack notifies (found in the tree, so an alarm or function added later is covered without
+// naming it here), alarms on each function's errors and throttles, each state machine's failed and
+// timed-out executions, each work queue's oldest message, each HTTP API's 5xx rate and the ingest
+// service's healthy tasks; and a CloudWatch dashboard of the same.
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  Alarm,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ApplicationTargetGroup } from 'aws-cdk-lib/aws-elasticloadbalancingv2';
+import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { acknowledge } from './checks';
+import type { Environment } from './environments';
+import { ServiceFunction } from './service-function';
+
+/** Per cent of an API's answers that are 5xx, over 5 minutes of at least `MIN_REQUESTS`, that alarms. */
+export const API_5XX_PERCENT = 5;
+const MIN_REQUESTS = 20;
+/** The metric of the functions' `error` log lines (one per stage namespace). */
+export const ERROR_LINES_METRIC = 'ErrorLines';
+/** Age of a work queue's oldest message that alarms: work waiting this long is stuck, not queued. */
+export const QUEUE_AGE_ALARM = Duration.hours(1);
+
+export interface OperationsProps {
+  readonly environment: Environment;
+  /** Where the alarms are mailed (context `service:<environment>`.alarmEmail); none: subscribe by hand. */
+  readonly alarmEmail?: string;
+  readonly httpApis: Readonly<Record<string, HttpApi>>;
+  /** The ingest service's target group: its healthy tasks. */
+  readonly ingestTargets: ApplicationTargetGroup;
+}
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+export class Operations extends Construct {
+  /** Every alarm of the stack notifies it. */
+  readonly topic: Topic;
+  readonly dashboard: Dashboard;
+
+  constructor(scope: Construct, id: string, props: OperationsProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const name = `contract-service-${props.environment}`;
+    this.topic = new Topic(this, 'Alarms', { displayName: `${name} alarms`, enforceSSL: true });
+    acknowledge(
+      this.topic,
+      'AwsSolutions-SNS2',
+      'Alarm notifications carry alarm names and states, no personal data; CloudWatch cannot publish to a topic under the AWS-managed SNS key.',
+    );
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+
+    const alarm = (id: string, description: string, metric: IMetric, threshold: number, below = false) =>
+      new Alarm(this, id, {
+        alarmDescription: `${name}: ${description}`,
+        metric,
+        threshold,
+        evaluationPeriods: 1,
+        comparisonOperator: below
+          ? ComparisonOperator.LESS_THAN_THRESHOLD
+          : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: below ? TreatMissingData.BREACHING : TreatMissingData.NOT_BREACHING,
+      });
+
+    // A construct's path within the stack, as an id: `PipelinePublishViewer`.
+    const label = (node: Construct): string => node.node.path.split('/').slice(2).join('');
+    const everything = stack.node.findAll();
+    const functions = everything.filter((node): node is ServiceFunction => node instanceof ServiceFunction);
+    const stateMachines = everything.filter((node): node is StateMachine => node instanceof StateMachine);
+    const workQueues = everything.filter(
+      (node): node is Queue => node instanceof Queue && node.deadLetterQueue !== undefined,
+    );
+
+    for (const fn of functions) {
+      const path = label(fn);
+      alarm(`${path}Errors`, `${path} failed`, fn.metricErrors({ period: FIVE_MINUTES }), 1);
+      alarm(`${path}Throttles`, `${path} was throttled`, fn.metricThrottles({ period: FIVE_MINUTES }), 1);
+    }
+    // An `error` line is a fault that needs an operator (README, Logs), e.g. a contract run that gave up,
+    // whose execution itself succeeds: every function's error lines count in one metric, one alarm.
+    const errorLines = new Metric({
+      namespace: `contract-service/${props.environment}`,
+      metricName: ERROR_LINES_METRIC,
+      statistic: 'Sum',
+      period: FIVE_MINUTES,
+    });
+    for (const fn of functions) {
+      new MetricFilter(this, `${label(fn)}ErrorLines`, {
+        logGroup: fn.logGroup,
+        filterPattern: FilterPattern.stringValue('$.level', '=', 'ERROR'),
+        metricNamespace: errorLines.namespace,
+        metricName: errorLines.metricName,
+        metricValue: '1',
+      });
+    }
+    alarm(
+      'ErrorLines',
+      'a function logged an error (a fault that needs an operator; see its logs)',
+      errorLines,
+      1,
+    );
+    for (const machine of stateMachines) {
+      const path = label(machine);
+      alarm(`${path}Failed`, `a run of ${path} failed`, machine.metricFailed({ period: FIVE_MINUTES }), 1);
+      alarm(
+        `${path}TimedOut`,
+        `a run of ${path} timed out`,
+        machine.metricTimedOut({ period: FIVE_MINUTES }),
+        1,
+      );
+    }
+    for (const queue of workQueues) {
+      const path = label(queue);
+      alarm(
+        `${path}Age`,
+        `${path} holds a message older than ${QUEUE_AGE_ALARM.toHumanString()}`,
+        queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES }),
+        QUEUE_AGE_ALARM.toSeconds(),
+      );
+    }
+    const errorRates = Object.entries(props.httpApis).map(([apiName, api]) => {
+      const rate = new MathExpression({
+        label: `${apiName} 5xx %`,
+        // Ids unique per API: the dashboard graphs both expressions together.
+        expression: `IF(requests${apiName} >= ${MIN_REQUESTS}, 100 * errors${apiName} / requests${apiName}, 0)`,
+        usingMetrics: {
+          [`requests${apiName}`]: api.metricCount({ period: FIVE_MINUTES }),
+          [`errors${apiName}`]: api.metricServerError({ period: FIVE_MINUTES }),
+        },
+        period: FIVE_MINUTES,
+      });
+      alarm(
+        `${apiName}5xxRate`,
+        `over ${API_5XX_PERCENT}% of ${apiName} answers are 5xx`,
+        rate,
+        API_5XX_PERCENT,
+      );
+      return rate;
+    });
+    const healthyTasks = props.ingestTargets.metrics.healthyHostCount({
+      period: Duration.minutes(1),
+      statistic: 'Minimum',
+    });
+    alarm('IngestHealthyTasks', 'the upload ingest service has no healthy task', healthyTasks, 1, true);
+
+    // Every alarm of the stack, those made elsewhere (the dead-letter queues') included.
+    const action = new SnsAction(this.topic);
+    for (const node of stack.node.findAll()) if (node instanceof Alarm) node.addAlarmAction(action);
+
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      dashboardName: name,
+      widgets: [
+        [
+          new GraphWidget({ title: 'API 5xx %', left: errorRates, width: 12 }),
+          new GraphWidget({
+            title: 'API requests',
+            left: Object.values(props.httpApis).map((api) => api.metricCount({ period: FIVE_MINUTES })),
+            width: 12,
+          }),
+        ],
+        [
+          new GraphWidget({
+            title: 'Function errors',
+            left: functions.map((fn) => fn.metricErrors({ period: FIVE_MINUTES })),
+            width: 12,
+          }),
+          new GraphWidget({
+            title: 'Runs failed or timed out',
+            left: stateMachines.flatMap((machine) => [
+              machine.metricFailed({ period: FIVE_MINUTES }),
+              machine.metricTimedOut({ period: FIVE_MINUTES }),
+            ]),
+            width: 12,
+          }),
+        ],
+        [
+          new GraphWidget({
+            title: 'Oldest message (s)',
+            left: workQueues.map((queue) =>
+              queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES }),
+            ),
+            width: 12,
+          }),
+          new GraphWidget({ title: 'Ingest healthy tasks', left: [healthyTasks], width: 12 }),
+        ],
+      ],
+    });
+  }
+}

@@ -1,0 +1,495 @@
+// infra -> what makes the deployment fit to run (issue 15): cdk-nag's AwsSolutions pack passes over both
+// stages (pinned and environment-agnostic) with every acknowledgement scoped, every workflow file passes
+// asl-validator, and the templates hold the edges and the least privilege the checks cannot see. Synthesised
+// without bundling (the function code is no part of any assertion here), so each synthesis takes seconds.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import aslValidator from 'asl-validator';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { GLOBAL_INDEXES } from '../../lambdas/adapters/dynamodb/table-schema';
+import { artifacts } from '../../lambdas/core/contracts/artifacts';
+import { publicationKey } from '../../lambdas/core/publications';
+import { acknowledgeFindings, addChecks } from '../../lib/checks';
+import { CLOUDFRONT_REGION, MANAGED_RULE_GROUPS, REQUESTS_PER_ADDRESS } from '../../lib/edge-stack';
+import { type Environment, stageSettingsFromContext } from '../../lib/environments';
+import { apiOriginName } from '../../lib/http-api-origin';
+import { API_5XX_PERCENT, ERROR_LINES_METRIC } from '../../lib/operations';
+import { fromRoot } from '../../lib/paths';
+import { API_THROTTLE } from '../../lib/service-api';
+import { addServiceStages } from '../../lib/service-app';
+import { ServiceFunction } from '../../lib/service-function';
+import type { ServiceStage } from '../../lib/service-stage';
+import { BLOB_PREFIXES, TABLE_ACTIONS } from '../../lib/wiring';
+import { WORKFLOW_FILES } from '../../lib/workflow-state-machine';
+import {
+  actionsOf,
+  cdkJsonContext,
+  logicalIdOf,
+  onboardingAssets,
+  type PolicyStatement,
+  resources,
+} from './synth';
+
+const ACCOUNT = '111111111111';
+/** Sandbox pinned to London (the web ACL read across regions), production to us-east-1 (no crossing). */
+const DOMAINS = {
+  api: 'sandbox.api.example.com',
+  pages: 'pages.sandbox.example.com',
+  frame: 'form.sandbox.example.com',
+  hostedZone: { id: 'Z0123456789ABCDEFGHIJ', name: 'example.com' },
+};
+/** Sandbox with domains in a hosted zone and an alarm address; production without either. */
+const PINNED = {
+  'service:sandbox': {
+    account: ACCOUNT,
+    region: 'eu-west-2',
+    alarmEmail: 'ops@example.com',
+    domains: DOMAINS,
+  },
+  'service:production': { account: ACCOUNT, region: CLOUDFRONT_REGION },
+};
+
+const outdirs: string[] = [];
+const synth = (context: Record<string, unknown> = {}) => {
+  const outdir = mkdtempSync(join(tmpdir(), 'infra-hardening-'));
+  outdirs.push(outdir);
+  // No stack is bundled: the function code is no part of what is checked here.
+  const app = new App({
+    outdir,
+    context: { ...cdkJsonContext(), ...context, 'aws:cdk:bundling-stacks': [] },
+  });
+  const stages = addServiceStages(app, onboardingAssets);
+  app.synth();
+  return stages;
+};
+
+let pinned: Readonly<Record<Environment, ServiceStage>>;
+
+beforeAll(() => {
+  pinned = synth(PINNED);
+});
+
+afterAll(() => {
+  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
+});
+
+describe('cdk-nag (AwsSolutions)', () => {
+  it('passes over both stages, environment-agnostic as cdk.json leaves them (a finding would fail the synthesis)', () => {
+    expect(() => synth()).not.toThrow();
+  });
+
+  it('passes over both stages pinned to an account and regions, each with its edge stack in us-east-1', () => {
+    expect(pinned.sandbox.stateless.region).toBe('eu-west-2');
+    expect(pinned.sandbox.edge.region).toBe(CLOUDFRONT_REGION);
+    expect(pinned.production.stateful.account).toBe(ACCOUNT);
+  });
+
+  it('fails the synthesis on a finding nobody acknowledged, and a pattern acknowledges only the findings it matches', () => {
+    const app = (acknowledged: RegExp | undefined) => {
+      const scratch = new App({ outdir: mkdtempSync(join(tmpdir(), 'infra-nag-')) });
+      outdirs.push(scratch.outdir);
+      const stack = new Stack(scratch, 'Scratch');
+      const bucket = new Bucket(stack, 'Unlogged', { enforceSSL: true });
+      if (acknowledged) acknowledgeFindings(bucket, acknowledged, 'test');
+      addChecks(scratch);
+      return scratch;
+    };
+    expect(() => app(undefined).synth()).toThrow(/AwsSolutions-S1\b/);
+    expect(() => app(/AwsSolutions-S10/).synth()).toThrow(/AwsSolutions-S1\b/);
+    expect(() => app(/AwsSolutions-S1/).synth()).not.toThrow();
+  });
+});
+
+describe('stage settings (context)', () => {
+  const settingsOf = (value: unknown) => {
+    const app = new App({ context: { 'service:sandbox': value } });
+    return stageSettingsFromContext(app, 'sandbox');
+  };
+
+  it('pins a stage only with both account and region, and checks each value', () => {
+    expect(settingsOf(undefined)).toEqual({});
+    expect(settingsOf({ account: ACCOUNT, region: 'eu-west-2' })).toEqual({
+      account: ACCOUNT,
+      region: 'eu-west-2',
+    });
+    expect(() => settingsOf({ account: ACCOUNT })).toThrow(/both account and region/);
+    expect(() => settingsOf({ account: '1234', region: 'eu-west-2' })).toThrow(/12-digit/);
+    expect(() => settingsOf({ alarmEmail: 'nobody' })).toThrow(/email address/);
+  });
+
+  it('takes domains only as names in the hosted zone given', () => {
+    expect(settingsOf({ domains: DOMAINS }).domains).toEqual(DOMAINS);
+    expect(() => settingsOf({ domains: { ...DOMAINS, pages: 'pages.example.org' } })).toThrow(
+      /not in the hosted zone/,
+    );
+    expect(() => settingsOf({ domains: { ...DOMAINS, api: 'https://api.example.com' } })).toThrow(
+      /domains\.api/,
+    );
+  });
+});
+
+describe('domains', () => {
+  const distributionsOf = (stage: ServiceStage) =>
+    Object.values(Template.fromStack(stage.stateless).findResources('AWS::CloudFront::Distribution')).map(
+      (distribution) => distribution.Properties.DistributionConfig,
+    );
+
+  it('serves each distribution on its own domain under the edge stack’s certificate, TLS 1.2 at least', () => {
+    const configs = distributionsOf(pinned.sandbox);
+    expect(configs.map((config) => config.Aliases).sort()).toEqual(
+      [[DOMAINS.api], [DOMAINS.frame], [DOMAINS.pages]].sort(),
+    );
+    for (const config of configs)
+      expect(config.ViewerCertificate).toMatchObject({
+        MinimumProtocolVersion: 'TLSv1.2_2021',
+        SslSupportMethod: 'sni-only',
+      });
+    Template.fromStack(pinned.sandbox.edge).hasResourceProperties('AWS::CertificateManager::Certificate', {
+      DomainName: DOMAINS.api,
+      SubjectAlternativeNames: [DOMAINS.pages, DOMAINS.frame],
+      ValidationMethod: 'DNS',
+    });
+    for (const config of distributionsOf(pinned.production)) expect(config.Aliases).toBeUndefined();
+  });
+
+  it('points each domain at its distribution in the hosted zone (IPv4 and IPv6), and only when a zone is given', () => {
+    const records = Object.values(
+      Template.fromStack(pinned.sandbox.stateless).findResources('AWS::Route53::RecordSet'),
+    ).map((record) => [record.Properties.Name, record.Properties.Type, record.Properties.HostedZoneId]);
+    // And each API's origin name (below).
+    const origins = [DOMAINS.api, DOMAINS.frame].map((name) => [
+      `${apiOriginName(name)}.`,
+      'A',
+      DOMAINS.hostedZone.id,
+    ]);
+    expect(records.sort()).toEqual(
+      [
+        ...[DOMAINS.api, DOMAINS.pages, DOMAINS.frame].flatMap((name) =>
+          [`${name}.`, `${name}.`].map((fqdn, index) => [fqdn, index ? 'AAAA' : 'A', DOMAINS.hostedZone.id]),
+        ),
+        ...origins,
+      ].sort(),
+    );
+    Template.fromStack(pinned.production.stateless).resourceCountIs('AWS::Route53::RecordSet', 0);
+  });
+
+  it('switches the execute-api addresses off when the domains are in a hosted zone: CloudFront reaches each API on a custom domain of its own', () => {
+    const sandbox = Template.fromStack(pinned.sandbox.stateless);
+    const apis = Object.values(sandbox.findResources('AWS::ApiGatewayV2::Api'));
+    expect(apis.map((api) => api.Properties.DisableExecuteApiEndpoint)).toEqual([true, true]);
+    const names = Object.values(sandbox.findResources('AWS::ApiGatewayV2::DomainName')).map(
+      (domain) => domain.Properties.DomainName,
+    );
+    expect(names.sort()).toEqual([apiOriginName(DOMAINS.api), apiOriginName(DOMAINS.frame)].sort());
+    sandbox.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 2);
+    const originDomains = distributionsOf(pinned.sandbox).flatMap((config) =>
+      (config.Origins as { DomainName: unknown; CustomOriginConfig?: unknown }[])
+        .filter((origin) => origin.CustomOriginConfig)
+        .map((origin) => origin.DomainName),
+    );
+    expect(originDomains.sort()).toEqual([apiOriginName(DOMAINS.api), apiOriginName(DOMAINS.frame)].sort());
+    expect(JSON.stringify(distributionsOf(pinned.sandbox))).not.toContain('execute-api');
+    const production = Object.values(
+      Template.fromStack(pinned.production.stateless).findResources('AWS::ApiGatewayV2::Api'),
+    );
+    expect(production.map((api) => api.Properties.DisableExecuteApiEndpoint)).toEqual([undefined, undefined]);
+  });
+
+  it('stores published links under the pages domain, so a redeployed stateless stack keeps them', () => {
+    expect(pinned.sandbox.stateless.pages.baseUrl).toBe(`https://${DOMAINS.pages}`);
+    expect(pinned.sandbox.stateless.onboarding.origin).toBe(`https://${DOMAINS.frame}`);
+    const withPages = Object.values(
+      Template.fromStack(pinned.sandbox.stateless).findResources('AWS::Lambda::Function'),
+    ).filter((fn) => fn.Properties.Environment?.Variables?.PAGES_BASE_URL !== undefined);
+    expect(withPages.length).toBeGreaterThan(20);
+    for (const fn of withPages)
+      expect(fn.Properties.Environment.Variables.PAGES_BASE_URL).toBe(`https://${DOMAINS.pages}`);
+  });
+
+  it('mails the alarms to the address given', () => {
+    Template.fromStack(pinned.sandbox.stateless).hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+    });
+    Template.fromStack(pinned.production.stateless).resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+});
+
+describe('workflows (asl-validator)', () => {
+  it.each(Object.entries(WORKFLOW_FILES))('%s: %s is valid Amazon States Language', (_kind, file) => {
+    // The placeholders CDK substitutes, as the ARNs and URLs they become.
+    const definition = readFileSync(fromRoot(file), 'utf8')
+      .replace(/\$\{([A-Za-z0-9]+)FunctionArn\}/g, `arn:aws:lambda:eu-west-2:${ACCOUNT}:function:$1`)
+      .replace(/\$\{([A-Za-z0-9]+)Url\}/g, `https://sqs.eu-west-2.amazonaws.com/${ACCOUNT}/$1`);
+    const { isValid, errorsText } = aslValidator(JSON.parse(definition));
+    expect(isValid ? '' : errorsText('\n')).toBe('');
+  });
+
+  it('validates every workflow file there is', () => {
+    const files = readdirSync(fromRoot('lib/workflows')).map((name) => `lib/workflows/${name}`);
+    expect(files.sort()).toEqual(Object.values(WORKFLOW_FILES).sort());
+  });
+});
+
+describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (environment) => {
+  let stage: ServiceStage;
+  let template: Template;
+  let statements: { role: string; statement: PolicyStatement }[];
+
+  beforeAll(() => {
+    stage = pinned[environment];
+    template = Template.fromStack(stage.stateless);
+    statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+      (policy.Properties.Roles as { Ref: string }[]).flatMap((role) =>
+        (policy.Properties.PolicyDocument.Statement as PolicyStatement[]).map((statement) => ({
+          role: role.Ref,
+          statement,
+        })),
+      ),
+    );
+  });
+
+  const roleOf = (construct: { role?: { node: { defaultChild?: unknown } } }): string => {
+    if (!construct.role) throw new Error('no role');
+    return logicalIdOf(stage.stateless, construct.role);
+  };
+
+  describe('edges', () => {
+    it('has no internet-facing load balancer, and the ingest one admits CloudFront’s prefix list on port 80 only', () => {
+      const balancers = Object.values(template.findResources('AWS::ElasticLoadBalancingV2::LoadBalancer'));
+      expect(balancers.map((lb) => lb.Properties.Scheme)).toEqual(['internal']);
+      const group = stage.stateless.resolve(stage.stateless.ingest.securityGroup.securityGroupId);
+      const ingress = Object.values(resources(template))
+        .filter((resource) => resource.Type === 'AWS::EC2::SecurityGroupIngress')
+        .map((resource) => resource.Properties ?? {})
+        .filter((rule) => JSON.stringify(rule.GroupId) === JSON.stringify(group));
+      const inline =
+        (resources(template)[logicalIdOf(stage.stateless, stage.stateless.ingest.securityGroup)]?.Properties
+          ?.SecurityGroupIngress as unknown[] | undefined) ?? [];
+      const rules = [...ingress, ...inline] as Record<string, unknown>[];
+      expect(rules).toHaveLength(1);
+      expect(rules[0]).toMatchObject({ IpProtocol: 'tcp', FromPort: 80, ToPort: 80 });
+      expect(rules[0]?.SourcePrefixListId).toBeDefined();
+      expect(rules[0]?.CidrIp).toBeUndefined();
+      const lookups = Object.values(template.findResources('Custom::AWS'));
+      expect(lookups.map((lookup) => JSON.stringify(lookup.Properties))).toEqual([
+        expect.stringContaining('com.amazonaws.global.cloudfront.origin-facing'),
+      ]);
+    });
+
+    it('reaches the ingest service through a VPC origin, and the API over HTTPS', () => {
+      const [front] = Object.values(
+        template.findResources('AWS::CloudFront::Distribution', {
+          Properties: { DistributionConfig: { Comment: `contract-service ${environment}` } },
+        }),
+      );
+      const origins = front?.Properties.DistributionConfig.Origins as Record<string, unknown>[];
+      expect(origins.filter((origin) => origin.VpcOriginConfig)).toHaveLength(1);
+      for (const origin of origins.filter((candidate) => candidate.CustomOriginConfig))
+        expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only' });
+      template.resourceCountIs('AWS::CloudFront::VpcOrigin', 1);
+    });
+
+    it('puts every distribution behind the web ACL, logs it to the log bucket and sends HSTS on every behaviour', () => {
+      const distributions = Object.values(template.findResources('AWS::CloudFront::Distribution'));
+      expect(distributions).toHaveLength(3);
+      const policies = template.findResources('AWS::CloudFront::ResponseHeadersPolicy');
+      for (const distribution of distributions) {
+        const config = distribution.Properties.DistributionConfig;
+        expect(config.WebACLId).toBeDefined();
+        expect(config.Logging?.Bucket).toBeDefined();
+        const behaviours = [config.DefaultCacheBehavior, ...(config.CacheBehaviors ?? [])];
+        for (const behaviour of behaviours) {
+          const policyId = behaviour.ResponseHeadersPolicyId?.Ref as string | undefined;
+          const policy = policyId ? policies[policyId] : undefined;
+          expect(
+            policy?.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.StrictTransportSecurity,
+          ).toMatchObject({ AccessControlMaxAgeSec: 31536000, IncludeSubdomains: true, Override: true });
+        }
+      }
+    });
+
+    it('has a web ACL with a rate rule per address and the managed common and known-bad-inputs rules', () => {
+      const edge = Template.fromStack(stage.edge);
+      edge.hasResourceProperties('AWS::WAFv2::WebACL', {
+        Scope: 'CLOUDFRONT',
+        Rules: Match.arrayWith([
+          Match.objectLike({
+            Statement: { RateBasedStatement: { Limit: REQUESTS_PER_ADDRESS, AggregateKeyType: 'IP' } },
+            Action: { Block: {} },
+          }),
+          ...MANAGED_RULE_GROUPS.map((group) =>
+            Match.objectLike({
+              Statement: {
+                ManagedRuleGroupStatement: Match.objectLike({ VendorName: 'AWS', Name: group.name }),
+              },
+            }),
+          ),
+        ]),
+      });
+    });
+
+    it('throttles both HTTP APIs and logs their requests', () => {
+      const stages = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'));
+      expect(stages).toHaveLength(2);
+      for (const apiStage of stages) {
+        expect(apiStage.Properties.AccessLogSettings.DestinationArn).toBeDefined();
+        expect(JSON.parse(apiStage.Properties.AccessLogSettings.Format)).not.toHaveProperty('authorization');
+        expect(apiStage.Properties.DefaultRouteSettings.ThrottlingRateLimit).toBeGreaterThan(0);
+      }
+      expect(
+        stages.map((apiStage) => apiStage.Properties.DefaultRouteSettings.ThrottlingRateLimit),
+      ).toContain(API_THROTTLE.rate);
+    });
+
+    it('logs the ingest load balancer’s requests to the log bucket', () => {
+      template.hasResourceProperties('AWS::ElasticLoadBalancingV2::LoadBalancer', {
+        LoadBalancerAttributes: Match.arrayWith([{ Key: 'access_logs.s3.enabled', Value: 'true' }]),
+      });
+    });
+  });
+
+  describe('operations', () => {
+    const alarms = () => Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    /** The alarms whose metric (or metric expression) names the resource of logical id `id`. */
+    const alarmsOn = (id: string) =>
+      alarms().filter((alarm) => JSON.stringify(alarm.Properties).includes(`"${id}"`));
+
+    it('sends every alarm to the stage’s one alarm topic', () => {
+      template.resourceCountIs('AWS::SNS::Topic', 1);
+      const topic = logicalIdOf(stage.stateless, stage.stateless.operations.topic);
+      expect(alarms().length).toBeGreaterThan(50);
+      for (const alarm of alarms()) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topic }]);
+    });
+
+    it('alarms on every queue: a dead-letter queue that holds anything, a work queue whose oldest message is an hour old', () => {
+      const queues = Object.keys(template.findResources('AWS::SQS::Queue'));
+      expect(queues.length).toBeGreaterThanOrEqual(7);
+      for (const queue of queues) expect([queue, alarmsOn(queue).length]).toEqual([queue, 1]);
+    });
+
+    it('alarms on every state machine’s failed and timed-out runs, and every function’s errors and throttles', () => {
+      for (const machine of Object.keys(template.findResources('AWS::StepFunctions::StateMachine'))) {
+        const metrics = alarmsOn(machine).map((alarm) => alarm.Properties.MetricName);
+        expect([machine, metrics.sort()]).toEqual([machine, ['ExecutionsFailed', 'ExecutionsTimedOut']]);
+      }
+      for (const fn of stage.stateless.node.findAll().filter((node) => node instanceof ServiceFunction)) {
+        const id = logicalIdOf(stage.stateless, fn);
+        const metrics = alarmsOn(id).map((alarm) => alarm.Properties.MetricName);
+        expect([id, metrics.sort()]).toEqual([id, ['Errors', 'Throttles']]);
+      }
+    });
+
+    it('counts every function’s error log lines in one metric, and alarms on any', () => {
+      const filters = Object.values(template.findResources('AWS::Logs::MetricFilter'));
+      const functions = stage.stateless.node.findAll().filter((node) => node instanceof ServiceFunction);
+      expect(filters).toHaveLength(functions.length);
+      for (const filter of filters) {
+        expect(filter.Properties.FilterPattern).toBe('{ $.level = "ERROR" }');
+        expect(filter.Properties.MetricTransformations).toEqual([
+          expect.objectContaining({ MetricName: ERROR_LINES_METRIC, MetricValue: '1' }),
+        ]);
+      }
+      const logGroups = new Set(filters.map((filter) => JSON.stringify(filter.Properties.LogGroupName)));
+      expect(logGroups.size).toBe(functions.length);
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: ERROR_LINES_METRIC,
+        Namespace: `contract-service/${environment}`,
+        Threshold: 1,
+      });
+    });
+
+    it('alarms on each HTTP API’s 5xx rate and on the ingest service having no healthy task, and has a dashboard', () => {
+      for (const api of [stage.stateless.api.httpApi, stage.stateless.onboarding.httpApi]) {
+        const id = logicalIdOf(stage.stateless, api);
+        const [rate] = alarmsOn(id);
+        expect(JSON.stringify(rate?.Properties.Metrics)).toContain('5xx');
+        expect(rate?.Properties.Threshold).toBe(API_5XX_PERCENT);
+      }
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'HealthyHostCount',
+        ComparisonOperator: 'LessThanThreshold',
+        Threshold: 1,
+        TreatMissingData: 'breaching',
+      });
+      template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    });
+  });
+
+  describe('least privilege', () => {
+    const signingSecretReaders = () =>
+      new Set(
+        statements
+          .filter(
+            ({ statement }) =>
+              actionsOf(statement).includes('secretsmanager:GetSecretValue') &&
+              JSON.stringify(statement.Resource).includes('AccessTokenSigningKey'),
+          )
+          .map(({ role }) => role),
+      );
+
+    it('lets only the hosts that issue or check access tokens read the signing key: the API’s functions and the ingest task', () => {
+      const expected = new Set([
+        ...[...stage.stateless.api.functions.values()].map(roleOf),
+        logicalIdOf(stage.stateless, stage.stateless.ingest.service.taskDefinition.taskRole),
+      ]);
+      expect(signingSecretReaders()).toEqual(expected);
+      for (const worker of stage.stateless.pipeline.workers.values())
+        expect(signingSecretReaders().has(roleOf(worker))).toBe(false);
+    });
+
+    it('grants table actions only from the declared sets, never a scan or a wildcard, on the table and its named indexes', () => {
+      const allowed = new Set(Object.values(TABLE_ACTIONS).flat());
+      const tableStatements = statements.filter(({ statement }) =>
+        actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
+      );
+      expect(tableStatements.length).toBeGreaterThan(20);
+      for (const { statement } of tableStatements) {
+        const actions = actionsOf(statement).filter(
+          (action) => !/^dynamodb:(ListStreams|DescribeStream|GetRecords|GetShardIterator)$/.test(action),
+        );
+        for (const action of actions) expect(allowed).toContain(action);
+        expect(JSON.stringify(statement.Resource)).not.toMatch(/index\/\*/);
+      }
+      for (const worker of stage.stateless.pipeline.workers.values()) {
+        const actions = statements
+          .filter(({ role }) => role === roleOf(worker))
+          .flatMap(({ statement }) => actionsOf(statement));
+        expect(actions).not.toContain('dynamodb:DeleteItem');
+        expect(actions).toContain('dynamodb:UpdateItem');
+      }
+      expect(GLOBAL_INDEXES.length).toBeGreaterThan(0);
+    });
+
+    it('grants blob objects by folder only, each folder one the core writes to', () => {
+      expect(artifacts.manifest('crv_1', 1)).toMatch(/^renders\//);
+      expect(artifacts.review('crv_1', 1)).toMatch(/^reviews\//);
+      expect(publicationKey('slug', 'index.html')).toMatch(/^published\//);
+      const objectStatements = statements.filter(({ statement }) =>
+        actionsOf(statement).some((action) => /^s3:(Get|Put|Delete)Object/.test(action)),
+      );
+      expect(objectStatements.length).toBeGreaterThan(5);
+      for (const { statement } of objectStatements) {
+        const rendered = JSON.stringify(statement.Resource);
+        // The blob bucket's (the frame files' bucket is CDK's bucket deployment's own).
+        if (!rendered.includes('Blobs')) continue;
+        for (const action of actionsOf(statement)) expect(action).not.toMatch(/\*/);
+        const folders = [...rendered.matchAll(/"\/([a-z]+)\/\*"/g)].map((match) => match[1]);
+        expect(folders.length).toBeGreaterThan(0);
+        for (const folder of folders) expect(BLOB_PREFIXES).toContain(folder);
+      }
+    });
+
+    it('grants on every resource ("*") only actions that take no resource', () => {
+      const resourceless =
+        /^(xray:(PutTraceSegments|PutTelemetryRecords|GetSamplingRules|GetSamplingTargets)|logs:(CreateLogDelivery|GetLogDelivery|UpdateLogDelivery|DeleteLogDelivery|ListLogDeliveries|PutResourcePolicy|DescribeResourcePolicies|DescribeLogGroups)|dynamodb:ListStreams|ecr:GetAuthorizationToken|ec2:DescribeManagedPrefixLists)$/;
+      const everywhere = statements.filter(({ statement }) => statement.Resource === '*');
+      expect(everywhere.length).toBeGreaterThan(0);
+      for (const { statement } of everywhere)
+        for (const action of actionsOf(statement)) expect(action).toMatch(resourceless);
+    });
+  });
+});
