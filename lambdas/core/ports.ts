@@ -357,6 +357,11 @@ export interface ClientGrant {
 export interface ClientGrants {
   /** The person's grants that have not expired, newest first. */
   listByPerson(personId: string): Promise<ClientGrant[]>;
+  /**
+   * Withdraws one of the person's grants: the grant and every code and token issued under it, so the
+   * client can neither use nor refresh what it holds. False when the person has no such grant.
+   */
+  revoke(personId: string, grantId: string): Promise<boolean>;
 }
 
 /** The events recorded with the changes they announce, waiting to be fanned out to webhook endpoints. */

@@ -255,4 +255,15 @@ export class DynamoDbClientGrants implements ClientGrants {
         grantedAt: item.granted_at as number,
       }));
   }
+
+  async revoke(personId: string, grantId: string): Promise<boolean> {
+    const held = await this.listByPerson(personId);
+    if (!held.some((grant) => grant.grantId === grantId)) return false;
+    // The codes and tokens first: were the grant to go first and this to fail half-way, the tokens left
+    // could no longer be found through it.
+    for (const model of GRANT_MEMBERS)
+      await new DynamoDbOidcStorage(this.doc, this.tableName, model, this.clock).revokeByGrantId(grantId);
+    await new DynamoDbOidcStorage(this.doc, this.tableName, 'Grant', this.clock).destroy(grantId);
+    return true;
+  }
 }
