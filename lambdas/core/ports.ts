@@ -350,6 +350,8 @@ export interface PeopleStore {
 export interface ClientGrant {
   grantId: string;
   clientId: string;
+  /** The name the client registered with, null when it gave none (or is no longer registered). */
+  clientName: string | null;
   grantedAt: Micros;
 }
 

@@ -203,8 +203,8 @@ describe("a person's grants (ClientGrants)", () => {
     );
 
     expect(listed).toEqual([
-      { grantId: 'grant-new', clientId: 'client-new', grantedAt: t * SECOND },
-      { grantId: 'grant-old', clientId: 'client-old', grantedAt: (t - 100) * SECOND },
+      { grantId: 'grant-new', clientId: 'client-new', clientName: null, grantedAt: t * SECOND },
+      { grantId: 'grant-old', clientId: 'client-old', clientName: null, grantedAt: (t - 100) * SECOND },
     ]);
     clock.advance(3600 * SECOND);
     await expect(grants.listByPerson(person)).resolves.toEqual([listed[0]]);
@@ -244,5 +244,22 @@ describe("a person's grants (ClientGrants)", () => {
       { what: 'the grant gone from the list' },
     );
     await expect(grants.revoke(person, 'grant-r')).resolves.toBe(false);
+  });
+
+  test('names each client as it registered', async () => {
+    const { storage, grants, clock } = await setUp();
+    const person = id('per_');
+    await storage('Client').upsert('client-named', { client_id: 'client-named', client_name: 'Claude Code' });
+    await storage('Grant').upsert(
+      'grant-named',
+      { accountId: person, clientId: 'client-named', iat: nowSeconds(clock), kind: 'Grant' },
+      3600,
+    );
+    const [listed] = await eventually(
+      () => grants.listByPerson(person),
+      (found) => found.length === 1,
+      { what: 'the grant listed' },
+    );
+    expect(listed).toMatchObject({ clientId: 'client-named', clientName: 'Claude Code' });
   });
 });
