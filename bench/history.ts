@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb';
 import { LIST_INDEX, localTableName } from '../lambdas/adapters/dynamodb/table-schema';
-import { DEV_INTEGRATION_ID } from '../lambdas/core/identity';
+import { DEV_INTEGRATION_ID } from '../lambdas/core/dev-bootstrap';
 import type { BenchStack } from './stack';
 import { LOAD, type LoadFigures, load } from './throughput';
 

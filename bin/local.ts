@@ -1,7 +1,8 @@
 // bin -> `npm start`: the local stack, until SIGINT or SIGTERM. What it prints for the person who
 // started it (the addresses, stopping) is plain text; the stack's own log is the service's logger.
 import { setSourceMapsSupport } from 'node:module';
-import { log } from '../lambdas/core/log';
+import { log, writeLinesForPeople } from '../lambdas/core/log';
+import { isLevel } from '../lambdas/core/log-lines';
 import { readLocalConfig } from '../lambdas/hosts/local-config';
 import { startLocalStack } from '../lambdas/hosts/local-stack';
 
@@ -10,8 +11,19 @@ import { startLocalStack } from '../lambdas/hosts/local-stack';
 // million arrays kept for the life of the process, and walked by every full garbage collection).
 setSourceMapsSupport(true, { nodeModules: false, generatedCode: false });
 
-// A person at a terminal reads the log pretty-printed; anything else (tests, a pipe) gets JSON lines.
-if (process.stdout.isTTY) process.env.POWERTOOLS_DEV ??= 'true';
+// A person at a terminal reads a line per entry, in colour; anything else (tests, a pipe) gets JSON lines.
+// LOG_FORMAT=text or json chooses either way; NO_COLOR (no-color.org) leaves the colour out.
+const logFormat = process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'text' : 'json');
+if (logFormat === 'text') {
+  const level = (process.env.POWERTOOLS_LOG_LEVEL ?? 'info').toLowerCase();
+  writeLinesForPeople(
+    {
+      colour: process.stdout.isTTY === true && !process.env.NO_COLOR,
+      level: isLevel(level) ? level : 'info',
+    },
+    (line) => process.stdout.write(`${line}\n`),
+  );
+}
 
 // One request's stray promise must not take down every environment's API: log it and go on serving.
 process.on('unhandledRejection', (reason) => {

@@ -6,8 +6,8 @@ import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { z } from 'zod';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb';
 import { publishLawyerReview, withdrawChannel } from '../lambdas/core/contracts/lawyer-actions';
-import { ActionRefused, isServiceError } from '../lambdas/core/errors';
-import { devBootstrap, getSandboxBudget, setSandboxBudget } from '../lambdas/core/identity';
+import { devBootstrap } from '../lambdas/core/dev-bootstrap';
+import { ActionRefused, isServiceError, notFound } from '../lambdas/core/errors';
 import { CHANNELS, ENVIRONMENTS, type Environment } from '../lambdas/core/model';
 import {
   acceptOnboarding,
@@ -16,12 +16,14 @@ import {
   showOnboarding,
   submitOnboarding,
 } from '../lambdas/core/onboarding';
+import type { Directory } from '../lambdas/core/organisations';
 import type { Ports } from '../lambdas/core/ports';
 import { presentContractReview } from '../lambdas/core/present';
+import { getSandboxBudget, setSandboxBudget } from '../lambdas/core/sandbox-budget';
 import { localUrl, PORT_OFFSETS, readLocalConfig } from '../lambdas/hosts/local-config';
-import { localPeople } from '../lambdas/hosts/local-identity-provider';
-import { localServices } from '../lambdas/hosts/local-wiring';
+import { localDirectory, localServices } from '../lambdas/hosts/local-wiring';
 import { API_KEY_USAGE, runApiKeyCommand } from './ops/api-key-commands';
+import { LISTEN_USAGE, runListenCommand } from './ops/listen-command';
 import { REQUEST_HISTORY_USAGE, runRequestHistoryCommand } from './ops/request-history-command';
 import { runWebhookCommand, WEBHOOK_USAGE } from './ops/webhook-commands';
 
@@ -35,7 +37,8 @@ const USAGE = `usage: npm run --silent ops -- <command>
   withdraw <crv_id> --channel C         take a publication down (C: contract_viewer, review, review_snapshot)
 ${API_KEY_USAGE}
 ${WEBHOOK_USAGE}
-${REQUEST_HISTORY_USAGE}`;
+${REQUEST_HISTORY_USAGE}
+${LISTEN_USAGE}`;
 
 /** The command line is wrong: the message, then the usage. */
 class UsageError extends Error {}
@@ -73,6 +76,17 @@ const findOnboarding = async (portsOf: Record<Environment, Ports>, id: string) =
   throw new NotFound(`no onboarding ${id} in either environment`);
 };
 
+const knownOrganisation = async (directory: Directory, id: string): Promise<void> => {
+  if ((await directory.organisations.get(id)) === null) throw notFound('organisation');
+};
+
+const printLine = (value: unknown) => console.log(JSON.stringify(value));
+
+/** Resolves with the signal's name on Ctrl-C or SIGTERM: a long-running command (`listen`) cleans up then. */
+const stopSignal = new Promise<string>((resolve) => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+});
+
 const HELP = new Set(['help', '--help', '-h']);
 
 const run = async (argv: string[]): Promise<unknown> => {
@@ -88,11 +102,14 @@ const run = async (argv: string[]): Promise<unknown> => {
   }
   const services = await localServices(config);
   const portsOf = { sandbox: services.sandbox.ports, production: services.production.ports };
-  const webhook = await runWebhookCommand(argv[0] ?? '', argv.slice(1), services);
+  const directory = localDirectory(dynamo);
+  const webhook = await runWebhookCommand(argv[0] ?? '', argv.slice(1), services, directory);
   if (webhook !== undefined) return webhook;
-  const apiKey = await runApiKeyCommand(argv[0] ?? '', argv.slice(1), services);
+  const apiKey = await runApiKeyCommand(argv[0] ?? '', argv.slice(1), services, directory);
   if (apiKey !== undefined) return apiKey;
-  if (argv[0] === 'request-history') return runRequestHistoryCommand(argv.slice(1), portsOf);
+  if (argv[0] === 'request-history') return runRequestHistoryCommand(argv.slice(1), portsOf, directory);
+  if (argv[0] === 'listen')
+    return runListenCommand(argv.slice(1), services, directory, printLine, stopSignal);
 
   const { positionals, values } = parseArgs({
     args: argv,
@@ -103,16 +120,18 @@ const run = async (argv: string[]): Promise<unknown> => {
 
   switch (command) {
     case 'dev-bootstrap':
-      return devBootstrap(portsOf, localPeople(dynamo));
+      return devBootstrap(directory, portsOf);
     case 'set-budget': {
       const [organisationId, budget] = args;
       if (!organisationId || !budget || !/^[0-9]+$/.test(budget))
         throw new UsageError('set-budget <org_id> <n>: n is a whole number');
+      await knownOrganisation(directory, organisationId);
       return setSandboxBudget(portsOf.sandbox, organisationId, Number(budget));
     }
     case 'budget': {
       const [organisationId] = args;
       if (!organisationId) throw new UsageError('budget <org_id>');
+      await knownOrganisation(directory, organisationId);
       return getSandboxBudget(portsOf.sandbox, organisationId);
     }
     case 'submit-onboarding': {
@@ -181,7 +200,7 @@ if (HELP.has(argv[0] ?? '') || argv.includes('--help') || argv.includes('-h')) {
   process.exit(0);
 }
 try {
-  console.log(JSON.stringify(await run(argv)));
+  printLine(await run(argv));
   process.exit(0);
 } catch (error) {
   if (error instanceof UsageError || isArgumentError(error))

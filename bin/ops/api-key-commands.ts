@@ -1,9 +1,10 @@
 // bin/ops -> the operator tool's API key commands, over the core functions the portal and the MCP server
-// will call: make a named key (printed once), list an integration's keys, revoke one.
+// call: make a named key (printed once), list an integration's keys, revoke one.
 import { parseArgs } from 'node:util';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../lambdas/core/api-keys';
 import { ActionRefused } from '../../lambdas/core/errors';
 import { ENVIRONMENTS, type Environment } from '../../lambdas/core/model';
+import type { Directory } from '../../lambdas/core/organisations';
 import { type EnvironmentServices, readEnvironment, scopeOf } from './scope';
 
 export const API_KEY_USAGE = `  api-key-create --environment E [--integration I] [--name N]
@@ -16,6 +17,7 @@ export const runApiKeyCommand = async (
   command: string,
   argv: string[],
   services: Record<Environment, EnvironmentServices>,
+  directory: Directory,
 ): Promise<unknown> => {
   if (!command.startsWith('api-key-')) return undefined;
   const { positionals, values } = parseArgs({
@@ -25,20 +27,23 @@ export const runApiKeyCommand = async (
   });
   switch (command) {
     case 'api-key-create': {
-      const { ports } = services[readEnvironment(values.environment)];
-      const scope = await scopeOf(ports, values.integration);
-      return createApiKey(ports, scope, values.name);
+      const environment = readEnvironment(values.environment);
+      const scope = await scopeOf(directory, environment, values.integration);
+      return createApiKey(services[environment].ports, scope, values.name);
     }
     case 'api-key-list': {
-      const { ports } = services[readEnvironment(values.environment)];
-      return listApiKeys(ports, await scopeOf(ports, values.integration));
+      const environment = readEnvironment(values.environment);
+      return listApiKeys(
+        services[environment].ports,
+        await scopeOf(directory, environment, values.integration),
+      );
     }
     case 'api-key-revoke': {
       const [id] = positionals;
       if (!id) throw new ActionRefused('name the key: key_…');
       for (const environment of ENVIRONMENTS) {
         const { ports } = services[environment];
-        const key = await ports.identity.getApiKey(id);
+        const key = await ports.apiKeys.getApiKey(id);
         if (key) return revokeApiKey(ports, key.organisationId, id);
       }
       throw new ActionRefused(`no API key ${id} in either environment`);

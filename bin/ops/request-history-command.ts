@@ -1,14 +1,14 @@
 // bin/ops -> `request-history`: one integration's request history in one environment, as the portal and
-// the MCP tool `list_api_requests` will show it ({ data, has_more }, newest first), for people to read
-// until they exist. The options are the list's own parameters, checked by the same rules.
+// the MCP tool `list_api_requests` show it ({ data, has_more }, newest first). The options are the list's own parameters, checked by the same rules.
 import { parseArgs } from 'node:util';
 import { ActionRefused } from '../../lambdas/core/errors';
-import { DEV_INTEGRATION_ID } from '../../lambdas/core/identity';
 import type { QueryPairs } from '../../lambdas/core/lists';
-import { ENVIRONMENTS, type Environment } from '../../lambdas/core/model';
+import type { Environment } from '../../lambdas/core/model';
+import type { Directory } from '../../lambdas/core/organisations';
 import type { Ports } from '../../lambdas/core/ports';
 import { listApiRequests } from '../../lambdas/core/request-history/list';
 import { readApiRequestQuery } from '../../lambdas/core/request-history/query';
+import { readEnvironment, scopeOf } from './scope';
 
 export const REQUEST_HISTORY_USAGE = `  request-history --environment E [--integration I] [--status S] [--method M] [--path-prefix P]
                 [--since T] [--until T] [--limit N] [--starting-after rqs_…]
@@ -25,7 +25,11 @@ const PARAMETERS = {
   'starting-after': 'starting_after',
 } as const;
 
-export const runRequestHistoryCommand = async (argv: string[], portsOf: Record<Environment, Ports>) => {
+export const runRequestHistoryCommand = async (
+  argv: string[],
+  portsOf: Record<Environment, Ports>,
+  directory: Directory,
+) => {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -36,15 +40,11 @@ export const runRequestHistoryCommand = async (argv: string[], portsOf: Record<E
     },
   });
   if (positionals.length > 0) throw new ActionRefused(`unexpected ${positionals.join(' ')}`);
-  const environment = ENVIRONMENTS.find((e) => e === values.environment);
-  if (!environment) throw new ActionRefused(`--environment must be one of ${ENVIRONMENTS.join(', ')}`);
-  const ports = portsOf[environment];
-  const integrationId = values.integration ?? DEV_INTEGRATION_ID;
-  if ((await ports.identity.getIntegration(integrationId)) === null)
-    throw new ActionRefused(`no integration ${integrationId} (run dev-bootstrap first?)`);
+  const environment = readEnvironment(values.environment);
+  const scope = await scopeOf(directory, environment, values.integration);
   const pairs: QueryPairs = Object.entries(PARAMETERS).flatMap(([option, parameter]) => {
     const value = (values as Record<string, string | undefined>)[option];
     return value === undefined ? [] : [[parameter, value] as const];
   });
-  return listApiRequests(ports, { environment, integrationId }, readApiRequestQuery(pairs));
+  return listApiRequests(portsOf[environment], scope, readApiRequestQuery(pairs));
 };

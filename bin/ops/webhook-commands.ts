@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { ActionRefused } from '../../lambdas/core/errors';
 import { listEventTypes } from '../../lambdas/core/events';
 import { ENVIRONMENTS, type Environment } from '../../lambdas/core/model';
+import type { Directory } from '../../lambdas/core/organisations';
 import { redeliverMessage, sendTestEvent } from '../../lambdas/core/webhooks/delivery';
 import {
   createWebhookEndpoint,
@@ -55,6 +56,7 @@ export const runWebhookCommand = async (
   command: string,
   argv: string[],
   services: Record<Environment, EnvironmentServices>,
+  directory: Directory,
 ): Promise<unknown> => {
   if (!command.startsWith('webhook-')) return undefined;
   const { positionals, values } = parseArgs({
@@ -75,11 +77,12 @@ export const runWebhookCommand = async (
   const [id] = positionals;
   switch (command) {
     case 'webhook-endpoint-create': {
-      const { ports, settings } = services[readEnvironment(values.environment)];
+      const environment = readEnvironment(values.environment);
+      const { ports, settings } = services[environment];
       if (!values.url) throw new ActionRefused('--url is required');
       const { endpoint, secret } = await createWebhookEndpoint(
         ports,
-        await scopeOf(ports, values.integration),
+        await scopeOf(directory, environment, values.integration),
         { url: values.url, events: eventList(values.events) },
         { allowLoopbackHttp: settings.allowLoopbackWebhooks },
       );
@@ -88,8 +91,9 @@ export const runWebhookCommand = async (
     case 'webhook-event-types':
       return listEventTypes();
     case 'webhook-endpoint-list': {
-      const { ports } = services[readEnvironment(values.environment)];
-      const scope = await scopeOf(ports, values.integration);
+      const environment = readEnvironment(values.environment);
+      const { ports } = services[environment];
+      const scope = await scopeOf(directory, environment, values.integration);
       const endpoints = await ports.webhookEndpoints.listByIntegration(scope.integrationId);
       return { data: endpoints.map((e) => presentWebhookEndpoint(e, ports.clock.now())) };
     }

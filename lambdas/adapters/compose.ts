@@ -4,12 +4,13 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Environment } from '../core/model';
+import type { Directory } from '../core/organisations';
 import type { BlobStore, Clock, DeliveryQueue, PdfInspector, Ports, Workflows } from '../core/ports';
 import type { ContractRenderer } from '../core/rendered-contract';
 import { BatchingRecorder, notRecording, type RecorderOptions } from '../core/request-history/recorder';
 import { aesGcmAnswerVault } from './answer-vault';
 import { S3BlobStore } from './blobs/s3-blob-store';
-import { createDynamoDbStores } from './dynamodb';
+import { createDynamoDbStores, DynamoDbOrganisationStore, DynamoDbPeopleStore } from './dynamodb';
 import { joseAccessTokens } from './jose-access-tokens';
 import { randomIds } from './random-ids';
 import { withRecentReads } from './recent-reads';
@@ -82,3 +83,11 @@ export const composePorts = (wiring: PortsWiring): Ports => {
         : new BatchingRecorder(stores.apiRequests, wiring.requestHistory),
   };
 };
+
+/** The identity table's people, organisations and integrations, shared by both environments. */
+export const composeDirectory = (dynamo: DynamoDBDocumentClient, identityTableName: string): Directory => ({
+  organisations: translatingFaults(new DynamoDbOrganisationStore(dynamo, identityTableName)),
+  people: translatingFaults(new DynamoDbPeopleStore(dynamo, identityTableName)),
+  ids: randomIds(),
+  clock: systemClock(),
+});

@@ -71,7 +71,7 @@ export const exchangeApiKey = async (ports: Ports, settings: Settings, call: Cal
     unauthorized('api_key_invalid', 'The API key is unknown or revoked; create a key in the portal.', true);
   if (!API_KEY.test(credential) || !credential.startsWith(API_KEY_PREFIX[settings.environment]))
     throw refused();
-  const key = await ports.identity.findApiKeyByHash(hashSecret(credential));
+  const key = await ports.apiKeys.findApiKeyByHash(hashSecret(credential));
   if (key === null || key.revokedAt !== null || key.environment !== settings.environment) throw refused();
   call.accept({
     organisationId: key.organisationId,
@@ -79,7 +79,7 @@ export const exchangeApiKey = async (ports: Ports, settings: Settings, call: Cal
     environment: key.environment,
   });
   await enforceRate(ports, settings, `key#${key.id}`, TOKEN_RATE_PER_SECOND, TOKEN_BURST);
-  await ports.identity.markApiKeyUsed(key.id, ports.clock.now());
+  await ports.apiKeys.markApiKeyUsed(key.id, ports.clock.now());
   const issued = await ports.tokens.issue({
     organisationId: key.organisationId,
     integrationId: key.integrationId,
@@ -102,7 +102,7 @@ const currentKey = async (ports: Ports, apiKeyId: string): Promise<ApiKeyRecord 
   const now = ports.clock.now();
   const cached = keyStatus.get(apiKeyId);
   if (cached && now - cached.readAt < KEY_STATUS_TTL) return cached.key;
-  const key = await ports.identity.getApiKey(apiKeyId);
+  const key = await ports.apiKeys.getApiKey(apiKeyId);
   keyStatus.set(apiKeyId, { key, readAt: now });
   return key;
 };

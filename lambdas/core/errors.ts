@@ -51,6 +51,10 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  // decisions.md §10: the portal's and the MCP server's
+  organisation_exists: 409,
+  organisation_required: 403,
+  endpoint_disabled: 409,
   // The frame API's (frontend/onboarding/README.md), answered on the frame address only
   session_invalid: 401,
   answers_too_large: 413,
@@ -120,6 +124,14 @@ export class ConcurrentChange extends Error {
   ) {
     super(`${recordId} changed since it was read`, options);
     this.name = 'ConcurrentChange';
+  }
+}
+
+/** The person owns an organisation already (decisions.md §10: one each). */
+export class OrganisationExists extends Error {
+  constructor(readonly personId: string) {
+    super('this person owns an organisation already');
+    this.name = 'OrganisationExists';
   }
 }
 

@@ -2,11 +2,12 @@
 // logger that makes no AWS call; Lambda's JSON log format reads its lines), each with the keys of the
 // work under way: a request's `service_request_id` and environment, a run's id. The keys travel with
 // the async context, so that the local stack, which serves many requests at once, never mixes them.
-// `POWERTOOLS_DEV=true` pretty-prints (the local stack sets it when a person runs it in a terminal);
-// `POWERTOOLS_LOG_LEVEL` (or Lambda's own log level) sets the level.
+// `POWERTOOLS_LOG_LEVEL` (or Lambda's own log level) sets the level. The local stack run by a person at a
+// terminal writes lines for people instead (`writeLinesForPeople`, log-lines.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inspect } from 'node:util';
 import { Logger } from '@aws-lambda-powertools/logger';
+import { formatLine, type Level, type LineOptions } from './log-lines';
 
 type Fields = Record<string, unknown>;
 
@@ -31,11 +32,24 @@ const withError = ({ error, ...fields }: Fields): Fields => {
   return { ...fields, error: inspect(error) };
 };
 
+/** Set when the log is read by a person at a terminal: each entry is written as a line for people. */
+let lines: (LineOptions & { write: (line: string) => void }) | undefined;
+
 const write =
-  (level: 'debug' | 'info' | 'warn' | 'error') =>
+  (level: Level) =>
   (message: string, fields: Fields = {}): void => {
-    instance()[level](message, { ...context.getStore(), ...withError(fields) });
+    if (lines === undefined) {
+      instance()[level](message, { ...context.getStore(), ...withError(fields) });
+      return;
+    }
+    const line = formatLine(level, message, { ...context.getStore(), ...fields }, lines);
+    if (line !== null) lines.write(line);
   };
+
+/** Hands every entry from now on to `write` as a line for people (log-lines.ts) instead of JSON. */
+export const writeLinesForPeople = (options: LineOptions, write: (line: string) => void): void => {
+  lines = { ...options, write };
+};
 
 export const log = {
   debug: write('debug'),

@@ -116,13 +116,23 @@ export interface Client {
   createdAt: Micros;
 }
 
+/** An integrator's organisation, in the identity table: it spans both environments. */
 export interface Organisation {
   id: string;
   name: string;
-  /** Processed PDFs allowed in the sandbox, across all integrations. */
-  sandboxBudget: number;
-  sandboxUsed: number;
+  /** The person who created it; a person owns at most one. */
+  ownerId: string;
   createdAt: Micros;
+}
+
+/**
+ * Processed PDFs an organisation may send to the sandbox, across all its integrations, and how many it
+ * has sent: counted in the sandbox's table, in the same transaction that accepts a PDF.
+ */
+export interface SandboxBudget {
+  organisationId: string;
+  total: number;
+  used: number;
 }
 
 export interface Integration {

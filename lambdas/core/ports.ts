@@ -12,6 +12,7 @@ import type {
   Onboarding,
   Organisation,
   Page,
+  SandboxBudget,
   Scope,
 } from './model';
 import type { Person } from './people/person';
@@ -313,13 +314,8 @@ export interface ClientStore {
   ): Promise<Page<Client>>;
 }
 
-export interface IdentityStore {
-  putOrganisation(organisation: Organisation): Promise<void>;
-  getOrganisation(id: string): Promise<Organisation | null>;
-  /** Sets the sandbox budget; throws `not_found` for an unknown organisation. */
-  setSandboxBudget(organisationId: string, budget: number): Promise<Organisation>;
-  putIntegration(integration: Integration): Promise<void>;
-  getIntegration(id: string): Promise<Integration | null>;
+/** An environment's API keys: each under its id, and a copy under its hash that token exchange reads. */
+export interface ApiKeyStore {
   putApiKey(key: ApiKeyRecord): Promise<void>;
   getApiKey(id: string): Promise<ApiKeyRecord | null>;
   findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
@@ -332,6 +328,33 @@ export interface IdentityStore {
   revokeApiKey(id: string, at: Micros): Promise<ApiKeyRecord>;
   /** Records an accepted exchange (the listing's `last_used_at`). */
   markApiKeyUsed(id: string, at: Micros): Promise<void>;
+}
+
+/**
+ * Organisations' sandbox budgets, in the sandbox's table: the contract review store counts a use in the
+ * transaction that accepts a PDF. An organisation without a record has the default budget, none used.
+ */
+export interface SandboxBudgetStore {
+  get(organisationId: string): Promise<SandboxBudget>;
+  /** Sets the total; what was used stays. */
+  set(organisationId: string, total: number): Promise<SandboxBudget>;
+}
+
+/**
+ * Organisations and their integrations, in the identity table (shared by both environments): the one
+ * source of truth for who owns what; an environment's records carry the ids.
+ */
+export interface OrganisationStore {
+  /**
+   * Records the organisation and makes its owner's person record point at it, together; throws
+   * `OrganisationExists` when the person owns another one.
+   */
+  create(organisation: Organisation): Promise<void>;
+  get(id: string): Promise<Organisation | null>;
+  createIntegration(integration: Integration): Promise<void>;
+  getIntegration(id: string): Promise<Integration | null>;
+  /** The organisation's integrations, newest first. */
+  listIntegrations(organisationId: string): Promise<Integration[]>;
 }
 
 /**
@@ -552,7 +575,8 @@ export interface Ports {
   onboardings: OnboardingStore;
   answerVault: AnswerVault;
   clients: ClientStore;
-  identity: IdentityStore;
+  apiKeys: ApiKeyStore;
+  sandboxBudgets: SandboxBudgetStore;
   outbox: EventOutbox;
   webhookEndpoints: WebhookEndpointStore;
   webhookMessages: WebhookMessageStore;

@@ -1,13 +1,12 @@
 // host -> the identity provider on the local stack (offset 7): its state and the people in the identity
 // table of DynamoDB Local, and its keys made once under DATA_DIR/keys (the signing JWKS, the cookie key,
 // the portal's client secret), so that a restart keeps registered clients, sessions, grants and tokens.
-// The operator tool reaches the same people through `localPeople`.
+// The operator tool reaches the same people through `localDirectory` (local-wiring.ts).
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { JWK } from 'oidc-provider';
 import { DynamoDbClientGrants, oidcProviderStorage } from '../adapters/dynamodb/oidc-provider-storage';
-import { DynamoDbPeopleStore } from '../adapters/dynamodb/people-store';
 import { DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
 import { LOCAL_IDENTITY_TABLE } from '../adapters/dynamodb/table-schema';
 import { randomIds } from '../adapters/random-ids';
@@ -15,13 +14,12 @@ import { systemClock } from '../adapters/system-clock';
 import { translatingFaults } from '../adapters/unavailable';
 import { ENVIRONMENTS } from '../core/model';
 import type { PeopleServices } from '../core/people/accounts';
-import type { PeopleStore } from '../core/ports';
 import { mcpServerUrl } from '../core/settings';
 import { identityProviderListener } from '../identity-provider/listener';
 import { createIdentityProvider } from '../identity-provider/provider';
 import type { IdentityProviderServices, IdentityProviderSettings } from '../identity-provider/settings';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
-import { keyText, localBaseUrls } from './local-wiring';
+import { keyText, localBaseUrls, localDirectory } from './local-wiring';
 
 /** The portal's client id at the identity provider. */
 export const PORTAL_CLIENT_ID = 'portal';
@@ -76,14 +74,10 @@ const localSettings = async (config: LocalConfig): Promise<IdentityProviderSetti
   };
 };
 
-/** People in the local identity table. */
-export const localPeople = (dynamo: DynamoDBDocumentClient): PeopleStore =>
-  translatingFaults(new DynamoDbPeopleStore(dynamo, LOCAL_IDENTITY_TABLE));
-
 const localServices = (config: LocalConfig, dynamo: DynamoDBDocumentClient): IdentityProviderServices => {
   const clock = systemClock();
   const people: PeopleServices = {
-    people: localPeople(dynamo),
+    people: localDirectory(dynamo).people,
     ids: randomIds(),
     clock,
     rateLimiter: translatingFaults(new DynamoDbRateLimiter(dynamo, LOCAL_IDENTITY_TABLE, clock)),

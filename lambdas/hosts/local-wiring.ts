@@ -7,12 +7,13 @@ import path from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { newAnswerKey } from '../adapters/answer-vault';
 import { createS3Client } from '../adapters/blobs/s3-client';
-import { composePorts } from '../adapters/compose';
+import { composeDirectory, composePorts } from '../adapters/compose';
 import { createDocumentClient } from '../adapters/dynamodb';
-import { localTableName } from '../adapters/dynamodb/table-schema';
+import { LOCAL_IDENTITY_TABLE, localTableName } from '../adapters/dynamodb/table-schema';
 import { lazyPdfInspector, lazyRenderer } from '../adapters/pdf/lazy-pdf-ports';
 import { LocalWaits } from '../adapters/workflows/local-waits';
 import { ENVIRONMENTS, type Environment } from '../core/model';
+import type { Directory } from '../core/organisations';
 import type { Clock, DeliveryQueue, Workflows } from '../core/ports';
 import type { Services } from '../core/services';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
@@ -89,6 +90,10 @@ export interface LocalRunStarters {
 /** Where the local runner's waits of one environment end (its table). */
 export const localWaits = (dynamo: DynamoDBDocumentClient, environment: Environment): LocalWaits =>
   new LocalWaits(dynamo, localTableName(environment));
+
+/** The local identity table's people, organisations and integrations (shared by both environments). */
+export const localDirectory = (dynamo: DynamoDBDocumentClient): Directory =>
+  composeDirectory(dynamo, LOCAL_IDENTITY_TABLE);
 
 export const localServices = async (
   config: LocalConfig,

@@ -1,32 +1,25 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbContractReviewStore } from '../../lambdas/adapters/dynamodb/contract-review-store';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
-import { DynamoDbIdentityStore } from '../../lambdas/adapters/dynamodb/identity-store';
+import { DynamoDbSandboxBudgetStore } from '../../lambdas/adapters/dynamodb/sandbox-budget-store';
 import { ServiceError } from '../../lambdas/core/errors';
 import type { ContractReview, Environment, Scope } from '../../lambdas/core/model';
 import type { NewContractReview } from '../../lambdas/core/ports';
+import { DEFAULT_SANDBOX_BUDGET } from '../../lambdas/core/sandbox-budget';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import {
-  completion,
-  contractReview,
-  contractVersion,
-  id,
-  organisation,
-  scopeIn,
-  TestClock,
-} from '../support/fixtures';
+import { completion, contractReview, contractVersion, id, scopeIn, TestClock } from '../support/fixtures';
 
 const db = useTestDynamoDb();
 
-/** A fresh table with an organisation of `budget` and the stores of `environment`. */
-const setUp = async (environment: Environment, budget = 3) => {
+/** A fresh table with an organisation's budget of `budget` (none set: the default) and the stores of `environment`. */
+const setUp = async (environment: Environment, budget?: number) => {
   const tableName = await db.freshTable();
   const clock = new TestClock();
-  const identity = new DynamoDbIdentityStore(db.doc, tableName, clock);
+  const budgets = new DynamoDbSandboxBudgetStore(db.doc, tableName);
   const idempotency = new DynamoDbIdempotencyStore(db.doc, tableName, clock);
   const store = new DynamoDbContractReviewStore(db.doc, tableName, clock, environment);
-  const org = organisation({ sandboxBudget: budget });
-  await identity.putOrganisation(org);
+  const org = { id: id('org_') };
+  if (budget !== undefined) await budgets.set(org.id, budget);
   const scope = scopeIn(environment, org.id);
 
   /** Claims an idempotency key and builds a first send ready to write. */
@@ -60,7 +53,7 @@ const setUp = async (environment: Environment, budget = 3) => {
   const item = async (pk: string, sk: string) =>
     (await db.doc.send(new GetCommand({ TableName: tableName, Key: { pk, sk } }))).Item;
 
-  return { tableName, clock, identity, idempotency, store, org, scope, firstSend, nextVersion, item };
+  return { tableName, clock, budgets, idempotency, store, org, scope, firstSend, nextVersion, item };
 };
 
 const rejection = async (promise: Promise<unknown>): Promise<ServiceError> => {
@@ -174,8 +167,28 @@ describe('create', () => {
 });
 
 describe('sandbox budget', () => {
+  it('gives an organisation with no budget record the default, counted from its first PDF', async () => {
+    const { store, firstSend, budgets, org } = await setUp('sandbox');
+    await expect(budgets.get(org.id)).resolves.toEqual({
+      organisationId: org.id,
+      total: DEFAULT_SANDBOX_BUDGET,
+      used: 0,
+    });
+
+    const results = await Promise.allSettled(
+      Array.from({ length: DEFAULT_SANDBOX_BUDGET + 2 }, async () => store.create(await firstSend())),
+    );
+
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(DEFAULT_SANDBOX_BUDGET);
+    await expect(budgets.get(org.id)).resolves.toEqual({
+      organisationId: org.id,
+      total: DEFAULT_SANDBOX_BUDGET,
+      used: DEFAULT_SANDBOX_BUDGET,
+    });
+  });
+
   it('lets exactly the budget through when uploads race for it', async () => {
-    const { store, firstSend, identity, org } = await setUp('sandbox', 3);
+    const { store, firstSend, budgets, org } = await setUp('sandbox', 3);
     const entries = await Promise.all(Array.from({ length: 10 }, () => firstSend()));
 
     const results = await Promise.allSettled(entries.map((entry) => store.create(entry)));
@@ -190,11 +203,11 @@ describe('sandbox budget', () => {
     expect((refused[0] as ServiceError).message).toBe(
       'The sandbox budget of 3 processed PDFs is used; contact the service operator to raise it.',
     );
-    await expect(identity.getOrganisation(org.id)).resolves.toMatchObject({ sandboxUsed: 3 });
+    await expect(budgets.get(org.id)).resolves.toEqual({ organisationId: org.id, total: 3, used: 3 });
   });
 
   it('counts new versions too, and a raised budget lets uploads through again', async () => {
-    const { store, firstSend, nextVersion, identity, org } = await setUp('sandbox', 2);
+    const { store, firstSend, nextVersion, budgets, org } = await setUp('sandbox', 2);
     const entry = await firstSend();
     await store.create(entry);
     await store.addVersion(await nextVersion(entry.review, 1));
@@ -203,13 +216,10 @@ describe('sandbox budget', () => {
     expect(refused.code).toBe('budget_used');
     await expect(store.get(entry.review.id)).resolves.toMatchObject({ version: 2 });
 
-    await identity.setSandboxBudget(org.id, 3);
+    await budgets.set(org.id, 3);
     await store.addVersion(await nextVersion({ ...entry.review, version: 2 }, 2));
     await expect(store.get(entry.review.id)).resolves.toMatchObject({ version: 3 });
-    await expect(identity.getOrganisation(org.id)).resolves.toMatchObject({
-      sandboxUsed: 3,
-      sandboxBudget: 3,
-    });
+    await expect(budgets.get(org.id)).resolves.toEqual({ organisationId: org.id, total: 3, used: 3 });
   });
 
   it('prefers external_reference_exists to budget_used', async () => {
@@ -222,14 +232,11 @@ describe('sandbox budget', () => {
   });
 
   it('is never touched in production', async () => {
-    const { store, firstSend, identity, org } = await setUp('production', 0);
+    const { store, firstSend, budgets, org } = await setUp('production', 0);
 
     await Promise.all(Array.from({ length: 4 }, async () => store.create(await firstSend())));
 
-    await expect(identity.getOrganisation(org.id)).resolves.toMatchObject({
-      sandboxUsed: 0,
-      sandboxBudget: 0,
-    });
+    await expect(budgets.get(org.id)).resolves.toEqual({ organisationId: org.id, total: 0, used: 0 });
   });
 });
 

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDbIdentityStore } from '../../lambdas/adapters/dynamodb/identity-store';
+import { DynamoDbApiKeyStore } from '../../lambdas/adapters/dynamodb/api-key-store';
 import { ensureTable } from '../../lambdas/adapters/dynamodb/local-dynamodb';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { organisation, TestClock } from '../support/fixtures';
+import { apiKey, scopeIn } from '../support/fixtures';
 
 const db = useTestDynamoDb();
 
@@ -63,13 +63,13 @@ describe('ensureTable', () => {
 describe('startLocalDynamoDb', () => {
   it('keeps the data on disk across a restart on the same path', async () => {
     const tableName = await db.freshTable();
-    const identity = new DynamoDbIdentityStore(db.doc, tableName, new TestClock());
-    const org = organisation({ sandboxBudget: 7, sandboxUsed: 2 });
-    await identity.putOrganisation(org);
+    const store = new DynamoDbApiKeyStore(db.doc, tableName);
+    const key = apiKey(scopeIn('sandbox'));
+    await store.putApiKey(key);
 
     await db.restart();
 
-    await expect(identity.getOrganisation(org.id)).resolves.toEqual(org);
+    await expect(store.getApiKey(key.id)).resolves.toEqual(key);
   });
 
   it('listens on 127.0.0.1 only, as the S3 twin does, not on every interface', async () => {

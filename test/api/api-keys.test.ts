@@ -3,10 +3,11 @@
 
 import { createApiKey, listApiKeys, revokeApiKey } from '../../lambdas/core/api-keys';
 import type { Environment } from '../../lambdas/core/model';
+import { integrationScope } from '../../lambdas/core/organisations';
 import { bearer, call, exchange, expectError } from '../support/api-client';
 import { eventually } from '../support/eventually';
 import { devBootstrap, ops, type RunningStack, useLocalStack } from '../support/local-stack';
-import { createTenant, portsOf } from '../support/tenants';
+import { createTenant, directoryOf, portsOf, tenantScope } from '../support/tenants';
 
 let stack: RunningStack;
 
@@ -116,15 +117,13 @@ test('a revoked key is refused at once, and the access tokens it gave stop worki
 
 test("another organisation's integration and keys answer not_found, and nothing changes", async () => {
   const ports = (await portsOf(stack)).sandbox;
+  const directory = await directoryOf(stack);
   const mine = await createTenant(stack, 'mine');
   const theirs = await createTenant(stack, 'theirs');
-  const theirKey = await createApiKey(ports, theirs, 'theirs');
+  const theirKey = await createApiKey(ports, tenantScope(theirs, 'sandbox'), 'theirs');
 
   await expect(
-    createApiKey(ports, { organisationId: mine.organisationId, integrationId: theirs.integrationId }),
-  ).rejects.toMatchObject({ code: 'not_found' });
-  await expect(
-    listApiKeys(ports, { organisationId: mine.organisationId, integrationId: theirs.integrationId }),
+    integrationScope(directory, mine.organisationId, theirs.integrationId, 'sandbox'),
   ).rejects.toMatchObject({ code: 'not_found' });
   await expect(revokeApiKey(ports, mine.organisationId, theirKey.id)).rejects.toMatchObject({
     code: 'not_found',
@@ -135,7 +134,7 @@ test("another organisation's integration and keys answer not_found, and nothing 
 test('a key of the other environment answers not_found in this one', async () => {
   const ports = await portsOf(stack);
   const tenant = await createTenant(stack, 'split');
-  const sandboxKey = await createApiKey(ports.sandbox, tenant, 'sandbox only');
+  const sandboxKey = await createApiKey(ports.sandbox, tenantScope(tenant, 'sandbox'), 'sandbox only');
 
   await expect(revokeApiKey(ports.production, tenant.organisationId, sandboxKey.id)).rejects.toMatchObject({
     code: 'not_found',
@@ -145,12 +144,14 @@ test('a key of the other environment answers not_found in this one', async () =>
 test('a name that is empty, too long or has control characters: request_invalid, and no key made', async () => {
   const ports = (await portsOf(stack)).sandbox;
   const tenant = await createTenant(stack, 'names');
-  const before = (await listApiKeys(ports, tenant)).data.length;
+  const before = (await listApiKeys(ports, tenantScope(tenant, 'sandbox'))).data.length;
 
   for (const name of ['   ', 'x'.repeat(101), 'tab\there']) {
-    await expect(createApiKey(ports, tenant, name)).rejects.toMatchObject({ code: 'request_invalid' });
+    await expect(createApiKey(ports, tenantScope(tenant, 'sandbox'), name)).rejects.toMatchObject({
+      code: 'request_invalid',
+    });
   }
-  expect((await listApiKeys(ports, tenant)).data).toHaveLength(before);
+  expect((await listApiKeys(ports, tenantScope(tenant, 'sandbox'))).data).toHaveLength(before);
   const refused = await ops(stack, 'api-key-create', '--environment', 'sandbox', '--name', '');
   expect(refused.code).toBe(1);
   expect(refused.stderr).toMatch(/request_invalid/);

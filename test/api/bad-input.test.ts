@@ -12,6 +12,7 @@ import {
   expectError,
   multipart,
 } from '../support/api-client';
+import { eventually } from '../support/eventually';
 import { devBootstrap, type RunningStack, useLocalStack } from '../support/local-stack';
 import { contractPdf } from '../support/pdfs';
 
@@ -324,5 +325,42 @@ describe('a body refused before it is read whole', () => {
     expectError(answer, 413, 'payload_too_large');
     await expectStillAnswering();
     expect(stack.output().slice(before)).not.toContain('client gone');
+  });
+});
+
+describe("the stack's log", () => {
+  test('every call logs one request line, a refused or unknown one too, without its query', async () => {
+    const calls = [
+      await get('/v1/contract-reviews?limit=1&starting_after=crv_secretish'),
+      await get('/v1/no-such-thing?key=value'),
+      await call(`${stack.production}/v1/contract-reviews`, { headers: bearer('not-a-token') }),
+    ];
+    const ids = calls.map((answer) => answer.headers.get('service-request-id'));
+    const linesOf = (id: string | null) =>
+      stack
+        .output()
+        .split('\n')
+        .filter(
+          (line) => line.includes(`"service_request_id":"${id}"`) && line.includes('"message":"request"'),
+        )
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const found = await eventually(
+      async () => ids.map(linesOf),
+      (each) => each.every((lines) => lines.length >= 1),
+      { what: 'a request line for each call' },
+    );
+    for (const lines of found) expect(lines).toHaveLength(1);
+    const lines = found.flat();
+    expect(
+      lines.map(({ method, path, status, environment }) => ({ method, path, status, environment })),
+    ).toEqual([
+      { method: 'GET', path: '/v1/contract-reviews', status: 400, environment: 'production' },
+      { method: 'GET', path: '/v1/no-such-thing', status: 404, environment: 'production' },
+      { method: 'GET', path: '/v1/contract-reviews', status: 401, environment: 'production' },
+    ]);
+    for (const line of lines) expect(line.duration_ms).toEqual(expect.any(Number));
+    expect(lines.map((line) => JSON.stringify(line)).join('\n')).not.toMatch(
+      /secretish|key=value|not-a-token/,
+    );
   });
 });

@@ -69,7 +69,7 @@ const listed = async (environment: Environment, externalReference: string) => {
 };
 
 const sandboxUsed = async () =>
-  (await (await portsOf(stack)).sandbox.identity.getOrganisation(sandboxOrganisationId))?.sandboxUsed;
+  (await (await portsOf(stack)).sandbox.sandboxBudgets.get(sandboxOrganisationId)).used;
 
 const waitFor = (id: string, done: Parameters<typeof waitForReview>[3], timeoutMs?: number) =>
   waitForReview(stack.production, production, id, done, timeoutMs);

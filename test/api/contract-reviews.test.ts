@@ -574,11 +574,7 @@ describe('sandbox budget', () => {
     expect(refused).toHaveLength(7);
     for (const answer of refused) expectError(answer, 403, 'budget_used');
     const raised = await ops(stack, 'set-budget', tenant.organisationId, '4');
-    expect(raised.json).toEqual({
-      organisation_id: tenant.organisationId,
-      sandbox_budget: 4,
-      sandbox_used: 3,
-    });
+    expect(raised.json).toEqual({ organisation_id: tenant.organisationId, total: 4, used: 3, remaining: 1 });
     expect((await ops(stack, 'budget', tenant.organisationId)).json).toEqual({
       organisation_id: tenant.organisationId,
       total: 4,

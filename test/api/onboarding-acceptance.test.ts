@@ -6,9 +6,17 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bearer, call, exchange } from '../support/api-client';
 import { eventually } from '../support/eventually';
-import { devBootstrap, ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import {
+  devBootstrap,
+  ops,
+  type RunningStack,
+  removeDataDir,
+  startOps,
+  startStack,
+} from '../support/local-stack';
 import { storedEvents } from '../support/pipeline';
 import { submitDirectly } from '../support/tenants';
+import { startReceiver, verifyEach } from '../support/webhook-receiver';
 
 let stack: RunningStack;
 let tokens: { sandbox: string; production: string };
@@ -140,3 +148,58 @@ test('an acceptance due while the stack is stopped happens once after it starts 
   const events = await acceptedEvents('sandbox', id);
   expect(events.map((e) => JSON.parse(e.data).client_id)).toEqual(submitted.clients.map((c) => c.id));
 }, 180_000);
+
+test('ops listen delivers every event of the environment, signed, to a local address until Ctrl-C, then removes its endpoint', async () => {
+  const receiver = await startReceiver();
+  const listening = startOps(
+    stack,
+    'listen',
+    '--environment',
+    'sandbox',
+    '--forward-to',
+    `${receiver.origin}/hooks`,
+  );
+  try {
+    const [first] = await eventually(
+      async () => listening.lines(),
+      (lines) => lines.length > 0,
+      { what: 'ops listen to start' },
+    );
+    expect(first).toMatchObject({
+      listening: true,
+      environment: 'sandbox',
+      endpoint_id: expect.stringMatching(/^whe_/),
+    });
+    const secret = String(first?.secret);
+
+    const id = await open('sandbox');
+    await submit(id, ['listen@example.com']);
+
+    const requests = await receiver.waitFor(2, (request) => request.body.includes(id), 90_000);
+    const types = verifyEach(requests, [secret]).map((envelope) => envelope.type);
+    expect(types.sort()).toEqual(['clients.accepted', 'clients.submitted']);
+    await eventually(
+      async () =>
+        listening
+          .lines()
+          .filter((line) => line.state === 'delivered')
+          .map((line) => line.type),
+      (delivered) => delivered.includes('clients.submitted') && delivered.includes('clients.accepted'),
+      { what: 'ops listen to print both deliveries' },
+    );
+
+    expect(await listening.interrupt()).toBe(0);
+    expect(listening.lines().at(-1)).toMatchObject({
+      listening: false,
+      deleted: true,
+      endpoint_id: first?.endpoint_id,
+    });
+    const endpoints = await ops(stack, 'webhook-endpoint-list', '--environment', 'sandbox');
+    expect((endpoints.json?.data as Array<{ id: string }>).map((e) => e.id)).not.toContain(
+      first?.endpoint_id,
+    );
+  } finally {
+    await listening.interrupt();
+    await receiver.close();
+  }
+});

@@ -794,7 +794,7 @@ describe('SSRF refusals at registration', () => {
     refused.forEach((result, i) => {
       const [url, reason] = refusals[i] as [string, string];
       expect({ url, code: result.code, stdout: result.stdout }).toEqual({ url, code: 1, stdout: '' });
-      expect(result.stderr).toContain('ops: this endpoint address cannot be used: ');
+      expect(result.stderr).toContain('ops: request_invalid: This endpoint address cannot be used: ');
       expect(result.stderr).toContain(reason);
     });
     for (const result of accepted) {

@@ -47,8 +47,7 @@ export const scopeIn = (environment: Environment, organisationId = id('org_')): 
 export const organisation = (overrides: Partial<Organisation> = {}): Organisation => ({
   id: id('org_'),
   name: 'Harbour Conveyancing',
-  sandboxBudget: 3,
-  sandboxUsed: 0,
+  ownerId: id('per_'),
   createdAt: 1_763_717_400_000_000,
   ...overrides,
 });

@@ -124,6 +124,41 @@ export const ops = async (stack: Pick<RunningStack, 'portBase' | 'dataDir'>, ...
   }
 };
 
+/** A long-running operator command (`listen`): the JSON lines it printed so far, and a way to stop it. */
+export interface RunningOps {
+  lines(): Array<Record<string, unknown>>;
+  /** Sends SIGINT (Ctrl-C) and resolves with its exit code once it has cleaned up and exited. */
+  interrupt(): Promise<number | null>;
+}
+
+export const startOps = (
+  stack: Pick<RunningStack, 'portBase' | 'dataDir'>,
+  ...args: string[]
+): RunningOps => {
+  const child = spawn(TSX, ['bin/ops.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, PORT_BASE: String(stack.portBase), DATA_DIR: stack.dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    lines: () =>
+      stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    interrupt: () => {
+      child.kill('SIGINT');
+      return exited;
+    },
+  };
+};
+
 export interface Bootstrap {
   organisation_id: string;
   integration_id: string;

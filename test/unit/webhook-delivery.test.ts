@@ -6,7 +6,7 @@
 // and the endpoint rules.
 import { afterEach, describe, expect, jest, test } from '@jest/globals';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { ActionRefused, ConcurrentChange } from '../../lambdas/core/errors';
+import { ConcurrentChange, ServiceError } from '../../lambdas/core/errors';
 import { EVENT_TYPES, type EventType, type ServiceEvent } from '../../lambdas/core/events';
 import type { Micros, Page, Scope } from '../../lambdas/core/model';
 import type {
@@ -40,6 +40,7 @@ import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   type EndpointPolicy,
+  endpointScope,
   MAX_ENDPOINTS,
   ownEndpoint,
   presentWebhookEndpoint,
@@ -50,6 +51,7 @@ import {
   signingSecrets,
   updateWebhookEndpointEvents,
 } from '../../lambdas/core/webhooks/endpoints';
+import { messageScope } from '../../lambdas/core/webhooks/messages';
 import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from '../../lambdas/core/webhooks/model';
 import { publishPending, REPUBLISH_AFTER } from '../../lambdas/core/webhooks/publish';
 import { isSigningSecret, testEventData } from '../../lambdas/core/webhooks/signing';
@@ -399,7 +401,7 @@ const refusal = async (action: Promise<unknown>): Promise<string> => {
   try {
     await action;
   } catch (error) {
-    if (error instanceof ActionRefused) return error.message;
+    if (error instanceof ServiceError) return `${error.code}: ${error.message}`;
     throw error;
   }
   throw new Error('the action was not refused');
@@ -1026,14 +1028,14 @@ describe('redeliverMessage', () => {
     await drive(w, run);
     for (const scope of [OTHER_INTEGRATION, OTHER_ORGANISATION, SANDBOX])
       expect(await refusal(redeliverMessage(w.ports, scope, message.id))).toBe(
-        `no webhook message ${message.id} in this integration and environment`,
+        'not_found: No webhook message with that id exists here.',
       );
     expect(await refusal(redeliverMessage(w.ports, SCOPE, 'msg_unknown'))).toBe(
-      'no webhook message msg_unknown in this integration and environment',
+      'not_found: No webhook message with that id exists here.',
     );
     await deleteWebhookEndpoint(w.ports, SCOPE, endpoint.id);
-    expect(await refusal(redeliverMessage(w.ports, SCOPE, message.id))).toContain(
-      `no webhook endpoint ${endpoint.id}`,
+    expect(await refusal(redeliverMessage(w.ports, SCOPE, message.id))).toBe(
+      'not_found: No webhook endpoint with that id exists here.',
     );
     expect((await stored(w, message.id)).round).toBe(1);
     expect(w.queue.handedOn).toEqual([run]);
@@ -1091,10 +1093,10 @@ describe('sendTestEvent', () => {
     const { endpoint } = await register(w, ['clients.accepted']);
     for (const scope of [OTHER_INTEGRATION, OTHER_ORGANISATION, SANDBOX])
       expect(await refusal(sendTestEvent(w.ports, scope, endpoint.id, PAGES))).toBe(
-        `no webhook endpoint ${endpoint.id} in this integration and environment`,
+        'not_found: No webhook endpoint with that id exists here.',
       );
-    expect(await refusal(sendTestEvent(w.ports, SCOPE, 'whe_unknown', PAGES))).toContain(
-      'no webhook endpoint',
+    expect(await refusal(sendTestEvent(w.ports, SCOPE, 'whe_unknown', PAGES))).toBe(
+      'not_found: No webhook endpoint with that id exists here.',
     );
     expect(w.messages.records.size).toBe(0);
     expect(w.queue.handedOn).toEqual([]);
@@ -1129,12 +1131,12 @@ describe('createWebhookEndpoint', () => {
   });
 
   test.each<[string[], string]>([
-    [[], 'choose at least one event'],
-    [['clients.finished'], 'unknown event clients.finished'],
-    [['contract-reviews.*'], 'unknown event contract-reviews.*'],
+    [[], 'request_invalid: Choose at least one event.'],
+    [['clients.finished'], 'Unknown event clients.finished'],
+    [['contract-reviews.*'], 'Unknown event contract-reviews.*'],
     [['*'], 'no wildcards'],
-    [['clients.accepted', 'clients.accepted'], 'an event is named twice'],
-    [['Clients.Accepted'], 'unknown event'],
+    [['clients.accepted', 'clients.accepted'], 'An event is named twice'],
+    [['Clients.Accepted'], 'Unknown event'],
   ])('events %j are refused: %s', async (events, reason) => {
     const w = world();
     const message = await refusal(createWebhookEndpoint(w.ports, SCOPE, { url: HOOK_URL, events }, DEPLOYED));
@@ -1155,7 +1157,7 @@ describe('createWebhookEndpoint', () => {
     const message = await refusal(
       createWebhookEndpoint(w.ports, SCOPE, { url, events: ['clients.accepted'] }, DEPLOYED),
     );
-    expect(message).toMatch(/^this endpoint address cannot be used: /);
+    expect(message).toMatch(/^request_invalid: This endpoint address cannot be used: /);
     expect(w.endpoints.records.size).toBe(0);
   });
 
@@ -1213,7 +1215,7 @@ describe('changing an endpoint', () => {
     const { endpoint } = await register(w, ['clients.submitted']);
     for (const events of [[], ['*'], ['clients.submitted', 'clients.submitted']])
       await expect(updateWebhookEndpointEvents(w.ports, SCOPE, endpoint.id, events)).rejects.toThrow(
-        ActionRefused,
+        ServiceError,
       );
     expect(await w.endpoints.get(endpoint.id)).toEqual(endpoint);
   });
@@ -1349,10 +1351,41 @@ describe('presentWebhookEndpoint and ownEndpoint', () => {
     expect(presentWebhookEndpoint(rotated, T0 + SECOND + ROTATION_OVERLAP_MS * 1000).signing_secrets).toBe(1);
   });
 
+  test("an organisation names its endpoints and messages by id alone, in its environment; another's are not_found", async () => {
+    const w = world();
+    const { endpoint, message } = await oneMessage(w);
+    const production = { ...w.ports, environment: 'production' as const };
+    expect(await endpointScope(production, SCOPE.organisationId, endpoint.id)).toEqual(SCOPE);
+    expect(await messageScope(production, SCOPE.organisationId, message.id)).toEqual(SCOPE);
+    const unknown = [
+      endpointScope(production, 'org_other', endpoint.id),
+      endpointScope({ ...w.ports, environment: 'sandbox' }, SCOPE.organisationId, endpoint.id),
+      endpointScope(production, SCOPE.organisationId, 'whe_999'),
+      endpointScope(production, SCOPE.organisationId, message.id),
+      messageScope(production, 'org_other', message.id),
+      messageScope({ ...w.ports, environment: 'sandbox' }, SCOPE.organisationId, message.id),
+      messageScope(production, SCOPE.organisationId, endpoint.id),
+    ];
+    for (const answer of unknown) expect(await refusal(answer)).toMatch(/^not_found: /);
+  });
+
+  test('a disabled endpoint is sent no test event: endpoint_disabled, and nothing is recorded', async () => {
+    const w = world();
+    const { endpoint } = await register(w, ['clients.accepted']);
+    await setWebhookEndpointEnabled(w.ports, SCOPE, endpoint.id, false);
+
+    expect(await refusal(sendTestEvent(w.ports, SCOPE, endpoint.id, PAGES))).toBe(
+      'endpoint_disabled: This endpoint is disabled; enable it to send it a test event.',
+    );
+    expect(w.messages.records.size).toBe(0);
+    await setWebhookEndpointEnabled(w.ports, SCOPE, endpoint.id, true);
+    await expect(sendTestEvent(w.ports, SCOPE, endpoint.id, PAGES)).resolves.toMatchObject({ type: 'test' });
+  });
+
   test("another scope's endpoint is as unknown as a made-up id, for reading and for every change", async () => {
     const w = world();
     const { endpoint } = await register(w, ['clients.submitted']);
-    const unknown = `no webhook endpoint ${endpoint.id} in this integration and environment`;
+    const unknown = 'not_found: No webhook endpoint with that id exists here.';
     expect(await ownEndpoint(w.ports, SCOPE, endpoint.id)).toEqual(endpoint);
     for (const scope of [OTHER_INTEGRATION, OTHER_ORGANISATION, SANDBOX]) {
       expect(await refusal(ownEndpoint(w.ports, scope, endpoint.id))).toBe(unknown);
@@ -1364,7 +1397,7 @@ describe('presentWebhookEndpoint and ownEndpoint', () => {
       expect(await refusal(deleteWebhookEndpoint(w.ports, scope, endpoint.id))).toBe(unknown);
     }
     expect(await refusal(ownEndpoint(w.ports, SCOPE, 'whe_999'))).toBe(
-      'no webhook endpoint whe_999 in this integration and environment',
+      'not_found: No webhook endpoint with that id exists here.',
     );
     expect(await w.endpoints.get(endpoint.id)).toEqual(endpoint);
     expect(w.endpoints.updates).toBe(0);

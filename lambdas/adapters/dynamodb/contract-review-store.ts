@@ -12,6 +12,7 @@ import type {
   NewContractVersion,
   WorkflowRun,
 } from '../../core/ports';
+import { DEFAULT_SANDBOX_BUDGET } from '../../core/sandbox-budget';
 import { claimLost, idempotencyCompletionWrite } from './idempotency-store';
 import {
   contractReviewItem,
@@ -21,7 +22,7 @@ import {
   runWrites,
   toContractReview,
   toContractVersion,
-  toOrganisation,
+  toSandboxBudget,
 } from './items';
 import { keys } from './keys';
 import { getItem, queryNewestFirst } from './table';
@@ -193,10 +194,18 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
         write: {
           Update: {
             TableName: this.tableName,
-            Key: keys.organisation(scope.organisationId),
-            UpdateExpression: 'SET sandbox_used = sandbox_used + :one',
-            ConditionExpression: 'sandbox_used < sandbox_budget',
-            ExpressionAttributeValues: { ':one': 1 },
+            Key: keys.sandboxBudget(scope.organisationId),
+            // The first PDF makes the item with the default budget (sandbox-budget-store.ts).
+            UpdateExpression:
+              'SET #type = :type, sandbox_budget = if_not_exists(sandbox_budget, :default), sandbox_used = if_not_exists(sandbox_used, :zero) + :one',
+            ConditionExpression: 'attribute_not_exists(sandbox_used) OR sandbox_used < sandbox_budget',
+            ExpressionAttributeNames: { '#type': 'type' },
+            ExpressionAttributeValues: {
+              ':type': 'sandbox_budget',
+              ':default': DEFAULT_SANDBOX_BUDGET,
+              ':zero': 0,
+              ':one': 1,
+            },
           },
         },
         onConditionFailed: () => this.budgetUsed(scope.organisationId),
@@ -212,13 +221,11 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
   }
 
   private async budgetUsed(organisationId: string): Promise<Error> {
-    const item = await getItem(this.doc, this.tableName, keys.organisation(organisationId));
-    if (!item)
-      return new Error(`organisation ${organisationId} is missing from the ${this.environment} table`);
-    const { sandboxBudget } = toOrganisation(item);
+    const item = await getItem(this.doc, this.tableName, keys.sandboxBudget(organisationId));
+    const { total } = toSandboxBudget(organisationId, item, DEFAULT_SANDBOX_BUDGET);
     return new ServiceError(
       'budget_used',
-      `The sandbox budget of ${sandboxBudget} processed PDF${sandboxBudget === 1 ? '' : 's'} is used; contact the service operator to raise it.`,
+      `The sandbox budget of ${total} processed PDF${total === 1 ? '' : 's'} is used; contact the service operator to raise it.`,
     );
   }
 

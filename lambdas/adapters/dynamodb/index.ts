@@ -2,34 +2,39 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Environment } from '../../core/model';
 import type { Clock, Ports } from '../../core/ports';
+import { DynamoDbApiKeyStore } from './api-key-store';
 import { DynamoDbApiRequestStore } from './api-request-store';
 import { DynamoDbClientStore } from './client-store';
 import { DynamoDbContractReviewStore } from './contract-review-store';
 import { DynamoDbEventOutbox } from './event-outbox';
 import { DynamoDbIdempotencyStore } from './idempotency-store';
-import { DynamoDbIdentityStore } from './identity-store';
 import { DynamoDbOnboardingStore } from './onboarding-store';
 import { DynamoDbRateLimiter } from './rate-limiter';
 import { DynamoDbRunStore } from './run-store';
+import { DynamoDbSandboxBudgetStore } from './sandbox-budget-store';
 import { DynamoDbWebhookEndpointStore } from './webhook-endpoint-store';
 import { DynamoDbWebhookMessageStore } from './webhook-message-store';
 
+export { DynamoDbApiKeyStore } from './api-key-store';
 export { DynamoDbApiRequestStore } from './api-request-store';
 export { DynamoDbClientStore } from './client-store';
 export { DynamoDbContractReviewStore } from './contract-review-store';
 export { createDocumentClient } from './document-client';
 export { DynamoDbEventOutbox } from './event-outbox';
 export { DynamoDbIdempotencyStore } from './idempotency-store';
-export { DynamoDbIdentityStore } from './identity-store';
 export { DynamoDbOnboardingStore } from './onboarding-store';
+export { DynamoDbOrganisationStore } from './organisation-store';
+export { DynamoDbPeopleStore } from './people-store';
 export { DynamoDbRateLimiter } from './rate-limiter';
 export { DynamoDbRunStore } from './run-store';
+export { DynamoDbSandboxBudgetStore } from './sandbox-budget-store';
 export { DynamoDbWebhookEndpointStore } from './webhook-endpoint-store';
 export { DynamoDbWebhookMessageStore } from './webhook-message-store';
 
 export type DynamoDbStores = Pick<
   Ports,
-  | 'identity'
+  | 'apiKeys'
+  | 'sandboxBudgets'
   | 'contractReviews'
   | 'onboardings'
   | 'clients'
@@ -49,7 +54,8 @@ export const createDynamoDbStores = (
   clock: Clock,
   environment: Environment,
 ): DynamoDbStores => ({
-  identity: new DynamoDbIdentityStore(doc, tableName, clock),
+  apiKeys: new DynamoDbApiKeyStore(doc, tableName),
+  sandboxBudgets: new DynamoDbSandboxBudgetStore(doc, tableName),
   contractReviews: new DynamoDbContractReviewStore(doc, tableName, clock, environment),
   onboardings: new DynamoDbOnboardingStore(doc, tableName, clock),
   clients: new DynamoDbClientStore(doc, tableName, clock),

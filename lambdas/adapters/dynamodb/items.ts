@@ -16,6 +16,7 @@ import type {
   Part,
   Publication,
   Recipient,
+  SandboxBudget,
   Scope,
 } from '../../core/model';
 import type { Person } from '../../core/people/person';
@@ -51,8 +52,7 @@ const scopeOf = (item: ScopeAttributes): Scope => ({
 interface OrganisationItem {
   id: string;
   name: string;
-  sandbox_budget: number;
-  sandbox_used: number;
+  owner_id: string;
   created_at: number;
 }
 
@@ -61,21 +61,29 @@ export const organisationItem = (o: Organisation): Item => ({
   type: 'organisation',
   id: o.id,
   name: o.name,
-  sandbox_budget: o.sandboxBudget,
-  sandbox_used: o.sandboxUsed,
+  owner_id: o.ownerId,
   created_at: o.createdAt,
 });
 
 export const toOrganisation = (item: Item): Organisation => {
   const i = item as unknown as OrganisationItem;
-  return {
-    id: i.id,
-    name: i.name,
-    sandboxBudget: i.sandbox_budget,
-    sandboxUsed: i.sandbox_used,
-    createdAt: i.created_at,
-  };
+  return { id: i.id, name: i.name, ownerId: i.owner_id, createdAt: i.created_at };
 };
+
+// Sandbox budget (the sandbox's table)
+
+/** The item's attributes the contract review store's budget check reads and counts. */
+export const SANDBOX_BUDGET_ATTRIBUTES = { total: 'sandbox_budget', used: 'sandbox_used' } as const;
+
+export const toSandboxBudget = (
+  organisationId: string,
+  item: Item | undefined,
+  defaultTotal: number,
+): SandboxBudget => ({
+  organisationId,
+  total: typeof item?.sandbox_budget === 'number' ? item.sandbox_budget : defaultTotal,
+  used: typeof item?.sandbox_used === 'number' ? item.sandbox_used : 0,
+});
 
 // Integration
 
@@ -95,6 +103,8 @@ export const integrationItem = (i: Integration): Item => ({
   integration_type: i.type,
   name: i.name,
   created_at: i.createdAt,
+  [LIST_INDEX.partitionKey]: keys.integrationList(i.organisationId),
+  [LIST_INDEX.sortKey]: byCreation(i.createdAt, i.id),
 });
 
 export const toIntegration = (item: Item): Integration => {

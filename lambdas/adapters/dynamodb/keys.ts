@@ -12,8 +12,8 @@ export const byCreation = (createdAt: Micros, id: string): string =>
   `${String(createdAt).padStart(16, '0')}#${id}`;
 
 export const keys = {
-  organisation: (id: string): ItemKey => ({ pk: `ORG#${id}`, sk: 'ORG' }),
-  integration: (id: string): ItemKey => ({ pk: `INT#${id}`, sk: 'INT' }),
+  /** An organisation's sandbox budget and use, in the sandbox's table. */
+  sandboxBudget: (organisationId: string): ItemKey => ({ pk: `BUDGET#${organisationId}`, sk: 'BUDGET' }),
   apiKey: (id: string): ItemKey => ({ pk: `APIKEY#${id}`, sk: 'APIKEY' }),
   apiKeyHash: (hash: string): ItemKey => ({ pk: `APIKEYHASH#${hash}`, sk: 'APIKEYHASH' }),
   apiKeyList: (integrationId: string): string => `APIKEYS#${integrationId}`,
@@ -70,8 +70,13 @@ export const keys = {
   /** The sparse index partition of events not yet fanned out. */
   pendingEvents: 'OUTBOX#pending',
 
-  // The identity table (shared by both environments): people, and the identity provider's state.
+  // The identity table (shared by both environments): people, organisations and their integrations, and
+  // the identity provider's state.
   person: (id: string): ItemKey => ({ pk: `PERSON#${id}`, sk: 'PERSON' }),
+  organisation: (id: string): ItemKey => ({ pk: `ORG#${id}`, sk: 'ORG' }),
+  integration: (id: string): ItemKey => ({ pk: `INT#${id}`, sk: 'INT' }),
+  /** An organisation's integrations, by creation (the list index). */
+  integrationList: (organisationId: string): string => `INTS#${organisationId}`,
   /** Claims an email for one person: written with the person, in one transaction. */
   personEmail: (email: string): ItemKey => ({ pk: `PERSONEMAIL#${email}`, sk: 'PERSONEMAIL' }),
   /** One stored artefact of the identity provider (a session, grant, code, token, client, …). */

@@ -193,28 +193,29 @@ export class LocalStepFunctions {
       );
       return call;
     };
+    const handle = async (state: string, call: StateCall, input: unknown) => {
+      // Workers answer JSON (their outputs are state data), which is what the runner passes on.
+      if (call.does === 'invoke')
+        return (await tracked(call.task(input, environment, stopping.signal))) as Awaited<
+          ReturnType<Handlers[string]>
+        >;
+      const stateToken = `${token}/${state}`;
+      // A waiting state's input is its Parameters, with the execution's token where it names it.
+      const parameters = replaced(input, token, stateToken) as {
+        Payload?: unknown;
+        MessageBody?: unknown;
+      };
+      if (call.does === 'send-and-wait')
+        await tracked(call.queue[environment].send([{ body: JSON.stringify(parameters.MessageBody) }]));
+      else await tracked(call.task(parameters.Payload, environment, stopping.signal));
+      return (await this.waitFor(environment, stateToken, stopping.signal)) as Awaited<
+        ReturnType<Handlers[string]>
+      >;
+    };
     const environmentHandlers: Handlers = Object.fromEntries(
       Object.entries(loaded.handlers).map(([state, call]) => [
         state,
-        async (input: unknown) => {
-          // Workers answer JSON (their outputs are state data), which is what the runner passes on.
-          if (call.does === 'invoke')
-            return (await tracked(call.task(input, environment, stopping.signal))) as Awaited<
-              ReturnType<Handlers[string]>
-            >;
-          const stateToken = `${token}/${state}`;
-          // A waiting state's input is its Parameters, with the execution's token where it names it.
-          const parameters = replaced(input, token, stateToken) as {
-            Payload?: unknown;
-            MessageBody?: unknown;
-          };
-          if (call.does === 'send-and-wait')
-            await tracked(call.queue[environment].send([{ body: JSON.stringify(parameters.MessageBody) }]));
-          else await tracked(call.task(parameters.Payload, environment, stopping.signal));
-          return (await this.waitFor(environment, stateToken, stopping.signal)) as Awaited<
-            ReturnType<Handlers[string]>
-          >;
-        },
+        (input: unknown) => this.logged(key, state, () => handle(state, call, input)),
       ]),
     );
     const execution = loaded.machine.run(input as Record<string, string | number>, {
@@ -307,6 +308,25 @@ export class LocalStepFunctions {
       );
     }
     return { machine: new StateMachine(definition), handlers, retryIntervals };
+  }
+
+  /** One line per step of a run, as the stack's log shows a pipeline: what ran, how long, and how it ended. */
+  private async logged<T>(run: string, step: string, work: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    try {
+      const output = await work();
+      this.log({ message: 'step done', run, step, duration_ms: Date.now() - started });
+      return output;
+    } catch (error) {
+      this.log({
+        message: 'step failed',
+        run,
+        step,
+        duration_ms: Date.now() - started,
+        error: String(error),
+      });
+      throw error;
+    }
   }
 
   private log(entry: Record<string, unknown>): void {

@@ -3,7 +3,8 @@
 // Gateway event, in a Lambda or the local stack's API host); the host passes the services it built. Once
 // answered, a call whose credential the core accepted goes to the request history's recorder.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { withLogKeys } from '../../core/log';
+import { log, withLogKeys } from '../../core/log';
+import { REQUEST_MESSAGE } from '../../core/log-lines';
 import type { Services } from '../../core/services';
 import { clientGoneAnswer, errorAnswer, type HttpAnswer, jsonAnswer, newRequestId } from './answer';
 import { type ApiRequest, fromApiGatewayEvent } from './request';
@@ -56,6 +57,15 @@ export const endpoint = (fn: EndpointFunction): Endpoint => {
     // Every line logged while answering names the request and its environment.
     const keys = { service_request_id: requestId, environment: services.settings.environment };
     const result = await withLogKeys(keys, () => answer(request, services, requestId));
+    const durationMs = Math.round((clock.now() - started) / 1000);
+    // One line per request, whatever its answer: what a person watching the stack's log follows.
+    log.info(REQUEST_MESSAGE, {
+      ...keys,
+      method: request.method,
+      path: request.path,
+      status: result.status,
+      duration_ms: durationMs,
+    });
     // Outside the request's log keys: the recorder's later writes are no one request's work.
     const { caller } = request;
     if (caller !== undefined)
@@ -65,7 +75,7 @@ export const endpoint = (fn: EndpointFunction): Endpoint => {
         method: request.method,
         path: request.path,
         status: result.status,
-        durationMs: Math.round((clock.now() - started) / 1000),
+        durationMs,
         environment: caller.environment,
         integrationId: caller.integrationId,
       });

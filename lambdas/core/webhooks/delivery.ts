@@ -3,7 +3,7 @@
 // queue; the attempts of a batch of queued deliveries, each held before it is sent so that copies of one
 // delivery send it once, on the schedule of decisions.md §6; the re-drive of deliveries a queue lost; a
 // redelivery and a test event.
-import { ActionRefused } from '../errors';
+import { fail, notFound } from '../errors';
 import type { ServiceEvent } from '../events';
 import { isWebhookMessageId } from '../ids';
 import { log } from '../log';
@@ -269,8 +269,7 @@ export const redriveDeliveries = async (
 /** A message of the scope's own endpoints (another scope's is as unknown as a made-up id). */
 const ownMessage = async (ports: DeliveryPorts, scope: Scope, id: string): Promise<WebhookMessage> => {
   const message = isWebhookMessageId(id) ? await ports.webhookMessages.get(id) : null;
-  if (message === null || !sameScope(message.scope, scope))
-    throw new ActionRefused(`no webhook message ${id} in this integration and environment`);
+  if (message === null || !sameScope(message.scope, scope)) throw notFound('webhook message');
   return message;
 };
 
@@ -282,8 +281,9 @@ export const redeliverMessage = async (
 ): Promise<WebhookMessage> => {
   const message = await ownMessage(ports, scope, id);
   if (message.state === 'pending')
-    throw new ActionRefused(
-      `${id} is still being delivered (attempt ${message.attemptsInRound + 1} is due); redeliver it once it is delivered or failed`,
+    fail(
+      'request_invalid',
+      `This message is still being delivered (attempt ${message.attemptsInRound + 1} is due); redeliver it once it is delivered or failed.`,
     );
   await ownEndpoint(ports, scope, message.endpointId);
   const now = Math.max(ports.clock.now(), message.updatedAt + 1);
@@ -301,7 +301,7 @@ export const redeliverMessage = async (
   return next;
 };
 
-/** A `test` event to one endpoint, with the data shape of `publication.published` (interface.md "Delivery"). */
+/** A `test` event to one enabled endpoint, whatever its events, with the data shape of `publication.published` (interface.md "Delivery"). */
 export const sendTestEvent = async (
   ports: DeliveryPorts,
   scope: Scope,
@@ -309,6 +309,8 @@ export const sendTestEvent = async (
   pagesBaseUrl: string,
 ): Promise<WebhookMessage> => {
   const endpoint = await ownEndpoint(ports, scope, endpointId);
+  if (!endpoint.enabled)
+    fail('endpoint_disabled', 'This endpoint is disabled; enable it to send it a test event.');
   const now = ports.clock.now();
   const message = newMessage(
     ports,

@@ -1,8 +1,8 @@
 // core/webhooks -> managing an integration's webhook endpoints in one environment: create (the secret
-// shown once), list, change the events, enable or disable, delete, rotate the secret. The operator tool
-// calls these now; the portal and the MCP server will call the same functions.
+// shown once), list, change the events, enable or disable, delete, rotate the secret. The operator tool,
+// the portal and the MCP server call the same functions.
 import { randomBytes } from 'node:crypto';
-import { ActionRefused, ConcurrentChange } from '../errors';
+import { ConcurrentChange, fail, notFound } from '../errors';
 import { EVENT_TYPES, type EventType } from '../events';
 import { isWebhookEndpointId } from '../ids';
 import type { Micros, Scope } from '../model';
@@ -27,19 +27,20 @@ type EndpointPorts = Pick<Ports, 'webhookEndpoints' | 'ids' | 'clock'>;
 
 /** The chosen events: each a named event kind, at least one, no wildcards, no repeats. */
 export const readEvents = (events: readonly string[]): EventType[] => {
-  if (events.length === 0) throw new ActionRefused('choose at least one event');
+  if (events.length === 0) fail('request_invalid', 'Choose at least one event.');
   const unknown = events.filter((e) => !(EVENT_TYPES as readonly string[]).includes(e));
   if (unknown.length > 0)
-    throw new ActionRefused(
-      `unknown event${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; choose from ${EVENT_TYPES.join(', ')} (no wildcards)`,
+    fail(
+      'request_invalid',
+      `Unknown event${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; choose from ${EVENT_TYPES.join(', ')} (no wildcards).`,
     );
-  if (new Set(events).size !== events.length) throw new ActionRefused('an event is named twice');
+  if (new Set(events).size !== events.length) fail('request_invalid', 'An event is named twice.');
   return events as EventType[];
 };
 
 const readUrl = (url: string, policy: EndpointPolicy): string => {
   const checked = checkEndpointUrl(url, policy);
-  if (!checked.ok) throw new ActionRefused(`this endpoint address cannot be used: ${checked.reason}`);
+  if (!checked.ok) fail('request_invalid', `This endpoint address cannot be used: ${checked.reason}.`);
   return checked.url.href;
 };
 
@@ -50,9 +51,27 @@ export const ownEndpoint = async (
   id: string,
 ): Promise<WebhookEndpoint> => {
   const endpoint = isWebhookEndpointId(id) ? await ports.webhookEndpoints.get(id) : null;
-  if (endpoint === null || !sameScope(endpoint.scope, scope))
-    throw new ActionRefused(`no webhook endpoint ${id} in this integration and environment`);
+  if (endpoint === null || !sameScope(endpoint.scope, scope)) throw notFound('webhook endpoint');
   return endpoint;
+};
+
+/**
+ * The scope of one of the organisation's endpoints in this environment, for callers that name an endpoint
+ * by its id alone (the portal, the MCP server); another organisation's endpoint is not found.
+ */
+export const endpointScope = async (
+  ports: Pick<Ports, 'webhookEndpoints' | 'environment'>,
+  organisationId: string,
+  id: string,
+): Promise<Scope> => {
+  const endpoint = isWebhookEndpointId(id) ? await ports.webhookEndpoints.get(id) : null;
+  if (
+    endpoint === null ||
+    endpoint.scope.organisationId !== organisationId ||
+    endpoint.scope.environment !== ports.environment
+  )
+    throw notFound('webhook endpoint');
+  return endpoint.scope;
 };
 
 /** The secrets that sign a message sent at `now`: the current one, and a rotated-out one until it expires. */
@@ -75,7 +94,10 @@ export const createWebhookEndpoint = async (
   const events = readEvents(request.events);
   const existing = await ports.webhookEndpoints.listByIntegration(scope.integrationId);
   if (existing.length >= MAX_ENDPOINTS)
-    throw new ActionRefused(`an integration has at most ${MAX_ENDPOINTS} endpoints in an environment`);
+    fail(
+      'request_invalid',
+      `An integration has at most ${MAX_ENDPOINTS} endpoints in an environment; delete one to add another.`,
+    );
   const now = ports.clock.now();
   const secret = newSigningSecret(randomBytes);
   const endpoint: WebhookEndpoint = {

@@ -68,6 +68,25 @@ export const listWebhookMessages = async (
   return presentList(page, presentWebhookMessage);
 };
 
+/**
+ * The scope of one of the organisation's messages in this environment, for callers that name a message
+ * by its id alone (the portal, the MCP server); another organisation's message is not found.
+ */
+export const messageScope = async (
+  ports: Pick<Ports, 'webhookMessages' | 'environment'>,
+  organisationId: string,
+  messageId: string,
+): Promise<Scope> => {
+  const message = isWebhookMessageId(messageId) ? await ports.webhookMessages.get(messageId) : null;
+  if (
+    message === null ||
+    message.scope.organisationId !== organisationId ||
+    message.scope.environment !== ports.environment
+  )
+    throw notFound('webhook message');
+  return message.scope;
+};
+
 /** One message of the caller's: what it is, the envelope every attempt sends, and every attempt. */
 export const getWebhookMessage = async (ports: Ports, scope: Scope, messageId: string) => {
   const message = isWebhookMessageId(messageId) ? await ports.webhookMessages.get(messageId) : null;

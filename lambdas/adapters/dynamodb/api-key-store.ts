@@ -1,18 +1,9 @@
-// adapter -> organisations, integrations and API keys in the environment's table.
-import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// adapter -> an environment's API keys in its table: each under its id, with a copy under its hash.
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { notFound } from '../../core/errors';
-import type { ApiKeyRecord, Integration, Micros, Organisation } from '../../core/model';
-import type { Clock, IdentityStore } from '../../core/ports';
-import {
-  apiKeyHashItem,
-  apiKeyItem,
-  type Item,
-  integrationItem,
-  organisationItem,
-  toApiKey,
-  toIntegration,
-  toOrganisation,
-} from './items';
+import type { ApiKeyRecord, Micros } from '../../core/model';
+import type { ApiKeyStore } from '../../core/ports';
+import { apiKeyHashItem, apiKeyItem, type Item, toApiKey } from './items';
 import { type ItemKey, keys } from './keys';
 import { getItem, queryAll } from './table';
 import { LIST_INDEX } from './table-schema';
@@ -20,51 +11,11 @@ import { isConditionFailed, transactWrite } from './transactions';
 
 class RevokedMeanwhile extends Error {}
 
-export class DynamoDbIdentityStore implements IdentityStore {
+export class DynamoDbApiKeyStore implements ApiKeyStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
-    // Kept for a uniform constructor; identity records carry the times their callers give.
-    readonly clock: Clock,
   ) {}
-
-  async putOrganisation(organisation: Organisation): Promise<void> {
-    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: organisationItem(organisation) }));
-  }
-
-  async getOrganisation(id: string): Promise<Organisation | null> {
-    const item = await this.get(keys.organisation(id));
-    return item ? toOrganisation(item) : null;
-  }
-
-  async setSandboxBudget(organisationId: string, budget: number): Promise<Organisation> {
-    try {
-      const { Attributes } = await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.organisation(organisationId),
-          UpdateExpression: 'SET sandbox_budget = :budget',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':budget': budget },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      if (!Attributes) throw new Error('UpdateItem answered no attributes');
-      return toOrganisation(Attributes);
-    } catch (error) {
-      if (isConditionFailed(error)) throw notFound('organisation');
-      throw error;
-    }
-  }
-
-  async putIntegration(integration: Integration): Promise<void> {
-    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: integrationItem(integration) }));
-  }
-
-  async getIntegration(id: string): Promise<Integration | null> {
-    const item = await this.get(keys.integration(id));
-    return item ? toIntegration(item) : null;
-  }
 
   /** Writes the key and its lookup copy under the hash together, so revocation shows in both at once. */
   async putApiKey(key: ApiKeyRecord): Promise<void> {

@@ -1,63 +1,13 @@
-import { DynamoDbIdentityStore } from '../../lambdas/adapters/dynamodb/identity-store';
-import type { Integration } from '../../lambdas/core/model';
+import { DynamoDbApiKeyStore } from '../../lambdas/adapters/dynamodb/api-key-store';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { apiKey, id, organisation, scopeIn, TestClock } from '../support/fixtures';
+import { apiKey, id, scopeIn } from '../support/fixtures';
 
 const db = useTestDynamoDb();
 
 const setUp = async () => {
   const tableName = await db.freshTable();
-  return { store: new DynamoDbIdentityStore(db.doc, tableName, new TestClock()) };
+  return { store: new DynamoDbApiKeyStore(db.doc, tableName) };
 };
-
-describe('organisations', () => {
-  it('stores and reads an organisation', async () => {
-    const { store } = await setUp();
-    const org = organisation({ sandboxUsed: 1 });
-
-    await store.putOrganisation(org);
-
-    await expect(store.getOrganisation(org.id)).resolves.toEqual(org);
-    await expect(store.getOrganisation('org_unknown')).resolves.toBeNull();
-  });
-
-  it('sets the sandbox budget and answers the organisation', async () => {
-    const { store } = await setUp();
-    const org = organisation({ sandboxBudget: 3, sandboxUsed: 3 });
-    await store.putOrganisation(org);
-
-    await expect(store.setSandboxBudget(org.id, 10)).resolves.toEqual({ ...org, sandboxBudget: 10 });
-    await expect(store.getOrganisation(org.id)).resolves.toEqual({ ...org, sandboxBudget: 10 });
-  });
-
-  it('answers not_found when setting the budget of an unknown organisation, creating nothing', async () => {
-    const { store } = await setUp();
-
-    await expect(store.setSandboxBudget('org_unknown', 5)).rejects.toMatchObject({
-      code: 'not_found',
-      status: 404,
-    });
-    await expect(store.getOrganisation('org_unknown')).resolves.toBeNull();
-  });
-});
-
-describe('integrations', () => {
-  it('stores and reads an integration', async () => {
-    const { store } = await setUp();
-    const integration: Integration = {
-      id: id('int_'),
-      organisationId: id('org_'),
-      type: 'contract_reviews',
-      name: 'Website',
-      createdAt: 1_763_717_400_000_000,
-    };
-
-    await store.putIntegration(integration);
-
-    await expect(store.getIntegration(integration.id)).resolves.toEqual(integration);
-    await expect(store.getIntegration('int_unknown')).resolves.toBeNull();
-  });
-});
 
 describe('API keys', () => {
   it('finds a key by id and by hash', async () => {

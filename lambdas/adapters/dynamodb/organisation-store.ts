@@ -1,0 +1,72 @@
+// adapter -> organisations and their integrations in the identity table. Creating an organisation also
+// points its owner's person record at it, in one transaction whose condition lets a person own only one.
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { OrganisationExists } from '../../core/errors';
+import type { Integration, Organisation } from '../../core/model';
+import type { OrganisationStore } from '../../core/ports';
+import { integrationItem, organisationItem, toIntegration, toOrganisation } from './items';
+import { keys } from './keys';
+import { getItem, queryAll } from './table';
+import { LIST_INDEX } from './table-schema';
+import { transactWrite } from './transactions';
+
+export class DynamoDbOrganisationStore implements OrganisationStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async create(organisation: Organisation): Promise<void> {
+    await transactWrite(this.doc, [
+      {
+        write: {
+          Update: {
+            TableName: this.tableName,
+            Key: keys.person(organisation.ownerId),
+            UpdateExpression: 'SET organisation_id = :id',
+            // The same id again is the same creation retried (dev-bootstrap's fixed organisation).
+            ConditionExpression:
+              'attribute_exists(pk) AND (organisation_id = :none OR organisation_id = :id)',
+            ExpressionAttributeValues: { ':id': organisation.id, ':none': null },
+          },
+        },
+        onConditionFailed: () => new OrganisationExists(organisation.ownerId),
+      },
+      {
+        write: {
+          Put: {
+            TableName: this.tableName,
+            Item: organisationItem(organisation),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        onConditionFailed: () => new Error(`an organisation with the id ${organisation.id} exists already`),
+      },
+    ]);
+  }
+
+  async get(id: string): Promise<Organisation | null> {
+    const item = await getItem(this.doc, this.tableName, keys.organisation(id));
+    return item ? toOrganisation(item) : null;
+  }
+
+  async createIntegration(integration: Integration): Promise<void> {
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: integrationItem(integration),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async getIntegration(id: string): Promise<Integration | null> {
+    const item = await getItem(this.doc, this.tableName, keys.integration(id));
+    return item ? toIntegration(item) : null;
+  }
+
+  async listIntegrations(organisationId: string): Promise<Integration[]> {
+    const items = await queryAll(this.doc, this.tableName, LIST_INDEX, keys.integrationList(organisationId));
+    return items.map(toIntegration);
+  }
+}
