@@ -195,3 +195,10 @@ export const presentWebhookEndpoint = (endpoint: WebhookEndpoint, now: Micros) =
   created_at: formatTime(endpoint.createdAt),
   updated_at: formatTime(endpoint.updatedAt),
 });
+
+/** The integration's endpoints in this environment, oldest first, without their secrets (at most 20: one list). */
+export const listWebhookEndpoints = async (ports: EndpointPorts, scope: Scope) => {
+  const endpoints = await ports.webhookEndpoints.listByIntegration(scope.integrationId);
+  const now = ports.clock.now();
+  return { data: endpoints.map((endpoint) => presentWebhookEndpoint(endpoint, now)) };
+};
