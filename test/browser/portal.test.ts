@@ -11,6 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
+import { PORTAL_ROUTES } from '../../lambdas/portal/api-routes';
 import { eventually } from '../support/eventually';
 import { makeDataDir, ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
@@ -443,6 +444,24 @@ test('changes need the session and its CSRF token, from the portal itself', asyn
   const withoutToken = await portalCall(alice.page, 'POST', path, { name: 'x' }, false);
   expect(withoutToken.status).toBe(403);
   expect(withoutToken.body.error?.code).toBe('csrf_invalid');
+  // Every route that changes anything, and signing out, refuses a request without the token.
+  const changes = PORTAL_ROUTES.filter((route) => route.method !== 'GET').map((route) => ({
+    method: route.method,
+    path: route.pattern.source
+      .replace(/^\^|\$$/g, '')
+      .replaceAll('\\/', '/')
+      .replace('(sandbox|production)', 'sandbox')
+      .replaceAll('([A-Za-z0-9_-]{1,100})', first.integrationId),
+  }));
+  expect(changes.length).toBeGreaterThan(10);
+  for (const change of [...changes, { method: 'POST', path: '/api/sign-out' }]) {
+    const refused = await portalCall(alice.page, change.method, change.path, {}, false);
+    expect([change.path, refused.status, refused.body.error?.code]).toEqual([
+      change.path,
+      403,
+      'csrf_invalid',
+    ]);
+  }
   const cookie = (await alice.context.cookies(portal)).map((c) => `${c.name}=${c.value}`).join('; ');
   const session = (await (await fetch(`${portal}/api/session`, { headers: { cookie } })).json()) as {
     csrf_token: string;
@@ -523,6 +542,18 @@ test('a second person sees none of the first person’s data', async () => {
     }
     const overview = await portalCall(bob.page, 'GET', '/api/organisation');
     expect(overview.body).toMatchObject({ organisation: { name: 'Other Agency' }, integrations: [] });
+    // Signing out: the portal's session goes, then the identity provider's question, then back here.
+    const cookie = (await bob.context.cookies(portal))
+      .filter((c) => c.name.startsWith('portal'))
+      .map((c) => `${c.name}=${c.value}`)
+      .join('; ');
+    await button(bob.page, 'Sign out').click();
+    await bob.page.getByRole('heading', { name: 'Sign out?' }).waitFor();
+    await button(bob.page, 'Sign out').click();
+    await bob.page.waitForURL(`${portal}/`);
+    expect(await heading(bob.page)).toBe('Sign in to the developer portal');
+    const after = await fetch(`${portal}/api/organisation`, { headers: { cookie } });
+    expect(after.status).toBe(401);
     expectOnlyOwnRequests(bob.requests, portal, issuer);
   } finally {
     await bob.close();
