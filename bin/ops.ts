@@ -25,6 +25,7 @@ import { localDirectory, localServices } from '../lambdas/hosts/local-wiring';
 import { API_KEY_USAGE, runApiKeyCommand } from './ops/api-key-commands';
 import { LISTEN_USAGE, runListenCommand } from './ops/listen-command';
 import { REQUEST_HISTORY_USAGE, runRequestHistoryCommand } from './ops/request-history-command';
+import { runTriggerCommand, TRIGGER_USAGE } from './ops/trigger-command';
 import { runWebhookCommand, WEBHOOK_USAGE } from './ops/webhook-commands';
 
 const USAGE = `usage: npm run --silent ops -- <command>
@@ -38,7 +39,8 @@ const USAGE = `usage: npm run --silent ops -- <command>
 ${API_KEY_USAGE}
 ${WEBHOOK_USAGE}
 ${REQUEST_HISTORY_USAGE}
-${LISTEN_USAGE}`;
+${LISTEN_USAGE}
+${TRIGGER_USAGE}`;
 
 /** The command line is wrong: the message, then the usage. */
 class UsageError extends Error {}
@@ -108,6 +110,7 @@ const run = async (argv: string[]): Promise<unknown> => {
   const apiKey = await runApiKeyCommand(argv[0] ?? '', argv.slice(1), services, directory);
   if (apiKey !== undefined) return apiKey;
   if (argv[0] === 'request-history') return runRequestHistoryCommand(argv.slice(1), portsOf, directory);
+  if (argv[0] === 'trigger') return runTriggerCommand(argv.slice(1), services, directory);
   if (argv[0] === 'listen')
     return runListenCommand(argv.slice(1), services, directory, printLine, stopSignal);
 

@@ -47,3 +47,15 @@ export const readForm = (request: IncomingMessage): Promise<URLSearchParams> =>
     request.once('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
     request.once('error', reject);
   });
+
+/**
+ * The address a request came from, for limits per address. Behind the one proxy the deployment puts in
+ * front (`behindProxy`), it is the last `X-Forwarded-For` entry: the one that proxy appended, which the
+ * caller cannot choose (entries before it are whatever the caller sent).
+ */
+export const clientAddress = (request: IncomingMessage, behindProxy: boolean): string => {
+  const forwarded = request.headers['x-forwarded-for'];
+  const entries = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',');
+  const last = entries.at(-1)?.trim();
+  return behindProxy && last ? last : (request.socket.remoteAddress ?? 'unknown');
+};

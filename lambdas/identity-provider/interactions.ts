@@ -13,7 +13,7 @@ import { log } from '../core/log';
 import { type PeopleServices, signIn, signUp } from '../core/people/accounts';
 import { MIN_PASSWORD_CHARACTERS, SignInRefused, SignUpRefused } from '../core/people/credentials';
 import { recordConsent } from './consent';
-import { FormRefused, isSameOriginPost, readForm } from './form-requests';
+import { clientAddress, FormRefused, isSameOriginPost, readForm } from './form-requests';
 import { PageAnswers } from './page-answers';
 import { describeRequest, type McpResource } from './resources';
 
@@ -33,6 +33,8 @@ export interface InteractionSettings {
   /** This provider's origin, the only one its forms are accepted from. */
   origin: string;
   mcpResources: readonly McpResource[];
+  /** Requests arrive through one proxy, which names the client's address (`clientAddress`). */
+  behindProxy: boolean;
 }
 
 const EXPIRED = renderNotice(
@@ -106,7 +108,12 @@ export const interactionPages = (
         error: { field: failed.refusal.field, message: failed.refusal.message },
       }),
     });
-    at.page(failed ? 400 : 200, html);
+    const retryAfter = failed?.refusal.retryAfterSeconds;
+    at.page(
+      failed ? (retryAfter === undefined ? 400 : 429) : 200,
+      html,
+      retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) },
+    );
   };
 
   const showConsent = async (at: PageAnswers, interaction: Interaction) => {
@@ -153,7 +160,8 @@ export const interactionPages = (
   const submitSignUp = async (at: PageAnswers, interaction: Interaction, form: URLSearchParams) => {
     const email = field(form, 'email');
     try {
-      const person = await signUp(people, { email, password: field(form, 'password') });
+      const from = clientAddress(at.request, settings.behindProxy);
+      const person = await signUp(people, { email, password: field(form, 'password') }, from);
       log.info('person signed up', { person_id: person.id });
       await finishLogin(at, person.id);
     } catch (error) {

@@ -15,6 +15,7 @@ export const identityProviderListener = (
   const pages = interactionPages(provider, people, {
     origin: new URL(settings.issuer).origin,
     mcpResources: settings.mcpResources,
+    behindProxy: settings.behindProxy,
   });
   const oidc = provider.callback();
   return (request, response) => {

@@ -14,6 +14,9 @@ import { id, TestClock } from '../support/fixtures';
 
 const db = useTestDynamoDb();
 
+/** Where the sign-ups come from. */
+const ADDRESS = '203.0.113.7';
+
 const setUp = async (rateLimits = false) => {
   const tableName = await db.freshTable();
   const clock = new TestClock();
@@ -84,7 +87,11 @@ describe('signing up and in', () => {
   test('sign-up keeps the email normalised and only a hash of the password', async () => {
     const { people, services } = await setUp();
 
-    const created = await signUp(services, { email: '  Maria@Example.COM ', password: 'twelve chars!' });
+    const created = await signUp(
+      services,
+      { email: '  Maria@Example.COM ', password: 'twelve chars!' },
+      ADDRESS,
+    );
 
     const stored = await people.get(created.id);
     expect(stored).toMatchObject({ email: 'maria@example.com', organisationId: null });
@@ -98,8 +105,8 @@ describe('signing up and in', () => {
     const email = `${id('race')}@example.com`;
 
     const results = await Promise.allSettled([
-      signUp(services, { email, password: 'first password!' }),
-      signUp(services, { email, password: 'second password' }),
+      signUp(services, { email, password: 'first password!' }, ADDRESS),
+      signUp(services, { email, password: 'second password' }, ADDRESS),
     ]);
 
     const won = results.filter((result) => result.status === 'fulfilled');
@@ -120,14 +127,38 @@ describe('signing up and in', () => {
     ['a short password', { email: 'x@example.com', password: 'eleven char' }, 'password', 'at least 12'],
   ])('sign-up with %s is refused, saying which field and why', async (_, typed, field, says) => {
     const { services } = await setUp();
-    const refused = await signUp(services, typed).catch((error: unknown) => error);
+    const refused = await signUp(services, typed, ADDRESS).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(SignUpRefused);
     expect(refused).toMatchObject({ field, message: expect.stringContaining(says) });
   });
 
+  test('sign-ups are limited per address: 10 at once, then refused with when to try again; another address is not', async () => {
+    const { services } = await setUp(true);
+    const typed = () => ({ email: `${id('bulk')}@example.com`, password: 'long enough password' });
+    for (let i = 0; i < 10; i++) await signUp(services, typed(), ADDRESS);
+
+    const refused = await signUp(services, typed(), ADDRESS).catch((error: unknown) => error);
+
+    expect(refused).toBeInstanceOf(SignUpRefused);
+    expect(refused).toMatchObject({
+      field: 'email',
+      message: expect.stringMatching(
+        /^Too many accounts were made from your network just now\. Try again in \d+ minutes?\.$/,
+      ),
+      retryAfterSeconds: expect.any(Number),
+    });
+    await expect(signUp(services, typed(), '198.51.100.1')).resolves.toMatchObject({
+      id: expect.stringMatching(/^per_/),
+    });
+  });
+
   test('sign-in takes the right password, the email however typed; anything else is the same refusal', async () => {
     const { services } = await setUp();
-    const created = await signUp(services, { email: 'luca@example.com', password: 'a good password' });
+    const created = await signUp(
+      services,
+      { email: 'luca@example.com', password: 'a good password' },
+      ADDRESS,
+    );
 
     await expect(
       signIn(services, { email: ' LUCA@example.com', password: 'a good password' }),

@@ -195,11 +195,45 @@ test('ops listen delivers every event of the environment, signed, to a local add
       endpoint_id: first?.endpoint_id,
     });
     const endpoints = await ops(stack, 'webhook-endpoint-list', '--environment', 'sandbox');
-    expect((endpoints.json?.data as Array<{ id: string }>).map((e) => e.id)).not.toContain(
-      first?.endpoint_id,
-    );
+    const listed = (endpoints.json ?? { data: [] }).data as Array<{ id: string }>;
+    expect(listed.map((e) => e.id)).not.toContain(first?.endpoint_id);
   } finally {
     await listening.interrupt();
     await receiver.close();
   }
+});
+
+test('ops trigger makes real events happen: a sample sign-up accepted, the sample contract reviewed by the lawyer', async () => {
+  const accepted = await ops(stack, 'trigger', 'clients.accepted', '--environment', 'production');
+  expect(accepted.code).toBe(0);
+  const onboardingId = String(accepted.json?.onboarding_id);
+  expect((await read('production', onboardingId)).state).toBe('accepted');
+  expect(await acceptedEvents('production', onboardingId)).toHaveLength(1);
+
+  const reviewed = await ops(stack, 'trigger', 'contract-reviews.lawyer_review.completed');
+  expect(reviewed.code).toBe(0);
+  const reviewId = String(reviewed.json?.contract_review_id);
+  const types = (await storedEvents(stack, 'sandbox'))
+    .filter(
+      (event) =>
+        (JSON.parse(event.data) as { contract_review?: { id: string } }).contract_review?.id === reviewId,
+    )
+    .map((event) => event.type);
+  expect(types).toEqual(
+    expect.arrayContaining([
+      'contract-reviews.analysis.completed',
+      'contract-reviews.lawyer_review.requested',
+      'contract-reviews.lawyer_review.completed',
+    ]),
+  );
+
+  const refused = await ops(stack, 'trigger', 'contract-reviews.processing.failed');
+  expect({ code: refused.code, stderr: refused.stderr.trim() }).toEqual({
+    code: 1,
+    stderr:
+      'ops: contract-reviews.processing.failed happens only when a PDF fails inside the pipeline; no sample makes it at will',
+  });
+  expect((await ops(stack, 'trigger', 'clients.finished')).stderr).toMatch(
+    /^ops: trigger one of .*clients\.accepted/,
+  );
 });

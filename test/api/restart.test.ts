@@ -21,6 +21,7 @@ afterAll(async () => {
   await removeDataDir(dataDir);
 });
 
+// Two starts of the whole stack and a run through the pipeline: minutes on a loaded machine.
 test('records, keys, tokens, idempotent answers and a run waiting for the lawyer survive a stop and start on the same DATA_DIR', async () => {
   stack = await startStack({ dataDir, env: { RATE_LIMITS: 'off' } });
   const { portBase } = stack;
@@ -98,4 +99,4 @@ test('records, keys, tokens, idempotent answers and a run waiting for the lawyer
   const done = await waitForReview(stack.production, token, id, isPublished('review'));
   const page = await fetch(publication(done, 'review')?.url as string);
   expect(await page.text()).toContain('Reviewed across a restart.');
-});
+}, 600_000);

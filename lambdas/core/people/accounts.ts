@@ -1,7 +1,7 @@
 // core -> signing up and signing in with an email and a password (decisions.md §10). Sign-up refuses a
 // malformed email, a short password and a taken email, each saying so; sign-in says only that the email
 // or password is wrong, takes as long for an unknown email as for a wrong password, and is rate limited
-// per email so that a password cannot be guessed online.
+// per email so that a password cannot be guessed online; sign-up is rate limited per client address.
 import type { Clock, Ids, PeopleStore, RateLimiter } from '../ports';
 import {
   newPasswordProblem,
@@ -23,6 +23,10 @@ export interface PeopleServices {
   rateLimits: boolean;
 }
 
+/** Sign-up attempts per client address: 10 at once, then 10 an hour (people do not make accounts in bulk). */
+const SIGN_UP_BURST = 10;
+const SIGN_UP_PER_SECOND = 10 / 3600;
+
 /** Sign-in attempts per email: 10 at once, then one a minute. */
 const SIGN_IN_BURST = 10;
 const SIGN_IN_PER_SECOND = 1 / 60;
@@ -35,8 +39,23 @@ export interface Credentials {
   password: string;
 }
 
-/** Records a new person with the email and (the hash of) the password; they own no organisation yet. */
-export const signUp = async (services: PeopleServices, typed: Credentials): Promise<Person> => {
+/**
+ * Records a new person with the email and (the hash of) the password; they own no organisation yet.
+ * `from` is the address the request came from: sign-ups are limited per address, every attempt counted
+ * (a refusal says whether an email is taken, so attempts are what is limited).
+ */
+export const signUp = async (services: PeopleServices, typed: Credentials, from: string): Promise<Person> => {
+  if (services.rateLimits) {
+    const take = await services.rateLimiter.take(`sign-up#${from}`, SIGN_UP_PER_SECOND, SIGN_UP_BURST);
+    if (!take.allowed) {
+      const minutes = Math.ceil(take.retryAfterSeconds / 60);
+      throw new SignUpRefused(
+        'email',
+        `Too many accounts were made from your network just now. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        take.retryAfterSeconds,
+      );
+    }
+  }
   const email = normaliseEmail(typed.email);
   if (email === null) throw new SignUpRefused('email', EMAIL_EXPECTED);
   const problem = newPasswordProblem(typed.password);

@@ -42,6 +42,8 @@ export class SignUpRefused extends Error {
   constructor(
     readonly field: CredentialField,
     message: string,
+    /** Set when refused for too many sign-ups from one address: when to try again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'SignUpRefused';

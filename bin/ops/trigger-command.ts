@@ -1,0 +1,149 @@
+// bin/ops -> `trigger <event>`: makes a real event of that kind happen in an environment, the way an
+// integrator's program and the operator would, so that a receiver (`ops listen`) can be built against real
+// deliveries: a sample sign-up for the clients events, the sample contract (examples/sample-contract.pdf)
+// sent through the API for the contract review events, then the operator's step the event needs
+// (accepting, publishing the lawyer's review, withdrawing). It uses a key of its own, revoked at the end.
+import { createHash, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { createApiKey, revokeApiKey } from '../../lambdas/core/api-keys';
+import { publishLawyerReview, withdrawChannel } from '../../lambdas/core/contracts/lawyer-actions';
+import { ActionRefused } from '../../lambdas/core/errors';
+import { EVENT_TYPES, type EventType } from '../../lambdas/core/events';
+import type { Scope } from '../../lambdas/core/model';
+import { acceptOnboarding, openOnboardingSession, submitOnboarding } from '../../lambdas/core/onboarding';
+import type { Directory } from '../../lambdas/core/organisations';
+import type { Ports } from '../../lambdas/core/ports';
+import { type EnvironmentServices, readEnvironment, scopeOf } from './scope';
+
+export const TRIGGER_USAGE = `  trigger <event> [--environment E] [--integration I]
+                                        make a real event of that kind happen (default: sandbox), with a sample
+                                        sign-up or the sample contract; prints what it made`;
+
+const SAMPLE_PDF = new URL('../../examples/sample-contract.pdf', import.meta.url);
+
+/** Events that only a PDF failing inside the pipeline makes: no sample can be sent to make one at will. */
+const NOT_TRIGGERABLE: ReadonlySet<EventType> = new Set([
+  'contract-reviews.processing.failed',
+  'contract-reviews.analysis.failed',
+]);
+
+const POLL_MS = 250;
+const WAIT_MS = 5 * 60_000;
+
+/** Polls `read` until `done`; the pipeline takes seconds for the sample contract. */
+const waitFor = async <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> => {
+  const until = Date.now() + WAIT_MS;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > until)
+      throw new ActionRefused(`${what} did not happen within 5 minutes; is the stack running?`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+};
+
+/** A contract sent through the API as an integrator sends one: a multipart body with its digest. */
+const sendSample = async (baseUrl: string, token: string, request: object) => {
+  const boundary = `trigger-${randomUUID()}`;
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="request"\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(request)}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="sample-contract.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+    ),
+    await readFile(SAMPLE_PDF),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const answer = await fetch(`${baseUrl}/v1/contract-reviews`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${token}`,
+      'Content-Type': `multipart/form-data; boundary=${boundary}`,
+      'Idempotency-Key': randomUUID(),
+      'Content-Digest': `sha-256=:${createHash('sha256').update(body).digest('base64')}:`,
+    },
+    body,
+  });
+  const json = (await answer.json()) as { id?: string; error?: { code: string; message: string } };
+  if (answer.status !== 202 || !json.id)
+    throw new ActionRefused(`the sample contract was refused: ${json.error?.code}: ${json.error?.message}`);
+  return json.id;
+};
+
+const exchange = async (baseUrl: string, key: string): Promise<string> => {
+  const answer = await fetch(`${baseUrl}/v1/token`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}` },
+  });
+  if (answer.status !== 200)
+    throw new ActionRefused(
+      `the API at ${baseUrl} did not exchange a key (${answer.status}); is the stack running?`,
+    );
+  return ((await answer.json()) as { access_token: string }).access_token;
+};
+
+const triggerSignUp = async (ports: Ports, scope: Scope, type: EventType) => {
+  const session = await openOnboardingSession(ports, scope, `trigger-${randomUUID()}`);
+  const opened = await ports.onboardings.get(session.id);
+  if (opened === null) throw new Error(`the onboarding ${session.id} just opened is missing`);
+  const submitted = await submitOnboarding(ports, opened, [
+    { firstName: 'Sam', lastName: 'Sample', email: 'sam.sample@example.com', mobile: null },
+  ]);
+  if (type === 'clients.accepted') await acceptOnboarding(ports, submitted);
+  return { event: type, onboarding_id: session.id };
+};
+
+const triggerContract = async (ports: Ports, baseUrl: string, token: string, type: EventType) => {
+  const viewerOnly =
+    type === 'contract-reviews.publication.published' || type === 'contract-reviews.publication.withdrawn';
+  const id = await sendSample(baseUrl, token, {
+    external_reference: `trigger-${randomUUID()}`,
+    ...(viewerOnly ? { product: 'contract_viewer' } : { product: 'legal_information', review: 'lawyer' }),
+  });
+  const read = async () => {
+    const review = await ports.contractReviews.get(id);
+    if (review === null) throw new Error(`the contract review ${id} just sent is missing`);
+    return review;
+  };
+  if (viewerOnly) {
+    await waitFor('its publication', read, (r) => r.publications.some((p) => p.state === 'published'));
+    if (type === 'contract-reviews.publication.withdrawn')
+      await withdrawChannel(ports, id, 'contract_viewer');
+  } else {
+    await waitFor('its lawyer review request', read, (r) => r.lawyerReview?.state === 'requested');
+    if (type === 'contract-reviews.lawyer_review.completed') await publishLawyerReview(ports, id, undefined);
+  }
+  return { event: type, contract_review_id: id };
+};
+
+export const runTriggerCommand = async (
+  argv: string[],
+  services: Record<'sandbox' | 'production', EnvironmentServices>,
+  directory: Directory,
+) => {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { environment: { type: 'string', default: 'sandbox' }, integration: { type: 'string' } },
+  });
+  const [name, ...rest] = positionals;
+  const type = EVENT_TYPES.find((e) => e === name);
+  if (!type || rest.length > 0)
+    throw new ActionRefused(
+      `trigger one of ${EVENT_TYPES.filter((e) => !NOT_TRIGGERABLE.has(e)).join(', ')}`,
+    );
+  if (NOT_TRIGGERABLE.has(type))
+    throw new ActionRefused(
+      `${type} happens only when a PDF fails inside the pipeline; no sample makes it at will`,
+    );
+  const environment = readEnvironment(values.environment);
+  const { ports, settings } = services[environment];
+  const scope = await scopeOf(directory, environment, values.integration);
+  if (type.startsWith('clients.')) return triggerSignUp(ports, scope, type);
+  const key = await createApiKey(ports, scope, 'ops trigger');
+  try {
+    const baseUrl = settings.baseUrls[environment];
+    return await triggerContract(ports, baseUrl, await exchange(baseUrl, key.key), type);
+  } finally {
+    await revokeApiKey(ports, scope.organisationId, key.id);
+  }
+};
