@@ -17,6 +17,7 @@ import {
   listIntegrations,
   organisationOf,
 } from '../core/organisations';
+import type { PortalSession } from '../core/portal-sessions';
 import type { ClientGrants } from '../core/ports';
 import { listApiRequests } from '../core/request-history/list';
 import { readApiRequestQuery } from '../core/request-history/query';
@@ -40,7 +41,6 @@ import {
   messageScope,
   presentWebhookMessage,
 } from '../core/webhooks/messages';
-import type { PortalSession } from './sessions';
 
 /** What the routes reach: the identity table's directory, each environment's services, the grants. */
 export interface PortalCore {

@@ -11,16 +11,16 @@ import {
 import { errorAnswer, type HttpAnswer, jsonAnswer, newRequestId } from '../api/http/answer';
 import { fail, ServiceError } from '../core/errors';
 import { log } from '../core/log';
-import type { Clock } from '../core/ports';
-import { matchRoute, PORTAL_ROUTES, type PortalCore } from './api-routes';
-import { type CookiePolicy, readCookies, sessionCookieName, setCookie, signInCookieName } from './cookies';
-import type { PortalAnswer, PortalRequest } from './http';
 import {
   type PortalSession,
   type PortalSessionStore,
   SESSION_LIFETIME_MICROS,
   SIGN_IN_LIFETIME_MICROS,
-} from './sessions';
+} from '../core/portal-sessions';
+import type { Clock } from '../core/ports';
+import { matchRoute, PORTAL_ROUTES, type PortalCore } from './api-routes';
+import { type CookiePolicy, readCookies, sessionCookieName, setCookie, signInCookieName } from './cookies';
+import type { PortalAnswer, PortalRequest } from './http';
 import { type PortalSignIn, SignInFailed } from './sign-in';
 
 export interface PortalBackend {

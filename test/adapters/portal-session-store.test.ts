@@ -4,7 +4,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, test } from '@jest/globals';
 import { DynamoDbPortalSessionStore } from '../../lambdas/adapters/dynamodb/portal-session-store';
-import type { PendingSignIn, PortalSession } from '../../lambdas/portal/sessions';
+import type { PendingSignIn, PortalSession } from '../../lambdas/core/portal-sessions';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import { id, SECOND, TestClock } from '../support/fixtures';
 

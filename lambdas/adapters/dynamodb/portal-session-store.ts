@@ -2,8 +2,8 @@
 // the hash of its cookie, expiring by the table's TTL. DynamoDB deletes expired items only within a day
 // or two, so reads treat an item past its expiry as gone.
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { PendingSignIn, PortalSession, PortalSessionStore } from '../../core/portal-sessions';
 import type { Clock } from '../../core/ports';
-import type { PendingSignIn, PortalSession, PortalSessionStore } from '../../portal/sessions';
 import type { Item } from './items';
 import { keys } from './keys';
 import { getItem } from './table';

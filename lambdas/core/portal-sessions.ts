@@ -1,8 +1,9 @@
-// portal -> a person's session with the portal, kept on the server (the identity table) and named in
-// the browser only by an opaque cookie: no token of the identity provider ever reaches the browser.
-// A sign-in under way is kept the same way, for the few minutes between leaving for the identity
-// provider and coming back: its state, nonce and PKCE verifier never leave the server.
-import type { Micros } from '../core/model';
+// core -> a person's session with the developer portal (its records and the port that keeps them), kept
+// on the server (the identity table) and named in the browser only by an opaque cookie: no token of the
+// identity provider ever reaches the browser. A sign-in under way is kept the same way, for the few
+// minutes between leaving for the identity provider and coming back: its state, nonce and PKCE verifier
+// never leave the server.
+import type { Micros } from './model';
 
 /** A signed-in person. Stored under the SHA-256 of the cookie's value, so a table read cannot sign anyone in. */
 export interface PortalSession {
