@@ -3,6 +3,8 @@ export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
+  // The typed client's sources import each other as `./x.js`, as published ES modules must.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
   testTimeout: 60_000,

@@ -5,8 +5,9 @@
 // upload to the contract_viewer publication published, with a real-world slide and the stack's memory
 // meanwhile (bench/publish.ts), and (5) webhook deliveries per
 // second to a loopback receiver and the time from an event to its first attempt (bench/webhooks.ts), and
-// (6) each deployed function's bundle size and cold module initialisation (bench/functions.ts).
-// `npm run bench -- publish` (or any of upload, get, render, publish, webhooks, functions) runs only the sections
+// (6) each deployed function's bundle size and cold module initialisation (bench/functions.ts), and (7)
+// the typed client's 100 MiB upload, its memory against a process hashing the file (bench/client.ts).
+// `npm run bench -- publish` (or any of upload, get, render, publish, webhooks, functions, client) runs only the sections
 // named, in that order; none named runs them all.
 // Prints a table, then one JSON summary line. Everything it starts is stopped, even on failure.
 // BENCH_CPU_PROF=<dir> also CPU-profiles the stack; `npx tsx bench/cpu-profile-summary.ts <dir>` reads it.
@@ -16,6 +17,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { bearer, contractParts, upload } from '../test/support/api-client';
 import { contractPdf, writeLargePdf } from '../test/support/pdfs';
+import { clientSection } from './client';
 import type { Phase } from './cpu-profile-summary';
 import { functionsSection } from './functions';
 import { type HistoryCost, historyCost, meanChildMicros, meanRps, meanServerMicros } from './history';
@@ -41,7 +43,7 @@ const LOAD_AVERAGE_AT_START = loadavg()[0] ?? 0;
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
-const SECTIONS = ['upload', 'get', 'render', 'publish', 'webhooks', 'functions'] as const;
+const SECTIONS = ['upload', 'get', 'render', 'publish', 'webhooks', 'functions', 'client'] as const;
 type Section = (typeof SECTIONS)[number];
 const isSection = (name: string): name is Section => (SECTIONS as readonly string[]).includes(name);
 
@@ -475,7 +477,8 @@ const main = async () => {
     cleanup.add(() => rm(workDir, { recursive: true, force: true }));
     let stack: BenchStack | undefined;
     let token = '';
-    const contractSections = sections.has('upload') || sections.has('get') || sections.has('publish');
+    const contractSections =
+      sections.has('upload') || sections.has('get') || sections.has('publish') || sections.has('client');
     if (contractSections || sections.has('webhooks')) {
       const portBase = await freePortBase();
       progress(`starting the local stack (PORT_BASE=${portBase}, RATE_LIMITS=off)…`);
@@ -507,6 +510,10 @@ const main = async () => {
       await phase('webhook deliveries', () => webhooksSection(running, token, progress));
     }
     if (sections.has('functions')) await functionsSection(workDir, progress);
+    if (stack && sections.has('client')) {
+      const running = stack;
+      await phase('the typed client upload', () => clientSection(running, workDir, progress));
+    }
   } catch (error) {
     // After an interrupt the steps under way fail as their servers stop: that is not the news.
     if (!interrupted) throw error;

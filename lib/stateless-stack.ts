@@ -26,6 +26,7 @@ import { ROUTES } from '../lambdas/api/routes';
 import type { RunKind } from '../lambdas/core/ports';
 import { ContractPipeline } from './contract-pipeline';
 import { HostedPages } from './hosted-pages';
+import { addMcpServer } from './mcp-server';
 import { OnboardingAcceptance } from './onboarding-acceptance';
 import { LOADER_PATH, OnboardingFrame } from './onboarding-frame';
 import { RunRedrive } from './run-redrive';
@@ -92,6 +93,13 @@ export class StatelessStack extends Stack {
       this.stateMachines,
       this.delivery.deliveryQueue,
     ).function;
+    // The MCP server, when context names the identity provider and the other environment (lib/mcp-server.ts).
+    addMcpServer(this, {
+      resources,
+      httpApi: this.api.httpApi,
+      deliveryQueue: this.delivery.deliveryQueue,
+      deliveryStateMachine: this.delivery.stateMachine,
+    });
     this.onboarding = new OnboardingFrame(this, 'Onboarding', {
       resources,
       stateMachines: { acceptance: this.stateMachines.acceptance },

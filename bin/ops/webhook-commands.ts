@@ -9,6 +9,7 @@ import { redeliverMessage, sendTestEvent } from '../../lambdas/core/webhooks/del
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
+  listWebhookEndpoints,
   ownEndpoint,
   presentWebhookEndpoint,
   rotateWebhookEndpointSecret,
@@ -94,8 +95,7 @@ export const runWebhookCommand = async (
       const environment = readEnvironment(values.environment);
       const { ports } = services[environment];
       const scope = await scopeOf(directory, environment, values.integration);
-      const endpoints = await ports.webhookEndpoints.listByIntegration(scope.integrationId);
-      return { data: endpoints.map((e) => presentWebhookEndpoint(e, ports.clock.now())) };
+      return listWebhookEndpoints(ports, scope);
     }
     case 'webhook-endpoint-update': {
       const { ports, scope } = await findEndpoint(services, id);

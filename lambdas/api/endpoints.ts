@@ -10,6 +10,7 @@ import { API_ROUTER } from './http/router';
 import { listClients } from './list-clients';
 import { listContractReviews } from './list-contract-reviews';
 import { notFound } from './not-found';
+import { openapi } from './openapi';
 import { FALLBACK_HANDLER } from './routes';
 import { token } from './token';
 
@@ -23,6 +24,7 @@ export const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
   'list-contract-reviews': listContractReviews,
   'get-contract-review': getContractReview,
   'create-contract-review-version': createContractReviewVersion,
+  openapi,
   'not-found': notFound,
 };
 

@@ -1,4 +1,4 @@
-// api -> the nine endpoints of the interface: one handler module each (`lambdas/api/<name>.ts`,
+// api -> the nine endpoints of the interface and its OpenAPI document: one handler module each (`lambdas/api/<name>.ts`,
 // exporting `handler`). The CDK app routes each to its own Lambda; the local stack to the same module.
 
 export interface Route {
@@ -9,6 +9,8 @@ export interface Route {
   readonly path: string;
   /** Multipart PDF uploads, which the deployed service also takes through the upload ingest service. */
   readonly upload?: true;
+  /** Answered to anyone, whatever credential is sent or none (the OpenAPI document). */
+  readonly public?: true;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -26,6 +28,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/contract-reviews/{id}/versions',
     upload: true,
   },
+  { name: 'openapi', method: 'GET', path: '/v1/openapi.json', public: true },
 ];
 
 /** The handler module that answers every other path and method: 404 `not_found` or 405 `method_not_allowed`. */

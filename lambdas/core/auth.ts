@@ -2,6 +2,7 @@
 // on every other call, and the rate limits of decisions.md §4.
 import { createHash } from 'node:crypto';
 import { type ErrorCode, fail, isServiceError, ServiceError } from './errors';
+import type { TokenJson } from './interface-schemas';
 import type { ApiKeyRecord, Environment, Micros, Scope } from './model';
 import type { Ports } from './ports';
 import type { Settings } from './settings';
@@ -63,7 +64,11 @@ export const bearerCredential = (authorization: string | undefined): string => {
 };
 
 /** `POST /v1/token`: an API key of this environment for a 15-minute access token. */
-export const exchangeApiKey = async (ports: Ports, settings: Settings, call: CallCredential) => {
+export const exchangeApiKey = async (
+  ports: Ports,
+  settings: Settings,
+  call: CallCredential,
+): Promise<TokenJson> => {
   const credential = bearerCredential(call.authorization);
   const other = API_KEY_PREFIX[otherEnvironment(settings.environment)];
   if (credential.startsWith(other)) throw wrongEnvironment(settings, 'API key', true);

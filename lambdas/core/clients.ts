@@ -1,12 +1,12 @@
 // core -> clients: one buyer who signed up through the onboarding form (`cli_…`).
 import { notFound } from './errors';
-import { isClientId, isOnboardingId } from './ids';
+import { isClientId } from './ids';
+import { CLIENT_LIST_FILTERS } from './interface-schemas';
 import { type QueryPairs, readListQuery, startingAfterInvalid } from './lists';
 import type { Client, Scope } from './model';
 import type { Ports } from './ports';
 import { presentClient, presentList } from './present';
 import { sameScope } from './scope';
-import { isPrintableText } from './text';
 
 export const getOwnClient = async (ports: Ports, scope: Scope, id: string): Promise<Client> => {
   if (!isClientId(id)) throw notFound('client');
@@ -17,10 +17,7 @@ export const getOwnClient = async (ports: Ports, scope: Scope, id: string): Prom
 
 /** `GET /v1/clients`: newest first; `onboarding_id` or `reference` selects one sign-up's clients. */
 export const listClients = async (ports: Ports, scope: Scope, query: QueryPairs) => {
-  const { limit, startingAfter, filters } = readListQuery(query, {
-    onboarding_id: isOnboardingId,
-    reference: (value) => isPrintableText(value, 200),
-  });
+  const { limit, startingAfter, filters } = readListQuery(query, CLIENT_LIST_FILTERS);
   let onboardingId = filters.onboarding_id;
   if (filters.reference !== undefined) {
     const onboarding = await ports.onboardings.findByReference(scope, filters.reference);

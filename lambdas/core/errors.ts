@@ -1,8 +1,8 @@
 // core -> the one error type of the service: an interface `code`, its HTTP status and a message that
 // says what to send instead. The HTTP layer maps it to `{ error: { code, message } }`.
 
-/** Every error code the interface and `decisions.md` define, with its status. */
-export const ERROR_STATUS = {
+/** Every error code the /v1 API answers (interface.md and `decisions.md`), with its status. */
+export const API_ERROR_STATUS = {
   // interface.md, Errors
   product_required: 400,
   product_invalid: 400,
@@ -51,6 +51,13 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+} as const;
+
+export type ApiErrorCode = keyof typeof API_ERROR_STATUS;
+
+/** Every error code of the service, with its status: the API's, and those answered elsewhere. */
+export const ERROR_STATUS = {
+  ...API_ERROR_STATUS,
   // decisions.md §10: the portal's and the MCP server's
   organisation_exists: 409,
   organisation_required: 403,

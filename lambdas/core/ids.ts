@@ -2,9 +2,12 @@
 // malformed or overlong id is answered as unknown without reaching the store (whose keys are bounded).
 const idPattern = (prefix: string) => new RegExp(`^${prefix}_[A-Za-z0-9]{1,64}$`);
 
-const ONBOARDING_ID = idPattern('onb');
-const CONTRACT_REVIEW_ID = idPattern('crv');
-const CLIENT_ID = idPattern('cli');
+/** The ids the /v1 interface hands out, by prefix: its schemas (interface-schemas.ts) check them too. */
+export const ID_PATTERNS = { onb: idPattern('onb'), crv: idPattern('crv'), cli: idPattern('cli') } as const;
+
+const ONBOARDING_ID = ID_PATTERNS.onb;
+const CONTRACT_REVIEW_ID = ID_PATTERNS.crv;
+const CLIENT_ID = ID_PATTERNS.cli;
 const WEBHOOK_ENDPOINT_ID = idPattern('whe');
 const WEBHOOK_MESSAGE_ID = idPattern('msg');
 const PERSON_ID = idPattern('per');

@@ -1,9 +1,9 @@
 // core -> the query of the two list endpoints (interface.md "Listing", decisions.md §1 and §3):
-// unknown parameters, `limit` never clamped, filters checked for form, `starting_after` last.
+// unknown parameters, `limit` never clamped, filters checked for form, `starting_after` last. `limit`
+// and each filter are checked by their zod schemas, which the OpenAPI document shows.
+import type * as z from 'zod/mini';
 import { fail } from './errors';
-
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
+import { DEFAULT_LIMIT, Limit, MAX_LIMIT } from './interface-schemas';
 
 /** Query parameters as received, in order; a repeated name appears twice. */
 export type QueryPairs = ReadonlyArray<readonly [string, string]>;
@@ -14,13 +14,16 @@ export interface ListQuery {
   filters: Record<string, string>;
 }
 
+/** A list's filters by query parameter, each a schema of the value (a string) it takes. */
+export type ListFilters = Readonly<Record<string, z.ZodMiniType<string, string>>>;
+
 /**
- * Reads `limit`, `starting_after` and the named filters, each checked by its own rule; `expected` says
+ * Reads `limit`, `starting_after` and the named filters, each checked by its own schema; `expected` says
  * what a filter takes, for the message of one that is malformed.
  */
 export const readListQuery = (
   query: QueryPairs,
-  filters: Readonly<Record<string, (value: string) => boolean>>,
+  filters: ListFilters,
   expected: Readonly<Record<string, string>> = {},
 ): ListQuery => {
   const known = ['limit', 'starting_after', ...Object.keys(filters)];
@@ -45,15 +48,16 @@ export const readListQuery = (
   const limitText = values.get('limit');
   let limit = DEFAULT_LIMIT;
   if (limitText !== undefined) {
-    limit = /^[0-9]{1,3}$/.test(limitText) ? Number(limitText) : Number.NaN;
-    if (!(limit >= 1 && limit <= MAX_LIMIT))
-      fail('limit_invalid', `\`limit\` must be an integer from 1 to ${MAX_LIMIT}.`);
+    // Up to three digits: `1e2`, `0x10` and `0100` are no way to write a page size.
+    const parsed = Limit.safeParse(/^[0-9]{1,3}$/.test(limitText) ? Number(limitText) : Number.NaN);
+    if (!parsed.success) fail('limit_invalid', `\`limit\` must be an integer from 1 to ${MAX_LIMIT}.`);
+    limit = parsed.data;
   }
   const chosen: Record<string, string> = {};
-  for (const [name, valid] of Object.entries(filters)) {
+  for (const [name, schema] of Object.entries(filters)) {
     const value = values.get(name);
     if (value === undefined) continue;
-    if (!valid(value)) {
+    if (!schema.safeParse(value).success) {
       const hint = expected[name];
       fail('filter_invalid', `The filter \`${name}\` is malformed${hint ? `: ${hint}` : ''}.`);
     }

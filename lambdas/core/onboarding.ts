@@ -4,13 +4,13 @@ import { hashSecret } from './auth';
 import { ActionRefused, ConcurrentChange, fail, notFound } from './errors';
 import { clientEvent } from './events';
 import { isOnboardingId } from './ids';
+import { SessionRequest } from './interface-schemas';
 import { parseJson } from './json';
 import type { Client, Onboarding, Scope } from './model';
 import { MAX_BUYERS } from './onboarding-answers';
 import type { Ports, RunRequest, WorkflowRun } from './ports';
 import { presentOnboarding, presentOnboardingSession } from './present';
 import { sameScope } from './scope';
-import { isPrintableText } from './text';
 import { formatTimeOrNull } from './time';
 import { type TimedStep, waitUntil } from './timed-step';
 
@@ -30,16 +30,17 @@ export const readSessionRequest = (body: string): string => {
       'The body must be a JSON object: { "reference": "<your id for this sign-up>" }.',
     );
   }
-  const extra = Object.keys(json).find((field) => field !== 'reference');
+  const extra = Object.keys(json).find((field) => !Object.hasOwn(SessionRequest.shape, field));
   if (extra !== undefined)
     fail('request_invalid', `The field \`${extra}\` is not known; send only \`reference\`.`);
   const { reference } = json as { reference?: unknown };
   if (reference === undefined || reference === null)
     return fail('reference_required', 'Send `reference`, your own id for this sign-up.');
-  if (typeof reference !== 'string' || !isPrintableText(reference, 200)) {
+  const valid = SessionRequest.shape.reference.safeParse(reference);
+  if (!valid.success) {
     return fail('reference_invalid', '`reference` must be a string of 1 to 200 printable characters.');
   }
-  return reference;
+  return valid.data;
 };
 
 /** Opens a sign-up session; a reference used before returns the same onboarding with another token. */

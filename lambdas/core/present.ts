@@ -1,4 +1,10 @@
 // core -> the records as the interface shows them (snake_case, field order of interface.md).
+import type {
+  ClientJson,
+  ContractReviewJson,
+  OnboardingJson,
+  OnboardingSessionJson,
+} from './interface-schemas';
 import type { Client, ContractReview, LawyerReview, Onboarding, Part, Publication } from './model';
 import { formatTime, formatTimeOrNull } from './time';
 
@@ -22,7 +28,7 @@ const presentPublication = (publication: Publication) => ({
   published_at: formatTimeOrNull(publication.publishedAt),
 });
 
-export const presentContractReview = (review: ContractReview) => ({
+export const presentContractReview = (review: ContractReview): ContractReviewJson => ({
   id: review.id,
   external_reference: review.externalReference,
   product: review.product,
@@ -41,9 +47,7 @@ export const presentContractReview = (review: ContractReview) => ({
   created_at: formatTime(review.createdAt),
 });
 
-export type ContractReviewJson = ReturnType<typeof presentContractReview>;
-
-export const presentClient = (client: Client) => ({
+export const presentClient = (client: Client): ClientJson => ({
   id: client.id,
   onboarding_id: client.onboardingId,
   reference: client.reference,
@@ -55,7 +59,7 @@ export const presentClient = (client: Client) => ({
   created_at: formatTime(client.createdAt),
 });
 
-export const presentOnboarding = (onboarding: Onboarding, clients: Client[]) => ({
+export const presentOnboarding = (onboarding: Onboarding, clients: Client[]): OnboardingJson => ({
   id: onboarding.id,
   reference: onboarding.reference,
   state: onboarding.state,
@@ -65,7 +69,10 @@ export const presentOnboarding = (onboarding: Onboarding, clients: Client[]) => 
   accepted_at: formatTimeOrNull(onboarding.acceptedAt),
 });
 
-export const presentOnboardingSession = (onboarding: Onboarding, sessionToken: string) => ({
+export const presentOnboardingSession = (
+  onboarding: Onboarding,
+  sessionToken: string,
+): OnboardingSessionJson => ({
   id: onboarding.id,
   reference: onboarding.reference,
   state: onboarding.state,

@@ -1,7 +1,8 @@
 // host -> the whole service on one machine (`npm start`): DynamoDB Local and the S3 twin under
 // DATA_DIR, each environment's API on its port (every request going to the deployed handler code, and
 // `/onboarding.js`), each environment's onboarding frame (its files and the frame API), each
-// environment's hosted pages, the developer portal, and the identity provider.
+// environment's hosted pages, the developer portal, the identity provider, and the MCP server on each
+// API address.
 import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { buildOnboardingAssets } from '../../frontend/onboarding/build';
@@ -20,9 +21,11 @@ import { answerProtocolErrorsAsJson } from './http-protocol-errors';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 import { startLocalEventFlow, startLocalQueues } from './local-event-flow';
 import { localIdentityProvider } from './local-identity-provider';
+import { localMcpListener } from './local-mcp';
 import { localPortal } from './local-portal';
 import { localBucket, localFrameUrls, localServices, localWaits } from './local-wiring';
 import { localWorkflowRunner } from './local-workflow-runner';
+import { withMcp } from './mcp-host';
 import { pagesListener } from './pages-host';
 
 export interface LocalStack {
@@ -87,9 +90,12 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
     const frameUrls = localFrameUrls(config);
     const files = frameFiles(onboarding);
     const api = (environment: Environment): RequestListener =>
-      withLoader(
-        loaderFile(onboarding, frameUrls[environment]),
-        apiListener(services[environment], environment),
+      withMcp(
+        localMcpListener(config, dynamo, services, environment),
+        withLoader(
+          loaderFile(onboarding, frameUrls[environment]),
+          apiListener(services[environment], environment),
+        ),
       );
     // The API and frame addresses answer HTTP faults in the API's JSON shape; the pages, in the parser's.
     const hosts: Array<[string, number, RequestListener, 'json'?]> = [

@@ -1,16 +1,18 @@
 // identity provider -> oidc-provider configured as the service's OpenID Connect authorization server
 // (decisions.md §10): the authorization code flow only, PKCE with S256 required of every client, dynamic
-// client registration (open, as MCP clients need), resource indicators for the two MCP servers with JWT
-// access tokens whose audience is exactly the server's address, discovery, refresh tokens, revocation,
-// and the service's own pages for everything a person sees (oidc-provider's development pages are off).
+// client registration (open, as MCP clients need) and client ID metadata documents, resource indicators
+// for the two MCP servers with JWT access tokens whose audience is exactly the server's address,
+// discovery, refresh tokens, revocation, and the service's own pages for everything a person sees
+// (oidc-provider's development pages are off).
 import Provider, { type Configuration, type errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { renderNotice, renderSignOut } from '../../frontend/identity/notices';
 import { isPersonId } from '../core/ids';
 import { log } from '../core/log';
 import { checkRedirectMetadata, REDIRECT_METADATA } from './client-policy';
 import { loadExistingGrant } from './grants';
+import { guardedFetch } from './guarded-fetch';
 import { securingAnswers } from './provider-answers';
-import { implyResourceScope, resourceServerInfo } from './resources';
+import { implyResourceScope, MCP_SCOPE, resourceServerInfo } from './resources';
 import type { IdentityProviderServices, IdentityProviderSettings } from './settings';
 
 const MINUTE = 60;
@@ -65,7 +67,10 @@ const configuration = (
       };
     },
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
-    scopes: ['openid', 'offline_access', 'email'],
+    // `mcp` too: MCP clients (the SDK's among them) register with the scope the server's challenge and
+    // metadata name, and oidc-provider refuses a client's scope it does not list (invalid_client_metadata).
+    // It means nothing without a resource; with one, implyResourceScope asks for it anyway.
+    scopes: ['openid', 'offline_access', 'email', MCP_SCOPE],
     responseTypes: ['code'],
     pkce: { required: () => true },
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
@@ -77,6 +82,10 @@ const configuration = (
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+      // MCP clients may also name themselves by an https address serving their metadata (the MCP
+      // authorization specification's client ID metadata documents, draft-02 as oidc-provider 9 has it):
+      // fetched through guardedFetch (public https addresses only), cached by its Cache-Control.
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
       resourceIndicators: {
         enabled: true,
         getResourceServerInfo: resourceServerInfo(settings.mcpResources),
@@ -106,7 +115,18 @@ const configuration = (
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
     },
+    // Everything fetched from an address a client names goes through the SSRF guard.
+    fetch: guardedFetch(),
     loadExistingGrant: loadExistingGrant(firstParty, services.grants),
+    // An MCP server's JWT access token names its grant, so the server can refuse it at once when the
+    // person revokes the client (the grant is deleted; oidc-provider keeps no record of JWT tokens).
+    formats: {
+      customizers: {
+        jwt: (_ctx, token, parts) => {
+          if ('grantId' in token && token.grantId) parts.payload.grant_id = token.grantId;
+        },
+      },
+    },
     // Refresh tokens for any client registered for them; MCP clients renew their 15-minute tokens so.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // The portal's tokens end with the person's sign-in here; an MCP client's live on until they lapse or

@@ -20,17 +20,18 @@ import {
 import type { Person } from '../../lambdas/core/people/person';
 import { DEFAULT_SANDBOX_BUDGET } from '../../lambdas/core/sandbox-budget';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { id, TestClock } from '../support/fixtures';
+import { id, SECOND, TestClock } from '../support/fixtures';
 
 const db = useTestDynamoDb();
 
 const setUp = async () => {
   const tableName = await db.freshTable();
+  const clock = new TestClock();
   const directory: Directory = {
     organisations: new DynamoDbOrganisationStore(db.doc, tableName),
     people: new DynamoDbPeopleStore(db.doc, tableName),
     ids: randomIds(),
-    clock: new TestClock(),
+    clock,
   };
   const sandbox = { sandboxBudgets: new DynamoDbSandboxBudgetStore(db.doc, await db.freshTable()) };
   const newPerson = async (): Promise<Person> => {
@@ -44,7 +45,7 @@ const setUp = async () => {
     await directory.people.create(person);
     return person;
   };
-  return { directory, sandbox, newPerson };
+  return { directory, sandbox, newPerson, clock };
 };
 
 const refusal = async (promise: Promise<unknown>): Promise<ServiceError> => {
@@ -118,10 +119,11 @@ describe('organisations', () => {
 
 describe('integrations', () => {
   test('are listed newest first, and scoped to their organisation in each environment', async () => {
-    const { directory, newPerson } = await setUp();
+    const { directory, newPerson, clock } = await setUp();
     const owner = await newPerson();
     const { id: organisationId } = await createOrganisation(directory, owner.id, 'Owner');
     const older = await createIntegration(directory, organisationId, 'Website');
+    clock.advance(SECOND);
     const newer = await createIntegration(directory, organisationId, 'Mobile app');
 
     expect(older).toMatchObject({

@@ -37,15 +37,25 @@ test('its blocks run as written, in one shell, and end with each product publish
   const pages = `http://127.0.0.1:${stack.portBase + 5}/`;
   const lines = stdout.trim().split('\n');
   expect(lines.filter((line) => line === '202')).toHaveLength(3);
+  expect(lines.filter((line) => /^202 crv_\w+$/.test(line))).toHaveLength(1);
   expect(stdout).toMatch(/^onboarding onb_\w+, client cli_\w+$/m);
-  // The viewer's address, then legal_information's two publications, then the advice's recipient and page.
-  expect(lines.filter((line) => line.startsWith(pages))).toHaveLength(2);
+  // The viewer's address, legal_information's two publications, the advice's recipient and page, the client's viewer.
+  expect(lines.filter((line) => line.startsWith(pages))).toHaveLength(3);
   expect(lines.filter((line) => /^(contract_viewer|review) http:/.test(line))).toHaveLength(2);
   expect(lines).toContain('priya.nair@example.com');
-  expect(lines.slice(-3).map((line) => line.split(' ')[1])).toEqual([
+  expect(lines.slice(-4).map((line) => line.split(' ')[1])).toEqual([
+    'contract_viewer',
     'legal_advice',
     'legal_information',
     'contract_viewer',
   ]);
   expect(stderr).toBe('');
 }, 900_000);
+
+test('the README shows examples/send-contract.ts as it is in the repository', async () => {
+  const [readme, example] = await Promise.all([
+    readFile('README.md', 'utf8'),
+    readFile('examples/send-contract.ts', 'utf8'),
+  ]);
+  expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``);
+});

@@ -29,6 +29,8 @@ export const LAYERS: readonly Layer[] = [
     folder: 'lambdas/portal',
     mayImport: ['lambdas/core', 'lambdas/api/http/answer.ts', 'frontend/portal/served-files.ts'],
   },
+  // The MCP server: the SDK's server over the core's functions, the portal's tasks as tools.
+  { folder: 'lambdas/mcp', mayImport: ['lambdas/core'] },
   { folder: 'lambdas/hosts', mayImport: ['lambdas', 'frontend'] },
   { folder: 'frontend/pages', mayImport: ['lambdas/core'] },
   { folder: 'frontend/onboarding', mayImport: ['lambdas/core'] },
@@ -79,7 +81,7 @@ export const wrongImports = (files: ReadonlyMap<string, string>): string[] => {
 /** The TypeScript sources of the repository's layers, by repository path. */
 export const repositorySources = (root: string): Map<string, string> => {
   const files = new Map<string, string>();
-  // Each top folder once (lambdas/ holds six layers, frontend/ three).
+  // Each top folder once (lambdas/ holds seven layers, frontend/ three).
   const tops = new Set(LAYERS.map((layer) => layer.folder.split('/')[0] ?? layer.folder));
   for (const top of tops) {
     for (const entry of readdirSync(join(root, top), { recursive: true, withFileTypes: true })) {

@@ -26,6 +26,7 @@ test.each([
   ['POST', '/v1/contract-reviews', 'create-contract-review', {}],
   ['GET', '/v1/contract-reviews/crv_1', 'get-contract-review', { id: 'crv_1' }],
   ['POST', '/v1/contract-reviews/crv_1/versions', 'create-contract-review-version', { id: 'crv_1' }],
+  ['GET', '/v1/openapi.json', 'openapi', {}],
 ])('%s %s -> %s', (method, path, name, parameters) => {
   expect(matchRoute(method, path)).toEqual({
     route: expect.objectContaining({ name }),

@@ -1,4 +1,6 @@
 // Times, list queries and contract shapes, in process.
+
+import * as z from 'zod/mini';
 import { CHANNELS_OF, newContractReview, withNewVersion } from '../../lambdas/core/contracts/shape';
 import { isServiceError } from '../../lambdas/core/errors';
 import { readListQuery } from '../../lambdas/core/lists';
@@ -14,7 +16,7 @@ describe('formatTime', () => {
 });
 
 describe('readListQuery', () => {
-  const filters = { reference: (value: string) => value.length <= 5 };
+  const filters = { reference: z.string().check(z.maxLength(5)) };
   const codeOf = (query: Array<[string, string]>) => {
     try {
       readListQuery(query, filters);

@@ -1,16 +1,14 @@
 // core -> `GET /v1/contract-reviews`: newest first; `external_reference` finds one by the caller's id.
 import { isContractReviewId } from '../ids';
+import { CONTRACT_REVIEW_LIST_FILTERS } from '../interface-schemas';
 import { type QueryPairs, readListQuery, startingAfterInvalid } from '../lists';
 import type { ContractReview, Scope } from '../model';
 import type { Ports } from '../ports';
 import { presentContractReview, presentList } from '../present';
 import { sameScope } from '../scope';
-import { isPrintableText } from '../text';
 
 export const listContractReviews = async (ports: Ports, scope: Scope, query: QueryPairs) => {
-  const { limit, startingAfter, filters } = readListQuery(query, {
-    external_reference: (value) => isPrintableText(value, 200),
-  });
+  const { limit, startingAfter, filters } = readListQuery(query, CONTRACT_REVIEW_LIST_FILTERS);
   let after: ContractReview | undefined;
   if (startingAfter !== undefined) {
     if (!isContractReviewId(startingAfter)) return startingAfterInvalid();

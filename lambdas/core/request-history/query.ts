@@ -1,8 +1,10 @@
 // core -> the request history's list query (decisions.md §10), read from a query string (the portal) or
 // from named arguments (the MCP tool `list_api_requests`) by the same rules as the API's lists
 // (`limit`, `starting_after`, `parameter_unknown`), with filters by status, method, path prefix and time.
+
+import * as z from 'zod/mini';
 import { fail } from '../errors';
-import { type QueryPairs, readListQuery } from '../lists';
+import { type ListFilters, type QueryPairs, readListQuery } from '../lists';
 import type { Micros } from '../model';
 import { isPrintableText } from '../text';
 import { parseTime } from '../time';
@@ -34,12 +36,12 @@ const MAX_PATH_PREFIX = 1024;
 const isPathPrefix = (value: string): boolean =>
   value.startsWith('/v1') && !/[\s?#]/.test(value) && isPrintableText(value, MAX_PATH_PREFIX);
 
-const FILTERS: Readonly<Record<string, (value: string) => boolean>> = {
-  status: (value) => STATUS.test(value),
-  method: (value) => (METHODS as readonly string[]).includes(value.toUpperCase()),
-  path_prefix: isPathPrefix,
-  since: (value) => parseTime(value) !== undefined,
-  until: (value) => parseTime(value) !== undefined,
+const FILTERS: ListFilters = {
+  status: z.string().check(z.regex(STATUS)),
+  method: z.string().check(z.refine((value) => (METHODS as readonly string[]).includes(value.toUpperCase()))),
+  path_prefix: z.string().check(z.refine(isPathPrefix)),
+  since: z.string().check(z.refine((value) => parseTime(value) !== undefined)),
+  until: z.string().check(z.refine((value) => parseTime(value) !== undefined)),
 };
 
 const EXPECTED: Readonly<Record<string, string>> = {

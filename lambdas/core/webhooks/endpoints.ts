@@ -7,7 +7,7 @@ import { EVENT_TYPES, type EventType } from '../events';
 import { isWebhookEndpointId } from '../ids';
 import type { Micros, Scope } from '../model';
 import type { Ports } from '../ports';
-import { sameScope } from '../scope';
+import { isOrganisations, sameScope } from '../scope';
 import { formatTime } from '../time';
 import type { EndpointSecret, WebhookEndpoint } from './model';
 import { newSigningSecret } from './signing';
@@ -65,11 +65,7 @@ export const endpointScope = async (
   id: string,
 ): Promise<Scope> => {
   const endpoint = isWebhookEndpointId(id) ? await ports.webhookEndpoints.get(id) : null;
-  if (
-    endpoint === null ||
-    endpoint.scope.organisationId !== organisationId ||
-    endpoint.scope.environment !== ports.environment
-  )
+  if (endpoint === null || !isOrganisations(endpoint.scope, organisationId, ports.environment))
     throw notFound('webhook endpoint');
   return endpoint.scope;
 };
@@ -196,7 +192,7 @@ export const presentWebhookEndpoint = (endpoint: WebhookEndpoint, now: Micros) =
   updated_at: formatTime(endpoint.updatedAt),
 });
 
-/** The integration's endpoints in this environment, oldest first, without their secrets (at most 20: one list). */
+/** The integration's endpoints in this environment, as shown to their owner (`{data}`, never secrets). */
 export const listWebhookEndpoints = async (ports: EndpointPorts, scope: Scope) => {
   const endpoints = await ports.webhookEndpoints.listByIntegration(scope.integrationId);
   const now = ports.clock.now();

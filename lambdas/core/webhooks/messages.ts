@@ -1,13 +1,14 @@
 // core -> an endpoint's messages as people and agents read them (decisions.md §10): a page of them newest
 // first, by state if asked, and one message with the envelope it carries and every attempt of every
 // round. The operator tool, the portal and the MCP server call these.
+import * as z from 'zod/mini';
 import { notFound } from '../errors';
 import { isWebhookMessageId } from '../ids';
 import { type QueryPairs, readListQuery, startingAfterInvalid } from '../lists';
 import type { Scope } from '../model';
 import type { Ports } from '../ports';
 import { presentList } from '../present';
-import { sameScope } from '../scope';
+import { isOrganisations, sameScope } from '../scope';
 import { formatTime, formatTimeOrNull } from '../time';
 import { ownEndpoint } from './endpoints';
 import type { DeliveryAttempt, WebhookMessage } from './model';
@@ -42,6 +43,8 @@ export const presentWebhookMessage = (message: WebhookMessage) => ({
 });
 
 /** The endpoint's messages, newest first: `limit`, `starting_after` and `state` as the API's lists read them. */
+const MESSAGE_FILTERS = { state: z.string().check(z.refine(isMessageState)) };
+
 export const listWebhookMessages = async (
   ports: Ports,
   scope: Scope,
@@ -49,7 +52,7 @@ export const listWebhookMessages = async (
   query: QueryPairs,
 ) => {
   await ownEndpoint(ports, scope, endpointId);
-  const { limit, startingAfter, filters } = readListQuery(query, { state: isMessageState });
+  const { limit, startingAfter, filters } = readListQuery(query, MESSAGE_FILTERS);
   const state = filters.state as WebhookMessage['state'] | undefined;
   let after: WebhookMessage | undefined;
   if (startingAfter !== undefined) {
@@ -78,11 +81,7 @@ export const messageScope = async (
   messageId: string,
 ): Promise<Scope> => {
   const message = isWebhookMessageId(messageId) ? await ports.webhookMessages.get(messageId) : null;
-  if (
-    message === null ||
-    message.scope.organisationId !== organisationId ||
-    message.scope.environment !== ports.environment
-  )
+  if (message === null || !isOrganisations(message.scope, organisationId, ports.environment))
     throw notFound('webhook message');
   return message.scope;
 };

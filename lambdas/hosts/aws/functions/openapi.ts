@@ -1,0 +1,5 @@
+// host -> the function of GET /v1/openapi.json.
+import { openapi } from '../../../api/openapi';
+import { apiLambda } from '../lambda';
+
+export const handler = apiLambda(openapi);

@@ -1,0 +1,155 @@
+// mcp -> the MCP server's HTTP face (web-standard Request and Response), the same for the local stack and
+// the deployed Lambda: its protected resource metadata (RFC 9728) at
+// `/.well-known/oauth-protected-resource/mcp`, and `/mcp` itself behind the checks the MCP authorization
+// and transport specifications ask for: an `Origin` other than the server's own is refused (403, against
+// DNS rebinding and cross-site requests), and a request without an accepted access token answers 401
+// with `WWW-Authenticate: Bearer resource_metadata="…"`, which is how a client finds the authorization
+// server. Then the SDK's stateless streamable HTTP handler serves it.
+import {
+  type AuthInfo,
+  createMcpHandler,
+  getOAuthProtectedResourceMetadataUrl,
+} from '@modelcontextprotocol/server';
+import { type ErrorCode, isDependencyUnavailable, ServiceError } from '../core/errors';
+import { log } from '../core/log';
+import { MCP_SCOPE, type TokenCheck } from './access-tokens';
+import { type McpAuthExtra, mcpServerFactory } from './server';
+import type { McpWorkspace } from './tools/tool';
+
+export const MCP_PATH = '/mcp';
+export const MCP_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp';
+
+/** The paths a host routes here, on each API address. */
+export const MCP_PATHS: readonly string[] = [MCP_PATH, MCP_METADATA_PATH];
+
+export interface McpHttpSettings {
+  /** This server's address, exactly (`{base_url}/mcp`): the resource its tokens are for. */
+  resource: string;
+  /** The identity provider's issuer identifier, the one authorization server. */
+  issuer: string;
+  /** What the metadata calls it, for a person choosing a server. */
+  resourceName: string;
+}
+
+/** Checks a bearer token (access-tokens.ts, with the provider's keys and its record of tokens). */
+export type TokenChecker = (token: string) => Promise<TokenCheck>;
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers },
+  });
+
+const errorAnswer = (code: ErrorCode, message: string, headers: Record<string, string> = {}): Response => {
+  const error = new ServiceError(code, message);
+  return json(error.status, error.toJSON(), headers);
+};
+
+/** A quoted-string of RFC 9110: backslash and double quote escaped. */
+const quoted = (value: string): string => `"${value.replace(/["\\]/g, '\\$&')}"`;
+
+const REFUSALS: Readonly<Record<Exclude<TokenCheck, { accepted: true }>['reason'], [ErrorCode, string]>> = {
+  expired: ['token_expired', 'The access token has expired: refresh it at the authorization server.'],
+  invalid: [
+    'token_invalid',
+    'The access token is not one for this MCP server: get one from its authorization server with `resource` set to this address (an API access token from POST /v1/token is for /v1 only).',
+  ],
+  revoked: [
+    'token_invalid',
+    'The access token was revoked (the person disconnected this client, or it was revoked): sign in again.',
+  ],
+};
+
+export const mcpHttpHandler = (
+  settings: McpHttpSettings,
+  checkToken: TokenChecker,
+  workspace: McpWorkspace,
+): ((request: Request) => Promise<Response>) => {
+  const resourceUrl = new URL(settings.resource);
+  const metadataUrl = getOAuthProtectedResourceMetadataUrl(resourceUrl);
+  const metadata = {
+    resource: settings.resource,
+    authorization_servers: [settings.issuer],
+    scopes_supported: [MCP_SCOPE],
+    bearer_methods_supported: ['header'],
+    resource_name: settings.resourceName,
+  };
+  const mcp = createMcpHandler(mcpServerFactory(workspace), {
+    // No change is ever announced (the tools are fixed), and a Lambda cannot hold a stream open: a
+    // `subscriptions/listen` is refused rather than kept until the function times out.
+    maxSubscriptions: 0,
+    onerror: (error) => log.warn('MCP request refused or failed', { error }),
+  });
+
+  const challenge = (fields: Record<string, string> = {}): Record<string, string> => ({
+    'WWW-Authenticate': `Bearer ${Object.entries({
+      resource_metadata: metadataUrl,
+      scope: MCP_SCOPE,
+      ...fields,
+    })
+      .map(([name, value]) => `${name}=${quoted(value)}`)
+      .join(', ')}`,
+  });
+
+  const serveMetadata = (request: Request): Response => {
+    const cors = { 'Access-Control-Allow-Origin': '*' };
+    if (request.method === 'OPTIONS')
+      return new Response(null, {
+        status: 204,
+        headers: { ...cors, 'Access-Control-Allow-Methods': 'GET', 'Access-Control-Allow-Headers': '*' },
+      });
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return errorAnswer('method_not_allowed', 'Read this document with GET.', { Allow: 'GET, HEAD' });
+    return json(200, metadata, { ...cors, 'Cache-Control': 'public, max-age=3600' });
+  };
+
+  const serveMcp = async (request: Request): Promise<Response> => {
+    const origin = request.headers.get('origin');
+    if (origin !== null && origin !== resourceUrl.origin)
+      return json(403, {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: `Requests from the origin ${origin} are not accepted here.` },
+      });
+    const authorization = request.headers.get('authorization') ?? '';
+    const bearer = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim());
+    if (!bearer?.[1])
+      return errorAnswer(
+        'authentication_required',
+        'Send an access token for this MCP server: Authorization: Bearer <token>. The WWW-Authenticate header names its authorization server.',
+        challenge(),
+      );
+    let check: TokenCheck;
+    try {
+      check = await checkToken(bearer[1]);
+    } catch (error) {
+      if (!isDependencyUnavailable(error)) throw error;
+      log.warn('MCP token check unavailable', { error });
+      return errorAnswer('service_unavailable', 'The service cannot check tokens just now; try again soon.', {
+        'Retry-After': '5',
+      });
+    }
+    if (!check.accepted) {
+      const [code, message] = REFUSALS[check.reason];
+      return errorAnswer(code, message, challenge({ error: 'invalid_token', error_description: message }));
+    }
+    const { caller } = check;
+    const extra: McpAuthExtra = { personId: caller.personId };
+    const authInfo: AuthInfo = {
+      token: caller.token,
+      clientId: caller.clientId,
+      scopes: [...caller.scopes],
+      expiresAt: caller.expiresAt,
+      resource: resourceUrl,
+      extra: { ...extra },
+    };
+    return mcp.fetch(request, { authInfo });
+  };
+
+  return async (request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === MCP_METADATA_PATH) return serveMetadata(request);
+    if (pathname === MCP_PATH) return serveMcp(request);
+    return errorAnswer('not_found', 'Nothing is here: the MCP server is at /mcp.');
+  };
+};

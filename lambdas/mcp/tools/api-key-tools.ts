@@ -1,0 +1,75 @@
+// mcp -> the tools of an integration's API keys in one environment: the same core functions as the
+// portal's API keys page. The key itself is answered once, at creation.
+import * as z from 'zod';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../core/api-keys';
+import type { Environment, Scope } from '../../core/model';
+import { integrationScope } from '../../core/organisations';
+import { callerOrganisation } from './organisation-tools';
+import { apiKeyShape, environmentArgument, integrationIdArgument } from './shapes';
+import { type Tool, type ToolContext, tool } from './tool';
+
+/** The caller's integration in one environment; another organisation's id answers `not_found`. */
+export const callerIntegration = async (
+  context: ToolContext,
+  environment: Environment,
+  integrationId: string,
+): Promise<Scope> =>
+  integrationScope(
+    context.workspace.directory,
+    await callerOrganisation(context),
+    integrationId,
+    environment,
+  );
+
+const portsOf = (context: ToolContext, environment: Environment) =>
+  context.workspace.environments[environment].ports;
+
+export const apiKeyTools: Tool[] = [
+  tool({
+    name: 'create_api_key',
+    title: 'Create an API key',
+    description:
+      "Creates an API key for an integration in one environment (sandbox keys start svc_test_, production keys svc_live_). The answer's `key` is shown this once and never again: it passes through your model provider, so put it straight into the person's secret store (such as an environment variable) and do not repeat it. The key is exchanged for 15-minute access tokens at POST {base_url}/v1/token.",
+    input: z.strictObject({
+      environment: environmentArgument,
+      integration_id: integrationIdArgument,
+      name: z.string().describe('A name to tell the key apart, such as "Production server".').optional(),
+    }),
+    output: apiKeyShape.extend({ key: z.string().describe('The API key, shown this once.') }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: async (context, { environment, integration_id, name }) =>
+      createApiKey(
+        portsOf(context, environment),
+        await callerIntegration(context, environment, integration_id),
+        name,
+      ),
+  }),
+  tool({
+    name: 'list_api_keys',
+    title: 'List API keys',
+    description:
+      "Lists an integration's API keys in one environment, newest first, revoked ones included: each with its prefix (to tell keys apart), when it was last used and whether it is revoked. Never the keys themselves. Changes nothing.",
+    input: z.strictObject({ environment: environmentArgument, integration_id: integrationIdArgument }),
+    output: z.object({ data: z.array(apiKeyShape) }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run: async (context, { environment, integration_id }) =>
+      listApiKeys(
+        portsOf(context, environment),
+        await callerIntegration(context, environment, integration_id),
+      ),
+  }),
+  tool({
+    name: 'revoke_api_key',
+    title: 'Revoke an API key',
+    description:
+      'Revokes an API key: POST /v1/token refuses it at once and the access tokens it gave stop working within 60 seconds; it cannot be undone, and whatever program uses the key stops working. Only when the person asked for it. Revoking it again answers the first revocation.',
+    input: z.strictObject({
+      environment: environmentArgument,
+      api_key_id: z.string().min(1).max(100).describe('The key id, `key_…` (not the key).'),
+    }),
+    output: z.object({ id: z.string(), revoked_at: z.string().nullable() }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: async (context, { environment, api_key_id }) =>
+      revokeApiKey(portsOf(context, environment), await callerOrganisation(context), api_key_id),
+  }),
+];
