@@ -66,6 +66,8 @@ export const ERROR_STATUS = {
   session_invalid: 401,
   answers_too_large: 413,
   answers_invalid: 422,
+  // The portal's own API: a change without the session's CSRF token, or from another origin
+  csrf_invalid: 403,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -373,6 +373,8 @@ export interface PeopleStore {
 export interface ClientGrant {
   grantId: string;
   clientId: string;
+  /** The name the client registered with, null when it gave none (or is no longer registered). */
+  clientName: string | null;
   grantedAt: Micros;
 }
 
@@ -380,6 +382,11 @@ export interface ClientGrant {
 export interface ClientGrants {
   /** The person's grants that have not expired, newest first. */
   listByPerson(personId: string): Promise<ClientGrant[]>;
+  /**
+   * Withdraws one of the person's grants: the grant and every code and token issued under it, so the
+   * client can neither use nor refresh what it holds. False when the person has no such grant.
+   */
+  revoke(personId: string, grantId: string): Promise<boolean>;
 }
 
 /** The events recorded with the changes they announce, waiting to be fanned out to webhook endpoints. */

@@ -1,7 +1,8 @@
 // host -> the whole service on one machine (`npm start`): DynamoDB Local and the S3 twin under
 // DATA_DIR, each environment's API on its port (every request going to the deployed handler code, and
 // `/onboarding.js`), each environment's onboarding frame (its files and the frame API), each
-// environment's hosted pages, the identity provider, and the MCP server on each API address.
+// environment's hosted pages, the developer portal, the identity provider, and the MCP server on each
+// API address.
 import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { buildOnboardingAssets } from '../../frontend/onboarding/build';
@@ -21,6 +22,7 @@ import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 import { startLocalEventFlow, startLocalQueues } from './local-event-flow';
 import { localIdentityProvider } from './local-identity-provider';
 import { localMcpListener } from './local-mcp';
+import { localPortal } from './local-portal';
 import { localBucket, localFrameUrls, localServices, localWaits } from './local-wiring';
 import { localWorkflowRunner } from './local-workflow-runner';
 import { withMcp } from './mcp-host';
@@ -108,6 +110,7 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
       ['sandbox frame', PORT_OFFSETS.sandboxFrame, frameListener(services.sandbox, 'sandbox', files), 'json'],
       ['production pages', PORT_OFFSETS.productionPages, pagesListener(services.production.ports.blobs)],
       ['sandbox pages', PORT_OFFSETS.sandboxPages, pagesListener(services.sandbox.ports.blobs)],
+      ['portal', PORT_OFFSETS.portal, await localPortal(config, dynamo, services)],
       ['identity provider', PORT_OFFSETS.identityProvider, await localIdentityProvider(config, dynamo)],
     ];
     const servers: Server[] = [];

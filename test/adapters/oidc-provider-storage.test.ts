@@ -203,10 +203,63 @@ describe("a person's grants (ClientGrants)", () => {
     );
 
     expect(listed).toEqual([
-      { grantId: 'grant-new', clientId: 'client-new', grantedAt: t * SECOND },
-      { grantId: 'grant-old', clientId: 'client-old', grantedAt: (t - 100) * SECOND },
+      { grantId: 'grant-new', clientId: 'client-new', clientName: null, grantedAt: t * SECOND },
+      { grantId: 'grant-old', clientId: 'client-old', clientName: null, grantedAt: (t - 100) * SECOND },
     ]);
     clock.advance(3600 * SECOND);
     await expect(grants.listByPerson(person)).resolves.toEqual([listed[0]]);
+  });
+
+  test("revoking a grant takes it and every code and token under it; another person's is refused", async () => {
+    const { storage, grants, clock } = await setUp();
+    const person = id('per_');
+    const t = nowSeconds(clock);
+    await storage('Grant').upsert(
+      'grant-r',
+      { accountId: person, clientId: 'client-r', iat: t, kind: 'Grant' },
+      3600,
+    );
+    await storage('AccessToken').upsert('at-r', token('grant-r', { accountId: person }), 900);
+    await storage('RefreshToken').upsert(
+      'rt-r',
+      token('grant-r', { accountId: person, kind: 'RefreshToken' }),
+      3600,
+    );
+    await eventually(
+      () => grants.listByPerson(person),
+      (found) => found.length === 1,
+      { what: 'the grant listed' },
+    );
+
+    await expect(grants.revoke(id('per_'), 'grant-r')).resolves.toBe(false);
+    await expect(storage('AccessToken').find('at-r')).resolves.toBeDefined();
+    await expect(grants.revoke(person, 'grant-r')).resolves.toBe(true);
+
+    await expect(storage('Grant').find('grant-r')).resolves.toBeUndefined();
+    await expect(storage('AccessToken').find('at-r')).resolves.toBeUndefined();
+    await expect(storage('RefreshToken').find('rt-r')).resolves.toBeUndefined();
+    await eventually(
+      () => grants.listByPerson(person),
+      (found) => found.length === 0,
+      { what: 'the grant gone from the list' },
+    );
+    await expect(grants.revoke(person, 'grant-r')).resolves.toBe(false);
+  });
+
+  test('names each client as it registered', async () => {
+    const { storage, grants, clock } = await setUp();
+    const person = id('per_');
+    await storage('Client').upsert('client-named', { client_id: 'client-named', client_name: 'Claude Code' });
+    await storage('Grant').upsert(
+      'grant-named',
+      { accountId: person, clientId: 'client-named', iat: nowSeconds(clock), kind: 'Grant' },
+      3600,
+    );
+    const [listed] = await eventually(
+      () => grants.listByPerson(person),
+      (found) => found.length === 1,
+      { what: 'the grant listed' },
+    );
+    expect(listed).toMatchObject({ clientId: 'client-named', clientName: 'Claude Code' });
   });
 });

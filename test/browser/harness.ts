@@ -235,13 +235,16 @@ export const documentWidths = (page: Page): Promise<{ scrollWidth: number; clien
 /**
  * What axe finds wrong with `url` at each width (WCAG 2.1 A and AA, and best practice), once every
  * image has loaded. Axe's source goes in as a script, which the page's own CSP rightly refuses, so the
- * page is opened in a context that bypasses it, with `cookies` (a signed-in person's) when given.
+ * page is opened in a context that bypasses it, with `cookies` (a signed-in person's) when given, and
+ * checked once `ready` says it shows what is to be checked.
  */
 export const axeViolations = async (
   browser: Browser,
   url: string,
   widths: number[],
   cookies: Cookie[] = [],
+  /** Waits until the page shows what is to be checked (a page that loads its content by script). */
+  ready: (page: Page) => Promise<void> = async () => {},
 ): Promise<Array<{ width: number; id: string; nodes: string[] }>> => {
   const context = await browser.newContext({ bypassCSP: true });
   try {
@@ -251,6 +254,7 @@ export const axeViolations = async (
     for (const width of widths) {
       await page.setViewportSize({ width, height: 800 });
       await page.goto(url, { waitUntil: 'load' });
+      await ready(page);
       await loadAllImages(page);
       await page.evaluate(axe.source);
       const results = await page.evaluate(() =>

@@ -24,11 +24,18 @@ export const LAYERS: readonly Layer[] = [
   { folder: 'lambdas/workers', mayImport: ['lambdas/core', 'frontend/pages'] },
   // oidc-provider configured with the core's people, and the pages of a sign-in.
   { folder: 'lambdas/identity-provider', mayImport: ['lambdas/core', 'frontend/identity'] },
+  // The portal's backend: the core, the API's one answer shape, and how its built pages are served.
+  {
+    folder: 'lambdas/portal',
+    mayImport: ['lambdas/core', 'lambdas/api/http/answer.ts', 'frontend/portal/served-files.ts'],
+  },
   // The MCP server: the SDK's server over the core's functions, the portal's tasks as tools.
   { folder: 'lambdas/mcp', mayImport: ['lambdas/core'] },
   { folder: 'lambdas/hosts', mayImport: ['lambdas', 'frontend'] },
   { folder: 'frontend/pages', mayImport: ['lambdas/core'] },
   { folder: 'frontend/onboarding', mayImport: ['lambdas/core'] },
+  // The portal's pages talk to their backend over HTTP only.
+  { folder: 'frontend/portal', mayImport: [] },
   // The sign-in pages share the hosted pages' HTML escaping.
   { folder: 'frontend/identity', mayImport: ['lambdas/core', 'frontend/pages/html.ts'] },
   // The CDK app reads the route tables, the table schema and the built frontend; never a host or a worker.

@@ -15,10 +15,12 @@ describe('layers', () => {
       'lambdas/api',
       'lambdas/workers',
       'lambdas/identity-provider',
+      'lambdas/portal',
       'lambdas/hosts',
       'frontend/pages',
       'frontend/onboarding',
       'frontend/identity',
+      'frontend/portal',
       'lib',
       'bin',
     ];

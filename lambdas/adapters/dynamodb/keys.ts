@@ -96,4 +96,8 @@ export const keys = {
   apiRequest: (id: string): ItemKey => ({ pk: `REQ#${id}`, sk: 'REQ' }),
   /** The list index's partition of an integration's request history, sorted by time then id. */
   apiRequestList: (integrationId: string): string => `REQS#${integrationId}`,
+  /** A person's session with the portal, under the SHA-256 of its cookie (identity table). */
+  portalSession: (id: string): ItemKey => ({ pk: `PORTALSESSION#${id}`, sk: 'PORTALSESSION' }),
+  /** A portal sign-in under way, under the SHA-256 of its cookie (identity table). */
+  portalSignIn: (id: string): ItemKey => ({ pk: `PORTALSIGNIN#${id}`, sk: 'PORTALSIGNIN' }),
 };

@@ -21,7 +21,7 @@ import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import type { ClientGrant, ClientGrants, Clock } from '../../core/ports';
 import type { Item } from './items';
 import { byCreation, type ItemKey, keys } from './keys';
-import { getItem, queryAll } from './table';
+import { getItem, getItems, queryAll } from './table';
 import { LIST_INDEX, TTL_ATTRIBUTE } from './table-schema';
 import { isConditionFailed, transactWrite } from './transactions';
 
@@ -246,13 +246,38 @@ export class DynamoDbClientGrants implements ClientGrants {
 
   async listByPerson(personId: string): Promise<ClientGrant[]> {
     const now = epochSeconds(this.clock);
-    const items = await queryAll(this.doc, this.tableName, LIST_INDEX, keys.oidcGrantsOf(personId));
-    return items
-      .filter((item) => !isExpired(item, now))
-      .map((item) => ({
-        grantId: item.id as string,
-        clientId: item.client_id as string,
-        grantedAt: item.granted_at as number,
-      }));
+    const items = (await queryAll(this.doc, this.tableName, LIST_INDEX, keys.oidcGrantsOf(personId))).filter(
+      (item) => !isExpired(item, now),
+    );
+    // The clients' registrations, in one read, for the names people know them by.
+    const clientIds = [...new Set(items.map((item) => item.client_id as string))];
+    const registrations = await getItems(
+      this.doc,
+      this.tableName,
+      clientIds.map((clientId) => keys.oidc('Client', clientId)),
+    );
+    const names = new Map(
+      registrations.map((item) => {
+        const payload = JSON.parse(String(item.payload)) as AdapterPayload;
+        return [item.id as string, typeof payload.client_name === 'string' ? payload.client_name : null];
+      }),
+    );
+    return items.map((item) => ({
+      grantId: item.id as string,
+      clientId: item.client_id as string,
+      clientName: names.get(item.client_id as string) ?? null,
+      grantedAt: item.granted_at as number,
+    }));
+  }
+
+  async revoke(personId: string, grantId: string): Promise<boolean> {
+    const held = await this.listByPerson(personId);
+    if (!held.some((grant) => grant.grantId === grantId)) return false;
+    // The codes and tokens first: were the grant to go first and this to fail half-way, the tokens left
+    // could no longer be found through it.
+    for (const model of GRANT_MEMBERS)
+      await new DynamoDbOidcStorage(this.doc, this.tableName, model, this.clock).revokeByGrantId(grantId);
+    await new DynamoDbOidcStorage(this.doc, this.tableName, 'Grant', this.clock).destroy(grantId);
+    return true;
   }
 }

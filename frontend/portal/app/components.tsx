@@ -1,0 +1,243 @@
+// frontend/portal -> the parts every page uses: the frame of a page (skip link, header, navigation, the
+// environment in words), a secret shown once with its copy button, a destructive button that asks first,
+// a pager for short lists, and the notices of errors and progress (announced to screen readers).
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from './api';
+import { integrationPath, Link } from './router';
+import { ENVIRONMENT_NAMES, ENVIRONMENTS, type Environment } from './types';
+
+export const errorText = (error: unknown): string =>
+  error instanceof ApiError ? error.message : 'Something went wrong. Reload the page and try again.';
+
+/** A page's title: the document's too, and where focus goes when the page changes. */
+export const Title = ({ children }: { children: string }) => {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${children} · Developer portal`;
+    heading.current?.focus();
+  }, [children]);
+  return (
+    <h1 tabIndex={-1} ref={heading}>
+      {children}
+    </h1>
+  );
+};
+
+/** Which environment this page concerns, in words, and the way to the same page in the other one. */
+export const EnvironmentBar = ({
+  environment,
+  integrationId,
+  section = '',
+}: {
+  environment: Environment;
+  integrationId: string;
+  section?: string;
+}) => {
+  const other = ENVIRONMENTS.find((candidate) => candidate !== environment) ?? 'sandbox';
+  return (
+    <p class={`environment environment-${environment}`}>
+      <span>
+        Environment: <strong>{ENVIRONMENT_NAMES[environment]}</strong>
+        {environment === 'sandbox' ? ' (test data; nothing is sent to real buyers)' : ' (live data)'}
+      </span>{' '}
+      <Link href={integrationPath(other, integrationId, section)}>
+        Switch to {ENVIRONMENT_NAMES[other].toLowerCase()}
+      </Link>
+    </p>
+  );
+};
+
+export const Notice = ({ error, status }: { error?: string | null; status?: string | null }) => (
+  <>
+    <div role="alert" class={error ? 'notice notice-error' : 'visually-hidden'}>
+      {error ?? ''}
+    </div>
+    <div role="status" class={status ? 'notice notice-ok' : 'visually-hidden'}>
+      {status ?? ''}
+    </div>
+  </>
+);
+
+/** A secret, this once: the text to select, a copy button, and the warning that it will not be shown again. */
+export const SecretOnce = ({
+  label,
+  secret,
+  onDone,
+}: {
+  label: string;
+  secret: string;
+  onDone: () => void;
+}) => {
+  const [copied, setCopied] = useState(false);
+  return (
+    <section class="secret" aria-labelledby="secret-heading">
+      <h2 id="secret-heading">{label}</h2>
+      <p>Copy it now: it is shown this once, and the portal cannot show it again.</p>
+      <p>
+        <code class="secret-value" data-testid="secret">
+          {secret}
+        </code>
+      </p>
+      <p class="actions">
+        <button
+          type="button"
+          onClick={async () => {
+            await navigator.clipboard.writeText(secret).catch(() => undefined);
+            setCopied(true);
+          }}
+        >
+          Copy
+        </button>
+        <button type="button" class="secondary" onClick={onDone}>
+          I have copied it
+        </button>
+        <span role="status">{copied ? 'Copied.' : ''}</span>
+      </p>
+    </section>
+  );
+};
+
+/** A button for an action that cannot be undone: it asks, in place, before it acts. */
+export const ConfirmButton = ({
+  label,
+  question,
+  confirmLabel,
+  onConfirm,
+}: {
+  label: string;
+  question: string;
+  confirmLabel: string;
+  onConfirm: () => Promise<void>;
+}) => {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) confirm.current?.focus();
+  }, [asking]);
+  if (!asking)
+    return (
+      <button type="button" class="danger" onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
+  return (
+    <fieldset class="confirm">
+      <legend>{question}</legend>
+      <button
+        type="button"
+        class="danger"
+        ref={confirm}
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          try {
+            await onConfirm();
+          } finally {
+            setBusy(false);
+            setAsking(false);
+          }
+        }}
+      >
+        {confirmLabel}
+      </button>{' '}
+      <button type="button" class="secondary" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </fieldset>
+  );
+};
+
+export const PAGE_SIZE = 10;
+
+/** A short list shown a page at a time, with where the reader is in it. */
+export const Paged = <T,>({
+  items,
+  label,
+  children,
+}: {
+  items: readonly T[];
+  label: string;
+  children: (page: readonly T[]) => ComponentChildren;
+}) => {
+  const [start, setStart] = useState(0);
+  // A page emptied by a removal shows the last page there is.
+  const from =
+    items.length === 0 ? 0 : Math.min(start, Math.floor((items.length - 1) / PAGE_SIZE) * PAGE_SIZE);
+  const page = items.slice(from, from + PAGE_SIZE);
+  return (
+    <>
+      {children(page)}
+      {items.length > PAGE_SIZE && (
+        <nav class="pager" aria-label={`${label} pages`}>
+          <button type="button" disabled={from === 0} onClick={() => setStart(Math.max(0, from - PAGE_SIZE))}>
+            Previous page
+          </button>
+          <span>
+            {from + 1}–{from + page.length} of {items.length}
+          </span>
+          <button
+            type="button"
+            disabled={from + PAGE_SIZE >= items.length}
+            onClick={() => setStart(from + PAGE_SIZE)}
+          >
+            Next page
+          </button>
+        </nav>
+      )}
+    </>
+  );
+};
+
+/** A wide table in a region that scrolls sideways on a small screen (and can be scrolled by keyboard). */
+export const TableRegion = ({ label, children }: { label: string; children: ComponentChildren }) => (
+  // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keyboard
+  <section class="table-region" aria-label={label} tabIndex={0}>
+    {children}
+  </section>
+);
+
+export const when = (time: string | null): string =>
+  time === null ? '—' : new Date(time).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** Loads `load()` when `key` changes; `reload` loads it again. */
+export const useLoaded = <T,>(load: () => Promise<T>, key: string) => {
+  const [value, setValue] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [round, setRound] = useState(0);
+  const [shownKey, setShownKey] = useState(key);
+  // Another address (another environment, page or filter): what was shown for the last one goes at once,
+  // never shown under the new one's title. A reload of the same keeps it until the new answer comes.
+  if (shownKey !== key) {
+    setShownKey(key);
+    setValue(null);
+  }
+  useEffect(() => {
+    let current = true;
+    setError(null);
+    load()
+      .then((loaded) => {
+        if (current) setValue(loaded);
+      })
+      .catch((failed: unknown) => {
+        if (!current) return;
+        // The session ended (signed out elsewhere, or expired): the page again shows the sign-in.
+        if (failed instanceof ApiError && failed.status === 401) location.reload();
+        setError(errorText(failed));
+      });
+    return () => {
+      current = false;
+    };
+  }, [key, round]);
+  return { value, error, reload: () => setRound((r) => r + 1) };
+};
+
+export const Loading = ({ what }: { what: string }) => <p class="loading">Loading {what}…</p>;
+
+export const Section = ({ title, children }: { title: string; children: ComponentChildren }) => (
+  <section aria-label={title}>
+    <h2>{title}</h2>
+    {children}
+  </section>
+);

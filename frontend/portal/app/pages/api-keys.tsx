@@ -1,0 +1,131 @@
+// frontend/portal -> an integration's API keys in one environment: create one (the key shown once, with a
+// copy button), the list (never a key: its prefix, name, when made and last used), and revoke (asked first).
+import { useState } from 'preact/hooks';
+import { call, get } from '../api';
+import {
+  ConfirmButton,
+  EnvironmentBar,
+  errorText,
+  Loading,
+  Notice,
+  Paged,
+  SecretOnce,
+  TableRegion,
+  Title,
+  useLoaded,
+  when,
+} from '../components';
+import { integrationPath, Link } from '../router';
+import { type ApiKey, ENVIRONMENT_NAMES, type Environment, type ListOf } from '../types';
+
+export const ApiKeysPage = ({
+  environment,
+  integrationId,
+}: {
+  environment: Environment;
+  integrationId: string;
+}) => {
+  const base = `/api/${environment}/integrations/${integrationId}/api-keys`;
+  const { value, error, reload } = useLoaded(() => get<ListOf<ApiKey>>(base), base);
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  return (
+    <>
+      <Title>{`API keys — ${ENVIRONMENT_NAMES[environment]}`}</Title>
+      <EnvironmentBar environment={environment} integrationId={integrationId} section="api-keys" />
+      <p>
+        <Link href={integrationPath(environment, integrationId)}>Back to the integration</Link>
+      </p>
+      <Notice error={error ?? problem} status={status} />
+      {created && <SecretOnce label="Your new API key" secret={created} onDone={() => setCreated(null)} />}
+      <section aria-labelledby="new-key">
+        <h2 id="new-key">New {environment} key</h2>
+        <form
+          onSubmit={async (event) => {
+            event.preventDefault();
+            setProblem(null);
+            try {
+              const key = await call<ApiKey & { key: string }>('POST', base, name.trim() ? { name } : {});
+              setCreated(key.key);
+              setName('');
+              setStatus(`Key ${key.prefix}… created.`);
+              reload();
+            } catch (failed) {
+              setProblem(errorText(failed));
+            }
+          }}
+        >
+          <label for="key-name">Key name (optional)</label>
+          <input
+            id="key-name"
+            maxLength={100}
+            value={name}
+            onInput={(event) => setName(event.currentTarget.value)}
+          />
+          <button type="submit">Create key</button>
+        </form>
+      </section>
+      <section aria-labelledby="keys-heading">
+        <h2 id="keys-heading">Keys</h2>
+        {value === null ? (
+          !error && <Loading what="keys" />
+        ) : value.data.length === 0 ? (
+          <p class="empty">No {environment} key yet. Create one above, then exchange it at POST /v1/token.</p>
+        ) : (
+          <Paged items={value.data} label="Keys">
+            {(page) => (
+              <TableRegion label="API keys">
+                <table>
+                  <caption>API keys of this integration in the {environment}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Key starts</th>
+                      <th scope="col">Created</th>
+                      <th scope="col">Last used</th>
+                      <th scope="col">State</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {page.map((key) => (
+                      <tr key={key.id}>
+                        <td>{key.name ?? '(no name)'}</td>
+                        <td>
+                          <code>{key.prefix}…</code>
+                        </td>
+                        <td>{when(key.created_at)}</td>
+                        <td>{key.last_used_at ? when(key.last_used_at) : 'Never'}</td>
+                        <td>
+                          {key.revoked_at ? (
+                            `Revoked ${when(key.revoked_at)}`
+                          ) : (
+                            <ConfirmButton
+                              label="Revoke"
+                              question={`Revoke ${key.prefix}…? Calls with it stop within a minute.`}
+                              confirmLabel="Revoke key"
+                              onConfirm={async () => {
+                                try {
+                                  await call('POST', `/api/${environment}/api-keys/${key.id}/revoke`);
+                                  setStatus(`Key ${key.prefix}… revoked.`);
+                                  reload();
+                                } catch (failed) {
+                                  setProblem(errorText(failed));
+                                }
+                              }}
+                            />
+                          )}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableRegion>
+            )}
+          </Paged>
+        )}
+      </section>
+    </>
+  );
+};

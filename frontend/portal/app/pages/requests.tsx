@@ -1,0 +1,227 @@
+// frontend/portal -> an integration's request history in one environment (the last 30 days of calls made
+// with its keys and tokens), newest first, a page at a time, filtered by status (2xx, 4xx, 5xx or a code),
+// method, path prefix and time window.
+import { useState } from 'preact/hooks';
+import { get, queryOf } from '../api';
+import { EnvironmentBar, Loading, Notice, TableRegion, Title, useLoaded, when } from '../components';
+import { integrationPath, Link } from '../router';
+import { type ApiRequest, ENVIRONMENT_NAMES, type Environment, type PageOf } from '../types';
+
+interface Filters {
+  status: string;
+  method: string;
+  path_prefix: string;
+  window: string;
+  since: string;
+  until: string;
+}
+
+const NO_FILTERS: Filters = { status: '', method: '', path_prefix: '', window: '', since: '', until: '' };
+
+const WINDOWS: ReadonlyArray<[string, string, number]> = [
+  ['', 'Any time (the last 30 days)', 0],
+  ['hour', 'The last hour', 60 * 60_000],
+  ['day', 'The last 24 hours', 24 * 60 * 60_000],
+  ['week', 'The last 7 days', 7 * 24 * 60 * 60_000],
+  ['between', 'Between two times…', 0],
+];
+
+/** A `datetime-local` value (the reader's own time) as the API's date-time, or nothing. */
+const isoOf = (local: string): string | undefined => (local ? new Date(local).toISOString() : undefined);
+
+const queryFor = (filters: Filters, startingAfter: string | undefined, now: number): string => {
+  const window = WINDOWS.find(([value]) => value === filters.window);
+  const since =
+    filters.window === 'between'
+      ? isoOf(filters.since)
+      : window && window[2] > 0
+        ? new Date(now - window[2]).toISOString()
+        : undefined;
+  return queryOf({
+    status: filters.status.trim(),
+    method: filters.method,
+    path_prefix: filters.path_prefix.trim(),
+    since,
+    until: filters.window === 'between' ? isoOf(filters.until) : undefined,
+    limit: '20',
+    starting_after: startingAfter,
+  });
+};
+
+export const RequestsPage = ({
+  environment,
+  integrationId,
+}: {
+  environment: Environment;
+  integrationId: string;
+}) => {
+  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
+  const [applied, setApplied] = useState<{ filters: Filters; at: number }>({
+    filters: NO_FILTERS,
+    at: Date.now(),
+  });
+  const [cursors, setCursors] = useState<string[]>([]);
+  const base = `/api/${environment}/integrations/${integrationId}/requests`;
+  const query = queryFor(applied.filters, cursors.at(-1), applied.at);
+  const { value, error } = useLoaded(() => get<PageOf<ApiRequest>>(`${base}${query}`), `${base}${query}`);
+  const set = (name: keyof Filters) => (event: { currentTarget: { value: string } }) =>
+    setDraft({ ...draft, [name]: event.currentTarget.value });
+  return (
+    <>
+      <Title>{`Request history — ${ENVIRONMENT_NAMES[environment]}`}</Title>
+      <EnvironmentBar environment={environment} integrationId={integrationId} section="requests" />
+      <p>
+        <Link href={integrationPath(environment, integrationId)}>Back to the integration</Link>
+      </p>
+      <form
+        class="filters"
+        aria-label="Filter requests"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setCursors([]);
+          setApplied({ filters: draft, at: Date.now() });
+        }}
+      >
+        <div>
+          <label for="filter-status">Status</label>
+          <input
+            id="filter-status"
+            aria-describedby="filter-status-hint"
+            value={draft.status}
+            onInput={set('status')}
+            size={6}
+          />
+          <span id="filter-status-hint" class="hint">
+            2xx, 4xx, 5xx or a code such as 404
+          </span>
+        </div>
+        <div>
+          <label for="filter-method">Method</label>
+          <select id="filter-method" value={draft.method} onChange={set('method')}>
+            <option value="">Any</option>
+            {['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((method) => (
+              <option key={method} value={method}>
+                {method}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="filter-path">Path starts with</label>
+          <input id="filter-path" placeholder="/v1/" value={draft.path_prefix} onInput={set('path_prefix')} />
+        </div>
+        <div>
+          <label for="filter-window">Time</label>
+          <select id="filter-window" value={draft.window} onChange={set('window')}>
+            {WINDOWS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {draft.window === 'between' && (
+          <>
+            <div>
+              <label for="filter-since">From</label>
+              <input
+                id="filter-since"
+                type="datetime-local"
+                step={1}
+                value={draft.since}
+                onInput={set('since')}
+              />
+            </div>
+            <div>
+              <label for="filter-until">To</label>
+              <input
+                id="filter-until"
+                type="datetime-local"
+                step={1}
+                value={draft.until}
+                onInput={set('until')}
+              />
+            </div>
+          </>
+        )}
+        <div class="actions">
+          <button type="submit">Apply filters</button>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              setDraft(NO_FILTERS);
+              setCursors([]);
+              setApplied({ filters: NO_FILTERS, at: Date.now() });
+            }}
+          >
+            Clear filters
+          </button>
+        </div>
+      </form>
+      <Notice error={error} />
+      {value === null ? (
+        !error && <Loading what="requests" />
+      ) : value.data.length === 0 ? (
+        <p class="empty">
+          {cursors.length === 0 && applied.filters === NO_FILTERS
+            ? 'No calls recorded yet. Create an API key and call POST /v1/token; each call appears here.'
+            : 'No call matches these filters. Change or clear them.'}
+        </p>
+      ) : (
+        <TableRegion label="Requests">
+          <table>
+            <caption>Calls, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Method</th>
+                <th scope="col">Path</th>
+                <th scope="col">Status</th>
+                <th scope="col">Took</th>
+                <th scope="col">Request id</th>
+              </tr>
+            </thead>
+            <tbody>
+              {value.data.map((request) => (
+                <tr key={request.id} data-testid="request">
+                  <td>{when(request.time)}</td>
+                  <td>{request.method}</td>
+                  <td>
+                    <code>{request.path}</code>
+                  </td>
+                  <td>{request.status}</td>
+                  <td>{request.duration_ms} ms</td>
+                  <td>
+                    <code>{request.id}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableRegion>
+      )}
+      {(cursors.length > 0 || value?.has_more) && (
+        <nav class="pager" aria-label="Request pages">
+          <button
+            type="button"
+            disabled={cursors.length === 0}
+            onClick={() => setCursors(cursors.slice(0, -1))}
+          >
+            Newer requests
+          </button>
+          <button
+            type="button"
+            disabled={!value?.has_more}
+            onClick={() => {
+              const last = value?.data.at(-1);
+              if (last) setCursors([...cursors, last.id]);
+            }}
+          >
+            Older requests
+          </button>
+        </nav>
+      )}
+    </>
+  );
+};

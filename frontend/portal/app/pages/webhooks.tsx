@@ -1,0 +1,174 @@
+// frontend/portal -> an integration's webhook endpoints in one environment: register one (its address and
+// events; the signing secret shown once), and the list, each linking to its page.
+import { useState } from 'preact/hooks';
+import { call, get } from '../api';
+import {
+  EnvironmentBar,
+  errorText,
+  Loading,
+  Notice,
+  Paged,
+  SecretOnce,
+  TableRegion,
+  Title,
+  useLoaded,
+} from '../components';
+import { integrationPath, Link } from '../router';
+import {
+  ENVIRONMENT_NAMES,
+  type Environment,
+  type EventType,
+  type ListOf,
+  type WebhookEndpoint,
+} from '../types';
+
+/** The events to choose from, as checkboxes in a fieldset. */
+export const EventChoice = ({
+  types,
+  chosen,
+  onChange,
+  legend,
+}: {
+  types: readonly EventType[];
+  chosen: readonly string[];
+  onChange: (events: string[]) => void;
+  legend: string;
+}) => (
+  <fieldset class="events">
+    <legend>{legend}</legend>
+    {types.map((type) => (
+      <label key={type.type} class="checkbox">
+        <input
+          type="checkbox"
+          value={type.type}
+          checked={chosen.includes(type.type)}
+          onChange={(event) =>
+            onChange(
+              event.currentTarget.checked
+                ? [...chosen, type.type]
+                : chosen.filter((name) => name !== type.type),
+            )
+          }
+        />{' '}
+        <code>{type.type}</code> <span class="hint">{type.when}</span>
+      </label>
+    ))}
+  </fieldset>
+);
+
+export const useEventTypes = () => useLoaded(() => get<ListOf<EventType>>('/api/event-types'), 'event-types');
+
+export const WebhooksPage = ({
+  environment,
+  integrationId,
+}: {
+  environment: Environment;
+  integrationId: string;
+}) => {
+  const base = `/api/${environment}/integrations/${integrationId}/webhook-endpoints`;
+  const { value, error, reload } = useLoaded(() => get<ListOf<WebhookEndpoint>>(base), base);
+  const types = useEventTypes();
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<string[]>([]);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  return (
+    <>
+      <Title>{`Webhook endpoints — ${ENVIRONMENT_NAMES[environment]}`}</Title>
+      <EnvironmentBar environment={environment} integrationId={integrationId} section="webhook-endpoints" />
+      <p>
+        <Link href={integrationPath(environment, integrationId)}>Back to the integration</Link>
+      </p>
+      <Notice error={error ?? types.error ?? problem} status={status} />
+      {secret && (
+        <SecretOnce label="The endpoint's signing secret" secret={secret} onDone={() => setSecret(null)} />
+      )}
+      <section aria-labelledby="endpoints-heading">
+        <h2 id="endpoints-heading">Endpoints</h2>
+        {value === null ? (
+          !error && <Loading what="endpoints" />
+        ) : value.data.length === 0 ? (
+          <p class="empty">No endpoint yet. Register one below to receive events as they happen.</p>
+        ) : (
+          <Paged items={value.data} label="Endpoints">
+            {(page) => (
+              <TableRegion label="Webhook endpoints">
+                <table>
+                  <caption>Webhook endpoints in the {environment}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Address</th>
+                      <th scope="col">Events</th>
+                      <th scope="col">State</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {page.map((endpoint) => (
+                      <tr key={endpoint.id}>
+                        <td>
+                          <Link
+                            href={integrationPath(
+                              environment,
+                              integrationId,
+                              `webhook-endpoints/${endpoint.id}`,
+                            )}
+                          >
+                            {endpoint.url}
+                          </Link>
+                        </td>
+                        <td>{endpoint.events.join(', ')}</td>
+                        <td>{endpoint.enabled ? 'Enabled' : 'Disabled'}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableRegion>
+            )}
+          </Paged>
+        )}
+      </section>
+      <section aria-labelledby="new-endpoint">
+        <h2 id="new-endpoint">Register an endpoint</h2>
+        <form
+          onSubmit={async (event) => {
+            event.preventDefault();
+            setProblem(null);
+            try {
+              const created = await call<{ endpoint: WebhookEndpoint; secret: string }>('POST', base, {
+                url,
+                events,
+              });
+              setSecret(created.secret);
+              setUrl('');
+              setEvents([]);
+              setStatus(`Endpoint ${created.endpoint.url} registered.`);
+              reload();
+            } catch (failed) {
+              setProblem(errorText(failed));
+            }
+          }}
+        >
+          <label for="endpoint-url">Endpoint address</label>
+          <input
+            id="endpoint-url"
+            type="url"
+            required
+            placeholder="https://example.com/webhooks"
+            value={url}
+            onInput={(event) => setUrl(event.currentTarget.value)}
+          />
+          {types.value && (
+            <EventChoice
+              types={types.value.data}
+              chosen={events}
+              onChange={setEvents}
+              legend="Events to receive"
+            />
+          )}
+          <button type="submit">Register endpoint</button>
+        </form>
+      </section>
+    </>
+  );
+};

@@ -1,0 +1,84 @@
+// frontend/portal -> the portal's files, built with esbuild in memory when its host starts: `index.html`
+// (no inline script or style) and content-hashed `assets/` (one script, Preact and the pages; one
+// stylesheet). Every page path answers the same `index.html`; the script shows the page of the path.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type OutputFile } from 'esbuild';
+import { PORTAL_CSP } from './served-files';
+
+export interface PortalAssets {
+  /** `index.html` first, then `assets/…`, by path without a leading slash. */
+  files: Array<{ path: string; contentType: string; body: Uint8Array }>;
+}
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+const contentTypeOf = (file: string): string =>
+  file.endsWith('.js')
+    ? 'text/javascript; charset=utf-8'
+    : file.endsWith('.css')
+      ? 'text/css; charset=utf-8'
+      : 'application/octet-stream';
+
+const indexHtml = (script: string, style: string): string =>
+  [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${PORTAL_CSP.replace("; frame-ancestors 'none'", '')}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="robots" content="noindex, nofollow">',
+    '<title>Developer portal</title>',
+    `<link rel="stylesheet" href="/${style}">`,
+    `<script defer src="/${script}"></script>`,
+    '</head>',
+    '<body>',
+    '<div id="portal"><main><p>Loading the portal…</p>',
+    '<noscript><p>The portal needs JavaScript. Turn it on and reload the page.</p></noscript></main></div>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+
+const single = (files: OutputFile[], extension: string): OutputFile => {
+  const found = files.filter((file) => file.path.endsWith(extension));
+  if (found.length !== 1) throw new Error(`expected one ${extension} file from esbuild, got ${found.length}`);
+  return found[0]!;
+};
+
+/** Builds the portal's files (a second or so; call once at start-up). */
+export const buildPortalAssets = async (): Promise<PortalAssets> => {
+  const outdir = path.join(HERE, 'dist');
+  const result = await build({
+    entryPoints: [path.join(HERE, 'app/main.tsx'), path.join(HERE, 'app/portal.css')],
+    bundle: true,
+    write: false,
+    outdir,
+    entryNames: 'assets/[name]-[hash]',
+    format: 'iife',
+    target: 'es2020',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  const relative = (file: OutputFile) => path.relative(outdir, file.path).split(path.sep).join('/');
+  const script = single(result.outputFiles, '.js');
+  const style = single(result.outputFiles, '.css');
+  return {
+    files: [
+      {
+        path: 'index.html',
+        contentType: 'text/html; charset=utf-8',
+        body: new TextEncoder().encode(indexHtml(relative(script), relative(style))),
+      },
+      ...result.outputFiles.map((file) => ({
+        path: relative(file),
+        contentType: contentTypeOf(file.path),
+        body: file.contents,
+      })),
+    ],
+  };
+};
