@@ -191,6 +191,41 @@ export const Paged = <T,>({
 };
 
 /** A wide table in a region that scrolls sideways on a small screen (and can be scrolled by keyboard). */
+/**
+ * Newer and older pages of a list the service pages (`{data, has_more}`, newest first): `cursors` holds
+ * the last id of each page before this one, so going back needs no second cursor.
+ */
+export const CursorPager = ({
+  label,
+  noun,
+  cursors,
+  setCursors,
+  page,
+}: {
+  label: string;
+  noun: string;
+  cursors: string[];
+  setCursors: (cursors: string[]) => void;
+  page: { data: Array<{ id: string }>; has_more: boolean } | null | undefined;
+}) =>
+  cursors.length > 0 || page?.has_more ? (
+    <nav class="pager" aria-label={label}>
+      <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+        Newer {noun}
+      </button>
+      <button
+        type="button"
+        disabled={!page?.has_more}
+        onClick={() => {
+          const last = page?.data.at(-1);
+          if (last) setCursors([...cursors, last.id]);
+        }}
+      >
+        Older {noun}
+      </button>
+    </nav>
+  ) : null;
+
 export const TableRegion = ({ label, children }: { label: string; children: ComponentChildren }) => (
   // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keyboard
   <section class="table-region" aria-label={label} tabIndex={0}>

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, get, queryOf } from '../api';
 import {
   ConfirmButton,
+  CursorPager,
   EnvironmentBar,
   errorText,
   Loading,
@@ -141,27 +142,13 @@ const Deliveries = ({
           ))}
         </ol>
       )}
-      {(cursors.length > 0 || value?.has_more) && (
-        <nav class="pager" aria-label="Deliveries pages">
-          <button
-            type="button"
-            disabled={cursors.length === 0}
-            onClick={() => setCursors(cursors.slice(0, -1))}
-          >
-            Newer deliveries
-          </button>
-          <button
-            type="button"
-            disabled={!value?.has_more}
-            onClick={() => {
-              const last = value?.data.at(-1);
-              if (last) setCursors([...cursors, last.id]);
-            }}
-          >
-            Older deliveries
-          </button>
-        </nav>
-      )}
+      <CursorPager
+        label="Deliveries pages"
+        noun="deliveries"
+        cursors={cursors}
+        setCursors={setCursors}
+        page={value}
+      />
     </section>
   );
 };

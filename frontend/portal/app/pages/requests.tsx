@@ -3,7 +3,16 @@
 // method, path prefix and time window.
 import { useState } from 'preact/hooks';
 import { get, queryOf } from '../api';
-import { EnvironmentBar, Loading, Notice, TableRegion, Title, useLoaded, when } from '../components';
+import {
+  CursorPager,
+  EnvironmentBar,
+  Loading,
+  Notice,
+  TableRegion,
+  Title,
+  useLoaded,
+  when,
+} from '../components';
 import { integrationPath, Link } from '../router';
 import { type ApiRequest, ENVIRONMENT_NAMES, type Environment, type PageOf } from '../types';
 
@@ -201,27 +210,13 @@ export const RequestsPage = ({
           </table>
         </TableRegion>
       )}
-      {(cursors.length > 0 || value?.has_more) && (
-        <nav class="pager" aria-label="Request pages">
-          <button
-            type="button"
-            disabled={cursors.length === 0}
-            onClick={() => setCursors(cursors.slice(0, -1))}
-          >
-            Newer requests
-          </button>
-          <button
-            type="button"
-            disabled={!value?.has_more}
-            onClick={() => {
-              const last = value?.data.at(-1);
-              if (last) setCursors([...cursors, last.id]);
-            }}
-          >
-            Older requests
-          </button>
-        </nav>
-      )}
+      <CursorPager
+        label="Request pages"
+        noun="requests"
+        cursors={cursors}
+        setCursors={setCursors}
+        page={value}
+      />
     </>
   );
 };
