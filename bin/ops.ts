@@ -197,9 +197,27 @@ const isArgumentError = (error: unknown): boolean =>
     (error as { code: string }).code === 'ERR_INVALID_ARG_TYPE');
 
 const argv = process.argv.slice(2);
+/**
+ * One command's lines of the usage (its line and the indented lines that follow it), or all of it for
+ * no command or one the usage does not name.
+ */
+const usageOf = (command: string | undefined): string => {
+  const lines = USAGE.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`  ${command} `) || line === `  ${command}`);
+  if (command === undefined || start === -1) return USAGE;
+  const rest = lines.slice(start + 1);
+  const end = rest.findIndex((line) => /^ {2}\S/.test(line));
+  return [
+    'usage: npm run --silent ops --',
+    lines[start],
+    ...rest.slice(0, end === -1 ? undefined : end),
+  ].join('\n');
+};
+
 if (HELP.has(argv[0] ?? '') || argv.includes('--help') || argv.includes('-h')) {
-  // Help is an answer, not an error: the usage on stdout, exit 0, and no running stack needed.
-  console.log(USAGE);
+  // Help is an answer, not an error: the usage on stdout, exit 0, and no running stack needed; after a
+  // command (`ops listen --help`), that command's usage alone.
+  console.log(usageOf(HELP.has(argv[0] ?? '') ? undefined : argv[0]));
   process.exit(0);
 }
 try {

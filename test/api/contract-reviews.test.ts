@@ -623,6 +623,14 @@ describe('the operator tool', () => {
     const helped = await ops(stack, '--help');
     // The usage is text on stdout, not JSON.
     expect(helped.stdout).toMatch(/^usage: npm run --silent ops -- <command>/);
+    // After a command, that command's usage alone, with its continuation lines.
+    const one = await ops(stack, 'listen', '--help');
+    expect(one.stdout.trim().split('\n')).toEqual([
+      'usage: npm run --silent ops --',
+      expect.stringMatching(/^ {2}listen --environment E --forward-to URL/),
+      expect.stringMatching(/^ {30,}deliver every event/),
+      expect.stringMatching(/^ {30,}signing secret/),
+    ]);
 
     const unknownOption = await ops(stack, 'withdraw', 'crv_x', '--chanel', 'review');
     expect(unknownOption.code).toBe(1);
