@@ -32,6 +32,8 @@ export const API_5XX_PERCENT = 5;
 const MIN_REQUESTS = 20;
 /** The metric of the functions' `error` log lines (one per stage namespace). */
 export const ERROR_LINES_METRIC = 'ErrorLines';
+/** Webhook messages given up after their 8th attempt (the delivery consumer's `webhook attempt made` line). */
+export const WEBHOOKS_GIVEN_UP_METRIC = 'WebhookMessagesGivenUp';
 /** Age of a work queue's oldest message that alarms: work waiting this long is stuck, not queued. */
 export const QUEUE_AGE_ALARM = Duration.hours(1);
 
@@ -112,6 +114,27 @@ export class Operations extends Construct {
       errorLines,
       1,
     );
+    // A receiver that failed all 8 attempts of a message: the integrator's fault, usually, but one an
+    // operator should hear of (a receiver down for a day, or a delivery fault of ours).
+    const givenUp = new Metric({
+      namespace: errorLines.namespace,
+      metricName: WEBHOOKS_GIVEN_UP_METRIC,
+      statistic: 'Sum',
+      period: FIVE_MINUTES,
+    });
+    for (const fn of functions) {
+      new MetricFilter(this, `${label(fn)}WebhooksGivenUp`, {
+        logGroup: fn.logGroup,
+        filterPattern: FilterPattern.all(
+          FilterPattern.stringValue('$.message', '=', 'webhook attempt made'),
+          FilterPattern.stringValue('$.state', '=', 'failed'),
+        ),
+        metricNamespace: givenUp.namespace,
+        metricName: givenUp.metricName,
+        metricValue: '1',
+      });
+    }
+    alarm('WebhooksGivenUp', 'a webhook message was given up after its 8th attempt', givenUp, 1);
     for (const machine of stateMachines) {
       const path = label(machine);
       alarm(`${path}Failed`, `a run of ${path} failed`, machine.metricFailed({ period: FIVE_MINUTES }), 1);

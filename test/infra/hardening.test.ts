@@ -16,7 +16,7 @@ import { acknowledgeFindings, addChecks } from '../../lib/checks';
 import { CLOUDFRONT_REGION, MANAGED_RULE_GROUPS, REQUESTS_PER_ADDRESS } from '../../lib/edge-stack';
 import { type Environment, stageSettingsFromContext } from '../../lib/environments';
 import { apiOriginName } from '../../lib/http-api-origin';
-import { API_5XX_PERCENT, ERROR_LINES_METRIC } from '../../lib/operations';
+import { API_5XX_PERCENT, ERROR_LINES_METRIC, WEBHOOKS_GIVEN_UP_METRIC } from '../../lib/operations';
 import { fromRoot } from '../../lib/paths';
 import { API_THROTTLE } from '../../lib/service-api';
 import { addServiceStages } from '../../lib/service-app';
@@ -384,7 +384,9 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     });
 
     it('counts every function’s error log lines in one metric, and alarms on any', () => {
-      const filters = Object.values(template.findResources('AWS::Logs::MetricFilter'));
+      const filters = Object.values(template.findResources('AWS::Logs::MetricFilter')).filter(
+        (filter) => filter.Properties.MetricTransformations[0].MetricName === ERROR_LINES_METRIC,
+      );
       const functions = stage.stateless.node.findAll().filter((node) => node instanceof ServiceFunction);
       expect(filters).toHaveLength(functions.length);
       for (const filter of filters) {
@@ -397,6 +399,23 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       expect(logGroups.size).toBe(functions.length);
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         MetricName: ERROR_LINES_METRIC,
+        Namespace: `contract-service/${environment}`,
+        Threshold: 1,
+      });
+    });
+
+    it('counts webhook messages given up after their last attempt, from any function’s log, and alarms on any', () => {
+      const filters = Object.values(template.findResources('AWS::Logs::MetricFilter')).filter(
+        (filter) => filter.Properties.MetricTransformations[0].MetricName === WEBHOOKS_GIVEN_UP_METRIC,
+      );
+      const functions = stage.stateless.node.findAll().filter((node) => node instanceof ServiceFunction);
+      expect(filters).toHaveLength(functions.length);
+      for (const filter of filters)
+        expect(filter.Properties.FilterPattern).toBe(
+          '{ ($.message = "webhook attempt made") && ($.state = "failed") }',
+        );
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: WEBHOOKS_GIVEN_UP_METRIC,
         Namespace: `contract-service/${environment}`,
         Threshold: 1,
       });
