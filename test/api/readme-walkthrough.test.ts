@@ -44,6 +44,8 @@ test('its blocks run as written, in one shell, and end with each product publish
   expect(lines.filter((line) => /^(contract_viewer|review) http:/.test(line))).toHaveLength(2);
   expect(lines).toContain('priya.nair@example.com');
   expect(stdout).toMatch(/^verified clients\.submitted msg_\w+$/m);
+  // `ops listen`, stopped, deleted its endpoint.
+  expect(lines).toContain('true');
   expect(lines.slice(-4).map((line) => line.split(' ')[1])).toEqual([
     'contract_viewer',
     'legal_advice',
