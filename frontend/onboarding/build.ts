@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type OutputFile } from 'esbuild';
+import { contentTypeOf, single } from '../build-output';
 
 export interface OnboardingAssets {
   /** The frame's files, `index.html` first, by path under the frame address (no leading slash). */
@@ -35,13 +36,6 @@ const TARGET = 'es2020';
 const hash = (body: Uint8Array | string, length = 16): string =>
   createHash('sha256').update(body).digest('hex').slice(0, length);
 
-const contentTypeOf = (file: string): string =>
-  file.endsWith('.js')
-    ? 'text/javascript; charset=utf-8'
-    : file.endsWith('.css')
-      ? 'text/css; charset=utf-8'
-      : 'application/octet-stream';
-
 /** The frame's page: the policy again as a meta tag (without frame-ancestors, which only a header carries). */
 const indexHtml = (script: string, style: string): string =>
   [
@@ -66,12 +60,6 @@ const indexHtml = (script: string, style: string): string =>
     '</html>',
     '',
   ].join('\n');
-
-const single = (files: OutputFile[], extension: string): OutputFile => {
-  const found = files.filter((file) => file.path.endsWith(extension));
-  if (found.length !== 1) throw new Error(`expected one ${extension} file from esbuild, got ${found.length}`);
-  return found[0]!;
-};
 
 const buildFrame = async () => {
   const outdir = path.join(HERE, 'dist-frame');

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type OutputFile } from 'esbuild';
+import { contentTypeOf, single } from '../build-output';
 import { PORTAL_CSP } from './served-files';
 
 export interface PortalAssets {
@@ -12,13 +13,6 @@ export interface PortalAssets {
 }
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-
-const contentTypeOf = (file: string): string =>
-  file.endsWith('.js')
-    ? 'text/javascript; charset=utf-8'
-    : file.endsWith('.css')
-      ? 'text/css; charset=utf-8'
-      : 'application/octet-stream';
 
 const indexHtml = (script: string, style: string): string =>
   [
@@ -40,12 +34,6 @@ const indexHtml = (script: string, style: string): string =>
     '</html>',
     '',
   ].join('\n');
-
-const single = (files: OutputFile[], extension: string): OutputFile => {
-  const found = files.filter((file) => file.path.endsWith(extension));
-  if (found.length !== 1) throw new Error(`expected one ${extension} file from esbuild, got ${found.length}`);
-  return found[0]!;
-};
 
 /** Builds the portal's files (a second or so; call once at start-up). */
 export const buildPortalAssets = async (): Promise<PortalAssets> => {

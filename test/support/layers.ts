@@ -33,9 +33,11 @@ export const LAYERS: readonly Layer[] = [
   { folder: 'lambdas/mcp', mayImport: ['lambdas/core'] },
   { folder: 'lambdas/hosts', mayImport: ['lambdas', 'frontend'] },
   { folder: 'frontend/pages', mayImport: ['lambdas/core'] },
-  { folder: 'frontend/onboarding', mayImport: ['lambdas/core'] },
-  // The portal's pages talk to their backend over HTTP only.
-  { folder: 'frontend/portal', mayImport: [] },
+  { folder: 'frontend/onboarding', mayImport: ['lambdas/core', 'frontend/build-output.ts'] },
+  // The portal's pages talk to their backend over HTTP only; its build shares the front ends' helpers.
+  { folder: 'frontend/portal', mayImport: ['frontend/build-output.ts'] },
+  // What the front ends' builds share.
+  { folder: 'frontend/build-output.ts', mayImport: [] },
   // The sign-in pages share the hosted pages' HTML escaping.
   { folder: 'frontend/identity', mayImport: ['lambdas/core', 'frontend/pages/html.ts'] },
   // The CDK app reads the route tables, the table schema and the built frontend; never a host or a worker.
