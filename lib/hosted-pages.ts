@@ -10,7 +10,9 @@
 // lambdas/adapters/cloudfront/) keeps in step with the markers: S3 sends the markers' object
 // events to EventBridge (enabled on the bucket in the stateful stack, which so names nothing here), a
 // rule here sends them to the gate, and the gate also invalidates the publication's cached files. The
-// function runs before the cache, so nothing cached of a withdrawn publication is served.
+// function runs before the cache, so nothing cached of a withdrawn publication is served. The store is
+// this stack's and the markers the stateful stack's: a deployment that makes the store afresh fills it
+// from the markers (the withdrawal backfill, a CDK trigger) before it completes.
 //
 // GAP: a well-formed path with no blob gets S3's own 403, not the plain not-found page (only malformed
 // paths get that page, from the viewer-request function).
@@ -39,12 +41,13 @@ import { Match, Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import { renderNotFound, renderWithdrawn } from '../frontend/pages/plain';
 import { PUBLICATION_CONTENT_TYPES } from '../frontend/pages/publication';
 import { PAGE_SECURITY_HEADERS } from '../frontend/pages/security';
 import { GATE_SETTINGS } from '../lambdas/adapters/cloudfront/withdrawal-gate-ports';
-import { withdrawnKey } from '../lambdas/core/publications';
+import { PUBLICATIONS_PREFIX, withdrawnKey } from '../lambdas/core/publications';
 import { MARKER_EVENT_TYPES } from '../lambdas/core/withdrawal-gate-ports';
 import { alarmedDeadLetterQueue } from './dead-letters';
 import {
@@ -113,6 +116,9 @@ const customPageHeaders = (): Record<string, string> =>
     ),
   );
 
+/** How long the backfill may take: one listing of the published folder, a write per withdrawal. */
+const BACKFILL_MINUTES = 10;
+
 /** The marker key of every publication (`withdrawn` in any `published/{slug}/`), as a wildcard pattern. */
 export const WITHDRAWAL_MARKERS = withdrawnKey('*');
 
@@ -171,6 +177,9 @@ export class HostedPages extends Construct {
   readonly withdrawalGate: ServiceFunction;
   /** Sends the S3 events of marker keys to the gate. */
   readonly withdrawalMarkers: Rule;
+  /** Fills a new `withdrawnSlugs` from the markers, run by the deployment (`backfill`). */
+  readonly withdrawalBackfill: ServiceFunction;
+  readonly backfill: Trigger;
 
   constructor(scope: Construct, id: string, props: HostedPagesProps) {
     super(scope, id);
@@ -304,6 +313,42 @@ export class HostedPages extends Construct {
         },
       },
       targets: [new LambdaFunction(this.withdrawalGate)],
+    });
+
+    // The store is made with this (stateless) stack, the markers outlive it in the stateful bucket: a
+    // store made afresh is filled from them before the deployment ends, so no withdrawn page comes
+    // back. The trigger runs when it is created and whenever the function changes; a failed run fails
+    // the deployment (and rolls it back) rather than leaving withdrawn pages served.
+    this.withdrawalBackfill = new ServiceFunction(this, 'WithdrawalBackfill', {
+      entry: 'lambdas/hosts/aws/functions/withdrawal-backfill.ts',
+      description: 'hosted pages: fill a new store of withdrawn slugs from the withdrawal markers',
+      memorySize: 256,
+      timeout: Duration.minutes(BACKFILL_MINUTES),
+      environment: {
+        [GATE_SETTINGS.store]: this.withdrawnSlugs.keyValueStoreArn,
+        [GATE_SETTINGS.distribution]: this.distribution.distributionId,
+      },
+    });
+    useBucket(this.withdrawalBackfill, blobBucket, NO_BLOBS);
+    this.withdrawalBackfill.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [blobBucket.bucketArn],
+        conditions: { StringEquals: { 's3:prefix': PUBLICATIONS_PREFIX } },
+      }),
+    );
+    this.withdrawalBackfill.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['cloudfront-keyvaluestore:DescribeKeyValueStore', 'cloudfront-keyvaluestore:PutKey'],
+        resources: [this.withdrawnSlugs.keyValueStoreArn],
+      }),
+    );
+    this.backfill = new Trigger(this, 'BackfillOnDeploy', {
+      handler: this.withdrawalBackfill,
+      executeOnHandlerChange: true,
+      invocationType: InvocationType.REQUEST_RESPONSE,
+      timeout: Duration.minutes(BACKFILL_MINUTES),
+      executeAfter: [this.withdrawnSlugs, this.withdrawalBackfill],
     });
   }
 }

@@ -5,15 +5,18 @@
 import { bytesOnce } from './blobs';
 import type { BlobStore } from './ports';
 
-const PREFIX = 'published/';
+/** The folder of every publication in the blob store. */
+export const PUBLICATIONS_PREFIX = 'published/';
+/** The name, in a publication's folder, of the marker blob of a withdrawal. */
+export const WITHDRAWN_MARKER = 'withdrawn';
 
 /** A publication's slug as the pages host accepts it: URL-safe characters only (no dots, no slashes). */
 export const isSlug = (value: string): boolean => /^[A-Za-z0-9_-]{1,128}$/.test(value);
 
-export const publicationKey = (slug: string, path: string): string => `${PREFIX}${slug}/${path}`;
+export const publicationKey = (slug: string, path: string): string => `${PUBLICATIONS_PREFIX}${slug}/${path}`;
 
 /** The marker whose presence means the publication was withdrawn. */
-export const withdrawnKey = (slug: string): string => publicationKey(slug, 'withdrawn');
+export const withdrawnKey = (slug: string): string => publicationKey(slug, WITHDRAWN_MARKER);
 
 /** Withdraws a publication: from now on each of its paths answers 410. */
 export const withdrawPublication = async (blobs: BlobStore, slug: string): Promise<void> => {

@@ -26,3 +26,11 @@ export interface GatePorts {
   /** Waits before a retry (tests pass a no-op). */
   pause(milliseconds: number): Promise<void>;
 }
+
+/**
+ * What the backfill (a deployment's one-off run) uses: the gate's store, and every blob key under
+ * `published/` that ends as a marker's does, read from the bucket's current versions.
+ */
+export interface BackfillPorts extends Pick<GatePorts, 'store' | 'pause'> {
+  markerKeys(): AsyncIterable<string>;
+}

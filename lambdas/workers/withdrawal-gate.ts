@@ -4,12 +4,16 @@
 // and invalidates the publication's cached files. EventBridge delivers S3's "Object Created" and
 // "Object Deleted" events of marker keys; each says which marker changed, and the bucket says whether it
 // is there now, so events delivered late or out of order still leave the store as the bucket is.
+//
+// The store is the stateless stack's, the markers the stateful stack's bucket: a store made afresh (the
+// stateless stack destroyed and deployed again) is filled from the markers by `backfillWithdrawals`, run
+// once by each deployment that creates or changes it, so no withdrawn page comes back.
 // Its ports over the AWS SDK are adapters/cloudfront/withdrawal-gate-ports.ts; its Lambda's entry is
 // hosts/aws/functions/withdrawal-gate.ts.
 import * as z from 'zod/mini';
 import { ConcurrentChange } from '../core/errors';
 import { isSlug, withdrawnKey } from '../core/publications';
-import { type GatePorts, MARKER_EVENT_TYPES } from '../core/withdrawal-gate-ports';
+import { type BackfillPorts, type GatePorts, MARKER_EVENT_TYPES } from '../core/withdrawal-gate-ports';
 
 /** The slug whose withdrawal marker `key` is, or null for any other key. */
 export const slugOfMarker = (key: string): string | null => {
@@ -78,4 +82,21 @@ export const syncWithdrawal = async (event: unknown, ports: GatePorts): Promise<
   // The event id names the invalidation: a retried event asks for the same one again.
   await ports.invalidate(publicationPaths(slug), `withdrawal-gate-${id}-${withdrawn ? 'put' : 'delete'}`);
   return { slug, withdrawn };
+};
+
+/**
+ * Puts the slug of every marker in the bucket into the store: what a new store needs to answer 410 for
+ * every publication withdrawn before it existed. Idempotent (a put of a slug already there changes
+ * nothing a reader sees), and nothing is invalidated: a new distribution has nothing cached, and an
+ * existing one was invalidated when each withdrawal happened.
+ */
+export const backfillWithdrawals = async (ports: BackfillPorts): Promise<{ withdrawn: string[] }> => {
+  const withdrawn: string[] = [];
+  for await (const key of ports.markerKeys()) {
+    const slug = slugOfMarker(key);
+    if (slug === null) continue;
+    await writeWithEtag(ports, (ifMatch) => ports.store.put(slug, 'withdrawn', ifMatch));
+    withdrawn.push(slug);
+  }
+  return { withdrawn };
 };

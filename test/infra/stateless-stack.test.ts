@@ -193,13 +193,13 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('functions', () => {
-    it('has exactly one function per endpoint, the fallback, one per worker, the render consumer, the delivery consumer and its hand-back, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate, the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
+    it('has exactly one function per endpoint, the fallback, one per worker, the render consumer, the delivery consumer and its hand-back, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate and its backfill (with CDK’s trigger provider), the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
       // The frame API's functions and the two of the form's files are tested in onboarding-frame.test.ts;
       // the last is CDK's custom resource function that looks up CloudFront's prefix list.
       const form = FRAME_ROUTES.length + 1 + 2;
       template.resourceCountIs(
         'AWS::Lambda::Function',
-        ROUTES.length + 1 + WORKERS.length + 1 + 4 + 1 + 2 + 1 + form + 1,
+        ROUTES.length + 1 + WORKERS.length + 1 + 4 + 1 + 2 + 1 + 2 + form + 1,
       );
       expect([...stage.stateless.api.functions.keys()].sort()).toEqual(
         [...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort(),
@@ -1152,6 +1152,10 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       expect(asked).toEqual([]);
     });
 
+    const storeArnOf = () => ({
+      'Fn::GetAtt': [logicalIdOf(stage.stateless, stage.stateless.pages.withdrawnSlugs), 'Arn'],
+    });
+
     describe('withdrawal gate', () => {
       const gateId = () => logicalIdOf(stage.stateless, stage.stateless.pages.withdrawalGate);
       const storeArn = () => ({
@@ -1252,6 +1256,58 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         );
         expect(writers.map((policy) => policy.Properties.Roles)).toEqual([
           [{ Ref: roleIdOf(stage.stateless.pages.withdrawalGate.role) }],
+          [{ Ref: roleIdOf(stage.stateless.pages.withdrawalBackfill.role) }],
+        ]);
+      });
+    });
+
+    describe('withdrawal backfill', () => {
+      const backfillId = () => logicalIdOf(stage.stateless, stage.stateless.pages.withdrawalBackfill);
+
+      it('runs during each deployment that makes the store or changes the function, after both exist', () => {
+        const triggers = Object.entries(template.findResources('Custom::Trigger'));
+        expect(triggers).toHaveLength(1);
+        const [, trigger] = triggers[0] as [
+          string,
+          { Properties: Record<string, unknown>; DependsOn?: string[] },
+        ];
+        // The function's current version: a change of its code or settings runs it again.
+        const version = (trigger.Properties.HandlerArn as { Ref: string }).Ref;
+        expect(resources(template)[version]).toMatchObject({
+          Type: 'AWS::Lambda::Version',
+          Properties: { FunctionName: { Ref: backfillId() } },
+        });
+        expect(trigger.Properties).toMatchObject({ InvocationType: 'RequestResponse' });
+        expect(trigger.DependsOn).toEqual(
+          expect.arrayContaining([
+            logicalIdOf(stage.stateless, stage.stateless.pages.withdrawnSlugs),
+            backfillId(),
+          ]),
+        );
+      });
+
+      it('is told the store and the bucket, and may list the published folder and put keys, nothing more', () => {
+        const backfill = resources(template)[backfillId()]?.Properties as unknown as FunctionProperties;
+        expect(backfill.Environment.Variables).toMatchObject({
+          WITHDRAWN_SLUGS_STORE_ARN: storeArnOf(),
+          BLOB_BUCKET: expectImportOf(BUCKET),
+        });
+        const statements = statementsOfRole(
+          template,
+          roleIdOf(stage.stateless.pages.withdrawalBackfill.role),
+        ).filter((statement) => !actionsOf(statement).some((action) => /^xray:/.test(action)));
+        expect(statements).toEqual([
+          {
+            Effect: 'Allow',
+            Action: 's3:ListBucket',
+            Resource: expect.objectContaining({ 'Fn::ImportValue': expect.any(String) }),
+            Condition: { StringEquals: { 's3:prefix': 'published/' } },
+          },
+          {
+            Effect: 'Allow',
+            Action: ['cloudfront-keyvaluestore:DescribeKeyValueStore', 'cloudfront-keyvaluestore:PutKey'],
+            Resource: storeArnOf(),
+          },
         ]);
       });
     });

@@ -7,7 +7,12 @@ import { type SdkOptions, sdkPorts } from '../../lambdas/adapters/cloudfront/wit
 import { ConcurrentChange } from '../../lambdas/core/errors';
 import { withdrawnKey } from '../../lambdas/core/publications';
 import type { GatePorts, KeyValueStore } from '../../lambdas/core/withdrawal-gate-ports';
-import { slugOfMarker, syncWithdrawal, writeWithEtag } from '../../lambdas/workers/withdrawal-gate';
+import {
+  backfillWithdrawals,
+  slugOfMarker,
+  syncWithdrawal,
+  writeWithEtag,
+} from '../../lambdas/workers/withdrawal-gate';
 
 const BUCKET = 'contract-service-blobs';
 
@@ -208,6 +213,44 @@ describe('syncWithdrawal', () => {
   });
 });
 
+describe('backfillWithdrawals', () => {
+  /** The backfill's ports: the keys the bucket lists under published/, and the store. */
+  const backfillSetup = (keys: string[]) => {
+    const { store, pauses, ports } = setup();
+    const markerKeys = async function* () {
+      yield* keys;
+    };
+    return { store, pauses, ports: { store: ports.store, pause: ports.pause, markerKeys } };
+  };
+
+  it('puts the slug of every marker into the store, and nothing for keys that only look like one', async () => {
+    const { store, ports } = backfillSetup([
+      withdrawnKey('abc'),
+      'published/abc/v1/withdrawn',
+      withdrawnKey('xyz_9'),
+      'published/a.b/withdrawn',
+    ]);
+    store.keys.set('kept', 'withdrawn');
+    await expect(backfillWithdrawals(ports)).resolves.toEqual({ withdrawn: ['abc', 'xyz_9'] });
+    expect([...store.keys.keys()].sort()).toEqual(['abc', 'kept', 'xyz_9']);
+  });
+
+  it('is harmless repeated, and retries a write another writer raced (the gate handling an event meanwhile)', async () => {
+    const { store, pauses, ports } = backfillSetup([withdrawnKey('abc')]);
+    store.interfere = 1;
+    await backfillWithdrawals(ports);
+    await backfillWithdrawals(ports);
+    expect([...store.keys]).toEqual([['abc', 'withdrawn']]);
+    expect(pauses).toHaveLength(1);
+  });
+
+  it('writes nothing when no publication was withdrawn', async () => {
+    const { store, ports } = backfillSetup(['published/abc/index.html']);
+    await expect(backfillWithdrawals(ports)).resolves.toEqual({ withdrawn: [] });
+    expect(store.writes).toBe(0);
+  });
+});
+
 describe('writeWithEtag', () => {
   it('reads the ETag again and retries, after a growing pause, while another writer moved the store', async () => {
     const { store, pauses, ports } = setup();
@@ -315,6 +358,25 @@ describe('sdkPorts', () => {
       hostname: `${BUCKET}.s3.eu-west-1.amazonaws.com`,
       query: { 'list-type': '2', prefix: 'published/abc/withdrawn', 'max-keys': '1' },
     });
+  });
+
+  it('lists the marker keys of the whole published folder, page after page', async () => {
+    const page = (keys: string[], next?: string): Answer => ({
+      status: 200,
+      headers: { 'content-type': 'application/xml' },
+      body: `<ListBucketResult>${keys.map((key) => `<Contents><Key>${key}</Key></Contents>`).join('')}${next ? `<IsTruncated>true</IsTruncated><NextContinuationToken>${next}</NextContinuationToken>` : '<IsTruncated>false</IsTruncated>'}</ListBucketResult>`,
+    });
+    const { requests, ports } = await overSdk(
+      page(['published/abc/index.html', 'published/abc/withdrawn'], 'token-2'),
+      page(['published/def/v1/page-1.png', 'published/xyz/withdrawn']),
+    );
+    const keys: string[] = [];
+    for await (const key of ports.markerKeys()) keys.push(key);
+    expect(keys).toEqual(['published/abc/withdrawn', 'published/xyz/withdrawn']);
+    expect(requests.map((request) => request.query)).toEqual([
+      expect.objectContaining({ 'list-type': '2', prefix: 'published/' }),
+      expect.objectContaining({ 'list-type': '2', prefix: 'published/', 'continuation-token': 'token-2' }),
+    ]);
   });
 
   it('reads the store’s ETag and writes under it, signed with SigV4A for every region', async () => {

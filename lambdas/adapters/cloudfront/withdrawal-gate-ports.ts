@@ -6,7 +6,8 @@
 import type { CloudFrontClientConfig } from '@aws-sdk/client-cloudfront';
 import * as z from 'zod/mini';
 import { ConcurrentChange } from '../../core/errors';
-import type { GatePorts } from '../../core/withdrawal-gate-ports';
+import { PUBLICATIONS_PREFIX, WITHDRAWN_MARKER } from '../../core/publications';
+import type { BackfillPorts, GatePorts } from '../../core/withdrawal-gate-ports';
 
 /** The settings the gate reads besides `BLOB_BUCKET` (lib/hosted-pages.ts sets them). */
 export const GATE_SETTINGS = {
@@ -40,8 +41,14 @@ const staleEtag = (error: unknown): never => {
 /** Client settings besides the region: none deployed (the SDK's defaults); tests fake the HTTP handler. */
 export type SdkOptions = Pick<CloudFrontClientConfig, 'credentials' | 'requestHandler' | 'maxAttempts'>;
 
-/** The gate's ports over the AWS SDK's clients (the role's credentials, from the SDK's default chain). */
-export const sdkPorts = async (config: GateConfig, options: SdkOptions = {}): Promise<GatePorts> => {
+/**
+ * The gate's and the backfill's ports over the AWS SDK's clients (the role's credentials, from the SDK's
+ * default chain). Each function's role allows only what its own part uses.
+ */
+export const sdkPorts = async (
+  config: GateConfig,
+  options: SdkOptions = {},
+): Promise<GatePorts & BackfillPorts> => {
   const [s3Sdk, kvsSdk, cloudFrontSdk] = await Promise.all([
     import('@aws-sdk/client-s3'),
     import('@aws-sdk/client-cloudfront-keyvaluestore'),
@@ -63,6 +70,22 @@ export const sdkPorts = async (config: GateConfig, options: SdkOptions = {}): Pr
         new s3Sdk.ListObjectsV2Command({ Bucket: config.BLOB_BUCKET, Prefix: key, MaxKeys: 1 }),
       );
       return (listed.Contents ?? []).some((object) => object.Key === key);
+    },
+    // One listing of the whole folder (the current versions), pages of 1,000 keys: fewer requests than a
+    // request per publication, since each has many files.
+    markerKeys: async function* () {
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await s3.send(
+          new s3Sdk.ListObjectsV2Command({
+            Bucket: config.BLOB_BUCKET,
+            Prefix: PUBLICATIONS_PREFIX,
+            ContinuationToken,
+          }),
+        );
+        for (const { Key } of page.Contents ?? []) if (Key?.endsWith(`/${WITHDRAWN_MARKER}`)) yield Key;
+        ContinuationToken = page.NextContinuationToken;
+      } while (ContinuationToken);
     },
     store: {
       etag: async () => {
