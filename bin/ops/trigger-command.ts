@@ -3,9 +3,14 @@
 // deliveries: a sample sign-up for the clients events, the sample contract (examples/sample-contract.pdf)
 // sent through the API for the contract review events, then the operator's step the event needs
 // (accepting, publishing the lawyer's review, withdrawing). It uses a key of its own, revoked at the end.
-import { createHash, randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import {
+  type ContractRequest,
+  ContractServiceClient,
+  isServiceApiError,
+} from '../../clients/typescript/src/index';
 import { createApiKey, revokeApiKey } from '../../lambdas/core/api-keys';
 import { publishLawyerReview, withdrawChannel } from '../../lambdas/core/contracts/lawyer-actions';
 import { ActionRefused } from '../../lambdas/core/errors';
@@ -43,42 +48,21 @@ const waitFor = async <T>(what: string, read: () => Promise<T>, done: (value: T)
   }
 };
 
-/** A contract sent through the API as an integrator sends one: a multipart body with its digest. */
-const sendSample = async (baseUrl: string, token: string, request: object) => {
-  const boundary = `trigger-${randomUUID()}`;
-  const body = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="request"\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(request)}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="sample-contract.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
-    ),
-    await readFile(SAMPLE_PDF),
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const answer = await fetch(`${baseUrl}/v1/contract-reviews`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${token}`,
-      'Content-Type': `multipart/form-data; boundary=${boundary}`,
-      'Idempotency-Key': randomUUID(),
-      'Content-Digest': `sha-256=:${createHash('sha256').update(body).digest('base64')}:`,
-    },
-    body,
-  });
-  const json = (await answer.json()) as { id?: string; error?: { code: string; message: string } };
-  if (answer.status !== 202 || !json.id)
-    throw new ActionRefused(`the sample contract was refused: ${json.error?.code}: ${json.error?.message}`);
-  return json.id;
-};
-
-const exchange = async (baseUrl: string, key: string): Promise<string> => {
-  const answer = await fetch(`${baseUrl}/v1/token`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}` },
-  });
-  if (answer.status !== 200)
-    throw new ActionRefused(
-      `the API at ${baseUrl} did not exchange a key (${answer.status}); is the stack running?`,
-    );
-  return ((await answer.json()) as { access_token: string }).access_token;
+/**
+ * The sample contract sent through the API by the typed client, as an integrator's program sends it (the
+ * token, the Idempotency-Key, the multipart body and its digest are the client's work).
+ */
+const sendSample = async (client: ContractServiceClient, request: ContractRequest) => {
+  try {
+    const { contractReview } = await client.contractReviews.create(request, {
+      path: fileURLToPath(SAMPLE_PDF),
+    });
+    return contractReview.id;
+  } catch (error) {
+    if (isServiceApiError(error))
+      throw new ActionRefused(`the sample contract was refused: ${error.code}: ${error.message}`);
+    throw new ActionRefused(`the API at ${client.baseUrl} did not answer; is the stack running?`);
+  }
 };
 
 const triggerSignUp = async (ports: Ports, scope: Scope, type: EventType) => {
@@ -92,10 +76,10 @@ const triggerSignUp = async (ports: Ports, scope: Scope, type: EventType) => {
   return { event: type, onboarding_id: session.id };
 };
 
-const triggerContract = async (ports: Ports, baseUrl: string, token: string, type: EventType) => {
+const triggerContract = async (ports: Ports, client: ContractServiceClient, type: EventType) => {
   const viewerOnly =
     type === 'contract-reviews.publication.published' || type === 'contract-reviews.publication.withdrawn';
-  const id = await sendSample(baseUrl, token, {
+  const id = await sendSample(client, {
     external_reference: `trigger-${randomUUID()}`,
     ...(viewerOnly ? { product: 'contract_viewer' } : { product: 'legal_information', review: 'lawyer' }),
   });
@@ -141,8 +125,8 @@ export const runTriggerCommand = async (
   if (type.startsWith('clients.')) return triggerSignUp(ports, scope, type);
   const key = await createApiKey(ports, scope, 'ops trigger');
   try {
-    const baseUrl = settings.baseUrls[environment];
-    return await triggerContract(ports, baseUrl, await exchange(baseUrl, key.key), type);
+    const client = new ContractServiceClient({ apiKey: key.key, baseUrl: settings.baseUrls[environment] });
+    return await triggerContract(ports, client, type);
   } finally {
     await revokeApiKey(ports, scope.organisationId, key.id);
   }

@@ -42,7 +42,8 @@ export const LAYERS: readonly Layer[] = [
   { folder: 'frontend/identity', mayImport: ['lambdas/core', 'frontend/pages/html.ts'] },
   // The CDK app reads the route tables, the table schema and the built frontend; never a host or a worker.
   { folder: 'lib', mayImport: ['lambdas/core', 'lambdas/api', 'lambdas/adapters', 'frontend'] },
-  { folder: 'bin', mayImport: ['lambdas', 'frontend', 'lib'] },
+  // The operator tool sends contracts as an integrator does, through the typed client.
+  { folder: 'bin', mayImport: ['lambdas', 'frontend', 'lib', 'clients/typescript'] },
 ];
 
 const layerOf = (file: string): Layer | undefined =>
