@@ -1,7 +1,7 @@
-// infra -> the stateless stack of each stage, from the real app (both stages synthesised once, with
-// real esbuild bundling of every handler): functions, routes, grants, the workflows (contract pipeline
-// and webhook delivery) and who starts their runs, upload ingest, and the API's and the hosted pages'
-// CloudFront distributions.
+// infra -> the stateless stack of each stage, from the real app (both stages synthesised once, the
+// handlers unbundled: their code is no part of what is checked here): functions, routes, grants, the
+// workflows (contract pipeline and webhook delivery) and who starts their runs, upload ingest, and the
+// API's and the hosted pages' CloudFront distributions.
 import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -115,7 +115,8 @@ const ALL_METHODS = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']
 let synthesised: SynthesisedApp;
 
 beforeAll(() => {
-  synthesised = synthServiceApp();
+  // No function's code is read here (app.test.ts and onboarding-frame.test.ts read the bundles).
+  synthesised = synthServiceApp({ bundle: false });
 });
 
 afterAll(() => synthesised?.cleanUp());

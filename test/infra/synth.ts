@@ -26,10 +26,18 @@ export interface SynthesisedApp {
 export const cdkJsonContext = (): Record<string, unknown> =>
   JSON.parse(readFileSync(fromRoot('cdk.json'), 'utf8')).context;
 
-export function synthServiceApp(): SynthesisedApp {
+/**
+ * Both stages as `cdk synth` makes them. With `bundle: false`, no function is bundled (each gets a
+ * placeholder asset, everything else is the same): for tests that read no function's code, since
+ * bundling is most of a synthesis's time.
+ */
+export function synthServiceApp({ bundle = true }: { bundle?: boolean } = {}): SynthesisedApp {
   const started = Date.now();
   const outdir = mkdtempSync(join(tmpdir(), 'infra-test-'));
-  const app = new App({ outdir, context: cdkJsonContext() });
+  const app = new App({
+    outdir,
+    context: { ...cdkJsonContext(), ...(!bundle && { 'aws:cdk:bundling-stacks': [] }) },
+  });
   const stages = addServiceStages(app, onboardingAssets);
   const assembly = app.synth();
   return {
