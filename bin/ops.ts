@@ -1,5 +1,6 @@
 // bin -> the operator tool, `npm run --silent ops -- <command>`, beside a running local stack with the
-// same PORT_BASE and DATA_DIR: JSON on stdout; a clear message on stderr and exit 1 on error.
+// same PORT_BASE and DATA_DIR, or with `--stage` against a deployed stage (bin/ops/deployed-stage.ts):
+// JSON on stdout; a clear message on stderr and exit 1 on error.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -8,7 +9,7 @@ import { createDocumentClient } from '../lambdas/adapters/dynamodb';
 import { publishLawyerReview, withdrawChannel } from '../lambdas/core/contracts/lawyer-actions';
 import { devBootstrap } from '../lambdas/core/dev-bootstrap';
 import { ActionRefused, isServiceError, notFound } from '../lambdas/core/errors';
-import { CHANNELS, ENVIRONMENTS, type Environment } from '../lambdas/core/model';
+import { CHANNELS } from '../lambdas/core/model';
 import {
   acceptOnboarding,
   type Buyer,
@@ -17,18 +18,23 @@ import {
   submitOnboarding,
 } from '../lambdas/core/onboarding';
 import type { Directory } from '../lambdas/core/organisations';
-import type { Ports } from '../lambdas/core/ports';
 import { presentContractReview } from '../lambdas/core/present';
 import { getSandboxBudget, setSandboxBudget } from '../lambdas/core/sandbox-budget';
 import { localUrl, PORT_OFFSETS, readLocalConfig } from '../lambdas/hosts/local-config';
 import { localDirectory, localServices } from '../lambdas/hosts/local-wiring';
 import { API_KEY_USAGE, runApiKeyCommand } from './ops/api-key-commands';
+import { deployedStage, refusalByAws, STAGES, type StageOptions } from './ops/deployed-stage';
 import { LISTEN_USAGE, runListenCommand } from './ops/listen-command';
 import { REQUEST_HISTORY_USAGE, runRequestHistoryCommand } from './ops/request-history-command';
+import { lookedIn, type Reach, reached } from './ops/scope';
 import { runTriggerCommand, TRIGGER_USAGE } from './ops/trigger-command';
 import { runWebhookCommand, WEBHOOK_USAGE } from './ops/webhook-commands';
 
 const USAGE = `usage: npm run --silent ops -- <command>
+       npm run --silent ops -- --stage ${Object.keys(STAGES).join('|')} [--outputs F] [--identity-table T] <command>
+         a deployed stage, with your AWS credentials: its outputs read with DescribeStacks (or from F, the
+         file cdk deploy --outputs-file wrote); --environment defaults to the stage's; the identity table
+         is its output IdentityTableName or T. dev-bootstrap, listen and trigger are local only.
   dev-bootstrap                         a local organisation, integration and one API key per environment
   set-budget <org_id> <n>               the organisation's sandbox budget of processed PDFs, in all
   budget <org_id>                       the sandbox budget: total, used and remaining
@@ -62,20 +68,71 @@ const BuyersFile = z
   .max(MAX_BUYERS);
 
 /** Finds which environment's table holds the contract review. */
-const findContractReview = async (portsOf: Record<Environment, Ports>, id: string) => {
-  for (const environment of ENVIRONMENTS) {
-    if (await portsOf[environment].contractReviews.get(id)) return portsOf[environment];
+const findContractReview = async (reach: Reach, id: string) => {
+  for (const [, { ports }] of reached(reach)) {
+    if (await ports.contractReviews.get(id)) return ports;
   }
-  throw new NotFound(`no contract review ${id} in either environment`);
+  throw new NotFound(`no contract review ${id} in ${lookedIn(reach)}`);
 };
 
 /** Finds which environment's table holds the onboarding. */
-const findOnboarding = async (portsOf: Record<Environment, Ports>, id: string) => {
-  for (const environment of ENVIRONMENTS) {
-    const onboarding = await portsOf[environment].onboardings.get(id);
-    if (onboarding) return { ports: portsOf[environment], onboarding };
+const findOnboarding = async (reach: Reach, id: string) => {
+  for (const [, { ports }] of reached(reach)) {
+    const onboarding = await ports.onboardings.get(id);
+    if (onboarding) return { ports, onboarding };
   }
-  throw new NotFound(`no onboarding ${id} in either environment`);
+  throw new NotFound(`no onboarding ${id} in ${lookedIn(reach)}`);
+};
+
+/** The sandbox environment's ports, where sandbox budgets are kept. */
+const sandboxPorts = (reach: Reach) => {
+  if (!reach.sandbox)
+    throw new NotFound('sandbox budgets are kept in the sandbox environment: use --stage Sandbox');
+  return reach.sandbox.ports;
+};
+
+/** The commands that work beside the local stack only. */
+const LOCAL_ONLY = new Set(['dev-bootstrap', 'listen', 'trigger']);
+
+const STAGE_OPTIONS: Readonly<Record<string, keyof StageOptions>> = {
+  '--stage': 'stage',
+  '--outputs': 'outputsFile',
+  '--identity-table': 'identityTable',
+};
+
+/** `--stage`, `--outputs` and `--identity-table` (anywhere on the line), and the rest of the line. */
+const takeStageOptions = (argv: string[]): { stage: Partial<StageOptions>; rest: string[] } => {
+  const stage: Partial<StageOptions> = {};
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const equals = arg.indexOf('=');
+    const flag = equals === -1 ? arg : arg.slice(0, equals);
+    const key = STAGE_OPTIONS[flag];
+    if (key === undefined) {
+      rest.push(arg);
+      continue;
+    }
+    const value = equals === -1 ? argv[++i] : arg.slice(equals + 1);
+    if (!value || value.startsWith('--')) throw new UsageError(`${flag} needs a value`);
+    stage[key] = value;
+  }
+  return { stage, rest };
+};
+
+/** Both environments of the running local stack, or a message saying how to start it. */
+const localStack = async () => {
+  const config = readLocalConfig();
+  const dynamoUrl = localUrl(config, PORT_OFFSETS.dynamoDb);
+  const dynamo = createDocumentClient(dynamoUrl);
+  try {
+    await dynamo.send(new ListTablesCommand({}));
+  } catch {
+    throw new NotRunning(
+      `the local stack is not running (no storage at ${dynamoUrl}); start it with npm start, with the same PORT_BASE and DATA_DIR`,
+    );
+  }
+  return { services: await localServices(config), directory: localDirectory(dynamo) };
 };
 
 const knownOrganisation = async (directory: Directory, id: string): Promise<void> => {
@@ -91,28 +148,36 @@ const stopSignal = new Promise<string>((resolve) => {
 
 const HELP = new Set(['help', '--help', '-h']);
 
-const run = async (argv: string[]): Promise<unknown> => {
-  const config = readLocalConfig();
-  const dynamoUrl = localUrl(config, PORT_OFFSETS.dynamoDb);
-  const dynamo = createDocumentClient(dynamoUrl);
-  try {
-    await dynamo.send(new ListTablesCommand({}));
-  } catch {
-    throw new NotRunning(
-      `the local stack is not running (no storage at ${dynamoUrl}); start it with npm start, with the same PORT_BASE and DATA_DIR`,
-    );
+const run = async (line: string[]): Promise<unknown> => {
+  const { stage, rest: argv } = takeStageOptions(line);
+  const command = argv[0] ?? '';
+  if (stage.stage === undefined) {
+    if (stage.outputsFile !== undefined || stage.identityTable !== undefined)
+      throw new UsageError('--outputs and --identity-table go with --stage');
+    const { services, directory } = await localStack();
+    if (command === 'dev-bootstrap')
+      return devBootstrap(directory, {
+        sandbox: services.sandbox.ports,
+        production: services.production.ports,
+      });
+    if (command === 'trigger') return runTriggerCommand(argv.slice(1), services, directory);
+    if (command === 'listen')
+      return runListenCommand(argv.slice(1), services, directory, printLine, stopSignal);
+    return runCommand(argv, services, directory);
   }
-  const services = await localServices(config);
-  const portsOf = { sandbox: services.sandbox.ports, production: services.production.ports };
-  const directory = localDirectory(dynamo);
-  const webhook = await runWebhookCommand(argv[0] ?? '', argv.slice(1), services, directory);
+  if (LOCAL_ONLY.has(command))
+    throw new NotFound(`${command} works beside the local stack only: run it without --stage`);
+  const deployed = await deployedStage({ ...stage, stage: stage.stage });
+  return runCommand(argv, { [deployed.environment]: deployed.services }, deployed.directory);
+};
+
+/** Runs a command of both the local stack and a deployed stage, in the environments reached. */
+const runCommand = async (argv: string[], reach: Reach, directory: Directory): Promise<unknown> => {
+  const webhook = await runWebhookCommand(argv[0] ?? '', argv.slice(1), reach, directory);
   if (webhook !== undefined) return webhook;
-  const apiKey = await runApiKeyCommand(argv[0] ?? '', argv.slice(1), services, directory);
+  const apiKey = await runApiKeyCommand(argv[0] ?? '', argv.slice(1), reach, directory);
   if (apiKey !== undefined) return apiKey;
-  if (argv[0] === 'request-history') return runRequestHistoryCommand(argv.slice(1), portsOf, directory);
-  if (argv[0] === 'trigger') return runTriggerCommand(argv.slice(1), services, directory);
-  if (argv[0] === 'listen')
-    return runListenCommand(argv.slice(1), services, directory, printLine, stopSignal);
+  if (argv[0] === 'request-history') return runRequestHistoryCommand(argv.slice(1), reach, directory);
 
   const { positionals, values } = parseArgs({
     args: argv,
@@ -122,20 +187,18 @@ const run = async (argv: string[]): Promise<unknown> => {
   const [command, ...args] = positionals;
 
   switch (command) {
-    case 'dev-bootstrap':
-      return devBootstrap(directory, portsOf);
     case 'set-budget': {
       const [organisationId, budget] = args;
       if (!organisationId || !budget || !/^[0-9]+$/.test(budget))
         throw new UsageError('set-budget <org_id> <n>: n is a whole number');
       await knownOrganisation(directory, organisationId);
-      return setSandboxBudget(portsOf.sandbox, organisationId, Number(budget));
+      return setSandboxBudget(sandboxPorts(reach), organisationId, Number(budget));
     }
     case 'budget': {
       const [organisationId] = args;
       if (!organisationId) throw new UsageError('budget <org_id>');
       await knownOrganisation(directory, organisationId);
-      return getSandboxBudget(portsOf.sandbox, organisationId);
+      return getSandboxBudget(sandboxPorts(reach), organisationId);
     }
     case 'submit-onboarding': {
       const [id] = args;
@@ -151,27 +214,27 @@ const run = async (argv: string[]): Promise<unknown> => {
         email: b.email,
         mobile: b.mobile,
       }));
-      const { ports, onboarding } = await findOnboarding(portsOf, id);
+      const { ports, onboarding } = await findOnboarding(reach, id);
       return showOnboarding(ports, await submitOnboarding(ports, onboarding, buyers));
     }
     case 'accept-onboarding': {
       const [id] = args;
       if (!id) throw new UsageError('accept-onboarding <onb_id>');
-      const { ports, onboarding } = await findOnboarding(portsOf, id);
+      const { ports, onboarding } = await findOnboarding(reach, id);
       return showOnboarding(ports, await acceptOnboarding(ports, onboarding));
     }
     case 'publish-review': {
       const [id] = args;
       if (!id) throw new UsageError('publish-review <crv_id> [--text FILE]');
       const text = values.text === undefined ? undefined : await readReviewFile(values.text);
-      const ports = await findContractReview(portsOf, id);
+      const ports = await findContractReview(reach, id);
       return presentContractReview(await publishLawyerReview(ports, id, text));
     }
     case 'withdraw': {
       const [id] = args;
       const channel = CHANNELS.find((c) => c === values.channel);
       if (!id || !channel) throw new UsageError(`withdraw <crv_id> --channel ${CHANNELS.join('|')}`);
-      const ports = await findContractReview(portsOf, id);
+      const ports = await findContractReview(reach, id);
       return presentContractReview(await withdrawChannel(ports, id, channel));
     }
     default:
@@ -229,6 +292,7 @@ try {
   else if (error instanceof ActionRefused || error instanceof NotFound)
     console.error(`ops: ${error.message}`);
   else if (isServiceError(error)) console.error(`ops: ${error.code}: ${error.message}`);
-  else console.error(`ops: ${error instanceof Error ? error.message : String(error)}`);
+  else
+    console.error(`ops: ${refusalByAws(error) ?? (error instanceof Error ? error.message : String(error))}`);
   process.exit(1);
 }

@@ -29,6 +29,13 @@ export function baseUrlsFromContext(scope: Construct): BaseUrls {
 export const stageId = (environment: Environment): string =>
   environment.charAt(0).toUpperCase() + environment.slice(1);
 
+/**
+ * The CloudFormation name of one of a stage's stacks, e.g. `contract-service-sandbox-stateful`: the
+ * operator tool finds a deployed stage's outputs by it (bin/ops/deployed-stage.ts).
+ */
+export const serviceStackName = (environment: Environment, part: 'edge' | 'stateful' | 'stateless'): string =>
+  `contract-service-${environment}-${part}`;
+
 /** CDK context key of a stage's own settings, e.g. `service:sandbox` = `{"account": "…", "region": "eu-west-2"}`. */
 export const stageContextKey = (environment: Environment): string => `service:${environment}`;
 

@@ -3,7 +3,7 @@ import { Stage, type StageProps, Tags } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { OnboardingAssets } from '../frontend/onboarding/build';
 import { CLOUDFRONT_REGION, EdgeStack } from './edge-stack';
-import type { BaseUrls, Environment, StageSettings } from './environments';
+import { type BaseUrls, type Environment, type StageSettings, serviceStackName } from './environments';
 import { StatefulStack } from './stateful-stack';
 import { StatelessStack } from './stateless-stack';
 
@@ -26,10 +26,9 @@ export class ServiceStage extends Stage {
     const { environment, baseUrls, onboarding, settings } = props;
     const env = settings.account ? { account: settings.account, region: settings.region } : undefined;
     super(scope, id, { ...props, ...(env && { env }) });
-    const name = `contract-service-${environment}`;
 
     this.edge = new EdgeStack(this, 'Edge', {
-      stackName: `${name}-edge`,
+      stackName: serviceStackName(environment, 'edge'),
       description: `contract-service ${environment}: CloudFront's web ACL (AWS WAF), in ${CLOUDFRONT_REGION}`,
       environment,
       ...(settings.domains && { domains: settings.domains }),
@@ -37,14 +36,14 @@ export class ServiceStage extends Stage {
     });
 
     this.stateful = new StatefulStack(this, 'Stateful', {
-      stackName: `${name}-stateful`,
+      stackName: serviceStackName(environment, 'stateful'),
       description: `contract-service ${environment}: table, blob bucket, token signing key, form answers key (retained)`,
       environment,
       // The data outlives any mistake in production: deleting the stack needs a deliberate step.
       terminationProtection: environment === 'production',
     });
     this.stateless = new StatelessStack(this, 'Stateless', {
-      stackName: `${name}-stateless`,
+      stackName: serviceStackName(environment, 'stateless'),
       description: `contract-service ${environment}: HTTP API, functions, contract pipeline, webhook delivery, upload ingest service, sign-up form, CloudFront (API, hosted pages, form)`,
       resources: {
         environment,

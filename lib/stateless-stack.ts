@@ -36,10 +36,11 @@ import {
 } from './distribution-defaults';
 import { HostedPages } from './hosted-pages';
 import { httpApiOrigin } from './http-api-origin';
-import { addMcpServer } from './mcp-server';
+import { addMcpServer, MCP_CONTEXT, type McpIdentityProvider } from './mcp-server';
 import { OnboardingAcceptance } from './onboarding-acceptance';
 import { LOADER_PATH, OnboardingFrame } from './onboarding-frame';
 import { Operations } from './operations';
+import { OperatorPolicy } from './operator-policy';
 import { RunRedrive } from './run-redrive';
 import { ServiceApi } from './service-api';
 import type { ServiceFunction } from './service-function';
@@ -78,6 +79,8 @@ export class StatelessStack extends Stack {
   readonly operations: Operations;
   /** CloudFront's and the ingest load balancer's logs. */
   readonly logBucket: Bucket;
+  /** What the operator tool does against this stage (lib/operator-policy.ts). */
+  readonly operatorPolicy: OperatorPolicy;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -221,10 +224,48 @@ export class StatelessStack extends Stack {
       description: "State machine of webhook deliveries waiting past the delivery queue's 15 minutes",
       value: this.stateMachines.delivery.stateMachineArn,
     });
+    this.operatorPolicy = this.addOperatorOutputs(resources);
     new CfnOutput(this, 'ApiUrl', {
       description:
         'HTTP API endpoint (switched off when the stage’s domains are in a hosted zone; CloudFront adds the upload ingest service)',
       value: this.api.httpApi.apiEndpoint,
     });
+  }
+
+  /**
+   * The operators' policy, and what the operator tool reads besides the state machines' ARNs above
+   * (bin/ops/deployed-stage.ts): the identity table is deployed beside the stages, and named here when
+   * context names it (`service:mcp`'s identity provider, for now).
+   */
+  private addOperatorOutputs(resources: HostResources): OperatorPolicy {
+    const identity = (this.node.tryGetContext(MCP_CONTEXT) as { identityProvider?: McpIdentityProvider })
+      ?.identityProvider;
+    const operators = new OperatorPolicy(this, 'Operators', {
+      environment: resources.environment,
+      table: resources.table,
+      blobBucket: resources.blobBucket,
+      stateMachines: this.stateMachines,
+      deliveryQueue: this.delivery.deliveryQueue,
+      ...(identity && { identityTableName: identity.tableName }),
+    });
+    const outputs: Record<string, [string, string]> = {
+      OperatorPolicyArn: [
+        'Managed policy of what the operator tool does against this stage: attach it to the operators',
+        operators.policy.managedPolicyArn,
+      ],
+      AcceptanceStateMachineArn: [
+        'State machine of acceptance runs (a sandbox sign-up accepted a minute after it was submitted)',
+        this.stateMachines.acceptance.stateMachineArn,
+      ],
+      DeliveryQueueUrl: ['Queue of webhook deliveries handed on', this.delivery.deliveryQueue.queueUrl],
+      SandboxBaseUrl: ['Public base address of the sandbox API', resources.baseUrls.sandbox],
+      ProductionBaseUrl: ['Public base address of the production API', resources.baseUrls.production],
+      ...(identity && {
+        IdentityTableName: ['The identity table: organisations and integrations', identity.tableName],
+      }),
+    };
+    for (const [id, [description, value]] of Object.entries(outputs))
+      new CfnOutput(this, id, { description, value });
+    return operators;
   }
 }

@@ -3,9 +3,8 @@
 import { parseArgs } from 'node:util';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../lambdas/core/api-keys';
 import { ActionRefused } from '../../lambdas/core/errors';
-import { ENVIRONMENTS, type Environment } from '../../lambdas/core/model';
 import type { Directory } from '../../lambdas/core/organisations';
-import { type EnvironmentServices, readEnvironment, scopeOf } from './scope';
+import { lookedIn, type Reach, reached, readEnvironment, scopeOf, servicesIn } from './scope';
 
 export const API_KEY_USAGE = `  api-key-create --environment E [--integration I] [--name N]
                                         a new API key; prints it once with its id and prefix
@@ -16,7 +15,7 @@ export const API_KEY_USAGE = `  api-key-create --environment E [--integration I]
 export const runApiKeyCommand = async (
   command: string,
   argv: string[],
-  services: Record<Environment, EnvironmentServices>,
+  services: Reach,
   directory: Directory,
 ): Promise<unknown> => {
   if (!command.startsWith('api-key-')) return undefined;
@@ -27,26 +26,25 @@ export const runApiKeyCommand = async (
   });
   switch (command) {
     case 'api-key-create': {
-      const environment = readEnvironment(values.environment);
+      const environment = readEnvironment(values.environment, services);
       const scope = await scopeOf(directory, environment, values.integration);
-      return createApiKey(services[environment].ports, scope, values.name);
+      return createApiKey(servicesIn(services, environment).ports, scope, values.name);
     }
     case 'api-key-list': {
-      const environment = readEnvironment(values.environment);
+      const environment = readEnvironment(values.environment, services);
       return listApiKeys(
-        services[environment].ports,
+        servicesIn(services, environment).ports,
         await scopeOf(directory, environment, values.integration),
       );
     }
     case 'api-key-revoke': {
       const [id] = positionals;
       if (!id) throw new ActionRefused('name the key: key_…');
-      for (const environment of ENVIRONMENTS) {
-        const { ports } = services[environment];
+      for (const [, { ports }] of reached(services)) {
         const key = await ports.apiKeys.getApiKey(id);
         if (key) return revokeApiKey(ports, key.organisationId, id);
       }
-      throw new ActionRefused(`no API key ${id} in either environment`);
+      throw new ActionRefused(`no API key ${id} in ${lookedIn(services)}`);
     }
     default:
       throw new ActionRefused(`unknown command ${command}`);

@@ -43,7 +43,7 @@ export const runListenCommand = async (
     throw new ActionRefused(
       '--forward-to is required: the address to deliver to, such as http://127.0.0.1:4000/webhooks',
     );
-  const environment = readEnvironment(values.environment);
+  const environment = readEnvironment(values.environment, services);
   const { ports, settings } = services[environment];
   const scope = await scopeOf(directory, environment, values.integration);
   const events =

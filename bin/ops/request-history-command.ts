@@ -3,12 +3,10 @@
 import { parseArgs } from 'node:util';
 import { ActionRefused } from '../../lambdas/core/errors';
 import type { QueryPairs } from '../../lambdas/core/lists';
-import type { Environment } from '../../lambdas/core/model';
 import type { Directory } from '../../lambdas/core/organisations';
-import type { Ports } from '../../lambdas/core/ports';
 import { listApiRequests } from '../../lambdas/core/request-history/list';
 import { readApiRequestQuery } from '../../lambdas/core/request-history/query';
-import { readEnvironment, scopeOf } from './scope';
+import { type Reach, readEnvironment, scopeOf, servicesIn } from './scope';
 
 export const REQUEST_HISTORY_USAGE = `  request-history --environment E [--integration I] [--status S] [--method M] [--path-prefix P]
                 [--since T] [--until T] [--limit N] [--starting-after rqs_…]
@@ -25,11 +23,7 @@ const PARAMETERS = {
   'starting-after': 'starting_after',
 } as const;
 
-export const runRequestHistoryCommand = async (
-  argv: string[],
-  portsOf: Record<Environment, Ports>,
-  directory: Directory,
-) => {
+export const runRequestHistoryCommand = async (argv: string[], reach: Reach, directory: Directory) => {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -40,11 +34,11 @@ export const runRequestHistoryCommand = async (
     },
   });
   if (positionals.length > 0) throw new ActionRefused(`unexpected ${positionals.join(' ')}`);
-  const environment = readEnvironment(values.environment);
+  const environment = readEnvironment(values.environment, reach);
   const scope = await scopeOf(directory, environment, values.integration);
   const pairs: QueryPairs = Object.entries(PARAMETERS).flatMap(([option, parameter]) => {
     const value = (values as Record<string, string | undefined>)[option];
     return value === undefined ? [] : [[parameter, value] as const];
   });
-  return listApiRequests(portsOf[environment], scope, readApiRequestQuery(pairs));
+  return listApiRequests(servicesIn(reach, environment).ports, scope, readApiRequestQuery(pairs));
 };

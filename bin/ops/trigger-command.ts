@@ -119,7 +119,7 @@ export const runTriggerCommand = async (
     throw new ActionRefused(
       `${type} happens only when a PDF fails inside the pipeline; no sample makes it at will`,
     );
-  const environment = readEnvironment(values.environment);
+  const environment = readEnvironment(values.environment, services);
   const { ports, settings } = services[environment];
   const scope = await scopeOf(directory, environment, values.integration);
   if (type.startsWith('clients.')) return triggerSignUp(ports, scope, type);

@@ -3,7 +3,6 @@
 import { parseArgs } from 'node:util';
 import { ActionRefused } from '../../lambdas/core/errors';
 import { listEventTypes } from '../../lambdas/core/events';
-import { ENVIRONMENTS, type Environment } from '../../lambdas/core/model';
 import type { Directory } from '../../lambdas/core/organisations';
 import { redeliverMessage, sendTestEvent } from '../../lambdas/core/webhooks/delivery';
 import {
@@ -21,7 +20,7 @@ import {
   listWebhookMessages,
   presentWebhookMessage,
 } from '../../lambdas/core/webhooks/messages';
-import { type EnvironmentServices, readEnvironment, scopeOf } from './scope';
+import { lookedIn, type Reach, reached, readEnvironment, scopeOf, servicesIn } from './scope';
 
 export const WEBHOOK_USAGE = `  webhook-event-types                   the events an endpoint can subscribe to, each with when it happens
   webhook-endpoint-create --environment E --url U --events a,b [--integration I]
@@ -37,13 +36,13 @@ export const WEBHOOK_USAGE = `  webhook-event-types                   the events
   webhook-redeliver <msg_id>            deliver a message again (same webhook-id; up to 8 attempts)`;
 
 /** Which environment's table holds the endpoint, and its scope. */
-const findEndpoint = async (services: Record<Environment, EnvironmentServices>, id: string | undefined) => {
+const findEndpoint = async (services: Reach, id: string | undefined) => {
   if (!id) throw new ActionRefused('name the endpoint: whe_…');
-  for (const environment of ENVIRONMENTS) {
-    const endpoint = await services[environment].ports.webhookEndpoints.get(id);
-    if (endpoint) return { ...services[environment], scope: endpoint.scope };
+  for (const [, environmentServices] of reached(services)) {
+    const endpoint = await environmentServices.ports.webhookEndpoints.get(id);
+    if (endpoint) return { ...environmentServices, scope: endpoint.scope };
   }
-  throw new ActionRefused(`no webhook endpoint ${id} in either environment`);
+  throw new ActionRefused(`no webhook endpoint ${id} in ${lookedIn(services)}`);
 };
 
 const eventList = (value: string | undefined): string[] =>
@@ -56,7 +55,7 @@ const eventList = (value: string | undefined): string[] =>
 export const runWebhookCommand = async (
   command: string,
   argv: string[],
-  services: Record<Environment, EnvironmentServices>,
+  services: Reach,
   directory: Directory,
 ): Promise<unknown> => {
   if (!command.startsWith('webhook-')) return undefined;
@@ -78,8 +77,8 @@ export const runWebhookCommand = async (
   const [id] = positionals;
   switch (command) {
     case 'webhook-endpoint-create': {
-      const environment = readEnvironment(values.environment);
-      const { ports, settings } = services[environment];
+      const environment = readEnvironment(values.environment, services);
+      const { ports, settings } = servicesIn(services, environment);
       if (!values.url) throw new ActionRefused('--url is required');
       const { endpoint, secret } = await createWebhookEndpoint(
         ports,
@@ -92,8 +91,8 @@ export const runWebhookCommand = async (
     case 'webhook-event-types':
       return listEventTypes();
     case 'webhook-endpoint-list': {
-      const environment = readEnvironment(values.environment);
-      const { ports } = services[environment];
+      const environment = readEnvironment(values.environment, services);
+      const { ports } = servicesIn(services, environment);
       const scope = await scopeOf(directory, environment, values.integration);
       return listWebhookEndpoints(ports, scope);
     }
@@ -140,21 +139,19 @@ export const runWebhookCommand = async (
     }
     case 'webhook-message': {
       if (!id) throw new ActionRefused('name the message: msg_…');
-      for (const environment of ENVIRONMENTS) {
-        const { ports } = services[environment];
+      for (const [, { ports }] of reached(services)) {
         const message = await ports.webhookMessages.get(id);
         if (message) return getWebhookMessage(ports, message.scope, id);
       }
-      throw new ActionRefused(`no webhook message ${id} in either environment`);
+      throw new ActionRefused(`no webhook message ${id} in ${lookedIn(services)}`);
     }
     case 'webhook-redeliver': {
       if (!id) throw new ActionRefused('name the message: msg_…');
-      for (const environment of ENVIRONMENTS) {
-        const { ports } = services[environment];
+      for (const [, { ports }] of reached(services)) {
         const message = await ports.webhookMessages.get(id);
         if (message) return presentWebhookMessage(await redeliverMessage(ports, message.scope, id));
       }
-      throw new ActionRefused(`no webhook message ${id} in either environment`);
+      throw new ActionRefused(`no webhook message ${id} in ${lookedIn(services)}`);
     }
     default:
       throw new ActionRefused(`unknown command ${command}`);

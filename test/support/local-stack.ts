@@ -111,12 +111,13 @@ const jsonOrUndefined = (stdout: string): Record<string, unknown> | undefined =>
 };
 
 /** Runs `npm run --silent ops -- …` beside `stack`; resolves with its exit code, stdout and stderr. */
-export const ops = async (stack: Pick<RunningStack, 'portBase' | 'dataDir'>, ...args: string[]) => {
+export const ops = (stack: Pick<RunningStack, 'portBase' | 'dataDir'>, ...args: string[]) =>
+  opsWithEnv({ ...process.env, PORT_BASE: String(stack.portBase), DATA_DIR: stack.dataDir }, ...args);
+
+/** Runs the operator tool with exactly `env` (a deployed stage's: its AWS settings, no local stack's). */
+export const opsWithEnv = async (env: NodeJS.ProcessEnv, ...args: string[]) => {
   try {
-    const { stdout, stderr } = await promisify(execFile)(TSX, ['bin/ops.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, PORT_BASE: String(stack.portBase), DATA_DIR: stack.dataDir },
-    });
+    const { stdout, stderr } = await promisify(execFile)(TSX, ['bin/ops.ts', ...args], { cwd: ROOT, env });
     return { code: 0, stdout, stderr, json: jsonOrUndefined(stdout) };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

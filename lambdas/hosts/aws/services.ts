@@ -24,7 +24,7 @@ import type { RecorderOptions } from '../../core/request-history/recorder';
 import type { Services } from '../../core/services';
 import { builtOnFirstUse } from './built-on-first-use';
 
-const AwsConfig = z.object({
+export const AwsConfig = z.object({
   SERVICE_ENVIRONMENT: z.enum(ENVIRONMENTS),
   TABLE_NAME: z.string().check(z.minLength(1)),
   BLOB_BUCKET: z.string().check(z.minLength(1)),
@@ -51,6 +51,9 @@ const AwsConfig = z.object({
   AWS_REGION: z.string().check(z.minLength(1)),
 });
 
+/** A deployed host's settings, as read from its environment (the operator tool builds them from a stage's outputs). */
+export type AwsConfig = z.infer<typeof AwsConfig>;
+
 /** The delivery queue of a function that hands none on: a call is a fault of its wiring. */
 const notHandingOnDeliveries: DeliveryQueue = {
   schedule: async () => {
@@ -68,8 +71,15 @@ const startingNoWaits: DeliveryWaits = {
 /** The PDF ports a function's entry wires in, when it reads PDFs. */
 export type PdfWiring = Pick<PortsWiring, 'pdfs' | 'renderer'>;
 
-const build = async (pdf: PdfWiring, requestHistory: RecorderOptions): Promise<Services> => {
-  const config = AwsConfig.parse(process.env);
+/**
+ * The services of one environment over its AWS resources, with the SDK's default region, credentials
+ * and endpoints: a function's, and the operator tool's against a deployed stage (bin/ops/deployed-stage.ts).
+ */
+export const composeAwsServices = (
+  config: AwsConfig,
+  pdf: PdfWiring = {},
+  requestHistory: RecorderOptions = {},
+): Services => {
   const secrets = new SecretsManagerClient({});
   const stepFunctions = new SFNClient({});
   const ports = composePorts({
@@ -126,6 +136,9 @@ const build = async (pdf: PdfWiring, requestHistory: RecorderOptions): Promise<S
     },
   };
 };
+
+const build = async (pdf: PdfWiring, requestHistory: RecorderOptions): Promise<Services> =>
+  composeAwsServices(AwsConfig.parse(process.env), pdf, requestHistory);
 
 let services: (() => Promise<Services>) | undefined;
 

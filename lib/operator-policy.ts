@@ -1,0 +1,131 @@
+// infra -> the operators' managed policy of one stage: exactly what the operator tool does against it
+// (`ops --stage …`, bin/ops/deployed-stage.ts) and nothing more. It reads the stage's outputs; reads and
+// writes the environment's table as the API does (no scan, no batch write); reads a version's analysis
+// draft, writes a lawyer's review and a withdrawal marker; starts the runs its commands start (review,
+// acceptance, a delivery's wait), ends a lawyer-review wait, hands webhook deliveries on; and reads
+// organisations and integrations in the identity table, when the stage is told its name.
+import { ArnFormat, Stack } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { GLOBAL_INDEXES } from '../lambdas/adapters/dynamodb/table-schema';
+import type { RunKind } from '../lambdas/core/ports';
+import { acknowledgeFindings } from './checks';
+import { type Environment, serviceStackName } from './environments';
+import { TABLE_ACTIONS, TABLE_KEY_ACTIONS } from './wiring';
+
+/** The table actions of the operator tool: an endpoint's, less the request history's batch writes. */
+export const OPERATOR_TABLE_ACTIONS = TABLE_ACTIONS.endpoint.filter((a) => a !== 'dynamodb:BatchWriteItem');
+
+export interface OperatorPolicyProps {
+  readonly environment: Environment;
+  readonly table: ITable;
+  readonly blobBucket: IBucket;
+  readonly stateMachines: Readonly<Record<RunKind, IStateMachine>>;
+  readonly deliveryQueue: IQueue;
+  /**
+   * The identity table (organisations, integrations), when the stage is told its name: it is deployed
+   * beside the stages, not by them. Without it the tool's `IdentityTableName` comes from elsewhere.
+   */
+  readonly identityTableName?: string;
+}
+
+export class OperatorPolicy extends Construct {
+  readonly policy: ManagedPolicy;
+
+  constructor(scope: Construct, id: string, props: OperatorPolicyProps) {
+    super(scope, id);
+    const { environment, table, blobBucket, stateMachines, deliveryQueue } = props;
+    const stack = Stack.of(this);
+    const statements = [
+      new PolicyStatement({
+        sid: 'ReadTheStageOutputs',
+        actions: ['cloudformation:DescribeStacks'],
+        resources: (['stateful', 'stateless'] as const).map((part) =>
+          stack.formatArn({
+            service: 'cloudformation',
+            resource: 'stack',
+            resourceName: `${serviceStackName(environment, part)}/*`,
+            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+          }),
+        ),
+      }),
+      new PolicyStatement({
+        sid: 'TheEnvironmentsRecords',
+        actions: OPERATOR_TABLE_ACTIONS,
+        resources: [
+          table.tableArn,
+          ...GLOBAL_INDEXES.map((index) => `${table.tableArn}/index/${index.name}`),
+        ],
+      }),
+      new PolicyStatement({
+        sid: 'ReadAnAnalysisDraft',
+        actions: ['s3:GetObject'],
+        resources: [blobBucket.arnForObjects('renders/*')],
+      }),
+      new PolicyStatement({
+        sid: 'AMissingDraftIsA404',
+        actions: ['s3:ListBucket'],
+        resources: [blobBucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': ['renders/*'] } },
+      }),
+      new PolicyStatement({
+        sid: 'WriteAReviewOrAWithdrawal',
+        actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
+        resources: [blobBucket.arnForObjects('reviews/*'), blobBucket.arnForObjects('published/*')],
+      }),
+      new PolicyStatement({
+        sid: 'StartReviewAcceptanceAndDeliveryRuns',
+        actions: ['states:StartExecution'],
+        resources: [stateMachines.review, stateMachines.acceptance, stateMachines.delivery].map(
+          (machine) => machine.stateMachineArn,
+        ),
+      }),
+      new PolicyStatement({
+        sid: 'EndALawyerReviewWait',
+        actions: ['states:SendTaskSuccess'],
+        resources: [stateMachines.contract.stateMachineArn],
+      }),
+      new PolicyStatement({
+        sid: 'HandOnWebhookDeliveries',
+        actions: ['sqs:SendMessage'],
+        resources: [deliveryQueue.queueArn],
+      }),
+    ];
+    if (table.encryptionKey)
+      statements.push(
+        new PolicyStatement({
+          sid: 'TheTablesKeyThroughDynamoDB',
+          actions: TABLE_KEY_ACTIONS,
+          resources: [table.encryptionKey.keyArn],
+          conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${stack.region}.${stack.urlSuffix}` } },
+        }),
+      );
+    if (props.identityTableName) {
+      const identityTable = stack.formatArn({
+        service: 'dynamodb',
+        resource: 'table',
+        resourceName: props.identityTableName,
+      });
+      statements.push(
+        new PolicyStatement({
+          sid: 'ReadOrganisationsAndIntegrations',
+          actions: ['dynamodb:GetItem', 'dynamodb:Query'],
+          resources: [identityTable, `${identityTable}/index/*`],
+        }),
+      );
+    }
+    this.policy = new ManagedPolicy(this, 'Policy', {
+      description: `contract-service ${environment}: what the operator tool (ops --stage) does; attach to the operators' role`,
+      statements,
+    });
+    acknowledgeFindings(
+      this.policy,
+      /AwsSolutions-IAM5\[Resource::.+\]/,
+      'Folders of the blob bucket, indexes of the tables and the stacks by name: S3, DynamoDB and CloudFormation grants name these with a wildcard.',
+    );
+  }
+}

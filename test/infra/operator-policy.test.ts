@@ -1,0 +1,132 @@
+// infra -> the operators' managed policy of each stage (lib/operator-policy.ts) and the outputs the operator
+// tool reads (bin/ops/deployed-stage.ts): exactly its actions, each on the stage's own resources, none on `*`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { OPERATOR_OUTPUTS } from '../../bin/ops/deployed-stage';
+import type { Environment } from '../../lib/environments';
+import { MCP_CONTEXT } from '../../lib/mcp-server';
+import { OPERATOR_TABLE_ACTIONS } from '../../lib/operator-policy';
+import { addServiceStages } from '../../lib/service-app';
+import type { ServiceStage } from '../../lib/service-stage';
+import { actionsOf, cdkJsonContext, logicalIdOf, onboardingAssets, type PolicyStatement } from './synth';
+
+const IDENTITY_TABLE = 'contract-service-identity';
+
+const outdirs: string[] = [];
+/** Both stages without bundling; `identity` names the identity table in context, as `service:mcp` does. */
+const synth = (identity: boolean): Readonly<Record<Environment, ServiceStage>> => {
+  const outdir = mkdtempSync(join(tmpdir(), 'infra-operators-'));
+  outdirs.push(outdir);
+  const mcp = {
+    identityProvider: { issuer: 'https://id.example.com', tableName: IDENTITY_TABLE },
+    environments: {},
+  };
+  const app = new App({
+    outdir,
+    context: {
+      ...cdkJsonContext(),
+      'aws:cdk:bundling-stacks': [],
+      ...(identity && { [MCP_CONTEXT]: mcp }),
+    },
+  });
+  const stages = addServiceStages(app, onboardingAssets);
+  app.synth();
+  return stages;
+};
+
+let plain: Readonly<Record<Environment, ServiceStage>>;
+let withIdentity: Readonly<Record<Environment, ServiceStage>>;
+
+beforeAll(() => {
+  plain = synth(false);
+  withIdentity = synth(true);
+});
+
+afterAll(() => {
+  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
+});
+
+const statementsOf = (stage: ServiceStage): Array<PolicyStatement & { Sid: string }> => {
+  const policies = Template.fromStack(stage.stateless).findResources('AWS::IAM::ManagedPolicy');
+  const id = logicalIdOf(stage.stateless, stage.stateless.operatorPolicy.policy);
+  expect(Object.keys(policies)).toContain(id);
+  return policies[id]?.Properties.PolicyDocument.Statement;
+};
+
+/** Each statement's actions, by its Sid. */
+const actionsBySid = (stage: ServiceStage) =>
+  Object.fromEntries(statementsOf(stage).map((s) => [s.Sid, actionsOf(s).sort()]));
+
+describe.each(['sandbox', 'production'] as const)('%s: the operators’ policy', (environment) => {
+  test('grants exactly what the operator tool does, and nothing else', () => {
+    expect(actionsBySid(plain[environment])).toEqual({
+      ReadTheStageOutputs: ['cloudformation:DescribeStacks'],
+      TheEnvironmentsRecords: [...OPERATOR_TABLE_ACTIONS].sort(),
+      ReadAnAnalysisDraft: ['s3:GetObject'],
+      AMissingDraftIsA404: ['s3:ListBucket'],
+      WriteAReviewOrAWithdrawal: ['s3:AbortMultipartUpload', 's3:PutObject'],
+      StartReviewAcceptanceAndDeliveryRuns: ['states:StartExecution'],
+      EndALawyerReviewWait: ['states:SendTaskSuccess'],
+      HandOnWebhookDeliveries: ['sqs:SendMessage'],
+      TheTablesKeyThroughDynamoDB: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'],
+    });
+    expect(OPERATOR_TABLE_ACTIONS).not.toContain('dynamodb:Scan');
+    expect(OPERATOR_TABLE_ACTIONS).not.toContain('dynamodb:BatchWriteItem');
+  });
+
+  test('every statement allows, on named resources of this stage (no `*`)', () => {
+    const statements = statementsOf(plain[environment]);
+    for (const statement of statements) {
+      expect(statement.Effect).toBe('Allow');
+      expect(JSON.stringify(statement.Resource)).not.toMatch(/"\*"/);
+    }
+    const rendered = (sid: string) => JSON.stringify(statements.find((s) => s.Sid === sid)?.Resource);
+    expect(rendered('ReadTheStageOutputs')).toContain(`stack/contract-service-${environment}-stateful/*`);
+    expect(rendered('ReadTheStageOutputs')).toContain(`stack/contract-service-${environment}-stateless/*`);
+    expect(rendered('ReadAnAnalysisDraft')).toContain('/renders/*');
+    expect(rendered('WriteAReviewOrAWithdrawal')).toMatch(/\/reviews\/\*.*\/published\/\*/);
+    expect(rendered('WriteAReviewOrAWithdrawal')).not.toContain('uploads');
+    // The contract runs are never started by the tool: only their lawyer-review wait is ended.
+    const machines = plain[environment].stateless.stateMachines;
+    const idOf = (kind: keyof typeof machines) => logicalIdOf(plain[environment].stateless, machines[kind]);
+    expect(rendered('StartReviewAcceptanceAndDeliveryRuns')).not.toContain(idOf('contract'));
+    for (const kind of ['review', 'acceptance', 'delivery'] as const)
+      expect(rendered('StartReviewAcceptanceAndDeliveryRuns')).toContain(idOf(kind));
+    expect(rendered('EndALawyerReviewWait')).toContain(idOf('contract'));
+  });
+
+  test('with the identity table named in context, reads organisations and integrations there (only reads)', () => {
+    const statements = statementsOf(withIdentity[environment]);
+    const identity = statements.find((s) => s.Sid === 'ReadOrganisationsAndIntegrations');
+    expect(identity && actionsOf(identity).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+    expect(JSON.stringify(identity?.Resource)).toContain(`:table/${IDENTITY_TABLE}`);
+    expect(statements.find((s) => s.Sid === 'ReadOrganisationsAndIntegrations' && s !== identity)).toBe(
+      undefined,
+    );
+    expect(statementsOf(plain[environment]).map((s) => s.Sid)).not.toContain(
+      'ReadOrganisationsAndIntegrations',
+    );
+  });
+});
+
+describe.each(['sandbox', 'production'] as const)('%s: what the operator tool reads', (environment) => {
+  test('each output it reads is in the stack it looks in, and the policy is output', () => {
+    for (const stage of [plain[environment], withIdentity[environment]]) {
+      const outputs = {
+        stateful: Object.keys(Template.fromStack(stage.stateful).toJSON().Outputs ?? {}),
+        stateless: Object.keys(Template.fromStack(stage.stateless).toJSON().Outputs ?? {}),
+      };
+      for (const [name, { stack }] of Object.entries(OPERATOR_OUTPUTS))
+        expect({ name, in: outputs[stack].includes(name) }).toEqual({ name, in: true });
+      expect(outputs.stateless).toContain('OperatorPolicyArn');
+    }
+    const named = Template.fromStack(withIdentity[environment].stateless).toJSON().Outputs;
+    expect(named.IdentityTableName.Value).toBe(IDENTITY_TABLE);
+    expect(Template.fromStack(plain[environment].stateless).toJSON().Outputs.IdentityTableName).toBe(
+      undefined,
+    );
+  });
+});
