@@ -8,4 +8,7 @@ export default {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
   testTimeout: 60_000,
+  // Two test files at once on the two cores: much of a file's time is spent waiting on its stack's
+  // processes (test/support/local-stack.ts gives each worker its own ports).
+  maxWorkers: 2,
 };
