@@ -1,13 +1,14 @@
 // examples -> `npm run example:embed`: the smallest server that embeds the sign-up form, as the README's
 // "Embedding the sign-up form" describes. It serves a host page and its script, and opens an onboarding
-// session per sign-up on the server side with its API key (exchanged for an access token, renewed
-// before it expires), so that no credential but the one session token ever reaches the page.
+// session per sign-up on the server side with its API key, through the typed client (clients/typescript),
+// so that no credential but the one session token ever reaches the page.
 //
 //   SERVICE_API_KEY=svc_test_…  (from `npm run --silent ops -- dev-bootstrap`)
 //   PORT_BASE=3000              (the local stack's; the sandbox API is +1, its frame address +3)
 //   EXAMPLE_PORT=3020           (where this page is served)
 import { randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
+import { ContractServiceClient } from '../clients/typescript/src/index';
 
 const portBase = Number(process.env.PORT_BASE ?? 3000);
 const api = process.env.SERVICE_API_URL ?? `http://127.0.0.1:${portBase + 1}`;
@@ -21,29 +22,13 @@ if (!apiKey?.startsWith('svc_')) {
   process.exit(1);
 }
 
-/** The access token, exchanged when first needed and again a minute before its 15 minutes are up. */
-let token: { value: string; renewAt: number } | undefined;
-const accessToken = async (): Promise<string> => {
-  if (token && Date.now() < token.renewAt) return token.value;
-  const answer = await fetch(`${api}/v1/token`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${apiKey}` },
-  });
-  if (!answer.ok) throw new Error(`POST /v1/token answered ${answer.status}: ${await answer.text()}`);
-  const { access_token, expires_in } = (await answer.json()) as { access_token: string; expires_in: number };
-  token = { value: access_token, renewAt: Date.now() + (expires_in - 60) * 1000 };
-  return access_token;
-};
+// The typed client exchanges the key for an access token when first needed and renews it before it
+// expires (outside this repository: import from 'contract-publishing-client').
+const client = new ContractServiceClient({ apiKey, baseUrl: api });
 
 /** A session for one sign-up: your own reference for the buyer file, the token for the page. */
 const openSession = async (): Promise<{ session_token: string }> => {
-  const answer = await fetch(`${api}/v1/clients/onboardings/sessions`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${await accessToken()}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ reference: `buyer-file-${randomUUID()}` }),
-  });
-  if (!answer.ok) throw new Error(`POST /v1/clients/onboardings/sessions answered ${answer.status}`);
-  const { session_token } = (await answer.json()) as { session_token: string };
+  const { session_token } = await client.onboardings.createSession(`buyer-file-${randomUUID()}`);
   return { session_token };
 };
 
