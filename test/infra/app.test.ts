@@ -60,11 +60,11 @@ describe('CDK app', () => {
     }
   });
 
-  it('gives each stage its own access-token signing key and answers key, and protects production’s data from deletion', () => {
+  it('gives each stage its own access-token key and answers key, and protects production’s data from deletion', () => {
     const secretIds = Object.values(synthesised.stages).flatMap((stage) => {
-      Template.fromStack(stage.stateful).resourceCountIs('AWS::SecretsManager::Secret', 2);
-      return [stage.stateful.signingSecret, stage.stateful.answersKeySecret].map(
-        (secret) => `${stage.stateful.stackName}/${logicalIdOf(stage.stateful, secret)}`,
+      Template.fromStack(stage.stateful).resourceCountIs('AWS::SecretsManager::Secret', 1);
+      return [stage.stateful.tokenKey, stage.stateful.answersKeySecret].map(
+        (key) => `${stage.stateful.stackName}/${logicalIdOf(stage.stateful, key)}`,
       );
     });
     expect(new Set(secretIds).size).toBe(4);

@@ -439,25 +439,35 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('least privilege', () => {
-    const signingSecretReaders = () =>
+    /** The roles allowed `action` on the access-token key, or on every resource (`*`). */
+    const allowedOnTokenKey = (action: string) =>
       new Set(
         statements
           .filter(
             ({ statement }) =>
-              actionsOf(statement).includes('secretsmanager:GetSecretValue') &&
-              JSON.stringify(statement.Resource).includes('AccessTokenSigningKey'),
+              statement.Effect === 'Allow' &&
+              actionsOf(statement).some((granted) => granted === action || granted === 'kms:*') &&
+              [statement.Resource]
+                .flat()
+                .some((resource) => resource === '*' || JSON.stringify(resource).includes('AccessTokenKey')),
           )
           .map(({ role }) => role),
       );
 
-    it('lets only the hosts that issue or check access tokens read the signing key: the API’s functions and the ingest task', () => {
+    it('lets only one role sign access tokens: the token function’s', () => {
+      const token = stage.stateless.api.functions.get('token');
+      expect(token).toBeDefined();
+      expect(allowedOnTokenKey('kms:Sign')).toEqual(new Set([roleOf(token as ServiceFunction)]));
+    });
+
+    it('lets only the hosts that check access tokens read the token key’s public half: the API’s functions and the ingest task', () => {
       const expected = new Set([
         ...[...stage.stateless.api.functions.values()].map(roleOf),
         logicalIdOf(stage.stateless, stage.stateless.ingest.service.taskDefinition.taskRole),
       ]);
-      expect(signingSecretReaders()).toEqual(expected);
+      expect(allowedOnTokenKey('kms:GetPublicKey')).toEqual(expected);
       for (const worker of stage.stateless.pipeline.workers.values())
-        expect(signingSecretReaders().has(roleOf(worker))).toBe(false);
+        expect(allowedOnTokenKey('kms:GetPublicKey').has(roleOf(worker))).toBe(false);
     });
 
     it('grants table actions only from the declared sets, never a scan or a wildcard, on the table and its named indexes', () => {

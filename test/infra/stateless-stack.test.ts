@@ -129,12 +129,12 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   let functionIds: Map<string, string>;
 
   /** An import of the same stage's stateful stack export (for CDK's Match, and for Jest's expect). */
-  const exportName = (name: string) => `^contract-service-${environment}-stateful:ExportsOutputRef${name}`;
+  const exportName = (name: string) => `^contract-service-${environment}-stateful:ExportsOutput${name}`;
   const importOf = (name: string) => ({ 'Fn::ImportValue': Match.stringLikeRegexp(exportName(name)) });
   const expectImportOf = (name: string) => ({ 'Fn::ImportValue': expect.stringMatching(exportName(name)) });
-  const TABLE = 'Table';
-  const BUCKET = 'Blobs';
-  const SIGNING_SECRET = 'AccessTokenSigningKey';
+  const TABLE = 'RefTable';
+  const BUCKET = 'RefBlobs';
+  const TOKEN_KEY = 'FnGetAttAccessTokenKey';
 
   interface FunctionProperties {
     Environment: { Variables: Record<string, unknown> };
@@ -234,10 +234,13 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         });
         expect(variables.TABLE_NAME).toEqual(expectImportOf(TABLE));
         expect(variables.BLOB_BUCKET).toEqual(expectImportOf(BUCKET));
-        // Only the hosts that issue or check access tokens are told of the signing key (hardening.test.ts).
+        // Only the hosts that check access tokens are told of the token key, and only the token function
+        // is told it may sign with it (hardening.test.ts).
         if (stage.stateless.api.functions.has(name))
-          expect(variables.SIGNING_SECRET_ARN).toEqual(expectImportOf(SIGNING_SECRET));
-        else expect(variables.SIGNING_SECRET_ARN).toBeUndefined();
+          expect(variables.TOKEN_KEY_ARN).toEqual(expectImportOf(TOKEN_KEY));
+        else expect(variables.TOKEN_KEY_ARN).toBeUndefined();
+        if (name === 'token') expect(variables.TOKEN_SIGNING_KEY_ARN).toEqual(expectImportOf(TOKEN_KEY));
+        else expect(variables.TOKEN_SIGNING_KEY_ARN).toBeUndefined();
         expect(variables.PAGES_BASE_URL).toEqual(pagesBaseUrl());
       }
     });
@@ -283,7 +286,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('grants', () => {
-    it('lets every function read and write the table (and use its key), and only the API’s functions read the signing key', () => {
+    it('lets every function read and write the table (and use its key), only the API’s functions read the token key’s public half, and only the token function sign', () => {
       for (const name of functionIds.keys()) {
         const statements = statementsOfFunction(name);
         for (const action of [
@@ -299,10 +302,14 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           ]);
         }
         expect(grants(statements, 'kms:Decrypt', 'ExportsOutputFnGetAttTableKey')).toBe(true);
-        expect([
+        expect([name, grants(statements, 'kms:GetPublicKey', `ExportsOutput${TOKEN_KEY}`)]).toEqual([
           name,
-          grants(statements, 'secretsmanager:GetSecretValue', 'ExportsOutputRefAccessTokenSigningKey'),
-        ]).toEqual([name, stage.stateless.api.functions.has(name)]);
+          stage.stateless.api.functions.has(name),
+        ]);
+        expect([name, grants(statements, 'kms:Sign', `ExportsOutput${TOKEN_KEY}`)]).toEqual([
+          name,
+          name === 'token',
+        ]);
       }
     });
 
@@ -339,7 +346,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
               { Name: 'RATE_LIMITS', Value: 'on' },
               { Name: 'TABLE_NAME', Value: importOf(TABLE) },
               { Name: 'BLOB_BUCKET', Value: importOf(BUCKET) },
-              { Name: 'SIGNING_SECRET_ARN', Value: importOf(SIGNING_SECRET) },
+              { Name: 'TOKEN_KEY_ARN', Value: importOf(TOKEN_KEY) },
               {
                 Name: 'CONTRACT_STATE_MACHINE_ARN',
                 Value: { Ref: Match.stringLikeRegexp('^PipelineContractRuns') },
@@ -359,14 +366,15 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       });
     });
 
-    it('grants the task the table, the bucket (put) and both secrets', () => {
+    it('grants the task the table, the bucket (put), the origin secret and the token key’s public half (no signing)', () => {
       const [taskRoleId] = Object.keys(template.findResources('AWS::IAM::Role')).filter((id) =>
         id.includes('TaskTaskRole'),
       );
       const statements = statementsOfRole(template, taskRoleId ?? '');
       expect(grants(statements, 'dynamodb:PutItem', 'ExportsOutputFnGetAttTable')).toBe(true);
       expect(grants(statements, 's3:PutObject', 'ExportsOutputFnGetAttBlobs')).toBe(true);
-      expect(grants(statements, 'secretsmanager:GetSecretValue', 'AccessTokenSigningKey')).toBe(true);
+      expect(grants(statements, 'kms:GetPublicKey', 'AccessTokenKey')).toBe(true);
+      expect(grants(statements, 'kms:Sign', 'AccessTokenKey')).toBe(false);
       expect(grants(statements, 'secretsmanager:GetSecretValue', 'OriginVerify')).toBe(true);
     });
 
