@@ -33,6 +33,7 @@ import {
   DELIVERY_RECEIVES,
   FAN_OUT,
   FAN_OUT_RECEIVES,
+  GIVE_UP_DELIVERY_WAIT,
   HAND_BACK_DELIVERY,
   PUBLISH_EVENTS,
   PUBLISH_MINUTES,
@@ -84,7 +85,7 @@ const TASK_WORKERS: Readonly<Record<RunKind, Readonly<Record<string, string>>>> 
     GiveUp: 'FinishRun',
   },
   review: { PublishReview: 'PublishReview', Finished: 'FinishRun', GiveUp: 'FinishRun' },
-  delivery: { HandBack: HAND_BACK_DELIVERY },
+  delivery: { HandBack: HAND_BACK_DELIVERY, GiveUp: GIVE_UP_DELIVERY_WAIT },
   acceptance: { AcceptWhenDue: ACCEPT_ONBOARDING, GiveUp: GIVE_UP_ACCEPTANCE },
 };
 /** The Tasks that invoke their function and wait for their task token (the function is a parameter). */
@@ -183,6 +184,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       [RENDER_CONTRACTS, stage.stateless.pipeline.render],
       [DELIVER, stage.stateless.delivery.deliver],
       [HAND_BACK_DELIVERY, stage.stateless.delivery.handBack],
+      [GIVE_UP_DELIVERY_WAIT, stage.stateless.delivery.giveUp],
       [FAN_OUT, stage.stateless.delivery.fanOut],
       [PUBLISH_EVENTS, stage.stateless.delivery.publish],
       [REDRIVE, stage.stateless.redrive],
@@ -193,13 +195,13 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('functions', () => {
-    it('has exactly one function per endpoint, the fallback, one per worker, the render consumer, the delivery consumer and its hand-back, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate, the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
+    it('has exactly one function per endpoint, the fallback, one per worker, the render consumer, the delivery consumer, its hand-back and give-up, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate, the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
       // The frame API's functions and the two of the form's files are tested in onboarding-frame.test.ts;
       // the last is CDK's custom resource function that looks up CloudFront's prefix list.
       const form = FRAME_ROUTES.length + 1 + 2;
       template.resourceCountIs(
         'AWS::Lambda::Function',
-        ROUTES.length + 1 + WORKERS.length + 1 + 4 + 1 + 2 + 1 + form + 1,
+        ROUTES.length + 1 + WORKERS.length + 1 + 5 + 1 + 2 + 1 + form + 1,
       );
       expect([...stage.stateless.api.functions.keys()].sort()).toEqual(
         [...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort(),
@@ -512,7 +514,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       }
     });
 
-    it('lets each state machine invoke exactly the functions its file runs, and all together the five workers, the delivery hand-back and the acceptance’s two', () => {
+    it('lets each state machine invoke exactly the functions its file runs, and all together the five workers, the delivery wait’s two and the acceptance’s two', () => {
       const invoked = kinds.map((kind) => {
         const ids = invokedBy(roleIdOf(stateMachineOf(kind).machine.role));
         const workers = [...new Set(Object.values(TASK_WORKERS[kind]))].filter(
@@ -522,7 +524,13 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         return ids;
       });
       expect([...new Set(invoked.flat())].sort()).toEqual(
-        [...WORKERS.map((worker) => worker.id), HAND_BACK_DELIVERY, ACCEPT_ONBOARDING, GIVE_UP_ACCEPTANCE]
+        [
+          ...WORKERS.map((worker) => worker.id),
+          HAND_BACK_DELIVERY,
+          GIVE_UP_DELIVERY_WAIT,
+          ACCEPT_ONBOARDING,
+          GIVE_UP_ACCEPTANCE,
+        ]
           .map((id) => functionIds.get(id))
           .sort(),
       );
@@ -695,7 +703,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     }
     const propertiesOf = (name: string) => functionOf(name).properties as Properties;
 
-    it('gives the consumer 30 s and 512 MB and the hand-back its Task’s 30 s, and runs the four functions outside any VPC', () => {
+    it('gives the consumer 30 s and 512 MB, the hand-back and the give-up their Tasks’ 30 s, and runs the five functions outside any VPC', () => {
       const definition = JSON.parse(readFileSync(fromRoot(WORKFLOW_FILES.delivery), 'utf8')) as {
         States: Record<string, { Type: string; TimeoutSeconds?: number }>;
       };
@@ -704,22 +712,33 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         MemorySize: 256,
         Timeout: definition.States.HandBack?.TimeoutSeconds,
       });
+      expect(propertiesOf(GIVE_UP_DELIVERY_WAIT)).toMatchObject({
+        MemorySize: 256,
+        Timeout: definition.States.GiveUp?.TimeoutSeconds,
+      });
       expect(propertiesOf(FAN_OUT)).toMatchObject({ MemorySize: 256, Timeout: 30 });
       expect(propertiesOf(PUBLISH_EVENTS)).toMatchObject({ MemorySize: 256, Timeout: 120 });
       // Public https endpoints are reached directly; the SSRF guard is in the consumer's code.
-      for (const name of [DELIVER, HAND_BACK_DELIVERY, FAN_OUT, PUBLISH_EVENTS])
+      for (const name of [DELIVER, HAND_BACK_DELIVERY, GIVE_UP_DELIVERY_WAIT, FAN_OUT, PUBLISH_EVENTS])
         expect([name, propertiesOf(name).VpcConfig]).toEqual([name, undefined]);
     });
 
     it('lets none of the functions, nor the re-drive, touch the bucket', () => {
-      for (const name of [DELIVER, HAND_BACK_DELIVERY, FAN_OUT, PUBLISH_EVENTS, REDRIVE])
+      for (const name of [
+        DELIVER,
+        HAND_BACK_DELIVERY,
+        GIVE_UP_DELIVERY_WAIT,
+        FAN_OUT,
+        PUBLISH_EVENTS,
+        REDRIVE,
+      ])
         expect([name, bucketActionsOf(name)]).toEqual([name, []]);
     });
 
-    it('starts the delivery state machine only for waits: it waits until the attempt is due, then hands the run back', () => {
+    it('starts the delivery state machine only for waits: it waits until the attempt is due, then hands the run back, or gives up into a recorded failure', () => {
       const definition = JSON.parse(readFileSync(fromRoot(WORKFLOW_FILES.delivery), 'utf8')) as {
         StartAt: string;
-        States: Record<string, { Type: string; TimestampPath?: string; Next?: string; End?: boolean }>;
+        States: Record<string, { Type: string; TimestampPath?: string; Next?: string; Catch?: unknown }>;
       };
       expect(definition.StartAt).toBe('WaitUntilDue');
       expect(definition.States.WaitUntilDue).toMatchObject({
@@ -727,8 +746,15 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         TimestampPath: '$.dueAt',
         Next: 'HandBack',
       });
-      expect(definition.States.HandBack).toMatchObject({ Type: 'Task', End: true });
-      expect(Object.keys(definition.States)).toHaveLength(2);
+      expect(definition.States.HandBack).toMatchObject({ Type: 'Task', Next: 'HandedBack' });
+      expect(definition.States.HandedBack?.Type).toBe('Succeed');
+      // Its failures: test/adapters/delivery-wait-give-up.test.ts.
+      expect(definition.States.HandBack?.Catch).toEqual([
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'GiveUp' },
+      ]);
+      expect(definition.States.GiveUp).toMatchObject({ Type: 'Task', Next: 'GaveUp' });
+      expect(definition.States.GaveUp?.Type).toBe('Fail');
+      expect(Object.keys(definition.States)).toHaveLength(5);
     });
 
     it('lets exactly the fan-out, the consumer, the hand-back and the re-drive send to the delivery queue, told its address', () => {
