@@ -11,12 +11,18 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { GLOBAL_INDEXES } from '../../lambdas/adapters/dynamodb/table-schema';
 import { artifacts } from '../../lambdas/core/contracts/artifacts';
+import { PUBLICATION_CHECK_LINE } from '../../lambdas/core/contracts/publication-promise';
 import { publicationKey } from '../../lambdas/core/publications';
 import { acknowledgeFindings, addChecks } from '../../lib/checks';
 import { CLOUDFRONT_REGION, MANAGED_RULE_GROUPS, REQUESTS_PER_ADDRESS } from '../../lib/edge-stack';
 import { type Environment, stageSettingsFromContext } from '../../lib/environments';
 import { apiOriginName } from '../../lib/http-api-origin';
-import { API_5XX_PERCENT, ERROR_LINES_METRIC, WEBHOOKS_GIVEN_UP_METRIC } from '../../lib/operations';
+import {
+  API_5XX_PERCENT,
+  ERROR_LINES_METRIC,
+  LATE_PUBLICATIONS_METRIC,
+  WEBHOOKS_GIVEN_UP_METRIC,
+} from '../../lib/operations';
 import { fromRoot } from '../../lib/paths';
 import { API_THROTTLE } from '../../lib/service-api';
 import { addServiceStages } from '../../lib/service-app';
@@ -418,6 +424,36 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         MetricName: WEBHOOKS_GIVEN_UP_METRIC,
         Namespace: `contract-service/${environment}`,
         Threshold: 1,
+      });
+    });
+
+    it('alarms when a contract is past its 20-minute promise: the re-drive’s count of them, from its log line, to the topic', () => {
+      const filters = Object.values(template.findResources('AWS::Logs::MetricFilter')).filter(
+        (filter) => filter.Properties.MetricTransformations[0].MetricName === LATE_PUBLICATIONS_METRIC,
+      );
+      expect(filters).toHaveLength(1);
+      const [filter] = filters;
+      expect(filter?.Properties.FilterPattern).toBe(
+        `{ ($.message = "${PUBLICATION_CHECK_LINE}") && ($.late >= 0) }`,
+      );
+      expect(filter?.Properties.MetricTransformations).toEqual([
+        expect.objectContaining({
+          MetricValue: '$.late',
+          MetricNamespace: `contract-service/${environment}`,
+        }),
+      ]);
+      // The re-drive's own log group.
+      const redriveLogs = logicalIdOf(stage.stateless, stage.stateless.redrive.logGroup);
+      expect(filter?.Properties.LogGroupName).toEqual({ Ref: redriveLogs });
+      const topic = logicalIdOf(stage.stateless, stage.stateless.operations.topic);
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: LATE_PUBLICATIONS_METRIC,
+        Namespace: `contract-service/${environment}`,
+        Statistic: 'Maximum',
+        Period: 300,
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        AlarmActions: [{ Ref: topic }],
       });
     });
 
