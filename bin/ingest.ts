@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { lazyPdfInspector } from '../lambdas/adapters/pdf/lazy-pdf-ports';
 import { log } from '../lambdas/core/log';
 import { apiListener } from '../lambdas/hosts/api-host';
+import { kmsTokenKeys } from '../lambdas/hosts/aws/kms-token-keys';
 import { awsServices } from '../lambdas/hosts/aws/services';
 import { answerProtocolErrorsAsJson } from '../lambdas/hosts/http-protocol-errors';
 
@@ -29,7 +30,10 @@ const expected = Buffer.from(secret.SecretString ?? '');
 if (expected.length === 0) throw new Error('the origin-verify secret has no value');
 // It serves the two upload routes, which inspect the PDFs they receive. It runs on between requests, so
 // it writes the request history as the local stack does: in batches, on a short timer.
-const services = await awsServices({ pdfs: lazyPdfInspector }, { flushAfterMs: HISTORY_FLUSH_MS });
+const services = await awsServices(
+  { pdfs: lazyPdfInspector, tokenKeys: kmsTokenKeys },
+  { flushAfterMs: HISTORY_FLUSH_MS },
+);
 const serve = apiListener(services, services.settings.environment);
 const header = config.ORIGIN_VERIFY_HEADER.toLowerCase();
 

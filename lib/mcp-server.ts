@@ -1,7 +1,7 @@
 // infra -> the MCP server of one environment's API address (decisions.md §10): one function, routed at
 // `/mcp` and `/.well-known/oauth-protected-resource/mcp` on the environment's HTTP API (the API's
 // CloudFront distribution sends every path there). Its tools act in both environments, so it is given
-// both environments' tables and delivery hand-on (no signing secret: it issues and checks no /v1
+// both environments' tables and delivery hand-on (no access-token key: it issues and checks no /v1
 // token), and the identity provider it trusts
 // (its issuer, and the identity table holding people, organisations and grants). This environment's
 // resources are the stage's own constructs; the other environment's, and the identity provider's, are

@@ -1,8 +1,8 @@
 // infra -> how a stage tells its operators something is wrong: one SNS topic per stage, which every alarm
 // of the stack notifies (found in the tree, so an alarm or function added later is covered without
 // naming it here), alarms on each function's errors and throttles, each state machine's failed and
-// timed-out executions, each work queue's oldest message, each HTTP API's 5xx rate and the ingest
-// service's healthy tasks; and a CloudWatch dashboard of the same.
+// timed-out executions, each work queue's oldest message, each HTTP API's 5xx rate, the ingest
+// service's healthy tasks and contracts past their 20-minute promise; and a CloudWatch dashboard of the same.
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
@@ -23,6 +23,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { PUBLICATION_CHECK_LINE } from '../lambdas/core/contracts/publication-promise';
 import { acknowledge } from './checks';
 import type { Environment } from './environments';
 import { ServiceFunction } from './service-function';
@@ -34,6 +35,8 @@ const MIN_REQUESTS = 20;
 export const ERROR_LINES_METRIC = 'ErrorLines';
 /** Webhook messages given up after their 8th attempt (the delivery consumer's `webhook attempt made` line). */
 export const WEBHOOKS_GIVEN_UP_METRIC = 'WebhookMessagesGivenUp';
+/** Contract runs whose viewer is past its 20-minute promise, as the re-drive counts them every 5 minutes. */
+export const LATE_PUBLICATIONS_METRIC = 'ContractsPastTheirPromise';
 /** Age of a work queue's oldest message that alarms: work waiting this long is stuck, not queued. */
 export const QUEUE_AGE_ALARM = Duration.hours(1);
 
@@ -44,6 +47,8 @@ export interface OperationsProps {
   readonly httpApis: Readonly<Record<string, HttpApi>>;
   /** The ingest service's target group: its healthy tasks. */
   readonly ingestTargets: ApplicationTargetGroup;
+  /** The scheduled re-drive of runs, whose log says how many contracts are past their promise. */
+  readonly redrive: ServiceFunction;
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -135,6 +140,29 @@ export class Operations extends Construct {
       });
     }
     alarm('WebhooksGivenUp', 'a webhook message was given up after its 8th attempt', givenUp, 1);
+    // A contract whose viewer is not live 20 minutes after it was accepted (interface.md's promise). The
+    // scheduled re-drive already reads the unfinished runs every 5 minutes, so it checks them and logs
+    // the count, 0 included, and a metric filter reads it: nothing new runs, and a run stuck anywhere
+    // (a lost start, a render that never ends, a step retrying) is counted while it is stuck, where a
+    // duration logged at publication would only tell of a late contract once it was published, and of
+    // a stuck one never. (An embedded-metric line would do the same, but no other metric here is one.)
+    const late = new Metric({
+      namespace: errorLines.namespace,
+      metricName: LATE_PUBLICATIONS_METRIC,
+      statistic: 'Maximum',
+      period: FIVE_MINUTES,
+    });
+    new MetricFilter(this, 'LatePublicationsCount', {
+      logGroup: props.redrive.logGroup,
+      filterPattern: FilterPattern.all(
+        FilterPattern.stringValue('$.message', '=', PUBLICATION_CHECK_LINE),
+        FilterPattern.numberValue('$.late', '>=', 0),
+      ),
+      metricNamespace: late.namespace,
+      metricName: late.metricName,
+      metricValue: '$.late',
+    });
+    alarm('LatePublications', 'a contract viewer is not published 20 minutes after it was accepted', late, 1);
     for (const machine of stateMachines) {
       const path = label(machine);
       alarm(`${path}Failed`, `a run of ${path} failed`, machine.metricFailed({ period: FIVE_MINUTES }), 1);
@@ -219,6 +247,7 @@ export class Operations extends Construct {
           }),
           new GraphWidget({ title: 'Ingest healthy tasks', left: [healthyTasks], width: 12 }),
         ],
+        [new GraphWidget({ title: 'Contracts past their 20-minute promise', left: [late], width: 12 })],
       ],
     });
   }

@@ -14,6 +14,7 @@ import {
   connectService,
   endsReviewWaits,
   type HostResources,
+  issuesAccessTokens,
   NO_BLOBS,
   type StateMachines,
   UPLOAD_BLOBS,
@@ -66,6 +67,8 @@ export class ServiceApi extends Construct {
         blobAccessOf(route),
         route.upload,
       );
+      // The one function that may sign access tokens.
+      if (route.name === 'token') issuesAccessTokens(fn, resources);
       if (route.upload) {
         useStateMachines(fn, stateMachines);
         endsReviewWaits(fn, stateMachines);

@@ -37,7 +37,7 @@ export class ServiceStage extends Stage {
 
     this.stateful = new StatefulStack(this, 'Stateful', {
       stackName: serviceStackName(environment, 'stateful'),
-      description: `contract-service ${environment}: table, blob bucket, token signing key, form answers key (retained)`,
+      description: `contract-service ${environment}: table, blob bucket, access-token key, form answers key (retained)`,
       environment,
       // The data outlives any mistake in production: deleting the stack needs a deliberate step.
       terminationProtection: environment === 'production',
@@ -50,7 +50,7 @@ export class ServiceStage extends Stage {
         baseUrls,
         table: this.stateful.table,
         blobBucket: this.stateful.blobBucket,
-        signingSecret: this.stateful.signingSecret,
+        tokenKey: this.stateful.tokenKey,
         answersKeySecret: this.stateful.answersKeySecret,
         webAclArn: this.edge.webAcl.attrArn,
         ...(settings.domains &&

@@ -1,10 +1,10 @@
-// infra -> what an environment keeps: the table, the blob bucket, the access-token signing key and the
+// infra -> what an environment keeps: the table, the blob bucket, the access-token key (KMS) and the
 // sign-up form answers' key. Everything here is retained when the stack goes, and the stateless stack is
 // built on top of it.
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Key } from 'aws-cdk-lib/aws-kms';
+import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import {
   BlockPublicAccess,
   Bucket,
@@ -39,8 +39,11 @@ export interface StatefulStackProps extends StackProps {
 export class StatefulStack extends Stack {
   readonly table: Table;
   readonly blobBucket: Bucket;
-  /** HS256 key of the environment's access tokens (a generated 64-character string). */
-  readonly signingSecret: Secret;
+  /**
+   * ES256 key pair of the environment's access tokens: its private half never leaves KMS. Only the token
+   * function may sign with it, the hosts that check tokens read its public half (lib/wiring.ts).
+   */
+  readonly tokenKey: Key;
   /** AES-256-GCM key of the sign-up form's answers (`ANSWERS_KEY_SECRET_ARN`; see `ANSWERS_KEY_LENGTH`). */
   readonly answersKeySecret: Secret;
 
@@ -140,16 +143,13 @@ export class StatefulStack extends Stack {
       }),
     );
 
-    this.signingSecret = new Secret(this, 'AccessTokenSigningKey', {
-      description: `contract-service ${environment}: HS256 key signing API access tokens`,
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    // KMS rotates no asymmetric key: a new key replaces it (README Deploying, "Keys").
+    this.tokenKey = new Key(this, 'AccessTokenKey', {
+      description: `contract-service ${environment}: ES256 key signing API access tokens`,
+      keySpec: KeySpec.ECC_NIST_P256,
+      keyUsage: KeyUsage.SIGN_VERIFY,
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    acknowledge(
-      this.signingSecret,
-      'AwsSolutions-SMG4',
-      'Not rotated automatically: the hosts read the key once per instance, so a new value (set by hand, README Deploying) takes over as instances are replaced, and tokens live 15 minutes.',
-    );
 
     // Every sealed draft and submission depends on this value: it is generated once and never rotated,
     // and changing the generation settings below would replace the secret (and so lose every answer).

@@ -188,6 +188,7 @@ export class StatelessStack extends Stack {
       ...(props.alarmEmail && { alarmEmail: props.alarmEmail }),
       httpApis: { Api: this.api.httpApi, FrameApi: this.onboarding.httpApi },
       ingestTargets: this.ingest.targetGroup,
+      redrive: this.redrive,
     });
     new CfnOutput(this, 'AlarmTopicArn', {
       description: 'SNS topic every alarm of the stage notifies: subscribe the operators to it',

@@ -7,7 +7,8 @@
 // attempts (lambdas/hosts/delivery-records.ts). A retry due within 15 minutes waits in the delivery queue
 // (its message's delay); a later one (30 min to 24 h) in the Standard state machine deployed from
 // lib/workflows/webhook-delivery.asl.json, which waits and hands the run back to the queue
-// (lambdas/workers/hand-back-delivery.ts): only failing endpoints ever start it.
+// (lambdas/workers/hand-back-delivery.ts): only failing endpoints ever start it. A hand-back that keeps
+// failing ends in the give-up (lambdas/workers/give-up-delivery-wait.ts), which says so at ERROR.
 import { Duration } from 'aws-cdk-lib';
 import { EventBus, type EventPattern, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
@@ -22,9 +23,13 @@ import { ServiceFunction } from './service-function';
 import { connectService, type HostResources, handsOnDeliveries, TABLE_WORKER } from './wiring';
 import { workflowStateMachine } from './workflow-state-machine';
 
-/** Construct ids of the functions (the ASL file names the hand-back `${HandBackDeliveryFunctionArn}`). */
+/**
+ * Construct ids of the functions (the ASL file names the hand-back `${HandBackDeliveryFunctionArn}`, its
+ * last resort `${GiveUpDeliveryWaitFunctionArn}`).
+ */
 export const DELIVER = 'DeliverWebhooks';
 export const HAND_BACK_DELIVERY = 'HandBackDelivery';
+export const GIVE_UP_DELIVERY_WAIT = 'GiveUpDeliveryWait';
 export const FAN_OUT = 'FanOut';
 export const PUBLISH_EVENTS = 'PublishEvents';
 
@@ -51,6 +56,8 @@ export class WebhookDelivery extends Construct {
   readonly deliver: ServiceFunction;
   /** The delivery wait's one task: hands a delivery back to the queue once due. */
   readonly handBack: ServiceFunction;
+  /** The delivery wait's last resort when the hand-back kept failing: logs it at ERROR. */
+  readonly giveUp: ServiceFunction;
   /** Fans the queued events out to messages and hands them to the delivery queue. */
   readonly fanOut: ServiceFunction;
   /** Publishes recorded events to the bus. */
@@ -90,11 +97,22 @@ export class WebhookDelivery extends Construct {
       timeout: Duration.seconds(30),
     });
     connectService(this.handBack, resources, TABLE_WORKER);
+    this.giveUp = new ServiceFunction(this, GIVE_UP_DELIVERY_WAIT, {
+      entry: 'lambdas/hosts/aws/functions/give-up-delivery-wait.ts',
+      description: 'delivery wait: say at ERROR that a hand-back kept failing (the re-drive hands it on)',
+      memorySize: 256,
+      timeout: Duration.seconds(30),
+    });
+    // It touches nothing, but every service function is given the settings the composition root reads.
+    connectService(this.giveUp, resources, TABLE_WORKER);
     this.stateMachine = workflowStateMachine(
       this,
       'DeliveryWaits',
       'delivery',
-      new Map([[HAND_BACK_DELIVERY, this.handBack]]),
+      new Map([
+        [HAND_BACK_DELIVERY, this.handBack],
+        [GIVE_UP_DELIVERY_WAIT, this.giveUp],
+      ]),
     ).stateMachine;
 
     // Egress: the consumer calls arbitrary public https endpoints, so it runs outside any VPC (Lambda's

@@ -4,6 +4,7 @@ import { Stack } from 'aws-cdk-lib';
 import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IPrincipal, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -136,12 +137,25 @@ export function useSecret(user: ResourceUser, setting: string, secret: ISecret):
 }
 
 /**
- * Sets `SIGNING_SECRET_ARN` and grants reading the access-token signing key: only for the hosts that
- * issue or check access tokens (the API's functions and the ingest service). The others are not told
- * of it, and their composition root never reads it (lambdas/hosts/aws/services.ts).
+ * Sets `TOKEN_KEY_ARN` and grants reading the access-token key's public half (kms:GetPublicKey, which
+ * signs nothing): only for the hosts that check access tokens (the API's functions and the ingest
+ * service). The others are not told of it, and their composition root never reads it
+ * (lambdas/hosts/aws/services.ts). The public key is read by each instance on first use rather than
+ * given as a deploy-time setting: CloudFormation cannot read a KMS public key without a custom resource,
+ * and a replaced key then needs no redeploy of its readers' settings.
  */
 export function checksAccessTokens(user: ResourceUser, resources: ServiceResources): void {
-  useSecret(user, 'SIGNING_SECRET_ARN', resources.signingSecret);
+  user.addEnvironment('TOKEN_KEY_ARN', resources.tokenKey.keyArn);
+  resources.tokenKey.grant(user.grantPrincipal, 'kms:GetPublicKey');
+}
+
+/**
+ * Sets `TOKEN_SIGNING_KEY_ARN` and grants kms:Sign with the access-token key: for the token function
+ * (`POST /v1/token`) alone, so no other host can make a token (test/infra/hardening.test.ts).
+ */
+export function issuesAccessTokens(user: ResourceUser, resources: ServiceResources): void {
+  user.addEnvironment('TOKEN_SIGNING_KEY_ARN', resources.tokenKey.keyArn);
+  resources.tokenKey.grant(user.grantPrincipal, 'kms:Sign');
 }
 
 /**
@@ -174,7 +188,8 @@ export interface ServiceResources {
   readonly baseUrls: BaseUrls;
   readonly table: ITable;
   readonly blobBucket: IBucket;
-  readonly signingSecret: ISecret;
+  /** The access tokens' ES256 key (KMS): `checksAccessTokens`, `issuesAccessTokens`. */
+  readonly tokenKey: IKey;
   /** The sign-up form answers' key: only the frame API's functions are given it (`useSecret`). */
   readonly answersKeySecret: ISecret;
   /** CloudFront's web ACL of the stage (lib/edge-stack.ts): every distribution is behind it. */
@@ -202,7 +217,7 @@ export const TABLE_WORKER: HostAccess = { table: 'worker', blobs: NO_BLOBS };
 
 /**
  * Gives a handler host (function or container) every setting the service's configuration requires, and
- * the table and blob access it is declared to need (nothing else: the signing key is `checksAccessTokens`,
+ * the table and blob access it is declared to need (nothing else: the token key is `checksAccessTokens`,
  * a state machine `useStateMachines`, a queue `handsOnDeliveries`).
  */
 export function connectService(user: ResourceUser, resources: HostResources, access: HostAccess): void {

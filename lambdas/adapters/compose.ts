@@ -1,17 +1,18 @@
 // adapter -> the one place an environment's ports are assembled from their adapters; the AWS
 // composition root and the local stack differ only in the clients and keys they pass in.
 
+import type { KeyObject } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Environment } from '../core/model';
 import type { Directory } from '../core/organisations';
 import type {
-  AccessTokens,
   BlobStore,
   Clock,
   DeliveryQueue,
   PdfInspector,
   Ports,
+  TokenVerifier,
   Workflows,
 } from '../core/ports';
 import type { ContractRenderer } from '../core/rendered-contract';
@@ -19,7 +20,7 @@ import { BatchingRecorder, notRecording, type RecorderOptions } from '../core/re
 import { aesGcmAnswerVault } from './answer-vault';
 import { S3BlobStore } from './blobs/s3-blob-store';
 import { createDynamoDbStores, DynamoDbOrganisationStore, DynamoDbPeopleStore } from './dynamodb';
-import { joseAccessTokens } from './jose-access-tokens';
+import { type Es256Signer, es256TokenIssuer, es256TokenVerifier } from './es256-access-tokens';
 import { randomIds } from './random-ids';
 import { withRecentReads } from './recent-reads';
 import { systemClock } from './system-clock';
@@ -33,10 +34,15 @@ export interface PortsWiring {
   s3: S3Client;
   bucket: string;
   /**
-   * The access-token signing key, read on first use: only the hosts that issue or check tokens are
-   * given it deployed (lib/wiring.ts), and the others never ask.
+   * Signs access tokens with the environment's private key: deployed, only the token function is given
+   * a signer that can (lib/wiring.ts); any other's fails if called.
    */
-  signingKey: () => Promise<Uint8Array>;
+  tokenSigner: Es256Signer;
+  /**
+   * The access-token public key, read on first use: only the hosts that check tokens are given it
+   * deployed (lib/wiring.ts), and the others never ask.
+   */
+  tokenPublicKey: () => Promise<KeyObject>;
   /** The 32-byte key the form's answers are sealed with, read on first use. */
   answersKey: () => Promise<Uint8Array>;
   workflows: Workflows;
@@ -66,23 +72,20 @@ const unwired = (port: string): never => {
 const translatingStores = <S extends object>(stores: S): S =>
   Object.fromEntries(Object.entries(stores).map(([name, store]) => [name, translatingFaults(store)])) as S;
 
-/** The access tokens over a key read on first use; a failed read is tried again on the next use. */
-const tokensOnFirstUse = (environment: Environment, signingKey: () => Promise<Uint8Array>): AccessTokens => {
-  let tokens: Promise<AccessTokens> | undefined;
-  const built = (): Promise<AccessTokens> => {
-    tokens ??= signingKey().then(
-      (key) => joseAccessTokens(environment, key),
+/** The token verifier over a public key read on first use; a failed read is tried again on the next use. */
+const verifierOnFirstUse = (environment: Environment, publicKey: () => Promise<KeyObject>): TokenVerifier => {
+  let verifier: Promise<TokenVerifier> | undefined;
+  const built = (): Promise<TokenVerifier> => {
+    verifier ??= publicKey().then(
+      (key) => es256TokenVerifier(environment, key),
       (error: unknown) => {
-        tokens = undefined;
+        verifier = undefined;
         throw error;
       },
     );
-    return tokens;
+    return verifier;
   };
-  return {
-    issue: async (claims) => (await built()).issue(claims),
-    verify: async (token) => (await built()).verify(token),
-  };
+  return { verify: async (token) => (await built()).verify(token) };
 };
 
 export const composePorts = (wiring: PortsWiring): Ports => {
@@ -102,7 +105,8 @@ export const composePorts = (wiring: PortsWiring): Ports => {
     renderer: wiring.renderer?.(blobs) ?? { render: () => unwired('PDF renderer') },
     workflows: translatingFaults(wiring.workflows),
     deliveryQueue: translatingFaults(wiring.deliveryQueue(clock)),
-    tokens: translatingFaults(tokensOnFirstUse(wiring.environment, wiring.signingKey)),
+    tokenIssuer: translatingFaults(es256TokenIssuer(wiring.environment, wiring.tokenSigner)),
+    tokenVerifier: translatingFaults(verifierOnFirstUse(wiring.environment, wiring.tokenPublicKey)),
     answerVault: translatingFaults(aesGcmAnswerVault(wiring.answersKey)),
     webhookSender: { send: webhookSender({ allowLoopbackHttp: wiring.allowLoopbackWebhooks }) },
     ...stores,

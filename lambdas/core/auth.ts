@@ -85,7 +85,7 @@ export const exchangeApiKey = async (
   });
   await enforceRate(ports, settings, `key#${key.id}`, TOKEN_RATE_PER_SECOND, TOKEN_BURST);
   await ports.apiKeys.markApiKeyUsed(key.id, ports.clock.now());
-  const issued = await ports.tokens.issue({
+  const issued = await ports.tokenIssuer.issue({
     organisationId: key.organisationId,
     integrationId: key.integrationId,
     environment: key.environment,
@@ -121,7 +121,7 @@ const verifyAccessToken = async (ports: Ports, settings: Settings, credential: s
       true,
     );
   }
-  const check = await ports.tokens.verify(credential);
+  const check = await ports.tokenVerifier.verify(credential);
   if (!check.valid) {
     if (check.reason === 'wrong_environment') throw wrongEnvironment(settings, 'access token', true);
     if (check.reason === 'expired')

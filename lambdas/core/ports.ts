@@ -147,9 +147,16 @@ export interface RunStore {
   finish(run: WorkflowRun, outcome: RunOutcome): Promise<void>;
 }
 
-/** Signs and checks access tokens (JWT) with this environment's key. */
-export interface AccessTokens {
+/**
+ * Issues access tokens (JWT) signed with this environment's private key: only `POST /v1/token` is wired
+ * with one that can sign (deployed, the one function allowed to use the key in KMS).
+ */
+export interface TokenIssuer {
   issue(claims: AccessTokenClaims): Promise<{ token: string; expiresIn: number }>;
+}
+
+/** Checks access tokens with this environment's public key: it can tell a token good, never make one. */
+export interface TokenVerifier {
   verify(token: string): Promise<AccessTokenCheck>;
 }
 
@@ -567,7 +574,8 @@ export interface Ports {
   workflows: Workflows;
   deliveryQueue: DeliveryQueue;
   runs: RunStore;
-  tokens: AccessTokens;
+  tokenIssuer: TokenIssuer;
+  tokenVerifier: TokenVerifier;
   rateLimiter: RateLimiter;
   idempotency: IdempotencyStore;
   contractReviews: ContractReviewStore;

@@ -1,7 +1,7 @@
 // host -> the local stack's ports for each environment, against the embedded stores it runs (DynamoDB
 // Local and the S3 twin) and key files per environment under DATA_DIR (access-token signing, the
 // form's answers). The operator tool wires the same way beside a running stack.
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -10,6 +10,7 @@ import { createS3Client } from '../adapters/blobs/s3-client';
 import { composeDirectory, composePorts } from '../adapters/compose';
 import { createDocumentClient } from '../adapters/dynamodb';
 import { LOCAL_IDENTITY_TABLE, localTableName } from '../adapters/dynamodb/table-schema';
+import { localEs256Signer } from '../adapters/es256-access-tokens';
 import { lazyPdfInspector, lazyRenderer } from '../adapters/pdf/lazy-pdf-ports';
 import { LocalWaits } from '../adapters/workflows/local-waits';
 import { ENVIRONMENTS, type Environment } from '../core/model';
@@ -46,9 +47,15 @@ export const keyText = async (dataDir: string, name: string, make: () => string)
 const keyFile = async (dataDir: string, name: string, make: () => string): Promise<Uint8Array> =>
   Buffer.from(await keyText(dataDir, name, make), 'base64');
 
-/** The environment's access-token signing key. */
-const signingKey = (dataDir: string, environment: Environment): Promise<Uint8Array> =>
-  keyFile(dataDir, `${environment}-signing.key`, () => randomBytes(32).toString('base64'));
+/** The environment's access-token key pair (P-256, PKCS #8 PEM); deployed, a KMS key. */
+const tokenPrivateKey = async (dataDir: string, environment: Environment): Promise<KeyObject> =>
+  createPrivateKey(
+    await keyText(dataDir, `${environment}-token-signing.pem`, () =>
+      generateKeyPairSync('ec', { namedCurve: 'P-256' })
+        .privateKey.export({ format: 'pem', type: 'pkcs8' })
+        .toString(),
+    ),
+  );
 
 /** The environment's key of the form's answers (AES-256-GCM). */
 const answersKey = (dataDir: string, environment: Environment): Promise<Uint8Array> =>
@@ -107,6 +114,11 @@ export const localServices = async (
   const entries = await Promise.all(
     ENVIRONMENTS.map(async (environment): Promise<[Environment, Services]> => {
       const starters = startersOf(environment);
+      let privateKey: Promise<KeyObject> | undefined;
+      const tokenKey = () => {
+        privateKey ??= tokenPrivateKey(config.dataDir, environment);
+        return privateKey;
+      };
       const ports = composePorts({
         environment,
         dynamo,
@@ -118,7 +130,8 @@ export const localServices = async (
         requestHistory: config.requestHistory
           ? { flushAfterMs: LOCAL_HISTORY_FLUSH_MS, maxWrites: 1 }
           : 'off',
-        signingKey: () => signingKey(config.dataDir, environment),
+        tokenSigner: async (signingInput) => localEs256Signer(await tokenKey())(signingInput),
+        tokenPublicKey: async () => createPublicKey(await tokenKey()),
         answersKey: () => answersKey(config.dataDir, environment),
         workflows: { ...starters.workflows, ...localWaits(dynamo, environment).ending },
         deliveryQueue: starters.deliveryQueue,

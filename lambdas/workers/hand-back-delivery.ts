@@ -6,7 +6,7 @@ import { dueMicros } from '../core/timed-step';
 import { DeliveryRunShape } from '../core/webhooks/delivery-run';
 import { worker } from './worker';
 
-const DeliveryWaitInput = z.extend(DeliveryRunShape, {
+export const DeliveryWaitInput = z.extend(DeliveryRunShape, {
   /** What the Wait state waited until (ISO 8601). */
   dueAt: z.iso.datetime(),
 });

@@ -5,6 +5,7 @@ import { acceptOnboarding } from './accept-onboarding';
 import { analyseVersion } from './analyse-contract';
 import { finishRun } from './finish-run';
 import { giveUpAcceptance } from './give-up-acceptance';
+import { giveUpDeliveryWait } from './give-up-delivery-wait';
 import { handBackDelivery } from './hand-back-delivery';
 import { publishReview } from './publish-review';
 import { publishViewer } from './publish-viewer';
@@ -18,6 +19,7 @@ export const WORKERS: Readonly<Record<string, Worker<unknown>>> = {
   PublishReviewFunctionArn: publishReview,
   FinishRunFunctionArn: finishRun,
   HandBackDeliveryFunctionArn: handBackDelivery,
+  GiveUpDeliveryWaitFunctionArn: giveUpDeliveryWait,
   AcceptOnboardingFunctionArn: acceptOnboarding,
   GiveUpAcceptanceFunctionArn: giveUpAcceptance,
 };

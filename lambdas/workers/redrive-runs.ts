@@ -4,9 +4,12 @@
 // run already started or finished is refused by Step Functions itself and nothing runs twice. Pending
 // webhook deliveries are handed to the delivery queue again only when overdue
 // (lambdas/core/webhooks/delivery.ts): a queue has no names to refuse a second copy by, so a delivery
-// still in the queue is left to it.
+// still in the queue is left to it. It also says how many contract runs broke the viewer's 20-minute
+// promise (core/contracts/publication-promise.ts), the line the stage's alarm counts (lib/operations.ts).
+import { brokenPublicationPromises, PUBLICATION_CHECK_LINE } from '../core/contracts/publication-promise';
+import { log } from '../core/log';
 import type { Micros } from '../core/model';
-import type { Ports } from '../core/ports';
+import { type Ports, runName } from '../core/ports';
 import { redriveDeliveries } from '../core/webhooks/delivery';
 
 /**
@@ -16,8 +19,9 @@ import { redriveDeliveries } from '../core/webhooks/delivery';
 export const DELIVERY_OVERDUE_MICROS: Micros = 5 * 60 * 1_000_000;
 
 /**
- * Starts every unfinished workflow run (oldest first, at most `limit`), and hands on the overdue ones
- * among every pending delivery (`limit` at a time); resolves with how many of each were looked at.
+ * Starts every unfinished workflow run (oldest first, at most `limit`), says how many of the contract
+ * runs among them are past their promise, and hands on the overdue ones among every pending delivery
+ * (`limit` at a time); resolves with how many of each were looked at.
  */
 export const redriveRuns = async (
   ports: Ports,
@@ -25,6 +29,9 @@ export const redriveRuns = async (
 ): Promise<{ workflows: number; deliveries: number }> => {
   const runs = await ports.runs.unfinished(limit);
   for (const run of runs) await ports.workflows.start(run);
+  const late = await brokenPublicationPromises(ports.contractReviews, runs, ports.clock.now());
+  // Every re-drive, 0 included, so the alarm's metric has a value each period.
+  log.info(PUBLICATION_CHECK_LINE, { late: late.length, runs: late.slice(0, 10).map(runName) });
   let deliveries = 0;
   for (let page = await ports.webhookMessages.pendingDeliveries(limit); page.length > 0; ) {
     deliveries += page.length;

@@ -27,7 +27,12 @@ const servicesOver = (tableName: string): Services => {
     tableName,
     s3: createS3Client({ region: 'us-east-1', endpoint: unreachable }),
     bucket: 'unused',
-    signingKey: async () => new Uint8Array(32),
+    tokenSigner: async () => {
+      throw new Error('the give-up issues no access token');
+    },
+    tokenPublicKey: async () => {
+      throw new Error('the give-up checks no access token');
+    },
     answersKey: async () => new Uint8Array(32),
     workflows: stepFunctionsWorkflows(new SFNClient({ region: 'us-east-1', endpoint: unreachable }), {}),
     deliveryQueue: () => ({

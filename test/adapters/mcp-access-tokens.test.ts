@@ -2,11 +2,12 @@
 // the identity provider's real grants in DynamoDB Local: what it accepts, and each refusal
 // (expired, another audience or issuer, another key, not an RFC 9068 token, no `mcp` scope, a /v1
 // access token, a token whose grant is gone).
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, test } from '@jest/globals';
 import { createLocalJWKSet, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { oidcLiveGrants } from '../../lambdas/adapters/dynamodb/oidc-live-grants';
 import { oidcProviderStorage } from '../../lambdas/adapters/dynamodb/oidc-provider-storage';
-import { joseAccessTokens } from '../../lambdas/adapters/jose-access-tokens';
+import { es256TokenIssuer, localEs256Signer } from '../../lambdas/adapters/es256-access-tokens';
 import { systemClock } from '../../lambdas/adapters/system-clock';
 import { DependencyUnavailable } from '../../lambdas/core/errors';
 import { checkAccessToken, remoteKeys } from '../../lambdas/mcp/access-tokens';
@@ -107,7 +108,10 @@ describe('checkAccessToken', () => {
 
   test("refuses the API's own /v1 access token", async () => {
     const { check } = await setUp();
-    const v1 = joseAccessTokens('production', new Uint8Array(32).fill(7));
+    const v1 = es256TokenIssuer(
+      'production',
+      localEs256Signer(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey),
+    );
     const { token } = await v1.issue({
       organisationId: 'org_a',
       integrationId: 'int_a',

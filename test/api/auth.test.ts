@@ -1,4 +1,5 @@
 // POST /v1/token and the access-token checks of every other endpoint, over HTTP against the local stack.
+import { createPrivateKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SignJWT } from 'jose';
@@ -15,18 +16,17 @@ const token = (base: string, credential?: string) =>
 const list = (base: string, credential: string) =>
   call(`${base}/v1/contract-reviews`, { headers: bearer(credential) });
 
-/** An access token signed with the environment's own key file, with the claims given. */
+/** An access token signed with the environment's own private key file, with the claims given. */
 const signed = async (
   environment: 'sandbox' | 'production',
   claims: Record<string, unknown>,
   expiresAt: number,
 ) => {
-  const key = Buffer.from(
-    (await readFile(path.join(stack.dataDir, 'keys', `${environment}-signing.key`), 'utf8')).trim(),
-    'base64',
+  const key = createPrivateKey(
+    await readFile(path.join(stack.dataDir, 'keys', `${environment}-token-signing.pem`), 'utf8'),
   );
   return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setProtectedHeader({ alg: 'ES256', typ: 'JWT' })
     .setIssuer(`https://service/${environment}`)
     .setAudience('service-api')
     .setSubject('int_localdev')

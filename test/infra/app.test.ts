@@ -13,7 +13,13 @@ import { RENDER_CONTRACTS, WORKERS } from '../../lib/contract-pipeline';
 import { fromRoot } from '../../lib/paths';
 import { handlerEntry } from '../../lib/service-api';
 import { INGEST_DOCKERFILE } from '../../lib/upload-ingest';
-import { DELIVER, FAN_OUT, HAND_BACK_DELIVERY, PUBLISH_EVENTS } from '../../lib/webhook-delivery';
+import {
+  DELIVER,
+  FAN_OUT,
+  GIVE_UP_DELIVERY_WAIT,
+  HAND_BACK_DELIVERY,
+  PUBLISH_EVENTS,
+} from '../../lib/webhook-delivery';
 import {
   assetManifestOf,
   assetPathOf,
@@ -60,11 +66,11 @@ describe('CDK app', () => {
     }
   });
 
-  it('gives each stage its own access-token signing key and answers key, and protects production’s data from deletion', () => {
+  it('gives each stage its own access-token key and answers key, and protects production’s data from deletion', () => {
     const secretIds = Object.values(synthesised.stages).flatMap((stage) => {
-      Template.fromStack(stage.stateful).resourceCountIs('AWS::SecretsManager::Secret', 2);
-      return [stage.stateful.signingSecret, stage.stateful.answersKeySecret].map(
-        (secret) => `${stage.stateful.stackName}/${logicalIdOf(stage.stateful, secret)}`,
+      Template.fromStack(stage.stateful).resourceCountIs('AWS::SecretsManager::Secret', 1);
+      return [stage.stateful.tokenKey, stage.stateful.answersKeySecret].map(
+        (key) => `${stage.stateful.stackName}/${logicalIdOf(stage.stateful, key)}`,
       );
     });
     expect(new Set(secretIds).size).toBe(4);
@@ -76,6 +82,7 @@ describe('CDK app', () => {
     'lambdas/hosts/aws/functions/render-contracts.ts',
     'lambdas/hosts/aws/functions/deliver-webhooks.ts',
     'lambdas/hosts/aws/functions/hand-back-delivery.ts',
+    'lambdas/hosts/aws/functions/give-up-delivery-wait.ts',
     'lambdas/hosts/aws/functions/fan-out.ts',
     'lambdas/hosts/aws/functions/publish-events.ts',
     'lambdas/hosts/aws/functions/redrive-runs.ts',
@@ -101,6 +108,7 @@ describe('CDK app', () => {
       [RENDER_CONTRACTS, stack.pipeline.render] as const,
       [DELIVER, stack.delivery.deliver] as const,
       [HAND_BACK_DELIVERY, stack.delivery.handBack] as const,
+      [GIVE_UP_DELIVERY_WAIT, stack.delivery.giveUp] as const,
       [FAN_OUT, stack.delivery.fanOut] as const,
       [PUBLISH_EVENTS, stack.delivery.publish] as const,
       ['RedriveRuns', stack.redrive] as const,

@@ -11,12 +11,18 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { GLOBAL_INDEXES } from '../../lambdas/adapters/dynamodb/table-schema';
 import { artifacts } from '../../lambdas/core/contracts/artifacts';
+import { PUBLICATION_CHECK_LINE } from '../../lambdas/core/contracts/publication-promise';
 import { publicationKey } from '../../lambdas/core/publications';
 import { acknowledgeFindings, addChecks } from '../../lib/checks';
 import { CLOUDFRONT_REGION, MANAGED_RULE_GROUPS, REQUESTS_PER_ADDRESS } from '../../lib/edge-stack';
 import { type Environment, stageSettingsFromContext } from '../../lib/environments';
 import { apiOriginName } from '../../lib/http-api-origin';
-import { API_5XX_PERCENT, ERROR_LINES_METRIC, WEBHOOKS_GIVEN_UP_METRIC } from '../../lib/operations';
+import {
+  API_5XX_PERCENT,
+  ERROR_LINES_METRIC,
+  LATE_PUBLICATIONS_METRIC,
+  WEBHOOKS_GIVEN_UP_METRIC,
+} from '../../lib/operations';
 import { fromRoot } from '../../lib/paths';
 import { API_THROTTLE } from '../../lib/service-api';
 import { addServiceStages } from '../../lib/service-app';
@@ -421,6 +427,36 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       });
     });
 
+    it('alarms when a contract is past its 20-minute promise: the re-drive’s count of them, from its log line, to the topic', () => {
+      const filters = Object.values(template.findResources('AWS::Logs::MetricFilter')).filter(
+        (filter) => filter.Properties.MetricTransformations[0].MetricName === LATE_PUBLICATIONS_METRIC,
+      );
+      expect(filters).toHaveLength(1);
+      const [filter] = filters;
+      expect(filter?.Properties.FilterPattern).toBe(
+        `{ ($.message = "${PUBLICATION_CHECK_LINE}") && ($.late >= 0) }`,
+      );
+      expect(filter?.Properties.MetricTransformations).toEqual([
+        expect.objectContaining({
+          MetricValue: '$.late',
+          MetricNamespace: `contract-service/${environment}`,
+        }),
+      ]);
+      // The re-drive's own log group.
+      const redriveLogs = logicalIdOf(stage.stateless, stage.stateless.redrive.logGroup);
+      expect(filter?.Properties.LogGroupName).toEqual({ Ref: redriveLogs });
+      const topic = logicalIdOf(stage.stateless, stage.stateless.operations.topic);
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: LATE_PUBLICATIONS_METRIC,
+        Namespace: `contract-service/${environment}`,
+        Statistic: 'Maximum',
+        Period: 300,
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        AlarmActions: [{ Ref: topic }],
+      });
+    });
+
     it('alarms on each HTTP API’s 5xx rate and on the ingest service having no healthy task, and has a dashboard', () => {
       for (const api of [stage.stateless.api.httpApi, stage.stateless.onboarding.httpApi]) {
         const id = logicalIdOf(stage.stateless, api);
@@ -439,25 +475,35 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('least privilege', () => {
-    const signingSecretReaders = () =>
+    /** The roles allowed `action` on the access-token key, or on every resource (`*`). */
+    const allowedOnTokenKey = (action: string) =>
       new Set(
         statements
           .filter(
             ({ statement }) =>
-              actionsOf(statement).includes('secretsmanager:GetSecretValue') &&
-              JSON.stringify(statement.Resource).includes('AccessTokenSigningKey'),
+              statement.Effect === 'Allow' &&
+              actionsOf(statement).some((granted) => granted === action || granted === 'kms:*') &&
+              [statement.Resource]
+                .flat()
+                .some((resource) => resource === '*' || JSON.stringify(resource).includes('AccessTokenKey')),
           )
           .map(({ role }) => role),
       );
 
-    it('lets only the hosts that issue or check access tokens read the signing key: the API’s functions and the ingest task', () => {
+    it('lets only one role sign access tokens: the token function’s', () => {
+      const token = stage.stateless.api.functions.get('token');
+      expect(token).toBeDefined();
+      expect(allowedOnTokenKey('kms:Sign')).toEqual(new Set([roleOf(token as ServiceFunction)]));
+    });
+
+    it('lets only the hosts that check access tokens read the token key’s public half: the API’s functions and the ingest task', () => {
       const expected = new Set([
         ...[...stage.stateless.api.functions.values()].map(roleOf),
         logicalIdOf(stage.stateless, stage.stateless.ingest.service.taskDefinition.taskRole),
       ]);
-      expect(signingSecretReaders()).toEqual(expected);
+      expect(allowedOnTokenKey('kms:GetPublicKey')).toEqual(expected);
       for (const worker of stage.stateless.pipeline.workers.values())
-        expect(signingSecretReaders().has(roleOf(worker))).toBe(false);
+        expect(allowedOnTokenKey('kms:GetPublicKey').has(roleOf(worker))).toBe(false);
     });
 
     it('grants table actions only from the declared sets, never a scan or a wildcard, on the table and its named indexes', () => {

@@ -183,8 +183,12 @@ describe.each<Environment>(['sandbox', 'production'])('sign-up form (%s)', (envi
             PAGES_BASE_URL: expect.anything(),
           }),
         ]);
-        // The frame API uses session tokens, never access tokens: it is not told of the signing key.
-        expect([name, variables.SIGNING_SECRET_ARN]).toEqual([name, undefined]);
+        // The frame API uses session tokens, never access tokens: it is not told of the token key.
+        expect([name, variables.TOKEN_KEY_ARN, variables.TOKEN_SIGNING_KEY_ARN]).toEqual([
+          name,
+          undefined,
+          undefined,
+        ]);
         if (name === FRAME_FALLBACK_HANDLER) expect(variables[ANSWERS_KEY_SETTING]).toBeUndefined();
         else expect([name, variables[ANSWERS_KEY_SETTING]]).toEqual([name, importOf('AnswersKey')]);
       }

@@ -68,7 +68,8 @@ describe('StatefulStack', () => {
     });
 
     it('is encrypted with a customer-managed key that rotates', () => {
-      const keys = template.findResources('AWS::KMS::Key');
+      // The other key of the stack signs access tokens (below).
+      const keys = template.findResources('AWS::KMS::Key', { Properties: { KeyUsage: Match.absent() } });
       const [keyId, key] = Object.entries(keys)[0] ?? [];
       expect(Object.keys(keys)).toHaveLength(1);
       expect(key?.Properties.EnableKeyRotation).toBe(true);
@@ -203,17 +204,17 @@ describe('StatefulStack', () => {
   });
 
   describe('secrets', () => {
-    it('are the access-token signing key and the answers key, and no other', () => {
-      template.resourceCountIs('AWS::SecretsManager::Secret', 2);
+    it('are the answers key alone: the access tokens are signed in KMS', () => {
+      template.resourceCountIs('AWS::SecretsManager::Secret', 1);
     });
 
-    it('has the access-token signing key: one generated 64-character secret, retained', () => {
-      template.hasResource('AWS::SecretsManager::Secret', {
-        Properties: Match.objectLike({
-          GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true },
-        }),
-        DeletionPolicy: 'Retain',
+    it('has the access-token key: one P-256 signing key in KMS, retained', () => {
+      const signingKeys = template.findResources('AWS::KMS::Key', {
+        Properties: { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' },
       });
+      expect(Object.values(signingKeys)).toEqual([
+        expect.objectContaining({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' }),
+      ]);
     });
 
     it('has the answers key: 43 generated letters and digits, retained (never replaced by an update either)', () => {

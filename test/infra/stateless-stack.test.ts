@@ -33,6 +33,7 @@ import {
   DELIVERY_RECEIVES,
   FAN_OUT,
   FAN_OUT_RECEIVES,
+  GIVE_UP_DELIVERY_WAIT,
   HAND_BACK_DELIVERY,
   PUBLISH_EVENTS,
   PUBLISH_MINUTES,
@@ -84,7 +85,7 @@ const TASK_WORKERS: Readonly<Record<RunKind, Readonly<Record<string, string>>>> 
     GiveUp: 'FinishRun',
   },
   review: { PublishReview: 'PublishReview', Finished: 'FinishRun', GiveUp: 'FinishRun' },
-  delivery: { HandBack: HAND_BACK_DELIVERY },
+  delivery: { HandBack: HAND_BACK_DELIVERY, GiveUp: GIVE_UP_DELIVERY_WAIT },
   acceptance: { AcceptWhenDue: ACCEPT_ONBOARDING, GiveUp: GIVE_UP_ACCEPTANCE },
 };
 /** The Tasks that invoke their function and wait for their task token (the function is a parameter). */
@@ -130,12 +131,12 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   let functionIds: Map<string, string>;
 
   /** An import of the same stage's stateful stack export (for CDK's Match, and for Jest's expect). */
-  const exportName = (name: string) => `^contract-service-${environment}-stateful:ExportsOutputRef${name}`;
+  const exportName = (name: string) => `^contract-service-${environment}-stateful:ExportsOutput${name}`;
   const importOf = (name: string) => ({ 'Fn::ImportValue': Match.stringLikeRegexp(exportName(name)) });
   const expectImportOf = (name: string) => ({ 'Fn::ImportValue': expect.stringMatching(exportName(name)) });
-  const TABLE = 'Table';
-  const BUCKET = 'Blobs';
-  const SIGNING_SECRET = 'AccessTokenSigningKey';
+  const TABLE = 'RefTable';
+  const BUCKET = 'RefBlobs';
+  const TOKEN_KEY = 'FnGetAttAccessTokenKey';
 
   interface FunctionProperties {
     Environment: { Variables: Record<string, unknown> };
@@ -184,6 +185,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       [RENDER_CONTRACTS, stage.stateless.pipeline.render],
       [DELIVER, stage.stateless.delivery.deliver],
       [HAND_BACK_DELIVERY, stage.stateless.delivery.handBack],
+      [GIVE_UP_DELIVERY_WAIT, stage.stateless.delivery.giveUp],
       [FAN_OUT, stage.stateless.delivery.fanOut],
       [PUBLISH_EVENTS, stage.stateless.delivery.publish],
       [REDRIVE, stage.stateless.redrive],
@@ -194,13 +196,13 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('functions', () => {
-    it('has exactly one function per endpoint, the fallback, one per worker, the render consumer, the delivery consumer and its hand-back, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate and its backfill (with CDK’s trigger provider), the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
+    it('has exactly one function per endpoint, the fallback, one per worker, the render consumer, the delivery consumer, its hand-back and give-up, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate and its backfill (with CDK’s trigger provider), the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
       // The frame API's functions and the two of the form's files are tested in onboarding-frame.test.ts;
       // the last is CDK's custom resource function that looks up CloudFront's prefix list.
       const form = FRAME_ROUTES.length + 1 + 2;
       template.resourceCountIs(
         'AWS::Lambda::Function',
-        ROUTES.length + 1 + WORKERS.length + 1 + 4 + 1 + 2 + 1 + 2 + form + 1,
+        ROUTES.length + 1 + WORKERS.length + 1 + 5 + 1 + 2 + 1 + 2 + form + 1,
       );
       expect([...stage.stateless.api.functions.keys()].sort()).toEqual(
         [...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort(),
@@ -235,10 +237,13 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         });
         expect(variables.TABLE_NAME).toEqual(expectImportOf(TABLE));
         expect(variables.BLOB_BUCKET).toEqual(expectImportOf(BUCKET));
-        // Only the hosts that issue or check access tokens are told of the signing key (hardening.test.ts).
+        // Only the hosts that check access tokens are told of the token key, and only the token function
+        // is told it may sign with it (hardening.test.ts).
         if (stage.stateless.api.functions.has(name))
-          expect(variables.SIGNING_SECRET_ARN).toEqual(expectImportOf(SIGNING_SECRET));
-        else expect(variables.SIGNING_SECRET_ARN).toBeUndefined();
+          expect(variables.TOKEN_KEY_ARN).toEqual(expectImportOf(TOKEN_KEY));
+        else expect(variables.TOKEN_KEY_ARN).toBeUndefined();
+        if (name === 'token') expect(variables.TOKEN_SIGNING_KEY_ARN).toEqual(expectImportOf(TOKEN_KEY));
+        else expect(variables.TOKEN_SIGNING_KEY_ARN).toBeUndefined();
         expect(variables.PAGES_BASE_URL).toEqual(pagesBaseUrl());
       }
     });
@@ -284,7 +289,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('grants', () => {
-    it('lets every function read and write the table (and use its key), and only the API’s functions read the signing key', () => {
+    it('lets every function read and write the table (and use its key), only the API’s functions read the token key’s public half, and only the token function sign', () => {
       for (const name of functionIds.keys()) {
         const statements = statementsOfFunction(name);
         for (const action of [
@@ -300,10 +305,14 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           ]);
         }
         expect(grants(statements, 'kms:Decrypt', 'ExportsOutputFnGetAttTableKey')).toBe(true);
-        expect([
+        expect([name, grants(statements, 'kms:GetPublicKey', `ExportsOutput${TOKEN_KEY}`)]).toEqual([
           name,
-          grants(statements, 'secretsmanager:GetSecretValue', 'ExportsOutputRefAccessTokenSigningKey'),
-        ]).toEqual([name, stage.stateless.api.functions.has(name)]);
+          stage.stateless.api.functions.has(name),
+        ]);
+        expect([name, grants(statements, 'kms:Sign', `ExportsOutput${TOKEN_KEY}`)]).toEqual([
+          name,
+          name === 'token',
+        ]);
       }
     });
 
@@ -340,7 +349,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
               { Name: 'RATE_LIMITS', Value: 'on' },
               { Name: 'TABLE_NAME', Value: importOf(TABLE) },
               { Name: 'BLOB_BUCKET', Value: importOf(BUCKET) },
-              { Name: 'SIGNING_SECRET_ARN', Value: importOf(SIGNING_SECRET) },
+              { Name: 'TOKEN_KEY_ARN', Value: importOf(TOKEN_KEY) },
               {
                 Name: 'CONTRACT_STATE_MACHINE_ARN',
                 Value: { Ref: Match.stringLikeRegexp('^PipelineContractRuns') },
@@ -360,14 +369,15 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       });
     });
 
-    it('grants the task the table, the bucket (put) and both secrets', () => {
+    it('grants the task the table, the bucket (put), the origin secret and the token key’s public half (no signing)', () => {
       const [taskRoleId] = Object.keys(template.findResources('AWS::IAM::Role')).filter((id) =>
         id.includes('TaskTaskRole'),
       );
       const statements = statementsOfRole(template, taskRoleId ?? '');
       expect(grants(statements, 'dynamodb:PutItem', 'ExportsOutputFnGetAttTable')).toBe(true);
       expect(grants(statements, 's3:PutObject', 'ExportsOutputFnGetAttBlobs')).toBe(true);
-      expect(grants(statements, 'secretsmanager:GetSecretValue', 'AccessTokenSigningKey')).toBe(true);
+      expect(grants(statements, 'kms:GetPublicKey', 'AccessTokenKey')).toBe(true);
+      expect(grants(statements, 'kms:Sign', 'AccessTokenKey')).toBe(false);
       expect(grants(statements, 'secretsmanager:GetSecretValue', 'OriginVerify')).toBe(true);
     });
 
@@ -505,7 +515,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       }
     });
 
-    it('lets each state machine invoke exactly the functions its file runs, and all together the five workers, the delivery hand-back and the acceptance’s two', () => {
+    it('lets each state machine invoke exactly the functions its file runs, and all together the five workers, the delivery wait’s two and the acceptance’s two', () => {
       const invoked = kinds.map((kind) => {
         const ids = invokedBy(roleIdOf(stateMachineOf(kind).machine.role));
         const workers = [...new Set(Object.values(TASK_WORKERS[kind]))].filter(
@@ -515,7 +525,13 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         return ids;
       });
       expect([...new Set(invoked.flat())].sort()).toEqual(
-        [...WORKERS.map((worker) => worker.id), HAND_BACK_DELIVERY, ACCEPT_ONBOARDING, GIVE_UP_ACCEPTANCE]
+        [
+          ...WORKERS.map((worker) => worker.id),
+          HAND_BACK_DELIVERY,
+          GIVE_UP_DELIVERY_WAIT,
+          ACCEPT_ONBOARDING,
+          GIVE_UP_ACCEPTANCE,
+        ]
           .map((id) => functionIds.get(id))
           .sort(),
       );
@@ -688,7 +704,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     }
     const propertiesOf = (name: string) => functionOf(name).properties as Properties;
 
-    it('gives the consumer 30 s and 512 MB and the hand-back its Task’s 30 s, and runs the four functions outside any VPC', () => {
+    it('gives the consumer 30 s and 512 MB, the hand-back and the give-up their Tasks’ 30 s, and runs the five functions outside any VPC', () => {
       const definition = JSON.parse(readFileSync(fromRoot(WORKFLOW_FILES.delivery), 'utf8')) as {
         States: Record<string, { Type: string; TimeoutSeconds?: number }>;
       };
@@ -697,22 +713,33 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         MemorySize: 256,
         Timeout: definition.States.HandBack?.TimeoutSeconds,
       });
+      expect(propertiesOf(GIVE_UP_DELIVERY_WAIT)).toMatchObject({
+        MemorySize: 256,
+        Timeout: definition.States.GiveUp?.TimeoutSeconds,
+      });
       expect(propertiesOf(FAN_OUT)).toMatchObject({ MemorySize: 256, Timeout: 30 });
       expect(propertiesOf(PUBLISH_EVENTS)).toMatchObject({ MemorySize: 256, Timeout: 120 });
       // Public https endpoints are reached directly; the SSRF guard is in the consumer's code.
-      for (const name of [DELIVER, HAND_BACK_DELIVERY, FAN_OUT, PUBLISH_EVENTS])
+      for (const name of [DELIVER, HAND_BACK_DELIVERY, GIVE_UP_DELIVERY_WAIT, FAN_OUT, PUBLISH_EVENTS])
         expect([name, propertiesOf(name).VpcConfig]).toEqual([name, undefined]);
     });
 
     it('lets none of the functions, nor the re-drive, touch the bucket', () => {
-      for (const name of [DELIVER, HAND_BACK_DELIVERY, FAN_OUT, PUBLISH_EVENTS, REDRIVE])
+      for (const name of [
+        DELIVER,
+        HAND_BACK_DELIVERY,
+        GIVE_UP_DELIVERY_WAIT,
+        FAN_OUT,
+        PUBLISH_EVENTS,
+        REDRIVE,
+      ])
         expect([name, bucketActionsOf(name)]).toEqual([name, []]);
     });
 
-    it('starts the delivery state machine only for waits: it waits until the attempt is due, then hands the run back', () => {
+    it('starts the delivery state machine only for waits: it waits until the attempt is due, then hands the run back, or gives up into a recorded failure', () => {
       const definition = JSON.parse(readFileSync(fromRoot(WORKFLOW_FILES.delivery), 'utf8')) as {
         StartAt: string;
-        States: Record<string, { Type: string; TimestampPath?: string; Next?: string; End?: boolean }>;
+        States: Record<string, { Type: string; TimestampPath?: string; Next?: string; Catch?: unknown }>;
       };
       expect(definition.StartAt).toBe('WaitUntilDue');
       expect(definition.States.WaitUntilDue).toMatchObject({
@@ -720,8 +747,15 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         TimestampPath: '$.dueAt',
         Next: 'HandBack',
       });
-      expect(definition.States.HandBack).toMatchObject({ Type: 'Task', End: true });
-      expect(Object.keys(definition.States)).toHaveLength(2);
+      expect(definition.States.HandBack).toMatchObject({ Type: 'Task', Next: 'HandedBack' });
+      expect(definition.States.HandedBack?.Type).toBe('Succeed');
+      // Its failures: test/adapters/delivery-wait-give-up.test.ts.
+      expect(definition.States.HandBack?.Catch).toEqual([
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'GiveUp' },
+      ]);
+      expect(definition.States.GiveUp).toMatchObject({ Type: 'Task', Next: 'GaveUp' });
+      expect(definition.States.GaveUp?.Type).toBe('Fail');
+      expect(Object.keys(definition.States)).toHaveLength(5);
     });
 
     it('lets exactly the fan-out, the consumer, the hand-back and the re-drive send to the delivery queue, told its address', () => {

@@ -13,6 +13,7 @@ import { setPersistentLogKeys } from '../../core/log';
 import type { ApiRequestRecorder, Ports } from '../../core/ports';
 import type { Services } from '../../core/services';
 import type { Worker } from '../../workers/worker';
+import { kmsTokenKeys } from './kms-token-keys';
 import { awsServices, type PdfWiring } from './services';
 
 // Every line this function logs names it (Lambda's JSON log format carries its lines as they are).
@@ -53,9 +54,9 @@ export const endpointHandler =
     return result;
   };
 
-/** The handler of an endpoint's function; `pdf` for an endpoint that reads PDFs. */
+/** The handler of an endpoint's function, which checks access tokens; `pdf` for an endpoint that reads PDFs. */
 export const apiLambda = (endpoint: Endpoint, pdf?: PdfWiring) =>
-  endpointHandler(endpoint, () => awsServices(pdf));
+  endpointHandler(endpoint, () => awsServices({ ...pdf, tokenKeys: kmsTokenKeys }));
 
 /** The handler of a workflow task's function (Step Functions invokes it with the state's input). */
 export const workerLambda =

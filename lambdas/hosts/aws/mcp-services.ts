@@ -70,9 +70,12 @@ const build = async () => {
       allowLoopbackWebhooks: false,
       // Request history records /v1 calls only, never the MCP server's.
       requestHistory: 'off',
-      // No tool issues or checks a /v1 access token: the key is never read here.
-      signingKey: async () => {
-        throw new Error('the MCP server issues and checks no /v1 access token');
+      // No tool issues or checks a /v1 access token: the key is never used here.
+      tokenSigner: async () => {
+        throw new Error('the MCP server issues no /v1 access token');
+      },
+      tokenPublicKey: async () => {
+        throw new Error('the MCP server checks no /v1 access token');
       },
       answersKey: async () => {
         throw new Error('the MCP server never seals or opens form answers');

@@ -1,7 +1,7 @@
 // host -> the composition root of a deployed function or the upload ingest service: configuration read
-// once from the environment and validated, AWS clients built once per instance. The PDF ports are wired
-// only where a function's own entry asks for them (functions/), so the others carry no pdf.js. The
-// request history is written when the host flushes it (a Lambda, before it returns), or on a timer (the
+// once from the environment and validated, AWS clients built once per instance. The PDF ports and the
+// access-token keys are wired only where a host's entry asks for them (functions/, lambda.ts), so the
+// others carry no pdf.js and no KMS client. The request history is written when the host flushes it (a Lambda, before it returns), or on a timer (the
 // upload ingest service, which runs on).
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
@@ -28,11 +28,6 @@ export const AwsConfig = z.object({
   SERVICE_ENVIRONMENT: z.enum(ENVIRONMENTS),
   TABLE_NAME: z.string().check(z.minLength(1)),
   BLOB_BUCKET: z.string().check(z.minLength(1)),
-  /**
-   * The secret holding the access-token signing key. Only the hosts that issue or check tokens (the API's
-   * functions, the ingest service) are given it, so it is read on first use and may be absent elsewhere.
-   */
-  SIGNING_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
   /**
    * The secret holding the form answers' key (the base64 of 32 bytes). Only the frame API functions seal
    * or open answers, so it is read on first use there and may be absent elsewhere.
@@ -68,6 +63,25 @@ const startingNoWaits: DeliveryWaits = {
   },
 };
 
+/** The access-token keys of a host that checks tokens (kms-token-keys.ts). */
+export type TokenKeys = Pick<PortsWiring, 'tokenSigner' | 'tokenPublicKey'>;
+
+/** The keys of a host that checks no access token: a call is a fault of its wiring. */
+const noTokenKeys = (): TokenKeys => ({
+  tokenSigner: async () => {
+    throw new Error('this host is not wired with the token keys: it issues no access token');
+  },
+  tokenPublicKey: async () => {
+    throw new Error('this host is not wired with the token keys: it checks no access token');
+  },
+});
+
+/**
+ * What a host's entry wires in beyond the common ports: the PDF ports when it reads PDFs, the token keys
+ * when it checks access tokens (the API's functions and the ingest service).
+ */
+export type HostWiring = PdfWiring & { tokenKeys?: () => TokenKeys };
+
 /** The PDF ports a function's entry wires in, when it reads PDFs. */
 export type PdfWiring = Pick<PortsWiring, 'pdfs' | 'renderer'>;
 
@@ -77,7 +91,7 @@ export type PdfWiring = Pick<PortsWiring, 'pdfs' | 'renderer'>;
  */
 export const composeAwsServices = (
   config: AwsConfig,
-  pdf: PdfWiring = {},
+  wiring: HostWiring = {},
   requestHistory: RecorderOptions = {},
 ): Services => {
   const secrets = new SecretsManagerClient({});
@@ -90,13 +104,7 @@ export const composeAwsServices = (
     bucket: config.BLOB_BUCKET,
     allowLoopbackWebhooks: false,
     requestHistory,
-    signingKey: async () => {
-      if (!config.SIGNING_SECRET_ARN)
-        throw new Error('SIGNING_SECRET_ARN is not set: this host neither issues nor checks access tokens');
-      const secret = await secrets.send(new GetSecretValueCommand({ SecretId: config.SIGNING_SECRET_ARN }));
-      if (!secret.SecretString) throw new Error('the signing secret has no value');
-      return new TextEncoder().encode(secret.SecretString);
-    },
+    ...(wiring.tokenKeys ?? noTokenKeys)(),
     answersKey: async () => {
       if (!config.ANSWERS_KEY_SECRET_ARN)
         throw new Error('ANSWERS_KEY_SECRET_ARN is not set: this function cannot seal or open form answers');
@@ -122,7 +130,8 @@ export const composeAwsServices = (
         delayScale: 1,
       });
     },
-    ...pdf,
+    pdfs: wiring.pdfs,
+    renderer: wiring.renderer,
   });
   return {
     ports,
@@ -137,8 +146,8 @@ export const composeAwsServices = (
   };
 };
 
-const build = async (pdf: PdfWiring, requestHistory: RecorderOptions): Promise<Services> =>
-  composeAwsServices(AwsConfig.parse(process.env), pdf, requestHistory);
+const build = async (wiring: HostWiring, requestHistory: RecorderOptions): Promise<Services> =>
+  composeAwsServices(AwsConfig.parse(process.env), wiring, requestHistory);
 
 let services: (() => Promise<Services>) | undefined;
 
@@ -146,10 +155,13 @@ let services: (() => Promise<Services>) | undefined;
  * The services of this instance, built on first use (a function always asks with the same wiring). By
  * default the request history is written only when flushed: a Lambda flushes before it returns.
  */
-export const awsServices = (pdf: PdfWiring = {}, requestHistory: RecorderOptions = {}): Promise<Services> => {
+export const awsServices = (
+  wiring: HostWiring = {},
+  requestHistory: RecorderOptions = {},
+): Promise<Services> => {
   services ??= builtOnFirstUse(() =>
     // Secrets Manager down: a 503 (or a retried task), like any dependency's fault.
-    build(pdf, requestHistory).catch((error: unknown) => {
+    build(wiring, requestHistory).catch((error: unknown) => {
       throw translateFault(error);
     }),
   );

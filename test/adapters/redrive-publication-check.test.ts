@@ -1,0 +1,95 @@
+// adapters -> the scheduled re-drive (lambdas/workers/redrive-runs.ts) over an environment's ports in
+// DynamoDB Local: it starts the unfinished runs and says, in the line the stage's alarm counts
+// (lib/operations.ts), how many contract runs are past their 20-minute promise, 0 included.
+import { createS3Client } from '../../lambdas/adapters/blobs/s3-client';
+import { composePorts } from '../../lambdas/adapters/compose';
+import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
+import { systemClock } from '../../lambdas/adapters/system-clock';
+import {
+  PUBLICATION_CHECK_LINE,
+  PUBLICATION_PROMISE,
+} from '../../lambdas/core/contracts/publication-promise';
+import { runName, type WorkflowRun } from '../../lambdas/core/ports';
+import { SECOND } from '../../lambdas/core/time';
+import { redriveRuns } from '../../lambdas/workers/redrive-runs';
+import { useTestDynamoDb } from '../support/dynamodb-local';
+import { completion, contractReview, contractVersion, id, scopeIn } from '../support/fixtures';
+import { linesOf } from '../support/log-capture';
+
+const db = useTestDynamoDb();
+
+/** The production ports over a fresh table; runs started are only noted. */
+const portsOver = (tableName: string, started: WorkflowRun[]) => {
+  const unreachable = 'http://127.0.0.1:9';
+  const unused = async () => {
+    throw new Error('the re-drive waits for nothing');
+  };
+  return composePorts({
+    environment: 'production',
+    dynamo: db.doc,
+    tableName,
+    s3: createS3Client({ region: 'us-east-1', endpoint: unreachable }),
+    bucket: 'unused',
+    tokenSigner: async () => {
+      throw new Error('the re-drive issues no access token');
+    },
+    tokenPublicKey: async () => {
+      throw new Error('the re-drive checks no access token');
+    },
+    answersKey: async () => new Uint8Array(32),
+    workflows: {
+      start: async (run) => {
+        started.push(run);
+      },
+      completeWait: unused,
+      failWait: unused,
+    },
+    deliveryQueue: () => ({ schedule: async () => {} }),
+    allowLoopbackWebhooks: false,
+    requestHistory: 'off',
+  });
+};
+
+test('starts every unfinished run and logs how many contract runs are past their promise', async () => {
+  const tableName = await db.freshTable();
+  const started: WorkflowRun[] = [];
+  const ports = portsOver(tableName, started);
+  const idempotency = new DynamoDbIdempotencyStore(db.doc, tableName, systemClock());
+  const scope = scopeIn('production');
+  const send = async (acceptedAgo: number) => {
+    const review = contractReview(scope, Date.now() * 1000 - acceptedAgo);
+    const key = id('idem-');
+    await idempotency.claim(scope, key, `fp-${key}`);
+    await ports.contractReviews.create({
+      review,
+      version: contractVersion(review, 1, review.createdAt),
+      idempotency: completion(scope, key, `fp-${key}`),
+    });
+    return review;
+  };
+
+  const quiet = await linesOf(async () => {
+    await redriveRuns(ports);
+  });
+  expect(quiet.filter((line) => line.message === PUBLICATION_CHECK_LINE)).toEqual([
+    expect.objectContaining({ level: 'INFO', late: 0 }),
+  ]);
+
+  const late = await send(PUBLICATION_PROMISE + 60 * SECOND);
+  const young = await send(60 * SECOND);
+  const lines = await linesOf(async () => {
+    await redriveRuns(ports);
+  });
+  const lateRun = {
+    kind: 'contract',
+    environment: 'production',
+    contractReviewId: late.id,
+    version: 1,
+  } as const;
+  expect(started.map((run) => run.kind === 'contract' && run.contractReviewId).sort()).toEqual(
+    [late.id, young.id].sort(),
+  );
+  expect(lines.filter((line) => line.message === PUBLICATION_CHECK_LINE)).toEqual([
+    expect.objectContaining({ late: 1, runs: [runName(lateRun)] }),
+  ]);
+});
