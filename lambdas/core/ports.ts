@@ -141,8 +141,13 @@ export const SUPERSEDED = 'Superseded';
  * accepted, a review published). A run not yet finished is re-driven after a restart.
  */
 export interface RunStore {
-  /** Workflow runs recorded and not finished, oldest first. */
+  /** Workflow runs recorded and not finished, oldest first: the first `limit` of them. */
   unfinished(limit: number): Promise<WorkflowRun[]>;
+  /**
+   * Every workflow run recorded and not finished, oldest first, `pageSize` at a time: what the re-drive
+   * walks, so that runs which keep failing (or wait days for a lawyer) never hide newer ones.
+   */
+  eachUnfinished(pageSize: number): AsyncIterable<WorkflowRun[]>;
   /** Marks a run finished; finishing it again changes nothing. */
   finish(run: WorkflowRun, outcome: RunOutcome): Promise<void>;
 }

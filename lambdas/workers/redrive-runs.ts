@@ -9,7 +9,7 @@
 import { brokenPublicationPromises, PUBLICATION_CHECK_LINE } from '../core/contracts/publication-promise';
 import { log } from '../core/log';
 import type { Micros } from '../core/model';
-import { type Ports, runName } from '../core/ports';
+import { type Ports, runName, type WorkflowRun } from '../core/ports';
 import { redriveDeliveries } from '../core/webhooks/delivery';
 
 /**
@@ -19,7 +19,7 @@ import { redriveDeliveries } from '../core/webhooks/delivery';
 export const DELIVERY_OVERDUE_MICROS: Micros = 5 * 60 * 1_000_000;
 
 /**
- * Starts every unfinished workflow run (oldest first, at most `limit`), says how many of the contract
+ * Starts every unfinished workflow run (oldest first, `limit` at a time), says how many of the contract
  * runs among them are past their promise, and hands on the overdue ones among every pending delivery
  * (`limit` at a time); resolves with how many of each were looked at.
  */
@@ -27,9 +27,15 @@ export const redriveRuns = async (
   ports: Ports,
   limit = 100,
 ): Promise<{ workflows: number; deliveries: number }> => {
-  const runs = await ports.runs.unfinished(limit);
-  for (const run of runs) await ports.workflows.start(run);
-  const late = await brokenPublicationPromises(ports.contractReviews, runs, ports.clock.now());
+  // Every unfinished run, a page at a time: runs that keep failing, or wait days for a lawyer, are the
+  // oldest and would otherwise fill every re-drive and starve the newer ones.
+  let workflows = 0;
+  const late: WorkflowRun[] = [];
+  for await (const runs of ports.runs.eachUnfinished(limit)) {
+    for (const run of runs) await ports.workflows.start(run);
+    late.push(...(await brokenPublicationPromises(ports.contractReviews, runs, ports.clock.now())));
+    workflows += runs.length;
+  }
   // Every re-drive, 0 included, so the alarm's metric has a value each period.
   log.info(PUBLICATION_CHECK_LINE, { late: late.length, runs: late.slice(0, 10).map(runName) });
   let deliveries = 0;
@@ -38,5 +44,5 @@ export const redriveRuns = async (
     await redriveDeliveries(ports, page, DELIVERY_OVERDUE_MICROS);
     page = page.length < limit ? [] : await ports.webhookMessages.pendingDeliveries(limit, page.at(-1));
   }
-  return { workflows: runs.length, deliveries };
+  return { workflows, deliveries };
 };

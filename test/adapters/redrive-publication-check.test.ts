@@ -93,3 +93,25 @@ test('starts every unfinished run and logs how many contract runs are past their
     expect.objectContaining({ late: 1, runs: [runName(lateRun)] }),
   ]);
 });
+
+test('starts every unfinished run when there are more than a page of them: the oldest never starve the rest', async () => {
+  const tableName = await db.freshTable();
+  const started: WorkflowRun[] = [];
+  const ports = portsOver(tableName, started);
+  const idempotency = new DynamoDbIdempotencyStore(db.doc, tableName, systemClock());
+  const scope = scopeIn('production');
+  const reviews: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const review = contractReview(scope, Date.now() * 1000 - (5 - i) * SECOND);
+    const key = id('idem-');
+    await idempotency.claim(scope, key, `fp-${key}`);
+    await ports.contractReviews.create({
+      review,
+      version: contractVersion(review, 1, review.createdAt),
+      idempotency: completion(scope, key, `fp-${key}`),
+    });
+    reviews.push(review.id);
+  }
+  await expect(redriveRuns(ports, 2)).resolves.toMatchObject({ workflows: 5 });
+  expect(started.map((run) => run.kind === 'contract' && run.contractReviewId)).toEqual(reviews);
+});

@@ -118,6 +118,10 @@ test('runs from sends, new versions and changes come back oldest first, whatever
   const expected = [contractRun(c), contractRun(b), contractRun(c2, 2), reviewRun(b), contractRun(a)];
   expect(await runs.unfinished(10)).toEqual(expected);
   expect(await runs.unfinished(2)).toEqual(expected.slice(0, 2));
+  // The re-drive's walk: every run, oldest first, a page at a time.
+  const pages: WorkflowRun[][] = [];
+  for await (const page of runs.eachUnfinished(2)) pages.push(page);
+  expect(pages).toEqual([expected.slice(0, 2), expected.slice(2, 4), expected.slice(4)]);
 });
 
 test('an update without runs records none; one with runs records each, with its events', async () => {

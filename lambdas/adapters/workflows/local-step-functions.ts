@@ -133,7 +133,8 @@ export class LocalStepFunctions {
   async redrive(): Promise<void> {
     this.redriving ??= (async () => {
       for (const environment of Object.keys(this.options.runs) as Environment[]) {
-        for (const run of await this.options.runs[environment].unfinished(100)) this.start(run);
+        for await (const runs of this.options.runs[environment].eachUnfinished(100))
+          for (const run of runs) this.start(run);
       }
     })().finally(() => {
       this.redriving = undefined;
