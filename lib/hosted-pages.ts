@@ -263,6 +263,29 @@ export class HostedPages extends Construct {
     // redeployment of this (stateless) stack and its distribution.
     this.baseUrl = addressOf(this.distribution, pagesDomain);
 
+    // What the gate and the backfill are told, and may do: list the bucket's keys under `listing` (no
+    // object read), and read the store's version and make `writes` to it.
+    const gateSettings = {
+      [GATE_SETTINGS.store]: this.withdrawnSlugs.keyValueStoreArn,
+      [GATE_SETTINGS.distribution]: this.distribution.distributionId,
+    };
+    const storeAccess = (fn: ServiceFunction, listing: Record<string, object>, writes: string[]) => {
+      useBucket(fn, blobBucket, NO_BLOBS);
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [blobBucket.bucketArn],
+          conditions: listing,
+        }),
+      );
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['DescribeKeyValueStore', ...writes].map((action) => `cloudfront-keyvaluestore:${action}`),
+          resources: [this.withdrawnSlugs.keyValueStoreArn],
+        }),
+      );
+    };
+
     // The withdrawal gate: told of every change of a marker, it puts the slug into the store or deletes
     // it (as the bucket has the marker or not) and invalidates the publication's files. It may list
     // the markers' own keys (to see whether one is there), write the store and invalidate this
@@ -277,29 +300,12 @@ export class HostedPages extends Construct {
         'WithdrawalGateDeadLetters',
         'Withdrawals the gate could not apply',
       ),
-      environment: {
-        [GATE_SETTINGS.store]: this.withdrawnSlugs.keyValueStoreArn,
-        [GATE_SETTINGS.distribution]: this.distribution.distributionId,
-      },
+      environment: gateSettings,
     });
-    useBucket(this.withdrawalGate, blobBucket, NO_BLOBS);
-    this.withdrawalGate.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['s3:ListBucket'],
-        resources: [blobBucket.bucketArn],
-        conditions: { StringLike: { 's3:prefix': WITHDRAWAL_MARKERS } },
-      }),
-    );
-    this.withdrawalGate.addToRolePolicy(
-      new PolicyStatement({
-        actions: [
-          'cloudfront-keyvaluestore:DescribeKeyValueStore',
-          'cloudfront-keyvaluestore:PutKey',
-          'cloudfront-keyvaluestore:DeleteKey',
-        ],
-        resources: [this.withdrawnSlugs.keyValueStoreArn],
-      }),
-    );
+    storeAccess(this.withdrawalGate, { StringLike: { 's3:prefix': WITHDRAWAL_MARKERS } }, [
+      'PutKey',
+      'DeleteKey',
+    ]);
     this.distribution.grantCreateInvalidation(this.withdrawalGate);
 
     this.withdrawalMarkers = new Rule(this, 'WithdrawalMarkers', {
@@ -324,25 +330,9 @@ export class HostedPages extends Construct {
       description: 'hosted pages: fill a new store of withdrawn slugs from the withdrawal markers',
       memorySize: 256,
       timeout: Duration.minutes(BACKFILL_MINUTES),
-      environment: {
-        [GATE_SETTINGS.store]: this.withdrawnSlugs.keyValueStoreArn,
-        [GATE_SETTINGS.distribution]: this.distribution.distributionId,
-      },
+      environment: gateSettings,
     });
-    useBucket(this.withdrawalBackfill, blobBucket, NO_BLOBS);
-    this.withdrawalBackfill.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['s3:ListBucket'],
-        resources: [blobBucket.bucketArn],
-        conditions: { StringEquals: { 's3:prefix': PUBLICATIONS_PREFIX } },
-      }),
-    );
-    this.withdrawalBackfill.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['cloudfront-keyvaluestore:DescribeKeyValueStore', 'cloudfront-keyvaluestore:PutKey'],
-        resources: [this.withdrawnSlugs.keyValueStoreArn],
-      }),
-    );
+    storeAccess(this.withdrawalBackfill, { StringEquals: { 's3:prefix': PUBLICATIONS_PREFIX } }, ['PutKey']);
     this.backfill = new Trigger(this, 'BackfillOnDeploy', {
       handler: this.withdrawalBackfill,
       executeOnHandlerChange: true,

@@ -50,13 +50,11 @@ const portsOver = (tableName: string, started: WorkflowRun[]) => {
   });
 };
 
-test('starts every unfinished run and logs how many contract runs are past their promise', async () => {
-  const tableName = await db.freshTable();
-  const started: WorkflowRun[] = [];
-  const ports = portsOver(tableName, started);
+/** Sends a contract accepted `acceptedAgo` µs ago, through the store as the API does: its run is recorded. */
+const sender = (tableName: string, ports: ReturnType<typeof portsOver>) => {
   const idempotency = new DynamoDbIdempotencyStore(db.doc, tableName, systemClock());
   const scope = scopeIn('production');
-  const send = async (acceptedAgo: number) => {
+  return async (acceptedAgo: number) => {
     const review = contractReview(scope, Date.now() * 1000 - acceptedAgo);
     const key = id('idem-');
     await idempotency.claim(scope, key, `fp-${key}`);
@@ -67,6 +65,13 @@ test('starts every unfinished run and logs how many contract runs are past their
     });
     return review;
   };
+};
+
+test('starts every unfinished run and logs how many contract runs are past their promise', async () => {
+  const tableName = await db.freshTable();
+  const started: WorkflowRun[] = [];
+  const ports = portsOver(tableName, started);
+  const send = sender(tableName, ports);
 
   const quiet = await linesOf(async () => {
     await redriveRuns(ports);
@@ -98,20 +103,9 @@ test('starts every unfinished run when there are more than a page of them: the o
   const tableName = await db.freshTable();
   const started: WorkflowRun[] = [];
   const ports = portsOver(tableName, started);
-  const idempotency = new DynamoDbIdempotencyStore(db.doc, tableName, systemClock());
-  const scope = scopeIn('production');
+  const send = sender(tableName, ports);
   const reviews: string[] = [];
-  for (let i = 0; i < 5; i++) {
-    const review = contractReview(scope, Date.now() * 1000 - (5 - i) * SECOND);
-    const key = id('idem-');
-    await idempotency.claim(scope, key, `fp-${key}`);
-    await ports.contractReviews.create({
-      review,
-      version: contractVersion(review, 1, review.createdAt),
-      idempotency: completion(scope, key, `fp-${key}`),
-    });
-    reviews.push(review.id);
-  }
+  for (let i = 0; i < 5; i++) reviews.push((await send((5 - i) * SECOND)).id);
   await expect(redriveRuns(ports, 2)).resolves.toMatchObject({ workflows: 5 });
   expect(started.map((run) => run.kind === 'contract' && run.contractReviewId)).toEqual(reviews);
 });
