@@ -5,14 +5,16 @@
 import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyStructuredResultV2,
+  Context,
   SQSBatchResponse,
   SQSEvent,
 } from 'aws-lambda';
 import type { Endpoint } from '../../api/http/endpoint';
 import { setPersistentLogKeys } from '../../core/log';
-import type { ApiRequestRecorder, Ports } from '../../core/ports';
+import type { Ports } from '../../core/ports';
 import type { Services } from '../../core/services';
 import type { Worker } from '../../workers/worker';
+import { type AfterResponse, registerAfterResponse } from './after-response';
 import { kmsTokenKeys } from './kms-token-keys';
 import { awsServices, type PdfWiring } from './services';
 
@@ -20,43 +22,68 @@ import { awsServices, type PdfWiring } from './services';
 setPersistentLogKeys({ function: process.env.AWS_LAMBDA_FUNCTION_NAME });
 
 /**
- * How long an endpoint's function waits for its request history to be written before it returns anyway
- * (the write goes on when the instance next runs, if it does): a slow or throttled table delays an answer
- * by at most this, and never fails it.
+ * How long an endpoint's function waits for its request history to be written before it returns anyway,
+ * where it must write before it answers (no after-response extension): a slow or throttled table delays
+ * an answer by at most this, and never fails it (the write goes on when the instance next runs, if it does).
  */
 const HISTORY_FLUSH_WAIT_MS = 500;
 
 /** `recorder.flush()`, or at most `ms` of it. */
-const flushWithin = async (recorder: ApiRequestRecorder, ms: number): Promise<void> => {
+const flushWithin = async (flushed: Promise<void>, ms: number): Promise<void> => {
   let timer: NodeJS.Timeout | undefined;
   const waited = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, ms);
   });
-  await Promise.race([recorder.flush(), waited]);
+  await Promise.race([flushed, waited]);
   clearTimeout(timer);
 };
 
+export interface EndpointHandlerOptions {
+  /** Where the call's request history is written after the answer has gone (after-response.ts). */
+  afterResponse?: AfterResponse | null;
+  flushWaitMs?: number;
+}
+
 /**
  * An endpoint as a Lambda handler over `services`. Nothing runs in a Lambda once its handler has returned
- * (the instance is frozen), so the call's request history is written before it returns: one
- * BatchWriteItem of one item, a few milliseconds added to the answer's latency and the function's billed
- * time, on the calls that are recorded (an accepted credential) only.
+ * and its extensions are done, so the call's request history (one BatchWriteItem, on the calls that are
+ * recorded: an accepted credential) is handed to the after-response extension, which holds the instance
+ * until it is written while the answer is already on its way; without the extension it is written before
+ * the handler returns, a few milliseconds added to the answer.
  */
 export const endpointHandler =
-  (endpoint: Endpoint, services: () => Promise<Services>, flushWaitMs = HISTORY_FLUSH_WAIT_MS) =>
-  async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+  (
+    endpoint: Endpoint,
+    services: () => Promise<Services>,
+    { afterResponse = null, flushWaitMs = HISTORY_FLUSH_WAIT_MS }: EndpointHandlerOptions = {},
+  ) =>
+  async (
+    event: APIGatewayProxyEventV2,
+    context?: Pick<Context, 'awsRequestId'>,
+  ): Promise<APIGatewayProxyStructuredResultV2> => {
     let built: Services | undefined;
-    const result = await endpoint.handle(event, async () => {
-      built = await services();
-      return built;
-    });
-    if (built) await flushWithin(built.ports.apiRequestRecorder, flushWaitMs);
-    return result;
+    try {
+      const result = await endpoint.handle(event, async () => {
+        built = await services();
+        return built;
+      });
+      return result;
+    } finally {
+      const flushed = built ? built.ports.apiRequestRecorder.flush() : Promise.resolve();
+      // Every invocation is handed over, written or not: the extension waits for each.
+      if (afterResponse && context) afterResponse.finish(context.awsRequestId, flushed);
+      else await flushWithin(flushed, flushWaitMs);
+    }
   };
 
-/** The handler of an endpoint's function, which checks access tokens; `pdf` for an endpoint that reads PDFs. */
-export const apiLambda = (endpoint: Endpoint, pdf?: PdfWiring) =>
-  endpointHandler(endpoint, () => awsServices({ ...pdf, tokenKeys: kmsTokenKeys }));
+/**
+ * The handler of an endpoint's function, which checks access tokens; `pdf` for an endpoint that reads
+ * PDFs. Awaited by the function's entry: the after-response extension registers during the init.
+ */
+export const apiLambda = async (endpoint: Endpoint, pdf?: PdfWiring) =>
+  endpointHandler(endpoint, () => awsServices({ ...pdf, tokenKeys: kmsTokenKeys }), {
+    afterResponse: await registerAfterResponse(),
+  });
 
 /** The handler of a workflow task's function (Step Functions invokes it with the state's input). */
 export const workerLambda =

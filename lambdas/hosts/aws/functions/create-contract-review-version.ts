@@ -3,4 +3,4 @@ import { lazyPdfInspector } from '../../../adapters/pdf/lazy-pdf-ports';
 import { createContractReviewVersion } from '../../../api/create-contract-review-version';
 import { apiLambda } from '../lambda';
 
-export const handler = apiLambda(createContractReviewVersion, { pdfs: lazyPdfInspector });
+export const handler = await apiLambda(createContractReviewVersion, { pdfs: lazyPdfInspector });

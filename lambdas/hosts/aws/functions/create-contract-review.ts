@@ -3,4 +3,4 @@ import { lazyPdfInspector } from '../../../adapters/pdf/lazy-pdf-ports';
 import { createContractReview } from '../../../api/create-contract-review';
 import { apiLambda } from '../lambda';
 
-export const handler = apiLambda(createContractReview, { pdfs: lazyPdfInspector });
+export const handler = await apiLambda(createContractReview, { pdfs: lazyPdfInspector });

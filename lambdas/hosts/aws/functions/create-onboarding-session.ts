@@ -2,4 +2,4 @@
 import { createOnboardingSession } from '../../../api/create-onboarding-session';
 import { apiLambda } from '../lambda';
 
-export const handler = apiLambda(createOnboardingSession);
+export const handler = await apiLambda(createOnboardingSession);

@@ -2,4 +2,4 @@
 import { frameNotFound } from '../../../api/frame-not-found';
 import { apiLambda } from '../lambda';
 
-export const handler = apiLambda(frameNotFound);
+export const handler = await apiLambda(frameNotFound);

@@ -2,4 +2,4 @@
 import { frameSaveDraft } from '../../../api/frame-save-draft';
 import { apiLambda } from '../lambda';
 
-export const handler = apiLambda(frameSaveDraft);
+export const handler = await apiLambda(frameSaveDraft);

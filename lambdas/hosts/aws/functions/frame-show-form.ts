@@ -2,4 +2,4 @@
 import { frameShowForm } from '../../../api/frame-show-form';
 import { apiLambda } from '../lambda';
 
-export const handler = apiLambda(frameShowForm);
+export const handler = await apiLambda(frameShowForm);

@@ -2,4 +2,4 @@
 import { frameSubmitForm } from '../../../api/frame-submit-form';
 import { apiLambda } from '../lambda';
 
-export const handler = apiLambda(frameSubmitForm);
+export const handler = await apiLambda(frameSubmitForm);

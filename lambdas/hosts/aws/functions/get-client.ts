@@ -2,4 +2,4 @@
 import { getClient } from '../../../api/get-client';
 import { apiLambda } from '../lambda';
 
-export const handler = apiLambda(getClient);
+export const handler = await apiLambda(getClient);

@@ -2,4 +2,4 @@
 import { getContractReview } from '../../../api/get-contract-review';
 import { apiLambda } from '../lambda';
 
-export const handler = apiLambda(getContractReview);
+export const handler = await apiLambda(getContractReview);

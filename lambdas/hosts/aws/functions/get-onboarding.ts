@@ -2,4 +2,4 @@
 import { getOnboarding } from '../../../api/get-onboarding';
 import { apiLambda } from '../lambda';
 
-export const handler = apiLambda(getOnboarding);
+export const handler = await apiLambda(getOnboarding);

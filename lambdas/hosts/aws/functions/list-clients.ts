@@ -2,4 +2,4 @@
 import { listClients } from '../../../api/list-clients';
 import { apiLambda } from '../lambda';
 
-export const handler = apiLambda(listClients);
+export const handler = await apiLambda(listClients);

@@ -2,4 +2,4 @@
 import { listContractReviews } from '../../../api/list-contract-reviews';
 import { apiLambda } from '../lambda';
 
-export const handler = apiLambda(listContractReviews);
+export const handler = await apiLambda(listContractReviews);

@@ -2,4 +2,4 @@
 import { notFound } from '../../../api/not-found';
 import { apiLambda } from '../lambda';
 
-export const handler = apiLambda(notFound);
+export const handler = await apiLambda(notFound);

@@ -2,4 +2,4 @@
 import { openapi } from '../../../api/openapi';
 import { apiLambda } from '../lambda';
 
-export const handler = apiLambda(openapi);
+export const handler = await apiLambda(openapi);

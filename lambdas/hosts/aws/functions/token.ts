@@ -2,4 +2,4 @@
 import { token } from '../../../api/token';
 import { apiLambda } from '../lambda';
 
-export const handler = apiLambda(token);
+export const handler = await apiLambda(token);
