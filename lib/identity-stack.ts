@@ -17,6 +17,14 @@ import {
   ResponseHeadersPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
+import {
+  AccountRecovery,
+  Mfa,
+  OAuthScope,
+  UserPool,
+  type UserPoolClient,
+  UserPoolClientIdentityProvider,
+} from 'aws-cdk-lib/aws-cognito';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -31,7 +39,9 @@ import {
   TTL_ATTRIBUTE,
 } from '../lambdas/adapters/dynamodb/table-schema';
 import { ENVIRONMENTS } from '../lambdas/core/model';
-import { acknowledge } from './checks';
+import { MIN_PASSWORD_CHARACTERS } from '../lambdas/core/people/credentials';
+import { UPSTREAM_CALLBACK_PATH } from '../lambdas/identity-provider/upstream';
+import { acknowledge, cdkSingleton } from './checks';
 import {
   completeDistribution,
   distributionDefaults,
@@ -73,6 +83,9 @@ export class IdentityStack extends Stack {
   /** The provider's cookie key and signing JWKS (lambdas/hosts/aws/provider-keys.ts): the provider's alone. */
   readonly providerKeys: Secret;
   readonly portal: PortalSite;
+  /** Where people sign in (and up): the provider's upstream (lambdas/identity-provider/upstream.ts). */
+  readonly userPool: UserPool;
+  readonly userPoolClient: UserPoolClient;
 
   constructor(scope: Construct, id: string, props: IdentityStackProps) {
     super(scope, id, props);
@@ -176,6 +189,69 @@ export class IdentityStack extends Stack {
     );
     this.issuer = `https://${this.providerDistribution.distributionDomainName}`;
     this.provider.addEnvironment('IDENTITY_ISSUER', this.issuer);
+
+    // The upstream sign-in: people sign up and in at the user pool's hosted pages (email verified there),
+    // and the provider maps the verified email to a person. Retained: it holds the people's passwords.
+    this.userPool = new UserPool(this, 'People', {
+      userPoolName: 'contract-service-people',
+      selfSignUpEnabled: true,
+      signInAliases: { email: true },
+      autoVerify: { email: true },
+      passwordPolicy: {
+        minLength: MIN_PASSWORD_CHARACTERS,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+      },
+      mfa: Mfa.OPTIONAL,
+      mfaSecondFactor: { otp: true, sms: false },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledge(
+      this.userPool,
+      'AwsSolutions-COG2',
+      'Multi-factor authentication is offered (an authenticator app), not required: developers sign up themselves, and a required second factor would stop the first sign-in.',
+    );
+    acknowledge(
+      this.userPool,
+      'AwsSolutions-COG8',
+      'Threat protection needs the Plus feature plan (a price per person); the choice is the operator’s (README, Deploying).',
+    );
+    this.userPool.addDomain('Domain', {
+      cognitoDomain: { domainPrefix: `contract-service-${this.account}` },
+    });
+    this.userPoolClient = this.userPool.addClient('ProviderClient', {
+      userPoolClientName: 'contract-service identity provider',
+      generateSecret: true,
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+      oAuth: {
+        flows: { authorizationCodeGrant: true },
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL],
+        callbackUrls: [`${this.issuer}${UPSTREAM_CALLBACK_PATH}`],
+      },
+      preventUserExistenceErrors: true,
+    });
+    // Read from the pool at deployment (a custom resource) into a secret only the provider reads.
+    const upstreamSecret = new Secret(this, 'UpstreamClientSecret', {
+      description: 'contract-service identity: the identity provider’s client secret at the user pool',
+      secretStringValue: this.userPoolClient.userPoolClientSecret,
+    });
+    acknowledge(
+      upstreamSecret,
+      'AwsSolutions-SMG4',
+      'Cognito makes the client secret and cannot rotate it in place: a new client is a new secret.',
+    );
+    acknowledge(
+      cdkSingleton(this, 'AWS679f53fac002430cb0da5b7982bd2287'),
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      'CDK’s custom resource function reading the client secret from the pool: Lambda’s basic execution policy writes its log lines only.',
+    );
+    useSecret(this.provider, 'UPSTREAM_CLIENT_SECRET_ARN', upstreamSecret);
+    this.provider.addEnvironment('UPSTREAM_ISSUER', this.userPool.userPoolProviderUrl);
+    this.provider.addEnvironment('UPSTREAM_CLIENT_ID', this.userPoolClient.userPoolClientId);
 
     this.portal = new PortalSite(this, 'Portal', {
       identityTable: this.table,

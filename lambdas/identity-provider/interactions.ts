@@ -93,8 +93,7 @@ export const interactionPages = (
     // Found by the uid its state carries (the interaction's cookie is scoped to its own pages); the
     // resumption still needs the resume cookie of the browser that started it.
     const interaction = await provider.Interaction.find(answer.uid);
-    if (!interaction || interaction.prompt.name !== 'login')
-      return at.page(400, EXPIRED, { 'Set-Cookie': clear });
+    if (interaction?.prompt.name !== 'login') return at.page(400, EXPIRED, { 'Set-Cookie': clear });
     const person = await signInUpstream(people, answer.person.email);
     log.info('person signed in upstream', { person_id: person.id });
     interaction.result = { login: { accountId: person.id, amr: ['fed'] } };

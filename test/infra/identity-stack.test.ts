@@ -2,7 +2,8 @@
 // when context names both environments (`service:identity`): cdk-nag clean, the identity table retained
 // and granted only to the identity provider, the portal's backend and the two MCP servers, the portal's
 // bucket private behind origin access control, the portal's client secret read by its backend and the
-// provider alone, HSTS on the new distributions, and the SSM parameters the stages read.
+// provider alone, HSTS on the new distributions, the SSM parameters the stages read, and the Cognito user
+// pool people sign in at (the provider's upstream).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { buildPortalAssets } from '../../frontend/portal/build';
 import { TTL_ATTRIBUTE } from '../../lambdas/adapters/dynamodb/table-schema';
 import { ENVIRONMENTS } from '../../lambdas/core/model';
+import { UPSTREAM_CALLBACK_PATH } from '../../lambdas/identity-provider/upstream';
 import { type EnvironmentResources, IDENTITY_CONTEXT, IDENTITY_PARAMETERS } from '../../lib/identity-context';
 import type { IdentityStack } from '../../lib/identity-stack';
 import { PORTAL_BACKEND_PATHS } from '../../lib/portal-site';
@@ -203,10 +205,36 @@ it('gives the portal’s backend each environment’s table, delivery queue and 
       'PRODUCTION_BASE_URL',
       'PROVIDER_KEYS_SECRET_ARN',
       'SANDBOX_BASE_URL',
+      'UPSTREAM_CLIENT_ID',
+      'UPSTREAM_CLIENT_SECRET_ARN',
+      'UPSTREAM_ISSUER',
     ].sort(),
   );
   const parameters = Object.values(template.findResources('AWS::SSM::Parameter')).map(
     (parameter) => parameter.Properties.Name,
   );
   expect(parameters.sort()).toEqual(Object.values(IDENTITY_PARAMETERS).sort());
+});
+
+it('signs people in at a Cognito user pool upstream, whose client secret only the provider reads', () => {
+  const distribution = logicalIdOf(identity, identity.providerDistribution);
+  template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+    GenerateSecret: true,
+    AllowedOAuthFlows: ['code'],
+    AllowedOAuthScopes: ['openid', 'email'],
+    CallbackURLs: [
+      {
+        'Fn::Join': [
+          '',
+          ['https://', { 'Fn::GetAtt': [distribution, 'DomainName'] }, UPSTREAM_CALLBACK_PATH],
+        ],
+      },
+    ],
+  });
+  template.hasResource('AWS::Cognito::UserPool', { DeletionPolicy: 'Retain' });
+  const secret = Object.entries(template.findResources('AWS::SecretsManager::Secret')).find(([id]) =>
+    id.startsWith('UpstreamClientSecret'),
+  );
+  if (!secret) throw new Error('no upstream client secret');
+  expect(rolesGranted(template, secret[0])).toEqual([roleOf(identity, identity.provider)]);
 });

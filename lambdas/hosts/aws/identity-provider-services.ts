@@ -1,6 +1,7 @@
 // host -> the composition root of the deployed identity provider (one function, behind its own CloudFront
 // address): its state and the people in the identity table, its keys and the portal's client secret in
-// Secrets Manager, and the MCP addresses of both environments as its resources. Configuration is read once
+// Secrets Manager, the Cognito user pool where people sign in (upstream.ts), and the MCP addresses of
+// both environments as its resources. Configuration is read once
 // from the environment and validated; the listener is built once per instance.
 import type { RequestListener } from 'node:http';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -30,15 +31,31 @@ const IdentityProviderConfig = z.object({
   PROVIDER_KEYS_SECRET_ARN: setting,
   SANDBOX_BASE_URL: z.url(),
   PRODUCTION_BASE_URL: z.url(),
+  /** The Cognito user pool where people sign in (its issuer), and the provider's client there. */
+  UPSTREAM_ISSUER: z.url(),
+  UPSTREAM_CLIENT_ID: setting,
+  UPSTREAM_CLIENT_SECRET_ARN: setting,
 });
+
+const secretText = async (secrets: SecretsManagerClient, secretId: string, what: string): Promise<string> => {
+  const answer = await secrets.send(new GetSecretValueCommand({ SecretId: secretId }));
+  if (!answer.SecretString) throw new Error(`${what} has no value`);
+  return answer.SecretString;
+};
 
 export const awsIdentityProvider = async (): Promise<RequestListener> => {
   const config = IdentityProviderConfig.parse(process.env);
   const secrets = new SecretsManagerClient({});
-  const portalSecret = await secrets.send(
-    new GetSecretValueCommand({ SecretId: config.PORTAL_CLIENT_SECRET_ARN }),
+  const portalSecret = await secretText(
+    secrets,
+    config.PORTAL_CLIENT_SECRET_ARN,
+    "the portal's client secret",
   );
-  if (!portalSecret.SecretString) throw new Error("the portal's client secret has no value");
+  const upstreamSecret = await secretText(
+    secrets,
+    config.UPSTREAM_CLIENT_SECRET_ARN,
+    'the upstream client secret',
+  );
   const keys = await providerKeys(secrets, config.PROVIDER_KEYS_SECRET_ARN);
   const dynamo = createDocumentClient();
   const table = config.IDENTITY_TABLE_NAME;
@@ -50,10 +67,15 @@ export const awsIdentityProvider = async (): Promise<RequestListener> => {
       indicator: mcpServerUrl(baseUrls[environment]),
       environment,
     })),
-    portal: portalClient(config.PORTAL_URL.replace(/\/+$/, ''), portalSecret.SecretString),
+    portal: portalClient(config.PORTAL_URL.replace(/\/+$/, ''), portalSecret),
     signingKeys: keys.signingKeys,
     cookieKeys: keys.cookieKeys,
     behindProxy: true,
+    upstream: {
+      issuer: config.UPSTREAM_ISSUER,
+      clientId: config.UPSTREAM_CLIENT_ID,
+      clientSecret: upstreamSecret,
+    },
   };
   const people = {
     people: composeDirectory(dynamo, table).people,
