@@ -1,7 +1,7 @@
 // infra -> what an environment keeps: the table, the blob bucket, the access-token signing key and the
 // sign-up form answers' key. Everything here is retained when the stack goes, and the stateless stack is
 // built on top of it.
-import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -167,5 +167,12 @@ export class StatefulStack extends Stack {
       'AwsSolutions-SMG4',
       'Every sealed answer depends on this one value (see above): rotating it would lose them all.',
     );
+    // What the identity stack's context names of this environment (README, Deploying).
+    new CfnOutput(this, 'TableName', { description: 'The environment’s table', value: this.table.tableName });
+    new CfnOutput(this, 'TableKeyArn', { description: 'The table’s key', value: tableKey.keyArn });
+    new CfnOutput(this, 'BlobBucketName', {
+      description: 'The blob bucket',
+      value: this.blobBucket.bucketName,
+    });
   }
 }

@@ -226,5 +226,14 @@ export class StatelessStack extends Stack {
         'HTTP API endpoint (switched off when the stage’s domains are in a hosted zone; CloudFront adds the upload ingest service)',
       value: this.api.httpApi.apiEndpoint,
     });
+    new CfnOutput(this, 'DeliveryQueueArn', {
+      description:
+        'Webhook delivery queue (named in service:identity for the portal and the other MCP server)',
+      value: this.delivery.deliveryQueue.queueArn,
+    });
+    new CfnOutput(this, 'DeliveryQueueUrl', {
+      description: 'Webhook delivery queue address',
+      value: this.delivery.deliveryQueue.queueUrl,
+    });
   }
 }
