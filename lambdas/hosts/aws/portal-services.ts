@@ -12,7 +12,7 @@ import { DynamoDbPortalSessionStore } from '../../adapters/dynamodb/portal-sessi
 import { systemClock } from '../../adapters/system-clock';
 import { translateFault, translatingFaults } from '../../adapters/unavailable';
 import { PORTAL_CLIENT_ID, portalRedirectUri } from '../../identity-provider/portal-client';
-import { portalApp } from '../../portal/app';
+import { type PortalApp, portalApp } from '../../portal/app';
 import { MAX_BODY_BYTES, type PortalRequest } from '../../portal/http';
 import { PortalSignIn } from '../../portal/sign-in';
 import { builtOnFirstUse } from './built-on-first-use';
@@ -73,36 +73,39 @@ const TOO_LARGE = JSON.stringify({
   error: { code: 'payload_too_large', message: `The portal reads bodies of up to ${MAX_BODY_BYTES} bytes.` },
 });
 
-/** The portal's backend as a Lambda handler (API Gateway HTTP API, payload 2.0). */
-export const portalHandler = async (
-  event: APIGatewayProxyEventV2,
-): Promise<APIGatewayProxyStructuredResultV2> => {
-  const body =
-    event.body === undefined ? '' : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
-  if (body.length > MAX_BODY_BYTES)
-    return {
-      statusCode: 413,
-      headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
-      body: TOO_LARGE,
+/** A portal's backend (built on first use) as a Lambda handler (API Gateway HTTP API, payload 2.0). */
+export const portalLambda =
+  (app: () => Promise<PortalApp>) =>
+  async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    const body =
+      event.body === undefined ? '' : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+    if (body.length > MAX_BODY_BYTES)
+      return {
+        statusCode: 413,
+        headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
+        body: TOO_LARGE,
+      };
+    const headers: Record<string, string | undefined> = {};
+    for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
+    // API Gateway joins repeated headers with commas, except cookies, which it passes apart.
+    if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
+    const request: PortalRequest = {
+      method: event.requestContext.http.method.toUpperCase(),
+      path: event.rawPath,
+      query: new URLSearchParams(event.rawQueryString ?? ''),
+      headers,
+      body: body.toString('utf8'),
     };
-  const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
-  // API Gateway joins repeated headers with commas, except cookies, which it passes apart.
-  if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
-  const request: PortalRequest = {
-    method: event.requestContext.http.method.toUpperCase(),
-    path: event.rawPath,
-    query: new URLSearchParams(event.rawQueryString ?? ''),
-    headers,
-    body: body.toString('utf8'),
+    const answer = await (await app())(request);
+    const binary = typeof answer.body !== 'string';
+    return {
+      statusCode: answer.status,
+      headers: answer.headers,
+      ...(answer.cookies.length > 0 && { cookies: answer.cookies }),
+      body: binary ? Buffer.from(answer.body).toString('base64') : (answer.body as string),
+      isBase64Encoded: binary,
+    };
   };
-  const answer = await (await portal())(request);
-  const binary = typeof answer.body !== 'string';
-  return {
-    statusCode: answer.status,
-    headers: answer.headers,
-    ...(answer.cookies.length > 0 && { cookies: answer.cookies }),
-    body: binary ? Buffer.from(answer.body).toString('base64') : (answer.body as string),
-    isBase64Encoded: binary,
-  };
-};
+
+/** The deployed portal's backend. */
+export const portalHandler = portalLambda(portal);
