@@ -40,7 +40,7 @@ import {
 } from '../lambdas/adapters/dynamodb/table-schema';
 import { ENVIRONMENTS } from '../lambdas/core/model';
 import { MIN_PASSWORD_CHARACTERS } from '../lambdas/core/people/credentials';
-import { UPSTREAM_CALLBACK_PATH } from '../lambdas/identity-provider/upstream';
+import { UPSTREAM_CALLBACK_PATH } from '../lambdas/core/settings';
 import { acknowledge, cdkSingleton } from './checks';
 import {
   completeDistribution,

@@ -14,11 +14,12 @@ import { renderSignUp } from '../../frontend/identity/sign-up';
 import { log } from '../core/log';
 import { type PeopleServices, signIn, signInUpstream, signUp } from '../core/people/accounts';
 import { MIN_PASSWORD_CHARACTERS, SignInRefused, SignUpRefused } from '../core/people/credentials';
+import { UPSTREAM_CALLBACK_PATH } from '../core/settings';
 import { recordConsent } from './consent';
 import { clientAddress, FormRefused, isSameOriginPost, readForm } from './form-requests';
 import { PageAnswers } from './page-answers';
 import { describeRequest, type McpResource } from './resources';
-import { UPSTREAM_CALLBACK_PATH, UpstreamRefused, type UpstreamSettings, UpstreamSignIn } from './upstream';
+import { UpstreamRefused, type UpstreamSettings, UpstreamSignIn } from './upstream';
 
 const ROUTE = /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(sign-in|sign-up|consent))?$/;
 

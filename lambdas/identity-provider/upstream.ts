@@ -4,9 +4,7 @@
 // code and ID token. The checks are kept in an HttpOnly cookie scoped to the callback, which binds the
 // answer to the browser that started it; the state names the interaction it finishes.
 import * as oidc from 'openid-client';
-
-/** Where the upstream answers: registered at the upstream as the provider's one redirect address. */
-export const UPSTREAM_CALLBACK_PATH = '/interaction/upstream-callback';
+import { UPSTREAM_CALLBACK_PATH } from '../core/settings';
 
 const CHECKS_COOKIE = 'upstream_sign_in';
 const CHECKS_SECONDS = 10 * 60;

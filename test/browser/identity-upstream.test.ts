@@ -19,6 +19,7 @@ import { DynamoDbRateLimiter } from '../../lambdas/adapters/dynamodb/rate-limite
 import { randomIds } from '../../lambdas/adapters/random-ids';
 import { systemClock } from '../../lambdas/adapters/system-clock';
 import type { PeopleServices } from '../../lambdas/core/people/accounts';
+import { UPSTREAM_CALLBACK_PATH } from '../../lambdas/core/settings';
 import { identityProviderListener } from '../../lambdas/identity-provider/listener';
 import {
   PORTAL_CLIENT_ID,
@@ -27,7 +28,6 @@ import {
 } from '../../lambdas/identity-provider/portal-client';
 import { createIdentityProvider } from '../../lambdas/identity-provider/provider';
 import { newSigningJwks } from '../../lambdas/identity-provider/signing-keys';
-import { UPSTREAM_CALLBACK_PATH } from '../../lambdas/identity-provider/upstream';
 import { PortalSignIn } from '../../lambdas/portal/sign-in';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import { launchChromium } from './harness';

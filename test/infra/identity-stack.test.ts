@@ -12,7 +12,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { buildPortalAssets } from '../../frontend/portal/build';
 import { TTL_ATTRIBUTE } from '../../lambdas/adapters/dynamodb/table-schema';
 import { ENVIRONMENTS } from '../../lambdas/core/model';
-import { UPSTREAM_CALLBACK_PATH } from '../../lambdas/identity-provider/upstream';
+import { UPSTREAM_CALLBACK_PATH } from '../../lambdas/core/settings';
 import { type EnvironmentResources, IDENTITY_CONTEXT, IDENTITY_PARAMETERS } from '../../lib/identity-context';
 import type { IdentityStack } from '../../lib/identity-stack';
 import { PORTAL_BACKEND_PATHS } from '../../lib/portal-site';
@@ -208,6 +208,32 @@ it('gives the portal’s backend each environment’s table, delivery queue and 
       'UPSTREAM_CLIENT_ID',
       'UPSTREAM_CLIENT_SECRET_ARN',
       'UPSTREAM_ISSUER',
+    ].sort(),
+  );
+  // What lambdas/hosts/aws/portal-services.ts reads, each environment's under its prefix.
+  const backend = resources(template)[logicalIdOf(identity, identity.portal.backend)];
+  const backendEnvironment = backend?.Properties?.Environment as
+    | { Variables: Record<string, unknown> }
+    | undefined;
+  const perEnvironment = [
+    'BASE_URL',
+    'TABLE_NAME',
+    'BLOB_BUCKET',
+    'PAGES_BASE_URL',
+    'FRAME_URL',
+    'DELIVERY_QUEUE_URL',
+    'DELIVERY_STATE_MACHINE_ARN',
+  ];
+  expect(Object.keys(backendEnvironment?.Variables ?? {}).sort()).toEqual(
+    [
+      'IDENTITY_ISSUER',
+      'IDENTITY_TABLE_NAME',
+      'NODE_OPTIONS',
+      'PORTAL_CLIENT_SECRET_ARN',
+      'PORTAL_URL',
+      ...ENVIRONMENTS.flatMap((environment) =>
+        perEnvironment.map((name) => `${environment.toUpperCase()}_${name}`),
+      ),
     ].sort(),
   );
   const parameters = Object.values(template.findResources('AWS::SSM::Parameter')).map(

@@ -12,6 +12,8 @@ const startLoopback = (listener: RequestListener): Promise<number> =>
     const server = createServer(listener);
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    // The Lambda runtime keeps the process; the server alone must not (a test, a shutdown).
+    server.unref();
   });
 
 /**
@@ -84,14 +86,18 @@ export const listenerLambda = (build: () => Promise<RequestListener>, publicOrig
     if (body) headers['content-length'] = String(body.length);
     const path = event.rawPath + (event.rawQueryString ? `?${event.rawQueryString}` : '');
     return new Promise((resolve, reject) => {
-      const sent = request({ host: '127.0.0.1', port: target, method, path, headers }, (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () =>
-          resolve(resultOf(answer.statusCode ?? 502, answer.headers, Buffer.concat(chunks))),
-        );
-        answer.on('error', reject);
-      });
+      // A connection per event: nothing is left open between events (the instance may be frozen).
+      const sent = request(
+        { host: '127.0.0.1', port: target, method, path, headers, agent: false },
+        (answer) => {
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () =>
+            resolve(resultOf(answer.statusCode ?? 502, answer.headers, Buffer.concat(chunks))),
+          );
+          answer.on('error', reject);
+        },
+      );
       sent.on('error', reject);
       sent.end(body);
     });
