@@ -1,9 +1,13 @@
-// bin -> the CDK app: one stage per environment, each a stateful and a stateless stack. The stacks are
+// bin -> the CDK app: one stage per environment, each a stateful and a stateless stack, and the shared
+// identity stack when context names it. The stacks are
 // environment-agnostic: account and region come from the credentials `cdk deploy` runs with. The sign-up
 // form's files are built first (esbuild's API is asynchronous; `tsx` runs this module as ESM, so it can
 // wait at the top level).
 import { App } from 'aws-cdk-lib';
 import { buildOnboardingAssets } from '../frontend/onboarding/build';
-import { addServiceStages } from '../lib/service-app';
+import { buildPortalAssets } from '../frontend/portal/build';
+import { addIdentityStack, addServiceStages } from '../lib/service-app';
 
-addServiceStages(new App(), await buildOnboardingAssets());
+const app = new App();
+addServiceStages(app, await buildOnboardingAssets());
+addIdentityStack(app, await buildPortalAssets());

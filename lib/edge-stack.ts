@@ -25,7 +25,8 @@ export const MANAGED_RULE_GROUPS = [
 ] as const;
 
 export interface EdgeStackProps extends StackProps {
-  readonly environment: Environment;
+  /** The stage it fronts, or the shared identity stack (the identity provider's and portal's distributions). */
+  readonly environment: Environment | 'identity';
   readonly domains?: StageDomains;
 }
 

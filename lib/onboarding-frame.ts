@@ -119,7 +119,7 @@ const frameHeaders = (): {
   };
 };
 
-interface FileGroup {
+export interface FileGroup {
   /** e.g. `Files-javascript-immutable`. */
   readonly id: string;
   readonly contentType: string;
@@ -130,13 +130,21 @@ interface FileGroup {
   readonly directory: string;
 }
 
+/** A built file to deploy to a bucket: what BucketDeployment sets per deployment, and its bytes. */
+export interface DeployedFile {
+  readonly contentType: string;
+  readonly cacheControl: string;
+  readonly body: Uint8Array;
+}
+
 /**
- * The frame's files in groups of one content type and Cache-Control (BucketDeployment sets both per
- * deployment), each group written to a directory of its own; the immutable groups first.
+ * Built files (the sign-up form's, the portal's) in groups of one content type and Cache-Control
+ * (BucketDeployment sets both per deployment), each group written to a directory of its own; the
+ * immutable groups first.
  */
-const frameFileGroups = (assets: OnboardingAssets): FileGroup[] => {
+export const fileGroups = (files: Iterable<[string, DeployedFile]>): FileGroup[] => {
   const groups = new Map<string, FileGroup>();
-  for (const [path, file] of frameFiles(assets)) {
+  for (const [path, file] of files) {
     const { contentType, cacheControl } = file;
     const key = `${contentType}\n${cacheControl}`;
     let group = groups.get(key);
@@ -144,7 +152,7 @@ const frameFileGroups = (assets: OnboardingAssets): FileGroup[] => {
       const immutable = /\bimmutable\b/.test(cacheControl);
       const subtype = contentType.split(';')[0]?.split('/')[1] ?? 'other';
       const id = `Files-${subtype}-${immutable ? 'immutable' : 'revalidated'}`;
-      const directory = FileSystem.mkdtemp('onboarding-frame-');
+      const directory = FileSystem.mkdtemp('built-files-');
       group = { id, contentType, cacheControl, immutable, directory };
       groups.set(key, group);
     }
@@ -278,7 +286,7 @@ export class OnboardingFrame extends Construct {
     // Nothing is pruned: a page loaded before a deployment still finds the assets it names. The assets
     // are in place before the page that names them, and the page before the loader that frames it. (The
     // first deployment holds the layer of the deployments' shared function, so it must be an assets' one.)
-    const groups = frameFileGroups(assets);
+    const groups = fileGroups(frameFiles(assets));
     const deployments = groups.map(
       (group) =>
         new BucketDeployment(this, group.id, {

@@ -27,10 +27,10 @@ export interface OperatorPolicyProps {
   readonly stateMachines: Readonly<Record<RunKind, IStateMachine>>;
   readonly deliveryQueue: IQueue;
   /**
-   * The identity table (organisations, integrations), when the stage is told its name: it is deployed
-   * beside the stages, not by them. Without it the tool's `IdentityTableName` comes from elsewhere.
+   * The identity table (organisations, integrations) and its key, when the identity stack is deployed
+   * beside the stages. Without it the tool's `IdentityTableName` comes from elsewhere.
    */
-  readonly identityTableName?: string;
+  readonly identityTable?: { readonly name: string; readonly keyArn: string };
 }
 
 export class OperatorPolicy extends Construct {
@@ -104,17 +104,23 @@ export class OperatorPolicy extends Construct {
           conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${stack.region}.${stack.urlSuffix}` } },
         }),
       );
-    if (props.identityTableName) {
+    if (props.identityTable) {
       const identityTable = stack.formatArn({
         service: 'dynamodb',
         resource: 'table',
-        resourceName: props.identityTableName,
+        resourceName: props.identityTable.name,
       });
       statements.push(
         new PolicyStatement({
           sid: 'ReadOrganisationsAndIntegrations',
           actions: ['dynamodb:GetItem', 'dynamodb:Query'],
           resources: [identityTable, `${identityTable}/index/*`],
+        }),
+        new PolicyStatement({
+          sid: 'TheIdentityTablesKeyThroughDynamoDB',
+          actions: ['kms:Decrypt'],
+          resources: [props.identityTable.keyArn],
+          conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${stack.region}.${stack.urlSuffix}` } },
         }),
       );
     }

@@ -167,14 +167,12 @@ export class StatefulStack extends Stack {
       'AwsSolutions-SMG4',
       'Every sealed answer depends on this one value (see above): rotating it would lose them all.',
     );
-
-    // What the operator tool reads to reach this environment's records (bin/ops/deployed-stage.ts).
-    new CfnOutput(this, 'TableName', {
-      description: "The environment's table (operator tool)",
-      value: this.table.tableName,
-    });
+    // What the operator tool (bin/ops/deployed-stage.ts) and the identity stack's context (README,
+    // Deploying) read of this environment.
+    new CfnOutput(this, 'TableName', { description: 'The environment’s table', value: this.table.tableName });
+    new CfnOutput(this, 'TableKeyArn', { description: 'The table’s key', value: tableKey.keyArn });
     new CfnOutput(this, 'BlobBucketName', {
-      description: "The environment's blob bucket (operator tool)",
+      description: 'The blob bucket',
       value: this.blobBucket.bucketName,
     });
   }

@@ -36,7 +36,8 @@ import {
 } from './distribution-defaults';
 import { HostedPages } from './hosted-pages';
 import { httpApiOrigin } from './http-api-origin';
-import { addMcpServer, MCP_CONTEXT, type McpIdentityProvider } from './mcp-server';
+import { identityContextOf, identityProviderFromParameters } from './identity-context';
+import { addMcpServer } from './mcp-server';
 import { OnboardingAcceptance } from './onboarding-acceptance';
 import { LOADER_PATH, OnboardingFrame } from './onboarding-frame';
 import { Operations } from './operations';
@@ -231,23 +232,27 @@ export class StatelessStack extends Stack {
         'HTTP API endpoint (switched off when the stage’s domains are in a hosted zone; CloudFront adds the upload ingest service)',
       value: this.api.httpApi.apiEndpoint,
     });
+    new CfnOutput(this, 'DeliveryQueueArn', {
+      description:
+        'Webhook delivery queue (named in service:identity for the portal and the other MCP server)',
+      value: this.delivery.deliveryQueue.queueArn,
+    });
   }
 
   /**
    * The operators' policy, and what the operator tool reads besides the state machines' ARNs above
-   * (bin/ops/deployed-stage.ts): the identity table is deployed beside the stages, and named here when
-   * context names it (`service:mcp`'s identity provider, for now).
+   * (bin/ops/deployed-stage.ts): the identity table is the identity stack's, beside the stages, and
+   * named here (from that stack's SSM parameters) when context adds the identity stack.
    */
   private addOperatorOutputs(resources: HostResources): OperatorPolicy {
-    const identity = (this.node.tryGetContext(MCP_CONTEXT) as { identityProvider?: McpIdentityProvider })
-      ?.identityProvider;
+    const identity = identityContextOf(this) && identityProviderFromParameters(this);
     const operators = new OperatorPolicy(this, 'Operators', {
       environment: resources.environment,
       table: resources.table,
       blobBucket: resources.blobBucket,
       stateMachines: this.stateMachines,
       deliveryQueue: this.delivery.deliveryQueue,
-      ...(identity && { identityTableName: identity.tableName }),
+      ...(identity && { identityTable: { name: identity.tableName, keyArn: identity.tableKeyArn } }),
     });
     const outputs: Record<string, [string, string]> = {
       OperatorPolicyArn: [

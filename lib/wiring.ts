@@ -49,9 +49,14 @@ export const TABLE_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
  */
 export const TABLE_KEY_ACTIONS = ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'];
 
-/** Sets `TABLE_NAME` and grants the table's actions of `access` on the table and its indexes, named. */
-export function useTable(user: ResourceUser, table: ITable, access: TableAccess): void {
-  user.addEnvironment('TABLE_NAME', table.tableName);
+/** Sets `setting` (`TABLE_NAME`) and grants the table's actions of `access` on the table and its indexes, named. */
+export function useTable(
+  user: ResourceUser,
+  table: ITable,
+  access: TableAccess,
+  setting = 'TABLE_NAME',
+): void {
+  user.addEnvironment(setting, table.tableName);
   const stack = Stack.of(table);
   user.grantPrincipal.addToPrincipalPolicy(
     new PolicyStatement({

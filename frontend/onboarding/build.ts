@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type OutputFile } from 'esbuild';
+import { build } from 'esbuild';
 import { contentTypeOf, single } from '../build-output';
 
 export interface OnboardingAssets {

@@ -17,3 +17,9 @@ export interface Settings {
 
 /** An environment's MCP server (decisions.md §10): `{base_url}/mcp`, the address its tokens are for. */
 export const mcpServerUrl = (baseUrl: string): string => `${baseUrl.replace(/\/+$/, '')}/mcp`;
+
+/**
+ * Where the identity provider's upstream sign-in (deployed: Cognito) answers, under its issuer: the one
+ * redirect address registered there.
+ */
+export const UPSTREAM_CALLBACK_PATH = '/interaction/upstream-callback';

@@ -2,7 +2,7 @@
 // table of DynamoDB Local, and its keys made once under DATA_DIR/keys (the signing JWKS, the cookie key,
 // the portal's client secret), so that a restart keeps registered clients, sessions, grants and tokens.
 // The operator tool reaches the same people through `localDirectory` (local-wiring.ts).
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { JWK } from 'oidc-provider';
@@ -16,34 +16,22 @@ import { ENVIRONMENTS } from '../core/model';
 import type { PeopleServices } from '../core/people/accounts';
 import { mcpServerUrl } from '../core/settings';
 import { identityProviderListener } from '../identity-provider/listener';
+import { portalClient, portalRedirectUri } from '../identity-provider/portal-client';
 import { createIdentityProvider } from '../identity-provider/provider';
 import type { IdentityProviderServices, IdentityProviderSettings } from '../identity-provider/settings';
+import { newSigningJwks } from '../identity-provider/signing-keys';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 import { keyText, localBaseUrls, localDirectory } from './local-wiring';
 
-/** The portal's client id at the identity provider. */
-export const PORTAL_CLIENT_ID = 'portal';
+export { PORTAL_CLIENT_ID } from '../identity-provider/portal-client';
 
 /** Where the portal's sign-in returns (the portal host, offset 6). */
 export const localPortalRedirectUri = (config: LocalConfig): string =>
-  `${localUrl(config, PORT_OFFSETS.portal)}/auth/callback`;
+  portalRedirectUri(localUrl(config, PORT_OFFSETS.portal));
 
 /** The portal's client secret at the identity provider, made once; the portal's host reads the same file. */
 export const localPortalClientSecret = (dataDir: string): Promise<string> =>
   keyText(dataDir, 'portal-client-secret', () => randomBytes(32).toString('base64url'));
-
-/** RFC 7638: the SHA-256 of the key's required members in lexicographic order, as its `kid`. */
-const thumbprint = (jwk: { e?: string; kty?: string; n?: string }): string =>
-  createHash('sha256')
-    .update(JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n }))
-    .digest('base64url');
-
-/** A private JWKS of one RS256 key (RSA 2048), the algorithm every client library verifies. */
-const newSigningJwks = (): string => {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwk = privateKey.export({ format: 'jwk' });
-  return JSON.stringify({ keys: [{ ...jwk, kid: thumbprint(jwk), alg: 'RS256', use: 'sig' }] });
-};
 
 const localSettings = async (config: LocalConfig): Promise<IdentityProviderSettings> => {
   const baseUrls = localBaseUrls(config);
@@ -57,13 +45,7 @@ const localSettings = async (config: LocalConfig): Promise<IdentityProviderSetti
       indicator: mcpServerUrl(baseUrls[environment]),
       environment,
     })),
-    portal: {
-      clientId: PORTAL_CLIENT_ID,
-      clientName: 'Developer portal',
-      clientSecret: await localPortalClientSecret(config.dataDir),
-      redirectUris: [localPortalRedirectUri(config)],
-      postLogoutRedirectUris: [`${portal}/`],
-    },
+    portal: portalClient(portal, await localPortalClientSecret(config.dataDir)),
     signingKeys: jwks.keys,
     cookieKeys: [
       await keyText(config.dataDir, 'identity-provider-cookies.key', () =>

@@ -1,7 +1,9 @@
 // identity provider -> the pages of a sign-in in progress (an oidc-provider interaction), under
 // `/interaction/{uid}` where its cookie is sent: the sign-in page, the sign-up page (which creates the
 // person and signs them in), and the consent page of a client that is not the service's own. Each
-// step ends by handing its result to oidc-provider, which carries on with the authorization.
+// step ends by handing its result to oidc-provider, which carries on with the authorization. With an
+// upstream sign-in (deployed: Cognito) there are no password pages: the sign-in step sends the person
+// there, and its answer (`/interaction/upstream-callback`) signs in the person of that verified email.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { errors, type Interaction } from 'oidc-provider';
@@ -10,12 +12,14 @@ import { renderNotice } from '../../frontend/identity/notices';
 import { renderSignIn } from '../../frontend/identity/sign-in';
 import { renderSignUp } from '../../frontend/identity/sign-up';
 import { log } from '../core/log';
-import { type PeopleServices, signIn, signUp } from '../core/people/accounts';
+import { type PeopleServices, signIn, signInUpstream, signUp } from '../core/people/accounts';
 import { MIN_PASSWORD_CHARACTERS, SignInRefused, SignUpRefused } from '../core/people/credentials';
+import { UPSTREAM_CALLBACK_PATH } from '../core/settings';
 import { recordConsent } from './consent';
 import { clientAddress, FormRefused, isSameOriginPost, readForm } from './form-requests';
 import { PageAnswers } from './page-answers';
 import { describeRequest, type McpResource } from './resources';
+import { UpstreamRefused, type UpstreamSettings, UpstreamSignIn } from './upstream';
 
 const ROUTE = /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(sign-in|sign-up|consent))?$/;
 
@@ -35,6 +39,8 @@ export interface InteractionSettings {
   mcpResources: readonly McpResource[];
   /** Requests arrive through one proxy, which names the client's address (`clientAddress`). */
   behindProxy: boolean;
+  /** Where people sign in instead of the password pages, if anywhere. */
+  upstream?: UpstreamSettings;
 }
 
 const EXPIRED = renderNotice(
@@ -69,6 +75,33 @@ export const interactionPages = (
   people: PeopleServices,
   settings: InteractionSettings,
 ) => {
+  const upstream = settings.upstream && new UpstreamSignIn(settings.upstream, settings.origin);
+
+  /** The upstream's answer: the interaction its state names finishes with the person of its email. */
+  const finishUpstream = async (upstreamSignIn: UpstreamSignIn, at: PageAnswers) => {
+    const clear = upstreamSignIn.clearCookie();
+    let answer: Awaited<ReturnType<UpstreamSignIn['finish']>>;
+    try {
+      answer = await upstreamSignIn.finish(
+        new URL(at.request.url ?? '/', settings.origin),
+        at.request.headers.cookie,
+      );
+    } catch (error) {
+      if (!(error instanceof UpstreamRefused)) throw error;
+      log.warn('upstream sign-in refused', { reason: error.message });
+      return at.page(400, EXPIRED, { 'Set-Cookie': clear });
+    }
+    // Found by the uid its state carries (the interaction's cookie is scoped to its own pages); the
+    // resumption still needs the resume cookie of the browser that started it.
+    const interaction = await provider.Interaction.find(answer.uid);
+    if (interaction?.prompt.name !== 'login') return at.page(400, EXPIRED, { 'Set-Cookie': clear });
+    const person = await signInUpstream(people, answer.person.email);
+    log.info('person signed in upstream', { person_id: person.id });
+    interaction.result = { login: { accountId: person.id, amr: ['fed'] } };
+    await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+    at.seeOther(interaction.returnTo, [clear]);
+  };
+
   const clientNameOf = async (interaction: Interaction): Promise<string> => {
     const clientId = stringParam(interaction, 'client_id') ?? '';
     return (await provider.Client.find(clientId))?.clientName ?? clientId;
@@ -207,7 +240,15 @@ export const interactionPages = (
   };
 
   const serve = async (request: IncomingMessage, response: ServerResponse, bare: PageAnswers) => {
-    const match = ROUTE.exec(new URL(request.url ?? '/', settings.origin).pathname);
+    const pathname = new URL(request.url ?? '/', settings.origin).pathname;
+    if (upstream && pathname === UPSTREAM_CALLBACK_PATH) {
+      if (request.method !== 'GET')
+        return bare.page(405, renderNotice('Not allowed', 'This page cannot be used that way.'), {
+          Allow: 'GET',
+        });
+      return finishUpstream(upstream, bare);
+    }
+    const match = ROUTE.exec(pathname);
     const uid = match?.[1];
     const action = (match?.[2] as Action | undefined) ?? 'show';
     if (uid === undefined) return bare.page(404, renderNotice('Page not found', 'There is no page here.'));
@@ -225,6 +266,12 @@ export const interactionPages = (
     // A page of another step than the one under way (a form sent twice, the back button): show that step.
     const step = action === 'consent' ? 'consent' : action === 'show' ? prompt : 'login';
     if (step !== prompt) return at.seeOther(pathOf(interaction));
+    // The upstream is where people sign in (and up): every sign-in page sends them there.
+    if (upstream && prompt === 'login') {
+      if (posted) return at.page(404, renderNotice('Page not found', 'There is no page here.'));
+      const started = await upstream.start(interaction.uid);
+      return at.seeOther(started.url, [started.cookie]);
+    }
     if (!posted) {
       if (prompt === 'consent') return showConsent(at, interaction);
       if (prompt === 'login')

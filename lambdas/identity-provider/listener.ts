@@ -16,6 +16,7 @@ export const identityProviderListener = (
     origin: new URL(settings.issuer).origin,
     mcpResources: settings.mcpResources,
     behindProxy: settings.behindProxy,
+    ...(settings.upstream && { upstream: settings.upstream }),
   });
   const oidc = provider.callback();
   return (request, response) => {

@@ -21,11 +21,12 @@ export class PageAnswers {
     this.response.end(this.request.method === 'HEAD' ? undefined : html);
   }
 
-  seeOther(location: string): void {
+  seeOther(location: string, cookies: string[] = []): void {
     this.response.writeHead(303, {
       ...BASE_SECURITY_HEADERS,
       'Cache-Control': 'no-store',
       Location: location,
+      ...(cookies.length > 0 && { 'Set-Cookie': cookies }),
     });
     this.response.end();
   }

@@ -4,6 +4,7 @@ import type { AdapterFactory, JWK } from 'oidc-provider';
 import type { PeopleServices } from '../core/people/accounts';
 import type { ClientGrants } from '../core/ports';
 import type { McpResource } from './resources';
+import type { UpstreamSettings } from './upstream';
 
 /** A client of the service itself: registered statically, confidential, never asked for consent. */
 export interface FirstPartyClient {
@@ -25,6 +26,11 @@ export interface IdentityProviderSettings {
   cookieKeys: readonly string[];
   /** Behind a TLS-terminating proxy (deployed): trust `X-Forwarded-Proto` and mark cookies Secure. */
   behindProxy: boolean;
+  /**
+   * Where people sign in (deployed: the Cognito user pool); none: the provider's own password pages
+   * (the local stack).
+   */
+  upstream?: UpstreamSettings;
 }
 
 /** What it keeps and reads: its own state, the people, their grants. */

@@ -1,17 +1,14 @@
 // infra -> the MCP server's function (lib/mcp-server.ts) in a stack of its own, as the stateless stack
-// adds it when context names the identity provider and the other environment: the two routes on the
-// HTTP API, the settings lambdas/hosts/aws/mcp-services.ts reads, and exactly the access its tools need
-// in both environments; without that context, no MCP server.
+// adds it when context names the other environment: the two routes on the HTTP API, the settings
+// lambdas/hosts/aws/mcp-services.ts reads (the identity provider's from the identity stack's SSM
+// parameters), and exactly the access its tools need in both environments; without that context, no MCP
+// server.
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { ENVIRONMENTS } from '../../lambdas/core/model';
-import {
-  MCP_CONTEXT,
-  type McpEnvironmentResources,
-  McpServer,
-  mcpResourcesFromContext,
-} from '../../lib/mcp-server';
+import { type EnvironmentResources, IDENTITY_CONTEXT, IDENTITY_PARAMETERS } from '../../lib/identity-context';
+import { McpServer, mcpResourcesFromContext } from '../../lib/mcp-server';
 
 // Not ./synth's helpers: importing it builds the sign-up form's files, which this stack does not need.
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
@@ -26,47 +23,53 @@ const statementsOfRole = (template: Template, role: string): Statement[] =>
       ? (policy.Properties.PolicyDocument.Statement as Statement[])
       : [],
   );
-/** Whether an Allow statement grants `action` on a resource whose rendering ends with `resource`. */
+/** Whether an Allow statement grants `action` on a resource whose rendering is or holds `resource`. */
 const grants = (statements: Statement[], action: string, resource: string): boolean =>
   statements.some(
     (statement) =>
       statement.Effect === 'Allow' &&
       actionsOf(statement).includes(action) &&
-      [statement.Resource]
-        .flat()
-        .some((r) => JSON.stringify(r).endsWith(`${resource}"]]}`) || r === resource),
+      [statement.Resource].flat().some((r) => r === resource || JSON.stringify(r).includes(resource)),
   );
 
 const account = '111111111111';
-const named = (environment: string): McpEnvironmentResources => ({
+const named = (environment: string): EnvironmentResources => ({
   tableName: `service-${environment}`,
+  tableKeyArn: `arn:aws:kms:eu-west-1:${account}:key/key-${environment}`,
   bucketName: `blobs-${environment}`,
   pagesBaseUrl: `https://pages-${environment}.example.com`,
+  frameUrl: `https://frame-${environment}.example.com`,
   deliveryQueueArn: `arn:aws:sqs:eu-west-1:${account}:delivery-${environment}`,
   deliveryQueueUrl: `https://sqs.eu-west-1.amazonaws.com/${account}/delivery-${environment}`,
   deliveryStateMachineArn: `arn:aws:states:eu-west-1:${account}:stateMachine:delivery-${environment}`,
 });
-const identityProvider = { issuer: 'https://id.example.com', tableName: 'service-identity' };
 const baseUrls = { sandbox: 'https://sandbox.api.example.com', production: 'https://api.example.com' };
 
-test('without context naming the identity provider and the other environment, no MCP server', () => {
+test('without context naming the other environment, no MCP server', () => {
   const stack = new Stack(new App(), 'Bare');
   expect(mcpResourcesFromContext(stack, 'sandbox', named('sandbox'))).toBeUndefined();
-  const half = new Stack(new App({ context: { [MCP_CONTEXT]: { identityProvider } } }), 'Half');
+  const half = new Stack(new App({ context: { [IDENTITY_CONTEXT]: { environments: {} } } }), 'Half');
   expect(mcpResourcesFromContext(half, 'sandbox', named('sandbox'))).toBeUndefined();
 });
 
+/** The logical id of the template parameter holding the SSM parameter `name`'s value. */
+const parameterOf = (template: Template, name: string): string => {
+  const parameters = (template.toJSON() as { Parameters: Record<string, { Type: string; Default?: string }> })
+    .Parameters;
+  const found = Object.entries(parameters).find(([, p]) => p.Default === name);
+  if (!found) throw new Error(`no template parameter reads ${name}`);
+  expect(found[1].Type).toBe('AWS::SSM::Parameter::Value<String>');
+  return found[0];
+};
+
 test('the function: routes, settings, and access to both environments and the identity table', () => {
   const app = new App({
-    context: { [MCP_CONTEXT]: { identityProvider, environments: { production: named('production') } } },
+    context: { [IDENTITY_CONTEXT]: { environments: { production: named('production') } } },
   });
   const stack = new Stack(app, 'Mcp', { env: { account, region: 'eu-west-1' } });
   const httpApi = new HttpApi(stack, 'Api');
   const resolved = mcpResourcesFromContext(stack, 'sandbox', named('sandbox'));
-  expect(resolved).toEqual({
-    identityProvider,
-    environments: { sandbox: named('sandbox'), production: named('production') },
-  });
+  expect(resolved?.environments).toEqual({ sandbox: named('sandbox'), production: named('production') });
   if (!resolved) throw new Error('unreachable');
   const mcp = new McpServer(stack, 'Mcp', { environment: 'sandbox', baseUrls, httpApi, ...resolved });
   const template = Template.fromStack(stack);
@@ -79,10 +82,13 @@ test('the function: routes, settings, and access to both environments and the id
   const fn = resources(template)[stack.getLogicalId(mcp.function.node.defaultChild as never)];
   if (!fn?.Properties) throw new Error('no MCP function in the template');
   const variables = (fn.Properties.Environment as { Variables: Record<string, string> }).Variables;
+  const issuer = parameterOf(template, IDENTITY_PARAMETERS.issuer);
+  const identityTable = parameterOf(template, IDENTITY_PARAMETERS.tableName);
+  const identityKey = parameterOf(template, IDENTITY_PARAMETERS.tableKeyArn);
   expect(variables).toMatchObject({
     SERVICE_ENVIRONMENT: 'sandbox',
-    IDENTITY_ISSUER: identityProvider.issuer,
-    IDENTITY_TABLE_NAME: identityProvider.tableName,
+    IDENTITY_ISSUER: { Ref: issuer },
+    IDENTITY_TABLE_NAME: { Ref: identityTable },
   });
   for (const environment of ENVIRONMENTS) {
     const prefix = environment.toUpperCase();
@@ -99,17 +105,32 @@ test('the function: routes, settings, and access to both environments and the id
 
   const role = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
   const statements = statementsOfRole(template, role);
-  for (const table of ['service-identity', 'service-sandbox', 'service-production']) {
-    expect(grants(statements, 'dynamodb:PutItem', `table/${table}`)).toBe(true);
-    expect(grants(statements, 'dynamodb:Query', `table/${table}/index/*`)).toBe(true);
+  for (const table of [{ Ref: identityTable }, 'service-sandbox', 'service-production']) {
+    const at = typeof table === 'string' ? `table/${table}` : JSON.stringify(table);
+    expect(grants(statements, 'dynamodb:PutItem', at)).toBe(true);
+    expect(grants(statements, 'dynamodb:Query', typeof table === 'string' ? `${at}/index/gsi1` : at)).toBe(
+      true,
+    );
   }
+  // Never a scan, nor a table-wide action the adapters do not use.
+  expect(
+    statements
+      .flatMap(actionsOf)
+      .filter(
+        (a) =>
+          a.startsWith('dynamodb:') &&
+          !/^dynamodb:(GetItem|BatchGetItem|Query|PutItem|UpdateItem|BatchWriteItem|DeleteItem)$/.test(a),
+      ),
+  ).toEqual([]);
+  expect(grants(statements, 'kms:Decrypt', JSON.stringify({ Ref: identityKey }))).toBe(true);
   for (const environment of ENVIRONMENTS) {
     const own = named(environment);
+    expect(grants(statements, 'kms:Decrypt', own.tableKeyArn)).toBe(true);
     expect(grants(statements, 'sqs:SendMessage', own.deliveryQueueArn)).toBe(true);
     expect(grants(statements, 'states:StartExecution', own.deliveryStateMachineArn)).toBe(true);
   }
   // No blob access, no secret (it issues and checks no /v1 token), nothing beyond DynamoDB, the queues and the waits (and tracing).
   const actions = statements.flatMap(actionsOf);
   expect(actions.some((action) => action.startsWith('s3:'))).toBe(false);
-  expect(actions.filter((a) => !/^(dynamodb|sqs|states|xray):/.test(a))).toEqual([]);
+  expect(actions.filter((a) => !/^(dynamodb|kms|sqs|states|xray):/.test(a))).toEqual([]);
 });

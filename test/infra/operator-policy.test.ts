@@ -7,29 +7,23 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { OPERATOR_OUTPUTS } from '../../bin/ops/deployed-stage';
 import type { Environment } from '../../lib/environments';
-import { MCP_CONTEXT } from '../../lib/mcp-server';
+import { IDENTITY_CONTEXT, IDENTITY_PARAMETERS } from '../../lib/identity-context';
 import { OPERATOR_TABLE_ACTIONS } from '../../lib/operator-policy';
 import { addServiceStages } from '../../lib/service-app';
 import type { ServiceStage } from '../../lib/service-stage';
 import { actionsOf, cdkJsonContext, logicalIdOf, onboardingAssets, type PolicyStatement } from './synth';
 
-const IDENTITY_TABLE = 'contract-service-identity';
-
 const outdirs: string[] = [];
-/** Both stages without bundling; `identity` names the identity table in context, as `service:mcp` does. */
+/** Both stages without bundling; with `identity`, the identity stack is deployed beside them. */
 const synth = (identity: boolean): Readonly<Record<Environment, ServiceStage>> => {
   const outdir = mkdtempSync(join(tmpdir(), 'infra-operators-'));
   outdirs.push(outdir);
-  const mcp = {
-    identityProvider: { issuer: 'https://id.example.com', tableName: IDENTITY_TABLE },
-    environments: {},
-  };
   const app = new App({
     outdir,
     context: {
       ...cdkJsonContext(),
       'aws:cdk:bundling-stacks': [],
-      ...(identity && { [MCP_CONTEXT]: mcp }),
+      ...(identity && { [IDENTITY_CONTEXT]: { environments: {} } }),
     },
   });
   const stages = addServiceStages(app, onboardingAssets);
@@ -48,6 +42,17 @@ beforeAll(() => {
 afterAll(() => {
   for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
 });
+
+/** The template parameter through which the stateless stack reads the identity stack's SSM parameter `name`. */
+const identityParameter = (stage: ServiceStage, name: string): string => {
+  const parameters = (Template.fromStack(stage.stateless).toJSON().Parameters ?? {}) as Record<
+    string,
+    { Type: string; Default?: string }
+  >;
+  const found = Object.entries(parameters).find(([, parameter]) => parameter.Default === name);
+  if (!found) throw new Error(`no parameter reads ${name}`);
+  return found[0];
+};
 
 const statementsOf = (stage: ServiceStage): Array<PolicyStatement & { Sid: string }> => {
   const policies = Template.fromStack(stage.stateless).findResources('AWS::IAM::ManagedPolicy');
@@ -98,11 +103,18 @@ describe.each(['sandbox', 'production'] as const)('%s: the operators’ policy',
     expect(rendered('EndALawyerReviewWait')).toContain(idOf('contract'));
   });
 
-  test('with the identity table named in context, reads organisations and integrations there (only reads)', () => {
+  test('with the identity stack beside the stages, reads organisations and integrations there (only reads, its key through DynamoDB)', () => {
     const statements = statementsOf(withIdentity[environment]);
     const identity = statements.find((s) => s.Sid === 'ReadOrganisationsAndIntegrations');
     expect(identity && actionsOf(identity).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
-    expect(JSON.stringify(identity?.Resource)).toContain(`:table/${IDENTITY_TABLE}`);
+    expect(JSON.stringify(identity?.Resource)).toContain(
+      `{"Ref":"${identityParameter(withIdentity[environment], IDENTITY_PARAMETERS.tableName)}"}`,
+    );
+    const key = statements.find((s) => s.Sid === 'TheIdentityTablesKeyThroughDynamoDB');
+    expect(key && actionsOf(key)).toEqual(['kms:Decrypt']);
+    expect(key?.Resource).toEqual({
+      Ref: identityParameter(withIdentity[environment], IDENTITY_PARAMETERS.tableKeyArn),
+    });
     expect(statements.find((s) => s.Sid === 'ReadOrganisationsAndIntegrations' && s !== identity)).toBe(
       undefined,
     );
@@ -124,7 +136,9 @@ describe.each(['sandbox', 'production'] as const)('%s: what the operator tool re
       expect(outputs.stateless).toContain('OperatorPolicyArn');
     }
     const named = Template.fromStack(withIdentity[environment].stateless).toJSON().Outputs;
-    expect(named.IdentityTableName.Value).toBe(IDENTITY_TABLE);
+    expect(named.IdentityTableName.Value).toEqual({
+      Ref: identityParameter(withIdentity[environment], IDENTITY_PARAMETERS.tableName),
+    });
     expect(Template.fromStack(plain[environment].stateless).toJSON().Outputs.IdentityTableName).toBe(
       undefined,
     );

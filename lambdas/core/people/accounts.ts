@@ -1,4 +1,5 @@
-// core -> signing up and signing in with an email and a password (decisions.md §10). Sign-up refuses a
+// core -> signing up and signing in with an email and a password (decisions.md §10), or with an email
+// the upstream sign-in verified (deployed). Sign-up refuses a
 // malformed email, a short password and a taken email, each saying so; sign-in says only that the email
 // or password is wrong, takes as long for an unknown email as for a wrong password, and is rate limited
 // per email so that a password cannot be guessed online; sign-up is rate limited per client address.
@@ -104,4 +105,32 @@ export const signIn = async (services: PeopleServices, typed: Credentials): Prom
   const matches = await verifyPassword(typed.password, person?.passwordHash ?? (await unknownEmailHash));
   if (person === null || !matches) throw new SignInRefused(WRONG_CREDENTIALS);
   return person;
+};
+
+/**
+ * The person with this email, verified by the upstream sign-in (deployed: Cognito), made on their first
+ * sign-in. They have no password here: their hash is of a random secret nobody is told.
+ */
+export const signInUpstream = async (services: PeopleServices, verifiedEmail: string): Promise<Person> => {
+  const email = normaliseEmail(verifiedEmail);
+  if (email === null) throw new SignInRefused(EMAIL_EXPECTED);
+  const known = await services.people.findByEmail(email);
+  if (known) return known;
+  const person: Person = {
+    id: services.ids.id(PERSON_ID_PREFIX),
+    email,
+    passwordHash: await hashPassword(services.ids.secret('upstream-')),
+    createdAt: services.clock.now(),
+    organisationId: null,
+  };
+  try {
+    await services.people.create(person);
+    return person;
+  } catch (error) {
+    // Signed in twice at once: the other made them.
+    if (!(error instanceof EmailTaken)) throw error;
+    const made = await services.people.findByEmail(email);
+    if (!made) throw error;
+    return made;
+  }
 };

@@ -1,0 +1,106 @@
+// host -> both environments' services in one deployed function (the MCP server's and the portal's, whose
+// tools and pages act in either): each environment's table, blob bucket name, pages address and delivery
+// hand-on, read from `SANDBOX_…` and `PRODUCTION_…` settings. No /v1 token, no form answers, no run.
+import { SFNClient } from '@aws-sdk/client-sfn';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import { createS3Client } from '../../adapters/blobs/s3-client';
+import { composePorts } from '../../adapters/compose';
+import { queuedDeliveries } from '../../adapters/queues/delivery-queue';
+import { createSqsClient } from '../../adapters/queues/sqs-client';
+import { sqsWorkQueue } from '../../adapters/queues/sqs-work-queue';
+import {
+  stepFunctionsDeliveryWaits,
+  stepFunctionsWorkflows,
+} from '../../adapters/workflows/step-functions-workflows';
+import { ENVIRONMENTS, type Environment } from '../../core/model';
+import type { Services } from '../../core/services';
+
+export const setting = z.string().check(z.minLength(1));
+
+/** One environment's resources, under `SANDBOX_…` or `PRODUCTION_…`. */
+const environmentSettings = (prefix: string) => ({
+  [`${prefix}_BASE_URL`]: z.url(),
+  [`${prefix}_TABLE_NAME`]: setting,
+  [`${prefix}_BLOB_BUCKET`]: setting,
+  [`${prefix}_PAGES_BASE_URL`]: z.url(),
+  [`${prefix}_DELIVERY_QUEUE_URL`]: z.url(),
+  [`${prefix}_DELIVERY_STATE_MACHINE_ARN`]: setting,
+});
+
+/** Both environments' settings, to spread into a function's settings schema. */
+export const BOTH_ENVIRONMENTS_SETTINGS = {
+  ...environmentSettings('SANDBOX'),
+  ...environmentSettings('PRODUCTION'),
+};
+
+/** `{ENVIRONMENT}_{name}` of the parsed settings. */
+export const settingOf = (
+  config: Readonly<Record<string, string>>,
+  environment: Environment,
+  name: string,
+) => {
+  const value = config[`${environment.toUpperCase()}_${name}`];
+  if (value === undefined) throw new Error(`${environment.toUpperCase()}_${name} is not set`);
+  return value;
+};
+
+/** Each environment's services over `dynamo`, from the parsed settings. */
+export const bothEnvironments = async (
+  config: Readonly<Record<string, string>>,
+  dynamo: DynamoDBDocumentClient,
+  region: string,
+): Promise<Record<Environment, Services>> => {
+  const read = (environment: Environment, name: string) => settingOf(config, environment, name);
+  const s3 = createS3Client({ region });
+  const stepFunctions = new SFNClient({});
+  const sqs = createSqsClient({ region });
+  const baseUrls = { sandbox: read('sandbox', 'BASE_URL'), production: read('production', 'BASE_URL') };
+  const services = async (environment: Environment): Promise<[Environment, Services]> => {
+    const ports = composePorts({
+      environment,
+      dynamo,
+      tableName: read(environment, 'TABLE_NAME'),
+      s3,
+      bucket: read(environment, 'BLOB_BUCKET'),
+      allowLoopbackWebhooks: false,
+      // Request history records /v1 calls only, never these callers'.
+      requestHistory: 'off',
+      // Nothing here issues or checks a /v1 access token: the key is never used.
+      tokenSigner: async () => {
+        throw new Error('this function issues no /v1 access token');
+      },
+      tokenPublicKey: async () => {
+        throw new Error('this function checks no /v1 access token');
+      },
+      answersKey: async () => {
+        throw new Error('this function never seals or opens form answers');
+      },
+      // Nothing here starts a run.
+      workflows: stepFunctionsWorkflows(stepFunctions, {}),
+      // A test event and a redelivery hand their message on.
+      deliveryQueue: (clock) =>
+        queuedDeliveries({
+          queue: sqsWorkQueue(sqs, read(environment, 'DELIVERY_QUEUE_URL')),
+          waits: stepFunctionsDeliveryWaits(stepFunctions, read(environment, 'DELIVERY_STATE_MACHINE_ARN')),
+          clock,
+          delayScale: 1,
+        }),
+    });
+    return [
+      environment,
+      {
+        ports,
+        settings: {
+          environment,
+          baseUrls,
+          pagesBaseUrl: read(environment, 'PAGES_BASE_URL').replace(/\/+$/, ''),
+          allowLoopbackWebhooks: false,
+          delayScale: 1,
+          rateLimits: true,
+        },
+      },
+    ];
+  };
+  return Object.fromEntries(await Promise.all(ENVIRONMENTS.map(services))) as Record<Environment, Services>;
+};

@@ -1,0 +1,295 @@
+// infra -> the shared stack beside the two stages (`contract-service-identity`, decisions.md §10): the
+// identity table (people, organisations, integrations, the identity provider's state and the portal's
+// sessions; retained), the identity provider (lambdas/identity-provider in one Lambda behind an HTTP API
+// and its own CloudFront address, which is its issuer), its keys and the portal's client secret in Secrets
+// Manager, the developer portal (lib/portal-site.ts), and the SSM parameters through which the stages'
+// MCP servers find the issuer and the table. Only the identity provider, the portal's backend and the MCP
+// servers are granted the identity table.
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  HeadersReferrerPolicy,
+  OriginRequestPolicy,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import {
+  AccountRecovery,
+  Mfa,
+  OAuthScope,
+  UserPool,
+  type UserPoolClient,
+  UserPoolClientIdentityProvider,
+} from 'aws-cdk-lib/aws-cognito';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
+import type { Construct } from 'constructs';
+import type { PortalAssets } from '../frontend/portal/build';
+import {
+  GLOBAL_INDEXES,
+  PARTITION_KEY,
+  SORT_KEY,
+  TTL_ATTRIBUTE,
+} from '../lambdas/adapters/dynamodb/table-schema';
+import { ENVIRONMENTS } from '../lambdas/core/model';
+import { MIN_PASSWORD_CHARACTERS } from '../lambdas/core/people/credentials';
+import { UPSTREAM_CALLBACK_PATH } from '../lambdas/core/settings';
+import { acknowledge, cdkSingleton } from './checks';
+import {
+  completeDistribution,
+  distributionDefaults,
+  edgeLogBucket,
+  STRICT_TRANSPORT_SECURITY,
+} from './distribution-defaults';
+import type { BaseUrls, Environment } from './environments';
+import { httpApiOrigin } from './http-api-origin';
+import { protectHttpApi } from './http-api-protection';
+import { type EnvironmentResources, IDENTITY_PARAMETERS } from './identity-context';
+import { PortalSite } from './portal-site';
+import { ServiceFunction } from './service-function';
+import { useSecret, useTable } from './wiring';
+
+/** Sign-ins, sign-ups and token requests a second across the provider's address. */
+export const IDENTITY_API_THROTTLE = { rate: 100, burst: 200 } as const;
+
+/** 43 letters and digits: about 256 random bits. */
+const GENERATED_KEY = { excludePunctuation: true, passwordLength: 43 } as const;
+
+export interface IdentityStackProps extends StackProps {
+  readonly baseUrls: BaseUrls;
+  /** Each environment's resources the portal reaches (`service:identity` in context). */
+  readonly environments: Readonly<Record<Environment, EnvironmentResources>>;
+  readonly portalAssets: PortalAssets;
+  /** The identity edge stack's web ACL (us-east-1). */
+  readonly webAclArn: string;
+}
+
+export class IdentityStack extends Stack {
+  readonly table: Table;
+  readonly provider: ServiceFunction;
+  readonly providerApi: HttpApi;
+  readonly providerDistribution: Distribution;
+  /** `https://{distribution domain}`: the provider's issuer identifier. */
+  readonly issuer: string;
+  /** The portal's client secret at the provider: read by the portal's backend and the provider only. */
+  readonly portalClientSecret: Secret;
+  /** The provider's cookie key and signing JWKS (lambdas/hosts/aws/provider-keys.ts): the provider's alone. */
+  readonly providerKeys: Secret;
+  readonly portal: PortalSite;
+  /** Where people sign in (and up): the provider's upstream (lambdas/identity-provider/upstream.ts). */
+  readonly userPool: UserPool;
+  readonly userPoolClient: UserPoolClient;
+
+  constructor(scope: Construct, id: string, props: IdentityStackProps) {
+    super(scope, id, props);
+    const logBucket = edgeLogBucket(this, 'EdgeLogs');
+
+    // As an environment's table: a key of our own (people's emails and password hashes), retained.
+    const tableKey = new Key(this, 'TableKey', {
+      description: 'contract-service identity: DynamoDB table encryption',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: PARTITION_KEY, type: AttributeType.STRING },
+      sortKey: { name: SORT_KEY, type: AttributeType.STRING },
+      // Sessions, codes, tokens and rate-limit counters expire.
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.CUSTOMER_MANAGED,
+      encryptionKey: tableKey,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of GLOBAL_INDEXES) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+      });
+    }
+
+    this.portalClientSecret = new Secret(this, 'PortalClientSecret', {
+      description: "contract-service identity: the portal's client secret at the identity provider",
+      generateSecretString: GENERATED_KEY,
+    });
+    this.providerKeys = new Secret(this, 'ProviderKeys', {
+      description: 'contract-service identity: the identity provider’s cookie key and signing keys',
+      generateSecretString: { ...GENERATED_KEY, secretStringTemplate: '{}', generateStringKey: 'cookieKey' },
+    });
+    for (const secret of [this.portalClientSecret, this.providerKeys])
+      acknowledge(
+        secret,
+        'AwsSolutions-SMG4',
+        'Not rotated automatically: a new value signs every person out and invalidates every token at once, so it is changed by hand (README, Deploying).',
+      );
+
+    this.provider = new ServiceFunction(this, 'Provider', {
+      entry: 'lambdas/hosts/aws/functions/identity-provider.ts',
+      description: 'identity provider: OpenID Connect authorization server, sign-in and consent pages',
+    });
+    useTable(this.provider, this.table, 'endpoint', 'IDENTITY_TABLE_NAME');
+    useSecret(this.provider, 'PORTAL_CLIENT_SECRET_ARN', this.portalClientSecret);
+    useSecret(this.provider, 'PROVIDER_KEYS_SECRET_ARN', this.providerKeys);
+    // The first instance writes the signing keys it made, once.
+    this.provider.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['secretsmanager:PutSecretValue'],
+        resources: [this.providerKeys.secretArn],
+      }),
+    );
+    for (const environment of ENVIRONMENTS)
+      this.provider.addEnvironment(`${environment.toUpperCase()}_BASE_URL`, props.baseUrls[environment]);
+
+    this.providerApi = new HttpApi(this, 'ProviderApi', {
+      description: 'contract-service identity provider',
+      defaultIntegration: new HttpLambdaIntegration('Provider', this.provider),
+    });
+    protectHttpApi(this, this.providerApi, IDENTITY_API_THROTTLE);
+    // Its pages carry their own security headers (lambdas/identity-provider/page-security.ts); CloudFront
+    // adds HSTS, and no answer is cached (every one is a person's or a client's).
+    const providerHeaders = new ResponseHeadersPolicy(this, 'ProviderHeaders', {
+      comment: 'contract-service identity provider',
+      securityHeadersBehavior: {
+        strictTransportSecurity: STRICT_TRANSPORT_SECURITY,
+        contentTypeOptions: { override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: false },
+      },
+    });
+    this.providerDistribution = new Distribution(this, 'ProviderFront', {
+      comment: 'contract-service identity provider',
+      defaultBehavior: {
+        origin: httpApiOrigin(this, 'ProviderOrigin', this.providerApi, undefined, 'api'),
+        allowedMethods: AllowedMethods.ALLOW_ALL,
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        responseHeadersPolicy: providerHeaders,
+        // Not a redirect: a token request's POST would be replayed as a GET without its body.
+        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      },
+      ...distributionDefaults({
+        webAclArn: props.webAclArn,
+        logBucket,
+        logFilePrefix: 'cloudfront/identity-provider/',
+      }),
+    });
+    completeDistribution(this.providerDistribution, undefined);
+    acknowledge(
+      this.providerDistribution,
+      'AwsSolutions-CFR5',
+      'The origin is the provider’s HTTP API, reached over HTTPS with TLS 1.2.',
+    );
+    this.issuer = `https://${this.providerDistribution.distributionDomainName}`;
+    this.provider.addEnvironment('IDENTITY_ISSUER', this.issuer);
+
+    // The upstream sign-in: people sign up and in at the user pool's hosted pages (email verified there),
+    // and the provider maps the verified email to a person. Retained: it holds the people's passwords.
+    this.userPool = new UserPool(this, 'People', {
+      userPoolName: 'contract-service-people',
+      selfSignUpEnabled: true,
+      signInAliases: { email: true },
+      autoVerify: { email: true },
+      passwordPolicy: {
+        minLength: MIN_PASSWORD_CHARACTERS,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+      },
+      mfa: Mfa.OPTIONAL,
+      mfaSecondFactor: { otp: true, sms: false },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledge(
+      this.userPool,
+      'AwsSolutions-COG2',
+      'Multi-factor authentication is offered (an authenticator app), not required: developers sign up themselves, and a required second factor would stop the first sign-in.',
+    );
+    acknowledge(
+      this.userPool,
+      'AwsSolutions-COG8',
+      'Threat protection needs the Plus feature plan (a price per person); the choice is the operator’s (README, Deploying).',
+    );
+    this.userPool.addDomain('Domain', {
+      cognitoDomain: { domainPrefix: `contract-service-${this.account}` },
+    });
+    this.userPoolClient = this.userPool.addClient('ProviderClient', {
+      userPoolClientName: 'contract-service identity provider',
+      generateSecret: true,
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+      oAuth: {
+        flows: { authorizationCodeGrant: true },
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL],
+        callbackUrls: [`${this.issuer}${UPSTREAM_CALLBACK_PATH}`],
+      },
+      preventUserExistenceErrors: true,
+    });
+    // Read from the pool at deployment (a custom resource) into a secret only the provider reads.
+    const upstreamSecret = new Secret(this, 'UpstreamClientSecret', {
+      description: 'contract-service identity: the identity provider’s client secret at the user pool',
+      secretStringValue: this.userPoolClient.userPoolClientSecret,
+    });
+    acknowledge(
+      upstreamSecret,
+      'AwsSolutions-SMG4',
+      'Cognito makes the client secret and cannot rotate it in place: a new client is a new secret.',
+    );
+    acknowledge(
+      cdkSingleton(this, 'AWS679f53fac002430cb0da5b7982bd2287'),
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      'CDK’s custom resource function reading the client secret from the pool: Lambda’s basic execution policy writes its log lines only.',
+    );
+    useSecret(this.provider, 'UPSTREAM_CLIENT_SECRET_ARN', upstreamSecret);
+    this.provider.addEnvironment('UPSTREAM_ISSUER', this.userPool.userPoolProviderUrl);
+    this.provider.addEnvironment('UPSTREAM_CLIENT_ID', this.userPoolClient.userPoolClientId);
+
+    this.portal = new PortalSite(this, 'Portal', {
+      identityTable: this.table,
+      issuer: this.issuer,
+      clientSecret: this.portalClientSecret,
+      baseUrls: props.baseUrls,
+      environments: props.environments,
+      assets: props.portalAssets,
+      webAclArn: props.webAclArn,
+      logBucket,
+    });
+    this.provider.addEnvironment('PORTAL_URL', this.portal.address);
+
+    // Read by the stages at deployment (lib/identity-context.ts): they cannot reference this stack.
+    new StringParameter(this, 'IssuerParameter', {
+      parameterName: IDENTITY_PARAMETERS.issuer,
+      stringValue: this.issuer,
+      description: 'contract-service: the identity provider’s issuer identifier',
+    });
+    new StringParameter(this, 'TableNameParameter', {
+      parameterName: IDENTITY_PARAMETERS.tableName,
+      stringValue: this.table.tableName,
+      description: 'contract-service: the identity table',
+    });
+    new StringParameter(this, 'TableKeyParameter', {
+      parameterName: IDENTITY_PARAMETERS.tableKeyArn,
+      stringValue: tableKey.keyArn,
+      description: 'contract-service: the identity table’s key',
+    });
+
+    new CfnOutput(this, 'IssuerUrl', {
+      description: 'The identity provider (its issuer)',
+      value: this.issuer,
+    });
+    new CfnOutput(this, 'PortalUrl', { description: 'The developer portal', value: this.portal.address });
+    new CfnOutput(this, 'IdentityTableName', {
+      description: 'The identity table',
+      value: this.table.tableName,
+    });
+  }
+}

@@ -1,0 +1,266 @@
+// infra -> the whole app with the shared identity stack (lib/identity-stack.ts), as `cdk synth` builds it
+// when context names both environments (`service:identity`): cdk-nag clean, the identity table retained
+// and granted only to the identity provider, the portal's backend and the two MCP servers, the portal's
+// bucket private behind origin access control, the portal's client secret read by its backend and the
+// provider alone, HSTS on the new distributions, the SSM parameters the stages read, and the Cognito user
+// pool people sign in at (the provider's upstream).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { buildPortalAssets } from '../../frontend/portal/build';
+import { TTL_ATTRIBUTE } from '../../lambdas/adapters/dynamodb/table-schema';
+import { ENVIRONMENTS } from '../../lambdas/core/model';
+import { UPSTREAM_CALLBACK_PATH } from '../../lambdas/core/settings';
+import { type EnvironmentResources, IDENTITY_CONTEXT, IDENTITY_PARAMETERS } from '../../lib/identity-context';
+import type { IdentityStack } from '../../lib/identity-stack';
+import { PORTAL_BACKEND_PATHS } from '../../lib/portal-site';
+import { addIdentityStack, addServiceStages } from '../../lib/service-app';
+import type { ServiceStage } from '../../lib/service-stage';
+import {
+  actionsOf,
+  cdkJsonContext,
+  logicalIdOf,
+  onboardingAssets,
+  type PolicyStatement,
+  resources,
+} from './synth';
+
+const account = '111111111111';
+const named = (environment: string): EnvironmentResources => ({
+  tableName: `service-${environment}`,
+  tableKeyArn: `arn:aws:kms:eu-west-1:${account}:key/key-${environment}`,
+  bucketName: `blobs-${environment}`,
+  pagesBaseUrl: `https://pages-${environment}.example.com`,
+  frameUrl: `https://frame-${environment}.example.com`,
+  deliveryQueueArn: `arn:aws:sqs:eu-west-1:${account}:delivery-${environment}`,
+  deliveryQueueUrl: `https://sqs.eu-west-1.amazonaws.com/${account}/delivery-${environment}`,
+  deliveryStateMachineArn: `arn:aws:states:eu-west-1:${account}:stateMachine:delivery-${environment}`,
+});
+
+let outdir: string;
+let identity: IdentityStack;
+let stages: Readonly<Record<'sandbox' | 'production', ServiceStage>>;
+let template: Template;
+
+beforeAll(async () => {
+  outdir = mkdtempSync(join(tmpdir(), 'identity-test-'));
+  const app = new App({
+    outdir,
+    context: {
+      ...cdkJsonContext(),
+      [IDENTITY_CONTEXT]: { environments: { sandbox: named('sandbox'), production: named('production') } },
+    },
+  });
+  stages = addServiceStages(app, onboardingAssets);
+  const added = addIdentityStack(app, await buildPortalAssets());
+  if (!added) throw new Error('no identity stack with its context');
+  identity = added;
+  // Synthesis runs cdk-nag (lib/checks.ts): an unacknowledged finding anywhere throws here.
+  app.synth();
+  template = Template.fromStack(identity);
+});
+
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+type Policy = { Properties: { Roles: unknown[]; PolicyDocument: { Statement: PolicyStatement[] } } };
+
+/** The roles (their rendering) of every policy with an Allow statement on a resource mentioning `needle`. */
+const rolesGranted = (of: Template, needle: string, action?: string): string[] =>
+  Object.values(of.findResources('AWS::IAM::Policy') as Record<string, Policy>)
+    .filter((policy) =>
+      policy.Properties.PolicyDocument.Statement.some(
+        (statement) =>
+          statement.Effect === 'Allow' &&
+          JSON.stringify(statement.Resource).includes(needle) &&
+          (action === undefined || actionsOf(statement).includes(action)),
+      ),
+    )
+    .flatMap((policy) => policy.Properties.Roles.map((role) => JSON.stringify(role)))
+    .sort();
+
+const roleOf = (stack: Stack, fn: { role?: unknown; node: { defaultChild?: unknown } }): string => {
+  const role = (fn as { role: { node: { defaultChild: unknown } } }).role;
+  return JSON.stringify({ Ref: logicalIdOf(stack, role) });
+};
+
+it('keeps the identity table: retained, deletion-protected, point-in-time recovery, its own key, TTL on', () => {
+  const tableId = logicalIdOf(identity, identity.table);
+  const table = (template.toJSON() as { Resources: Record<string, Record<string, unknown>> }).Resources[
+    tableId
+  ];
+  expect(table).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  expect(table?.Properties).toMatchObject({
+    DeletionProtectionEnabled: true,
+    PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    SSESpecification: { SSEEnabled: true, SSEType: 'KMS' },
+    TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+  });
+});
+
+it('grants the identity table to the identity provider and the portal’s backend only, in its stack', () => {
+  const tableId = logicalIdOf(identity, identity.table);
+  const expected = [roleOf(identity, identity.provider), roleOf(identity, identity.portal.backend)].sort();
+  expect(rolesGranted(template, tableId)).toEqual(expected);
+  expect(rolesGranted(template, tableId, 'dynamodb:Scan')).toEqual([]);
+});
+
+it('in the stages, grants the identity table (by its SSM parameter) to the MCP server alone', () => {
+  for (const environment of ENVIRONMENTS) {
+    const stack = stages[environment].stateless;
+    const stateless = Template.fromStack(stack);
+    const parameters = (stateless.toJSON() as { Parameters: Record<string, { Default?: string }> })
+      .Parameters;
+    const parameter = Object.entries(parameters).find(([, p]) => p.Default === IDENTITY_PARAMETERS.tableName);
+    if (!parameter) throw new Error(`${environment}: no MCP server reading the identity table`);
+    const mcp = stack.node.findChild('Mcp').node.findChild('Function') as never;
+    expect(rolesGranted(stateless, JSON.stringify({ Ref: parameter[0] }))).toEqual([roleOf(stack, mcp)]);
+  }
+});
+
+it('lets only the portal’s backend and the identity provider read the portal’s client secret', () => {
+  const secretId = logicalIdOf(identity, identity.portalClientSecret);
+  const readers = [roleOf(identity, identity.provider), roleOf(identity, identity.portal.backend)].sort();
+  expect(rolesGranted(template, secretId, 'secretsmanager:GetSecretValue')).toEqual(readers);
+  // The provider's own keys: the provider alone, which writes its signing keys once.
+  const keysId = logicalIdOf(identity, identity.providerKeys);
+  expect(rolesGranted(template, keysId)).toEqual([roleOf(identity, identity.provider)]);
+});
+
+it('keeps the portal’s files in a private bucket that only its distribution reads (origin access control)', () => {
+  const bucketId = logicalIdOf(identity, identity.portal.bucket);
+  const bucket = resources(template)[bucketId];
+  expect(bucket?.Properties?.PublicAccessBlockConfiguration).toEqual({
+    BlockPublicAcls: true,
+    BlockPublicPolicy: true,
+    IgnorePublicAcls: true,
+    RestrictPublicBuckets: true,
+  });
+  const distributionId = logicalIdOf(identity, identity.portal.distribution);
+  const policy = Object.values(template.findResources('AWS::S3::BucketPolicy')).find(
+    (candidate) => JSON.stringify(candidate.Properties.Bucket) === JSON.stringify({ Ref: bucketId }),
+  );
+  const statements = policy?.Properties.PolicyDocument.Statement as Array<Record<string, unknown>>;
+  // Nobody reads the files but CloudFront (the other Allow is CDK's emptying of the bucket on deletion).
+  expect(JSON.stringify(statements)).not.toContain('"Principal":"*"');
+  const reads = statements.filter(
+    (statement) => statement.Effect === 'Allow' && [statement.Action].flat().includes('s3:GetObject'),
+  );
+  expect(reads).toHaveLength(1);
+  expect(reads[0]).toMatchObject({
+    Action: 's3:GetObject',
+    Principal: { Service: 'cloudfront.amazonaws.com' },
+  });
+  expect(JSON.stringify(reads[0]?.Condition)).toContain(distributionId);
+  const config = resources(template)[distributionId]?.Properties?.DistributionConfig as {
+    Origins: Array<{ S3OriginConfig?: unknown; OriginAccessControlId?: unknown }>;
+    CacheBehaviors: Array<{ PathPattern: string }>;
+  };
+  const s3Origins = config.Origins.filter((origin) => origin.S3OriginConfig);
+  expect(s3Origins).toHaveLength(1);
+  expect(s3Origins[0]?.OriginAccessControlId).toBeDefined();
+  expect(config.CacheBehaviors.map((behaviour) => behaviour.PathPattern).sort()).toEqual(
+    [...PORTAL_BACKEND_PATHS].sort(),
+  );
+});
+
+it('sends HSTS on every behaviour of the identity provider’s and the portal’s distributions, behind the web ACL', () => {
+  const distributions = Object.values(template.findResources('AWS::CloudFront::Distribution'));
+  expect(distributions).toHaveLength(2);
+  const policies = template.findResources('AWS::CloudFront::ResponseHeadersPolicy');
+  for (const distribution of distributions) {
+    const config = distribution.Properties.DistributionConfig;
+    expect(config.WebACLId).toBeDefined();
+    for (const behaviour of [config.DefaultCacheBehavior, ...(config.CacheBehaviors ?? [])]) {
+      const policy = policies[behaviour.ResponseHeadersPolicyId?.Ref as string];
+      expect(
+        policy?.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.StrictTransportSecurity,
+      ).toMatchObject({ AccessControlMaxAgeSec: 31536000, IncludeSubdomains: true, Override: true });
+    }
+  }
+});
+
+it('gives the portal’s backend each environment’s table, delivery queue and waits, and the provider its settings', () => {
+  const backendRole = roleOf(identity, identity.portal.backend);
+  for (const environment of ENVIRONMENTS) {
+    const own = named(environment);
+    expect(rolesGranted(template, `table/${own.tableName}`, 'dynamodb:PutItem')).toEqual([backendRole]);
+    expect(rolesGranted(template, own.tableKeyArn, 'kms:Decrypt')).toEqual([backendRole]);
+    expect(rolesGranted(template, own.deliveryQueueArn, 'sqs:SendMessage')).toEqual([backendRole]);
+    expect(rolesGranted(template, own.deliveryStateMachineArn, 'states:StartExecution')).toEqual([
+      backendRole,
+    ]);
+  }
+  const provider = resources(template)[logicalIdOf(identity, identity.provider)];
+  const environment = provider?.Properties?.Environment as { Variables: Record<string, unknown> } | undefined;
+  const variables = environment?.Variables ?? {};
+  expect(Object.keys(variables).sort()).toEqual(
+    [
+      'IDENTITY_ISSUER',
+      'IDENTITY_TABLE_NAME',
+      'NODE_OPTIONS',
+      'PORTAL_CLIENT_SECRET_ARN',
+      'PORTAL_URL',
+      'PRODUCTION_BASE_URL',
+      'PROVIDER_KEYS_SECRET_ARN',
+      'SANDBOX_BASE_URL',
+      'UPSTREAM_CLIENT_ID',
+      'UPSTREAM_CLIENT_SECRET_ARN',
+      'UPSTREAM_ISSUER',
+    ].sort(),
+  );
+  // What lambdas/hosts/aws/portal-services.ts reads, each environment's under its prefix.
+  const backend = resources(template)[logicalIdOf(identity, identity.portal.backend)];
+  const backendEnvironment = backend?.Properties?.Environment as
+    | { Variables: Record<string, unknown> }
+    | undefined;
+  const perEnvironment = [
+    'BASE_URL',
+    'TABLE_NAME',
+    'BLOB_BUCKET',
+    'PAGES_BASE_URL',
+    'FRAME_URL',
+    'DELIVERY_QUEUE_URL',
+    'DELIVERY_STATE_MACHINE_ARN',
+  ];
+  expect(Object.keys(backendEnvironment?.Variables ?? {}).sort()).toEqual(
+    [
+      'IDENTITY_ISSUER',
+      'IDENTITY_TABLE_NAME',
+      'NODE_OPTIONS',
+      'PORTAL_CLIENT_SECRET_ARN',
+      'PORTAL_URL',
+      ...ENVIRONMENTS.flatMap((environment) =>
+        perEnvironment.map((name) => `${environment.toUpperCase()}_${name}`),
+      ),
+    ].sort(),
+  );
+  const parameters = Object.values(template.findResources('AWS::SSM::Parameter')).map(
+    (parameter) => parameter.Properties.Name,
+  );
+  expect(parameters.sort()).toEqual(Object.values(IDENTITY_PARAMETERS).sort());
+});
+
+it('signs people in at a Cognito user pool upstream, whose client secret only the provider reads', () => {
+  const distribution = logicalIdOf(identity, identity.providerDistribution);
+  template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+    GenerateSecret: true,
+    AllowedOAuthFlows: ['code'],
+    AllowedOAuthScopes: ['openid', 'email'],
+    CallbackURLs: [
+      {
+        'Fn::Join': [
+          '',
+          ['https://', { 'Fn::GetAtt': [distribution, 'DomainName'] }, UPSTREAM_CALLBACK_PATH],
+        ],
+      },
+    ],
+  });
+  template.hasResource('AWS::Cognito::UserPool', { DeletionPolicy: 'Retain' });
+  const secret = Object.entries(template.findResources('AWS::SecretsManager::Secret')).find(([id]) =>
+    id.startsWith('UpstreamClientSecret'),
+  );
+  if (!secret) throw new Error('no upstream client secret');
+  expect(rolesGranted(template, secret[0])).toEqual([roleOf(identity, identity.provider)]);
+});

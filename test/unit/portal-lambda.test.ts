@@ -1,0 +1,93 @@
+// unit -> the portal's backend as a Lambda behind API Gateway (lambdas/hosts/aws/portal-services.ts
+// `portalLambda`), given an app that echoes what it was handed: method, path, query, headers with the
+// cookies joined, and the body (text or base64) reach it as a PortalRequest; its cookies come back apart
+// and bytes as base64; a body over the portal's limit is refused before the app is built.
+import { describe, expect, test } from '@jest/globals';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { portalLambda } from '../../lambdas/hosts/aws/portal-services';
+import type { PortalApp } from '../../lambdas/portal/app';
+import { MAX_BODY_BYTES, type PortalAnswer, type PortalRequest } from '../../lambdas/portal/http';
+
+const event = (overrides: Partial<APIGatewayProxyEventV2> & { method?: string }): APIGatewayProxyEventV2 => {
+  const { method = 'POST', ...rest } = overrides;
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: '/api/sandbox/api-keys',
+    rawQueryString: 'limit=2&starting_after=key_1',
+    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': 'csrf' },
+    cookies: ['__Host-portal_session=s', 'other=o'],
+    requestContext: {
+      accountId: '1',
+      apiId: 'api',
+      domainName: 'api.execute-api.eu-west-1.amazonaws.com',
+      domainPrefix: 'api',
+      http: { method, path: '/api', protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 'agent' },
+      requestId: 'r1',
+      routeKey: '$default',
+      stage: '$default',
+      time: '26/Nov/2026:07:00:00 +0000',
+      timeEpoch: 0,
+    },
+    isBase64Encoded: false,
+    ...rest,
+  };
+};
+
+const seen: PortalRequest[] = [];
+let builds = 0;
+const echo = async (): Promise<PortalApp> => {
+  builds += 1;
+  return async (request: PortalRequest): Promise<PortalAnswer> => {
+    seen.push(request);
+    return {
+      status: 201,
+      headers: { 'Content-Type': 'application/json' },
+      cookies: ['a=1; HttpOnly', 'b=2; HttpOnly'],
+      body: request.path === '/api/bytes' ? new Uint8Array([0, 255]) : JSON.stringify({ ok: true }),
+    };
+  };
+};
+
+describe('portalLambda', () => {
+  test('hands the app the request and returns its answer, cookies apart', async () => {
+    const handler = portalLambda(echo);
+    const result = await handler(
+      event({ body: Buffer.from('{"name":"é"}').toString('base64'), isBase64Encoded: true }),
+    );
+    expect(result).toMatchObject({
+      statusCode: 201,
+      cookies: ['a=1; HttpOnly', 'b=2; HttpOnly'],
+      isBase64Encoded: false,
+    });
+    expect(result.body).toBe('{"ok":true}');
+    const request = seen.at(-1);
+    expect(request).toMatchObject({
+      method: 'POST',
+      path: '/api/sandbox/api-keys',
+      body: '{"name":"é"}',
+      headers: {
+        'content-type': 'application/json',
+        'x-csrf-token': 'csrf',
+        cookie: '__Host-portal_session=s; other=o',
+      },
+    });
+    expect([...(request?.query.entries() ?? [])]).toEqual([
+      ['limit', '2'],
+      ['starting_after', 'key_1'],
+    ]);
+  });
+
+  test('returns bytes as base64', async () => {
+    const result = await portalLambda(echo)(event({ method: 'GET', rawPath: '/api/bytes' }));
+    expect(result).toMatchObject({ isBase64Encoded: true, body: Buffer.from([0, 255]).toString('base64') });
+  });
+
+  test('refuses a body over the limit without building the app', async () => {
+    const before = builds;
+    const result = await portalLambda(echo)(event({ body: 'x'.repeat(MAX_BODY_BYTES + 1) }));
+    expect(result.statusCode).toBe(413);
+    expect(JSON.parse(result.body as string)).toMatchObject({ error: { code: 'payload_too_large' } });
+    expect(builds).toBe(before);
+  });
+});
