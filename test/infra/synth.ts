@@ -14,6 +14,12 @@ import type { ServiceStage } from '../../lib/service-stage';
 /** The sign-up form's files, built once per test file as `bin/app.ts` builds them before the app. */
 export const onboardingAssets = await buildOnboardingAssets();
 
+/**
+ * A generous deadline for a hook that synthesises the app: a synthesis takes seconds on an idle machine,
+ * much longer on a loaded one with both of Jest's workers busy.
+ */
+export const SYNTH_DEADLINE_MS = 600_000;
+
 export interface SynthesisedApp {
   readonly outdir: string;
   readonly assembly: CloudAssembly;
