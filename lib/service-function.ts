@@ -145,7 +145,7 @@ export class ServiceFunction extends NodejsFunction {
     acknowledge(
       this,
       'AwsSolutions-IAM5[Resource::*]',
-      'Only actions that take no resource: X-Ray’s PutTraceSegments and PutTelemetryRecords (active tracing) and, for a stream consumer, dynamodb:ListStreams (test/infra checks no other).',
+      'Only actions that take no resource: X-Ray’s PutTraceSegments and PutTelemetryRecords (active tracing), for a stream consumer dynamodb:ListStreams, and for a rotation function secretsmanager:GetRandomPassword (test/infra checks no other).',
     );
   }
 }

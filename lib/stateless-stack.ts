@@ -177,6 +177,7 @@ export class StatelessStack extends Stack {
       ...distributionDefaults({ ...resources, logFilePrefix: 'cloudfront/api/', domain: apiDomain }),
     });
     completeDistribution(this.distribution, apiDomain);
+    this.ingest.rotateOriginSecret(this.distribution);
     acknowledge(
       this.distribution,
       'AwsSolutions-CFR5',

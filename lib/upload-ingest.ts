@@ -3,8 +3,10 @@
 // (private subnets, no public address): CloudFront reaches it through a VPC origin, over AWS's network,
 // and its security group admits only CloudFront's origin-facing addresses (the managed prefix list).
 // CloudFront also adds a secret header, which the load balancer and the container both check (a second
-// lock, should the security group ever be widened).
+// lock, should the security group ever be widened). The secret is rotated every 30 days by a function
+// that changes the listener rule and CloudFront's header in step (workers/origin-secret-rotation.ts).
 import { Duration, Stack } from 'aws-cdk-lib';
+import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import {
   FlowLogDestination,
   FlowLogTrafficType,
@@ -27,6 +29,7 @@ import {
   OperatingSystemFamily,
 } from 'aws-cdk-lib/aws-ecs';
 import {
+  ApplicationListenerRule,
   ApplicationLoadBalancer,
   ApplicationProtocol,
   type ApplicationTargetGroup,
@@ -39,8 +42,10 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { FactName } from 'aws-cdk-lib/region-info';
 import { Construct } from 'constructs';
+import { ORIGIN_SECRET_SHAPE, ROTATION_SETTINGS } from '../lambdas/adapters/origin-secret-ports';
 import { acknowledge, acknowledgeFindings, cdkSingleton } from './checks';
 import { PROJECT_ROOT } from './paths';
+import { ServiceFunction } from './service-function';
 import {
   checksAccessTokens,
   connectService,
@@ -66,6 +71,9 @@ export const INGEST_DOCKERFILE = 'ingest/Dockerfile';
 /** The log bucket's folder of the load balancer's access logs. */
 export const LOAD_BALANCER_LOG_PREFIX = 'ingest-load-balancer';
 
+/** How often the origin secret is rotated. */
+export const ORIGIN_SECRET_ROTATION_DAYS = 30;
+
 export class UploadIngest extends Construct {
   readonly loadBalancer: ApplicationLoadBalancer;
   readonly service: FargateService;
@@ -75,6 +83,8 @@ export class UploadIngest extends Construct {
   readonly securityGroup: SecurityGroup;
   /** The value CloudFront must send in `x-origin-verify`. */
   readonly originVerifySecret: Secret;
+  /** The listener rule that forwards to the tasks only the requests carrying the secret header. */
+  readonly ingestRule: ApplicationListenerRule;
 
   constructor(scope: Construct, id: string, resources: HostResources, stateMachines: StateMachines) {
     super(scope, id);
@@ -104,13 +114,9 @@ export class UploadIngest extends Construct {
 
     this.originVerifySecret = new Secret(this, 'OriginVerify', {
       description: `contract-service ${resources.environment}: value of ${ORIGIN_VERIFY_HEADER} from CloudFront`,
-      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      // The rotation draws its new values in the same shape.
+      generateSecretString: { ...ORIGIN_SECRET_SHAPE },
     });
-    acknowledge(
-      this.originVerifySecret,
-      'AwsSolutions-SMG4',
-      'Not rotated: behind the VPC origin and the prefix-listed security group it is a second lock only; a rotation must change CloudFront’s header, the listener rule and the tasks’ value together, which no rotation function here does yet.',
-    );
 
     const taskDefinition = new FargateTaskDefinition(this, 'Task', {
       cpu: 1024,
@@ -209,7 +215,10 @@ export class UploadIngest extends Construct {
     });
     this.logAccessLogs(resources);
     // HTTP inside the VPC: CloudFront's VPC origin carries the request over AWS's network to a load
-    // balancer with no public address. Requests without the secret header never reach a task.
+    // balancer with no public address. Requests without the secret header never reach a task. The
+    // header's value is a dynamic reference (`{{resolve:secretsmanager:…}}`), which CloudFormation
+    // resolves to the current value whenever it updates the rule or the distribution, so a deployment
+    // after a rotation sets the rotated value, never the one first deployed.
     const listener = this.loadBalancer.addListener('Http', {
       protocol: ApplicationProtocol.HTTP,
       port: 80,
@@ -232,6 +241,51 @@ export class UploadIngest extends Construct {
       healthCheck: { path: '/healthz', healthyHttpCodes: '200', interval: Duration.seconds(15) },
       deregistrationDelay: Duration.seconds(60),
     });
+    const rule = listener.node.findChild('IngestRule');
+    if (!(rule instanceof ApplicationListenerRule)) throw new Error('the ingest listener rule is missing');
+    this.ingestRule = rule;
+  }
+
+  /**
+   * Rotates the origin secret every 30 days with a function (workers/origin-secret-rotation.ts) that may
+   * change only the ingest listener rule and `distribution` (the one sending the header), and this
+   * secret's versions. Not at once when the schedule is made: a rotation would then race the deployment
+   * that makes it, which may itself be updating the distribution.
+   */
+  rotateOriginSecret(distribution: Distribution): ServiceFunction {
+    const rotation = new ServiceFunction(this, 'RotateOriginSecret', {
+      entry: 'lambdas/hosts/aws/functions/rotate-origin-secret.ts',
+      description: 'upload ingest: rotate the origin secret (listener rule, CloudFront header, secret)',
+      memorySize: 256,
+      // testSecret waits up to about 10 minutes for CloudFront to deploy the pending value.
+      timeout: Duration.minutes(12),
+      environment: {
+        [ROTATION_SETTINGS.secret]: this.originVerifySecret.secretArn,
+        [ROTATION_SETTINGS.header]: ORIGIN_VERIFY_HEADER,
+        [ROTATION_SETTINGS.rule]: this.ingestRule.listenerRuleArn,
+        [ROTATION_SETTINGS.distribution]: distribution.distributionId,
+      },
+    });
+    rotation.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['elasticloadbalancing:ModifyRule'],
+        resources: [this.ingestRule.listenerRuleArn],
+      }),
+    );
+    distribution.grant(
+      rotation,
+      'cloudfront:GetDistribution',
+      'cloudfront:GetDistributionConfig',
+      'cloudfront:UpdateDistribution',
+    );
+    // CDK grants the rotation's Secrets Manager actions on this secret alone (and GetRandomPassword,
+    // which takes no resource), and lets Secrets Manager invoke the function.
+    this.originVerifySecret.addRotationSchedule('Rotation', {
+      rotationLambda: rotation,
+      automaticallyAfter: Duration.days(ORIGIN_SECRET_ROTATION_DAYS),
+      rotateImmediatelyOnUpdate: false,
+    });
+    return rotation;
   }
 
   /**

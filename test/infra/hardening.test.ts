@@ -550,7 +550,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
 
     it('grants on every resource ("*") only actions that take no resource', () => {
       const resourceless =
-        /^(xray:(PutTraceSegments|PutTelemetryRecords|GetSamplingRules|GetSamplingTargets)|logs:(CreateLogDelivery|GetLogDelivery|UpdateLogDelivery|DeleteLogDelivery|ListLogDeliveries|PutResourcePolicy|DescribeResourcePolicies|DescribeLogGroups)|dynamodb:ListStreams|ecr:GetAuthorizationToken|ec2:DescribeManagedPrefixLists)$/;
+        /^(xray:(PutTraceSegments|PutTelemetryRecords|GetSamplingRules|GetSamplingTargets)|logs:(CreateLogDelivery|GetLogDelivery|UpdateLogDelivery|DeleteLogDelivery|ListLogDeliveries|PutResourcePolicy|DescribeResourcePolicies|DescribeLogGroups)|dynamodb:ListStreams|ecr:GetAuthorizationToken|ec2:DescribeManagedPrefixLists|secretsmanager:GetRandomPassword)$/;
       const everywhere = statements.filter(({ statement }) => statement.Resource === '*');
       expect(everywhere.length).toBeGreaterThan(0);
       for (const { statement } of everywhere)

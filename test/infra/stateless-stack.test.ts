@@ -196,13 +196,13 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('functions', () => {
-    it('has exactly one function per endpoint, the fallback, one per worker, the render consumer, the delivery consumer, its hand-back and give-up, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate and its backfill (with CDK’s trigger provider), the frame API’s and the form files’ deployment and bucket emptying, and no other', () => {
+    it('has exactly one function per endpoint, the fallback, one per worker, the render consumer, the delivery consumer, its hand-back and give-up, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate and its backfill (with CDK’s trigger provider), the frame API’s and the form files’ deployment and bucket emptying, the origin secret’s rotation, and no other', () => {
       // The frame API's functions and the two of the form's files are tested in onboarding-frame.test.ts;
       // the last is CDK's custom resource function that looks up CloudFront's prefix list.
       const form = FRAME_ROUTES.length + 1 + 2;
       template.resourceCountIs(
         'AWS::Lambda::Function',
-        ROUTES.length + 1 + WORKERS.length + 1 + 5 + 1 + 2 + 1 + 2 + form + 1,
+        ROUTES.length + 1 + WORKERS.length + 1 + 5 + 1 + 2 + 1 + 2 + form + 1 + 1,
       );
       expect([...stage.stateless.api.functions.keys()].sort()).toEqual(
         [...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort(),
@@ -412,6 +412,94 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           },
         ],
         Actions: [Match.objectLike({ Type: 'forward' })],
+      });
+    });
+
+    describe('rotation of the origin secret', () => {
+      const rotation = () => stage.stateless.ingest.node.findChild('RotateOriginSecret') as ServiceFunction;
+      const secretId = () => logicalIdOf(stage.stateless, stage.stateless.ingest.originVerifySecret);
+      const ruleId = () => logicalIdOf(stage.stateless, stage.stateless.ingest.ingestRule);
+      const distributionId = () => logicalIdOf(stage.stateless, stage.stateless.distribution);
+
+      it('rotates every 30 days with its own function, not at once on deployment, told of the secret, header, rule and distribution', () => {
+        template.resourceCountIs('AWS::SecretsManager::RotationSchedule', 1);
+        template.hasResourceProperties('AWS::SecretsManager::RotationSchedule', {
+          SecretId: { Ref: secretId() },
+          RotationLambdaARN: { 'Fn::GetAtt': [logicalIdOf(stage.stateless, rotation()), 'Arn'] },
+          RotationRules: { ScheduleExpression: 'rate(30 days)' },
+          RotateImmediatelyOnUpdate: false,
+        });
+        const fn = resources(template)[logicalIdOf(stage.stateless, rotation())];
+        expect(fn?.Properties).toMatchObject({
+          Timeout: 720,
+          Environment: {
+            Variables: {
+              ORIGIN_VERIFY_SECRET_ARN: { Ref: secretId() },
+              ORIGIN_VERIFY_HEADER: ORIGIN_VERIFY_HEADER,
+              INGEST_RULE_ARN: { Ref: ruleId() },
+              DISTRIBUTION_ID: { Ref: distributionId() },
+            },
+          },
+        });
+        // Secrets Manager, and nothing else, may invoke it.
+        const invokers = Object.values(template.findResources('AWS::Lambda::Permission'))
+          .filter((p) =>
+            JSON.stringify(p.Properties.FunctionName).includes(logicalIdOf(stage.stateless, rotation())),
+          )
+          .map((p) => p.Properties.Principal);
+        expect(invokers).toEqual(['secretsmanager.amazonaws.com']);
+      });
+
+      it('may modify only the ingest listener rule, update only the API distribution and rotate only this secret', () => {
+        const statements = statementsOfRole(template, roleIdOf(rotation().role));
+        const byAction = new Map<string, unknown[]>();
+        for (const statement of statements)
+          for (const action of actionsOf(statement))
+            byAction.set(action, [...(byAction.get(action) ?? []), statement.Resource]);
+        expect(byAction.get('elasticloadbalancing:ModifyRule')).toEqual([{ Ref: ruleId() }]);
+        const distributionArn = JSON.stringify(byAction.get('cloudfront:UpdateDistribution'));
+        expect(distributionArn).toContain(`"Ref":"${distributionId()}"`);
+        expect(distributionArn).toContain(':distribution/');
+        for (const action of ['cloudfront:GetDistribution', 'cloudfront:GetDistributionConfig'])
+          expect(JSON.stringify(byAction.get(action))).toBe(distributionArn);
+        for (const action of [
+          'secretsmanager:DescribeSecret',
+          'secretsmanager:GetSecretValue',
+          'secretsmanager:PutSecretValue',
+          'secretsmanager:UpdateSecretVersionStage',
+        ])
+          expect(byAction.get(action)).toEqual([{ Ref: secretId() }]);
+        expect(byAction.get('secretsmanager:GetRandomPassword')).toEqual(['*']);
+        // Nothing else of ELB, CloudFront or Secrets Manager (logs and X-Ray are every function's).
+        expect([...byAction.keys()].filter((action) => !/^(xray|logs):/.test(action)).sort()).toEqual(
+          [
+            'cloudfront:GetDistribution',
+            'cloudfront:GetDistributionConfig',
+            'cloudfront:UpdateDistribution',
+            'elasticloadbalancing:ModifyRule',
+            'secretsmanager:DescribeSecret',
+            'secretsmanager:GetRandomPassword',
+            'secretsmanager:GetSecretValue',
+            'secretsmanager:PutSecretValue',
+            'secretsmanager:UpdateSecretVersionStage',
+          ].sort(),
+        );
+      });
+
+      it('has CloudFront’s header and the rule resolve the secret’s current value at each deployment (a dynamic reference, no version pinned)', () => {
+        const reference = ['{{resolve:secretsmanager:', { Ref: secretId() }, ':SecretString:::}}'];
+        const rule = resources(template)[ruleId()]?.Properties as unknown as {
+          Conditions: { HttpHeaderConfig: { Values: unknown[] } }[];
+        };
+        expect(rule.Conditions).toHaveLength(1);
+        expect(rule.Conditions[0]?.HttpHeaderConfig.Values).toEqual([{ 'Fn::Join': ['', reference] }]);
+        const front = resources(template)[distributionId()]?.Properties as unknown as {
+          DistributionConfig: { Origins: { OriginCustomHeaders?: { HeaderValue: unknown }[] }[] };
+        };
+        const headers = front.DistributionConfig.Origins.flatMap(
+          (origin) => origin.OriginCustomHeaders ?? [],
+        );
+        expect(headers.map((header) => header.HeaderValue)).toEqual([{ 'Fn::Join': ['', reference] }]);
       });
     });
   });
@@ -1286,9 +1374,12 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         // And nothing else may write the store or invalidate a distribution.
         const writers = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
           (policy.Properties.PolicyDocument.Statement as PolicyStatement[]).some((statement) =>
-            actionsOf(statement).some((action) => action.startsWith('cloudfront')),
+            actionsOf(statement).some((action) =>
+              /^cloudfront(-keyvaluestore:|:CreateInvalidation$)/.test(action),
+            ),
           ),
         );
+        // (The origin secret's rotation changes the API distribution's header: tested with it.)
         expect(writers.map((policy) => policy.Properties.Roles)).toEqual([
           [{ Ref: roleIdOf(stage.stateless.pages.withdrawalGate.role) }],
           [{ Ref: roleIdOf(stage.stateless.pages.withdrawalBackfill.role) }],
