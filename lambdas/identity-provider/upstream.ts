@@ -4,6 +4,7 @@
 // code and ID token. The checks are kept in an HttpOnly cookie scoped to the callback, which binds the
 // answer to the browser that started it; the state names the interaction it finishes.
 import * as oidc from 'openid-client';
+import { cachedDiscovery } from '../adapters/oidc-discovery';
 import { UPSTREAM_CALLBACK_PATH } from '../core/settings';
 
 const CHECKS_COOKIE = 'upstream_sign_in';
@@ -37,9 +38,6 @@ interface Checks {
   verifier: string;
 }
 
-const isLoopbackHttp = (url: URL): boolean =>
-  url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-
 const cookieValueOf = (header: string | undefined): string | undefined =>
   (header ?? '')
     .split(';')
@@ -47,17 +45,18 @@ const cookieValueOf = (header: string | undefined): string | undefined =>
     .find(([name]) => name === CHECKS_COOKIE)?.[1];
 
 export class UpstreamSignIn {
-  private configuration: Promise<oidc.Configuration> | undefined;
   private readonly redirectUri: string;
   private readonly secure: boolean;
+  private readonly config: () => Promise<oidc.Configuration>;
 
   constructor(
-    private readonly settings: UpstreamSettings,
+    settings: UpstreamSettings,
     /** The provider's own origin. */
     origin: string,
   ) {
     this.redirectUri = `${origin}${UPSTREAM_CALLBACK_PATH}`;
     this.secure = new URL(origin).protocol === 'https:';
+    this.config = cachedDiscovery(settings);
   }
 
   /** Where to send the person to sign in for interaction `uid`, and the cookie holding the checks. */
@@ -142,27 +141,5 @@ export class UpstreamSignIn {
       'SameSite=Lax',
       ...(this.secure ? ['Secure'] : []),
     ].join('; ');
-  }
-
-  /** Discovery, once; a failure is tried again on the next sign-in. */
-  private config(): Promise<oidc.Configuration> {
-    this.configuration ??= this.discover().catch((error: unknown) => {
-      this.configuration = undefined;
-      throw error;
-    });
-    return this.configuration;
-  }
-
-  private discover(): Promise<oidc.Configuration> {
-    const issuer = new URL(this.settings.issuer);
-    // Plain http only to this machine (a test's stand-in for the upstream).
-    const options = isLoopbackHttp(issuer) ? { execute: [oidc.allowInsecureRequests] } : undefined;
-    return oidc.discovery(
-      issuer,
-      this.settings.clientId,
-      undefined,
-      oidc.ClientSecretBasic(this.settings.clientSecret),
-      options,
-    );
   }
 }

@@ -4,6 +4,7 @@
 // certification profile requires. The tokens are used once, here, to learn who signed in, and then
 // dropped: the person's session is the portal's own (sessions.ts).
 import * as oidc from 'openid-client';
+import { cachedDiscovery } from '../adapters/oidc-discovery';
 
 export interface SignInSettings {
   issuer: string;
@@ -42,13 +43,12 @@ export class SignInFailed extends Error {
   }
 }
 
-const isLoopbackHttp = (url: URL): boolean =>
-  url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-
 export class PortalSignIn {
-  private configuration: Promise<oidc.Configuration> | undefined;
+  private readonly config: () => Promise<oidc.Configuration>;
 
-  constructor(private readonly settings: SignInSettings) {}
+  constructor(private readonly settings: SignInSettings) {
+    this.config = cachedDiscovery(settings);
+  }
 
   async start(): Promise<SignInStart> {
     const config = await this.config();
@@ -98,27 +98,5 @@ export class PortalSignIn {
       client_id: this.settings.clientId,
       post_logout_redirect_uri: this.settings.postLogoutRedirectUri,
     }).href;
-  }
-
-  /** Discovery, once; a failure (the provider not up yet) is tried again on the next sign-in. */
-  private config(): Promise<oidc.Configuration> {
-    this.configuration ??= this.discover().catch((error: unknown) => {
-      this.configuration = undefined;
-      throw error;
-    });
-    return this.configuration;
-  }
-
-  private discover(): Promise<oidc.Configuration> {
-    const issuer = new URL(this.settings.issuer);
-    // Plain http only to this machine's own identity provider (the local stack).
-    const options = isLoopbackHttp(issuer) ? { execute: [oidc.allowInsecureRequests] } : undefined;
-    return oidc.discovery(
-      issuer,
-      this.settings.clientId,
-      undefined,
-      oidc.ClientSecretBasic(this.settings.clientSecret),
-      options,
-    );
   }
 }

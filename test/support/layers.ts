@@ -12,6 +12,9 @@ interface Layer {
   forbiddenPackages?: readonly RegExp[];
 }
 
+/** The OpenID Connect client both sign-ins (the portal's, the provider's upstream) are made with. */
+const OIDC_DISCOVERY = 'lambdas/adapters/oidc-discovery.ts';
+
 /** Most specific folder first. */
 export const LAYERS: readonly Layer[] = [
   {
@@ -23,11 +26,16 @@ export const LAYERS: readonly Layer[] = [
   { folder: 'lambdas/api', mayImport: ['lambdas/core'] },
   { folder: 'lambdas/workers', mayImport: ['lambdas/core', 'frontend/pages'] },
   // oidc-provider configured with the core's people, and the pages of a sign-in.
-  { folder: 'lambdas/identity-provider', mayImport: ['lambdas/core', 'frontend/identity'] },
+  { folder: 'lambdas/identity-provider', mayImport: ['lambdas/core', 'frontend/identity', OIDC_DISCOVERY] },
   // The portal's backend: the core, the API's one answer shape, and how its built pages are served.
   {
     folder: 'lambdas/portal',
-    mayImport: ['lambdas/core', 'lambdas/api/http/answer.ts', 'frontend/portal/served-files.ts'],
+    mayImport: [
+      'lambdas/core',
+      'lambdas/api/http/answer.ts',
+      'frontend/portal/served-files.ts',
+      OIDC_DISCOVERY,
+    ],
   },
   // The MCP server: the SDK's server over the core's functions, the portal's tasks as tools.
   { folder: 'lambdas/mcp', mayImport: ['lambdas/core'] },
