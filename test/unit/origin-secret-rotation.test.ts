@@ -2,7 +2,7 @@
 // over fake ports (a secret's versions and labels, the listener rule, the distribution's header), each
 // repeated as Secrets Manager may repeat it; then its ports over the real SDK clients
 // (adapters/origin-secret-ports.ts), whose HTTP handler is a fake.
-import { type SdkOptions, sdkRotationPorts } from '../../lambdas/adapters/origin-secret-ports';
+import { sdkRotationPorts } from '../../lambdas/adapters/origin-secret-ports';
 import { acceptedValues, type RotationPorts, SECRET_STAGES } from '../../lambdas/core/origin-secret-ports';
 import {
   DEPLOYED_CHECK_MS,
@@ -10,6 +10,7 @@ import {
   RotationNotReady,
   rotateOriginSecret,
 } from '../../lambdas/workers/origin-secret-rotation';
+import { type Answer, bodyText, fakeSdkEdge } from '../support/sdk-edge';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:OriginVerify-AbCdEf';
 const { current: CURRENT, pending: PENDING, previous: PREVIOUS } = SECRET_STAGES;
@@ -173,38 +174,13 @@ describe('rotateOriginSecret', () => {
   });
 });
 
-/** A request as the SDK hands it to its HTTP handler (the parts the tests read). */
-type SentRequest = {
-  method: string;
-  hostname: string;
-  path: string;
-  query: Record<string, unknown>;
-  headers: Record<string, string>;
-  body?: string | Uint8Array;
-};
-type Answer = { status: number; headers?: Record<string, string>; body?: string };
-
 const RULE_ARN =
   'arn:aws:elasticloadbalancing:eu-west-1:123456789012:listener-rule/app/ingest/50dc6c495c0c9188/f2f7dc8efc522ab2/9683b2d02a6cabee';
 const DISTRIBUTION_ID = 'E2ABCDEF123456';
 
 /** The rotation's ports over the real SDK clients, their HTTP handler answering with `answers` in turn. */
 const overSdk = async (...answers: Answer[]) => {
-  const requests: SentRequest[] = [];
-  const requestHandler = {
-    handle: async (request: SentRequest) => {
-      requests.push(request);
-      const answer = answers.shift();
-      if (!answer) throw new Error('no answer left');
-      const body = new TextEncoder().encode(answer.body ?? '');
-      return { response: { statusCode: answer.status, headers: answer.headers ?? {}, body } };
-    },
-  };
-  const options: SdkOptions = {
-    credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret', sessionToken: 'session-token' },
-    requestHandler,
-    maxAttempts: 1,
-  };
+  const { requests, options } = fakeSdkEdge(...answers);
   const config = {
     ORIGIN_VERIFY_SECRET_ARN: SECRET_ARN,
     ORIGIN_VERIFY_HEADER: 'x-origin-verify',
@@ -215,8 +191,6 @@ const overSdk = async (...answers: Answer[]) => {
   return { requests, ports: await sdkRotationPorts(config, options) };
 };
 
-const text = (body: SentRequest['body']): string =>
-  typeof body === 'string' ? body : new TextDecoder().decode(body ?? new Uint8Array());
 const json = (body: unknown): Answer => ({
   status: 200,
   headers: { 'content-type': 'application/x-amz-json-1.1' },
@@ -262,7 +236,7 @@ describe('sdkRotationPorts', () => {
     await ports.secret.makeCurrent('v2', 'v1');
     const calls = requests.map((request) => [
       request.headers['x-amz-target'],
-      JSON.parse(text(request.body)),
+      JSON.parse(bodyText(request.body)),
     ]);
     expect(calls).toEqual([
       ['secretsmanager.DescribeSecret', { SecretId: SECRET_ARN }],
@@ -299,7 +273,7 @@ describe('sdkRotationPorts', () => {
     );
     await ports.rule.accept(['old-value', 'new-value', 'new-value']);
     expect(requests[0]?.hostname).toBe('elasticloadbalancing.eu-west-1.amazonaws.com');
-    expect(Object.fromEntries(new URLSearchParams(text(requests[0]?.body)))).toEqual({
+    expect(Object.fromEntries(new URLSearchParams(bodyText(requests[0]?.body)))).toEqual({
       Action: 'ModifyRule',
       Version: '2015-12-01',
       RuleArn: RULE_ARN,
@@ -344,7 +318,7 @@ describe('sdkRotationPorts', () => {
       ['PUT', `/2020-05-31/distribution/${DISTRIBUTION_ID}/config`, 'E1'],
       ['GET', `/2020-05-31/distribution/${DISTRIBUTION_ID}/config`, null],
     ]);
-    const sent = text(requests[1]?.body);
+    const sent = bodyText(requests[1]?.body);
     expect(sent).toContain('<HeaderName>x-origin-verify</HeaderName><HeaderValue>new-value</HeaderValue>');
     expect(sent).not.toContain('old-value');
     expect(sent).toContain('<Id>api</Id>');

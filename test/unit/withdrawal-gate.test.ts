@@ -3,7 +3,7 @@
 // the adapter does; then its ports over the real SDK clients (adapters/cloudfront/withdrawal-gate-ports.ts),
 // whose HTTP handler is a fake.
 import { ValidationException } from '@aws-sdk/client-cloudfront-keyvaluestore';
-import { type SdkOptions, sdkPorts } from '../../lambdas/adapters/cloudfront/withdrawal-gate-ports';
+import { sdkPorts } from '../../lambdas/adapters/cloudfront/withdrawal-gate-ports';
 import { ConcurrentChange } from '../../lambdas/core/errors';
 import { withdrawnKey } from '../../lambdas/core/publications';
 import type { GatePorts, KeyValueStore } from '../../lambdas/core/withdrawal-gate-ports';
@@ -13,6 +13,7 @@ import {
   syncWithdrawal,
   writeWithEtag,
 } from '../../lambdas/workers/withdrawal-gate';
+import { type Answer, bodyText, fakeSdkEdge } from '../support/sdk-edge';
 
 const BUCKET = 'contract-service-blobs';
 
@@ -294,37 +295,12 @@ describe('writeWithEtag', () => {
 const ARN = 'arn:aws:cloudfront::123456789012:key-value-store/0f1e2d3c-aaaa-bbbb-cccc-0123456789ab';
 const STORE_PATH = `/key-value-stores/${encodeURIComponent(ARN)}`;
 
-/** A request as the SDK hands it to its HTTP handler (the parts the tests read). */
-type SentRequest = {
-  method: string;
-  hostname: string;
-  path: string;
-  query: Record<string, unknown>;
-  headers: Record<string, string>;
-  body?: string | Uint8Array;
-};
-type Answer = { status: number; headers?: Record<string, string>; body?: string };
-
 /**
  * The gate's ports over the real SDK clients, their HTTP handler answering each request with the next of
  * `answers` and recording it: what the SDK sends and how it reads the answers, with nothing on the network.
  */
 const overSdk = async (...answers: Answer[]) => {
-  const requests: SentRequest[] = [];
-  const requestHandler = {
-    handle: async (request: SentRequest) => {
-      requests.push(request);
-      const answer = answers.shift();
-      if (!answer) throw new Error('no answer left');
-      const body = new TextEncoder().encode(answer.body ?? '');
-      return { response: { statusCode: answer.status, headers: answer.headers ?? {}, body } };
-    },
-  };
-  const options: SdkOptions = {
-    credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret', sessionToken: 'session-token' },
-    requestHandler,
-    maxAttempts: 1,
-  };
+  const { requests, options } = fakeSdkEdge(...answers);
   const config = {
     WITHDRAWN_SLUGS_STORE_ARN: ARN,
     PAGES_DISTRIBUTION_ID: 'E2ABCDEF123456',
@@ -333,9 +309,6 @@ const overSdk = async (...answers: Answer[]) => {
   };
   return { requests, ports: await sdkPorts(config, options) };
 };
-
-const text = (body: SentRequest['body']): string =>
-  typeof body === 'string' ? body : new TextDecoder().decode(body ?? new Uint8Array());
 
 const kvsError = (status: number, type: string): Answer => ({
   status,
@@ -395,7 +368,7 @@ describe('sdkPorts', () => {
       ['PUT', `${STORE_PATH}/keys/abc`, 'KV1'],
       ['DELETE', `${STORE_PATH}/keys/abc`, 'KV2'],
     ]);
-    expect(JSON.parse(text(requests[1]?.body))).toEqual({ Value: 'withdrawn' });
+    expect(JSON.parse(bodyText(requests[1]?.body))).toEqual({ Value: 'withdrawn' });
     for (const request of requests) {
       expect(request.hostname).toBe('123456789012.cloudfront-kvs.global.api.aws');
       expect(request.headers['x-amz-region-set']).toBe('*');
@@ -449,7 +422,7 @@ describe('sdkPorts', () => {
       hostname: 'cloudfront.amazonaws.com',
       path: '/2020-05-31/distribution/E2ABCDEF123456/invalidation',
     });
-    expect(text(request?.body)).toContain(
+    expect(bodyText(request?.body)).toContain(
       '<Paths><Quantity>1</Quantity><Items><Path>/abc/*</Path></Items></Paths><CallerReference>withdrawal-gate-e1-put</CallerReference>',
     );
     expect(request?.headers.authorization).toMatch(
