@@ -89,3 +89,27 @@ export function cdkSingleton(scope: IConstruct, idPrefix: string): IConstruct {
   if (!singleton) throw new Error(`no CDK singleton ${idPrefix}* in ${stack.node.path}`);
   return singleton;
 }
+
+/**
+ * Acknowledges the findings on CDK's bucket deployment function in `scope`'s stack: its managed log
+ * policy, its runtime, and its wildcards over the staged files and `destination` (which holds only
+ * what is deployed there).
+ */
+export function acknowledgeBucketDeployment(scope: IConstruct, destination: string): void {
+  const deploymentFunction = cdkSingleton(scope, 'Custom::CDKBucketDeployment');
+  acknowledge(
+    deploymentFunction,
+    'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+    'CDK’s bucket deployment function: Lambda’s basic execution policy writes its log lines only.',
+  );
+  acknowledge(
+    deploymentFunction,
+    'AwsSolutions-L1',
+    'CDK’s bucket deployment function: its runtime is CDK’s choice.',
+  );
+  acknowledgeFindings(
+    deploymentFunction,
+    /AwsSolutions-IAM5\[(Action::s3:(GetObject|GetBucket|List|DeleteObject|Abort)\*|Resource::.+\/\*)\]/,
+    `CDK’s bucket deployment function: it reads the staged files from CDK’s asset bucket and writes (and replaces) them in ${destination}, which holds nothing else.`,
+  );
+}

@@ -45,7 +45,7 @@ import { Construct } from 'constructs';
 import { FRAME_ORIGIN_PLACEHOLDER, type OnboardingAssets } from '../frontend/onboarding/build';
 import { FRAME_SECURITY_HEADERS, frameFiles, LOADER_CACHE } from '../frontend/onboarding/served-files';
 import { FRAME_FALLBACK_HANDLER, FRAME_ROUTES } from '../lambdas/api/frame-routes';
-import { acknowledge, acknowledgeFindings, cdkSingleton } from './checks';
+import { acknowledgeBucketDeployment } from './checks';
 import {
   addressOf,
   completeDistribution,
@@ -322,22 +322,7 @@ export class OnboardingFrame extends Construct {
       logGroup: deploymentLogs,
     });
     this.loaderDeployment.node.addDependency(...deployments);
-    const deploymentFunction = cdkSingleton(this, 'Custom::CDKBucketDeployment');
-    acknowledge(
-      deploymentFunction,
-      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-      'CDK’s bucket deployment function: Lambda’s basic execution policy writes its log lines only.',
-    );
-    acknowledge(
-      deploymentFunction,
-      'AwsSolutions-L1',
-      'CDK’s bucket deployment function: its runtime is CDK’s choice.',
-    );
-    acknowledgeFindings(
-      deploymentFunction,
-      /AwsSolutions-IAM5\[(Action::s3:(GetObject|GetBucket|List|DeleteObject|Abort)\*|Resource::.+\/\*)\]/,
-      'CDK’s bucket deployment function: it reads the staged files from CDK’s asset bucket and writes (and replaces) them in this construct’s files bucket, which holds nothing else.',
-    );
+    acknowledgeBucketDeployment(this, 'this construct’s files bucket');
 
     // Any page may load the loader, with or without `crossorigin` (and so with Subresource Integrity).
     const loaderHeaders = new ResponseHeadersPolicy(this, 'LoaderHeaders', {

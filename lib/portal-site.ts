@@ -38,7 +38,7 @@ import { Construct } from 'constructs';
 import type { PortalAssets } from '../frontend/portal/build';
 import { PAGE_SECURITY_HEADERS, PORTAL_CSP, portalFiles } from '../frontend/portal/served-files';
 import { ENVIRONMENTS } from '../lambdas/core/model';
-import { acknowledge, acknowledgeFindings, cdkSingleton } from './checks';
+import { acknowledge, acknowledgeBucketDeployment } from './checks';
 import {
   completeDistribution,
   distributionDefaults,
@@ -206,21 +206,6 @@ export class PortalSite extends Construct {
     const immutable = deployments.filter((_, index) => groups[index]?.immutable);
     for (const deployment of deployments)
       if (!immutable.includes(deployment)) deployment.node.addDependency(...immutable);
-    const deploymentFunction = cdkSingleton(this, 'Custom::CDKBucketDeployment');
-    acknowledge(
-      deploymentFunction,
-      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-      'CDK’s bucket deployment function: Lambda’s basic execution policy writes its log lines only.',
-    );
-    acknowledge(
-      deploymentFunction,
-      'AwsSolutions-L1',
-      'CDK’s bucket deployment function: its runtime is CDK’s choice.',
-    );
-    acknowledgeFindings(
-      deploymentFunction,
-      /AwsSolutions-IAM5\[(Action::s3:(GetObject|GetBucket|List|DeleteObject|Abort)\*|Resource::.+\/\*)\]/,
-      'CDK’s bucket deployment function: it reads the staged files from CDK’s asset bucket and writes them to the portal’s files bucket, which holds nothing else.',
-    );
+    acknowledgeBucketDeployment(this, 'the portal’s files bucket');
   }
 }
