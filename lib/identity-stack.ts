@@ -25,19 +25,12 @@ import {
   type UserPoolClient,
   UserPoolClientIdentityProvider,
 } from 'aws-cdk-lib/aws-cognito';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Key } from 'aws-cdk-lib/aws-kms';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import type { PortalAssets } from '../frontend/portal/build';
-import {
-  GLOBAL_INDEXES,
-  PARTITION_KEY,
-  SORT_KEY,
-  TTL_ATTRIBUTE,
-} from '../lambdas/adapters/dynamodb/table-schema';
 import { ENVIRONMENTS } from '../lambdas/core/model';
 import { MIN_PASSWORD_CHARACTERS } from '../lambdas/core/people/credentials';
 import { UPSTREAM_CALLBACK_PATH } from '../lambdas/core/settings';
@@ -54,6 +47,7 @@ import { protectHttpApi } from './http-api-protection';
 import { type EnvironmentResources, IDENTITY_PARAMETERS } from './identity-context';
 import { PortalSite } from './portal-site';
 import { ServiceFunction } from './service-function';
+import { serviceTable } from './service-table';
 import { useSecret, useTable } from './wiring';
 
 /** Sign-ins, sign-ups and token requests a second across the provider's address. */
@@ -91,31 +85,10 @@ export class IdentityStack extends Stack {
     super(scope, id, props);
     const logBucket = edgeLogBucket(this, 'EdgeLogs');
 
-    // As an environment's table: a key of our own (people's emails and password hashes), retained.
-    const tableKey = new Key(this, 'TableKey', {
-      description: 'contract-service identity: DynamoDB table encryption',
-      enableKeyRotation: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    this.table = new Table(this, 'Table', {
-      partitionKey: { name: PARTITION_KEY, type: AttributeType.STRING },
-      sortKey: { name: SORT_KEY, type: AttributeType.STRING },
-      // Sessions, codes, tokens and rate-limit counters expire.
-      timeToLiveAttribute: TTL_ATTRIBUTE,
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: TableEncryption.CUSTOMER_MANAGED,
-      encryptionKey: tableKey,
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    for (const index of GLOBAL_INDEXES) {
-      this.table.addGlobalSecondaryIndex({
-        indexName: index.name,
-        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-        sortKey: { name: index.sortKey, type: AttributeType.STRING },
-      });
-    }
+    // As an environment's table (lib/service-table.ts): people's emails and password hashes. Sessions,
+    // codes, tokens and rate-limit counters expire.
+    const { table, key: tableKey } = serviceTable(this, { owner: 'contract-service identity' });
+    this.table = table;
 
     this.portalClientSecret = new Secret(this, 'PortalClientSecret', {
       description: "contract-service identity: the portal's client secret at the identity provider",

@@ -2,7 +2,7 @@
 // sign-up form answers' key. Everything here is retained when the stack goes, and the stateless stack is
 // built on top of it.
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { StreamViewType, type Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import {
@@ -15,15 +15,10 @@ import {
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ANSWER_KEY_BYTES } from '../lambdas/adapters/answer-vault';
-import {
-  GLOBAL_INDEXES,
-  PARTITION_KEY,
-  SORT_KEY,
-  TTL_ATTRIBUTE,
-} from '../lambdas/adapters/dynamodb/table-schema';
 import { acknowledge } from './checks';
 import type { Environment } from './environments';
 import { PUBLISHED_PREFIX } from './hosted-pages';
+import { serviceTable } from './service-table';
 
 /**
  * Length of the generated answers key. Secrets Manager makes random text, not bytes: 43 letters and digits
@@ -51,35 +46,13 @@ export class StatefulStack extends Stack {
     super(scope, id, props);
     const { environment } = props;
 
-    // A key of our own for the records (personal data of buyers): its use is audited in CloudTrail and
-    // access can be revoked in its key policy, which the AWS-managed key does not allow.
-    const tableKey = new Key(this, 'TableKey', {
-      description: `contract-service ${environment}: DynamoDB table encryption`,
-      enableKeyRotation: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-
-    // `Table`, not `TableV2`: a global table with a customer-managed key cannot be region-agnostic.
-    this.table = new Table(this, 'Table', {
-      partitionKey: { name: PARTITION_KEY, type: AttributeType.STRING },
-      sortKey: { name: SORT_KEY, type: AttributeType.STRING },
-      timeToLiveAttribute: TTL_ATTRIBUTE,
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      // The event outbox is read from the stream; both images let a consumer see what changed.
+    // Personal data of buyers: a key of our own (lib/service-table.ts). The event outbox is read from
+    // the stream; both images let a consumer see what changed.
+    const { table, key: tableKey } = serviceTable(this, {
+      owner: `contract-service ${environment}`,
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: TableEncryption.CUSTOMER_MANAGED,
-      encryptionKey: tableKey,
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
     });
-    for (const index of GLOBAL_INDEXES) {
-      this.table.addGlobalSecondaryIndex({
-        indexName: index.name,
-        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-        sortKey: { name: index.sortKey, type: AttributeType.STRING },
-      });
-    }
+    this.table = table;
 
     // S3's access logs of the blob bucket: who read or wrote which contract, kept a year.
     const accessLogs = new Bucket(this, 'BlobAccessLogs', {
