@@ -24,6 +24,23 @@ import type { Construct, IConstruct } from 'constructs';
 import { acknowledge } from './checks';
 import type { StageDomains } from './environments';
 
+/**
+ * A private bucket of built files served through a distribution (origin access control): nothing in it is
+ * kept when the stack goes, since each deployment puts the files back; its access logs go under `logPrefix`.
+ */
+export const builtFilesBucket = (scope: Construct, logBucket: IBucket, logPrefix: string): Bucket =>
+  new Bucket(scope, 'Files', {
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    encryption: BucketEncryption.S3_MANAGED,
+    enforceSSL: true,
+    minimumTLSVersion: 1.2,
+    removalPolicy: RemovalPolicy.DESTROY,
+    autoDeleteObjects: true,
+    serverAccessLogsBucket: logBucket,
+    serverAccessLogsPrefix: logPrefix,
+  });
+
 /** HSTS on every answer of every distribution: browsers use https only, for a year, subdomains included. */
 export const STRICT_TRANSPORT_SECURITY: ResponseHeadersStrictTransportSecurity = {
   accessControlMaxAge: Duration.days(365),

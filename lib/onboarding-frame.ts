@@ -39,7 +39,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { FRAME_ORIGIN_PLACEHOLDER, type OnboardingAssets } from '../frontend/onboarding/build';
@@ -48,6 +48,7 @@ import { FRAME_FALLBACK_HANDLER, FRAME_ROUTES } from '../lambdas/api/frame-route
 import { acknowledgeBucketDeployment } from './checks';
 import {
   addressOf,
+  builtFilesBucket,
   completeDistribution,
   distributionDefaults,
   domainOf,
@@ -225,17 +226,7 @@ export class OnboardingFrame extends Construct {
     protectHttpApi(this, this.httpApi, FRAME_API_THROTTLE);
 
     // Built files only: nothing here is kept when the stack goes.
-    this.bucket = new Bucket(this, 'Files', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: true,
-      serverAccessLogsBucket: resources.logBucket,
-      serverAccessLogsPrefix: 'frame-files/',
-    });
+    this.bucket = builtFilesBucket(this, resources.logBucket, 'frame-files/');
 
     const headers = frameHeaders();
     const frameHeadersPolicy = new ResponseHeadersPolicy(this, 'FrameHeaders', {

@@ -25,13 +25,7 @@ import {
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import {
-  BlockPublicAccess,
-  Bucket,
-  BucketEncryption,
-  type IBucket,
-  ObjectOwnership,
-} from 'aws-cdk-lib/aws-s3';
+import type { Bucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
@@ -40,6 +34,7 @@ import { PAGE_SECURITY_HEADERS, PORTAL_CSP, portalFiles } from '../frontend/port
 import { ENVIRONMENTS } from '../lambdas/core/model';
 import { acknowledge, acknowledgeBucketDeployment } from './checks';
 import {
+  builtFilesBucket,
   completeDistribution,
   distributionDefaults,
   STRICT_TRANSPORT_SECURITY,
@@ -107,17 +102,7 @@ export class PortalSite extends Construct {
     protectHttpApi(this, this.httpApi, PORTAL_API_THROTTLE);
 
     // Built files only: nothing here is kept when the stack goes.
-    this.bucket = new Bucket(this, 'Files', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: true,
-      serverAccessLogsBucket: props.logBucket,
-      serverAccessLogsPrefix: 'portal-files/',
-    });
+    this.bucket = builtFilesBucket(this, props.logBucket, 'portal-files/');
 
     const custom = Object.entries(PAGE_SECURITY_HEADERS).filter(([name]) => name.startsWith('Cross-Origin-'));
     const pageHeaders = new ResponseHeadersPolicy(this, 'PageHeaders', {
