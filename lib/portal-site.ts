@@ -29,7 +29,7 @@ import type { Bucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { PortalAssets } from '../frontend/portal/build';
+import type { PortalAssets } from '../frontend/portal/served-files';
 import { PAGE_SECURITY_HEADERS, PORTAL_CSP, portalFiles } from '../frontend/portal/served-files';
 import { ENVIRONMENTS } from '../lambdas/core/model';
 import { acknowledge, acknowledgeBucketDeployment } from './checks';

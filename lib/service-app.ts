@@ -2,7 +2,7 @@
 // the same way by `bin/app.ts` and the tests.
 import type { App } from 'aws-cdk-lib';
 import type { OnboardingAssets } from '../frontend/onboarding/build';
-import type { PortalAssets } from '../frontend/portal/build';
+import type { PortalAssets } from '../frontend/portal/served-files';
 import { addChecks } from './checks';
 import { CLOUDFRONT_REGION, EdgeStack } from './edge-stack';
 import { baseUrlsFromContext, type Environment, stageId, stageSettingsFromContext } from './environments';

@@ -5,12 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type OutputFile } from 'esbuild';
 import { contentTypeOf, single } from '../build-output';
-import { PORTAL_CSP } from './served-files';
-
-export interface PortalAssets {
-  /** `index.html` first, then `assets/…`, by path without a leading slash. */
-  files: Array<{ path: string; contentType: string; body: Uint8Array }>;
-}
+import { PORTAL_CSP, type PortalAssets } from './served-files';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 

@@ -3,7 +3,11 @@
 // no frame, no other origin), caching (content-hashed assets for good, the page checked on every load)
 // and the headers of its JSON answers.
 import { createHash } from 'node:crypto';
-import type { PortalAssets } from './build';
+
+/** The portal's built files (build.ts): `index.html` first, then `assets/…`, by path without a leading slash. */
+export interface PortalAssets {
+  files: Array<{ path: string; contentType: string; body: Uint8Array }>;
+}
 
 export const PORTAL_CSP = [
   "default-src 'none'",
