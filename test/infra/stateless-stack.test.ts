@@ -117,7 +117,7 @@ let synthesised: SynthesisedApp;
 
 beforeAll(() => {
   // No function's code is read here (app.test.ts and onboarding-frame.test.ts read the bundles).
-  synthesised = synthServiceApp({ bundle: false });
+  synthesised = synthServiceApp({ bundle: 'none' });
 });
 
 afterAll(() => synthesised?.cleanUp());

@@ -33,16 +33,21 @@ export const cdkJsonContext = (): Record<string, unknown> =>
   JSON.parse(readFileSync(fromRoot('cdk.json'), 'utf8')).context;
 
 /**
- * Both stages as `cdk synth` makes them. With `bundle: false`, no function is bundled (each gets a
- * placeholder asset, everything else is the same): for tests that read no function's code, since
- * bundling is most of a synthesis's time.
+ * Both stages as `cdk synth` makes them, their functions bundled as `bundle` says: `all`; `sandbox`
+ * (the production stage's functions get placeholder assets, everything else the same) for tests that read
+ * one stage's bundles, since bundling is most of a synthesis's time; `none` for tests that read no code.
  */
-export function synthServiceApp({ bundle = true }: { bundle?: boolean } = {}): SynthesisedApp {
+export function synthServiceApp({
+  bundle = 'all',
+}: {
+  bundle?: 'all' | 'sandbox' | 'none';
+} = {}): SynthesisedApp {
   const started = Date.now();
   const outdir = mkdtempSync(join(tmpdir(), 'infra-test-'));
+  const bundlingStacks = { all: ['**'], sandbox: ['Sandbox/**'], none: [] }[bundle];
   const app = new App({
     outdir,
-    context: { ...cdkJsonContext(), ...(!bundle && { 'aws:cdk:bundling-stacks': [] }) },
+    context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': bundlingStacks },
   });
   const stages = addServiceStages(app, onboardingAssets);
   const assembly = app.synth();
