@@ -15,6 +15,7 @@ import {
 } from '../../adapters/workflows/step-functions-workflows';
 import { ENVIRONMENTS, type Environment } from '../../core/model';
 import type { Services } from '../../core/services';
+import { noTokenKeys } from './token-keys';
 
 export const setting = z.string().check(z.minLength(1));
 
@@ -67,12 +68,7 @@ export const bothEnvironments = async (
       // Request history records /v1 calls only, never these callers'.
       requestHistory: 'off',
       // Nothing here issues or checks a /v1 access token: the key is never used.
-      tokenSigner: async () => {
-        throw new Error('this function issues no /v1 access token');
-      },
-      tokenPublicKey: async () => {
-        throw new Error('this function checks no /v1 access token');
-      },
+      ...noTokenKeys(),
       answersKey: async () => {
         throw new Error('this function never seals or opens form answers');
       },

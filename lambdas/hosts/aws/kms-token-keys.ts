@@ -5,7 +5,7 @@
 import { KMSClient } from '@aws-sdk/client-kms';
 import * as z from 'zod/mini';
 import { kmsEs256Signer, kmsPublicKey } from '../../adapters/kms-token-signer';
-import type { TokenKeys } from './services';
+import type { TokenKeys } from './token-keys';
 
 const TokenKeyConfig = z.object({
   // Absent for the frame API's functions, which check session tokens, never access tokens.

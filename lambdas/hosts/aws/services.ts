@@ -23,6 +23,7 @@ import type { DeliveryQueue } from '../../core/ports';
 import type { RecorderOptions } from '../../core/request-history/recorder';
 import type { Services } from '../../core/services';
 import { builtOnFirstUse } from './built-on-first-use';
+import { noTokenKeys, type TokenKeys } from './token-keys';
 
 export const AwsConfig = z.object({
   SERVICE_ENVIRONMENT: z.enum(ENVIRONMENTS),
@@ -62,19 +63,6 @@ const startingNoWaits: DeliveryWaits = {
     throw new Error('this function is not given DELIVERY_STATE_MACHINE_ARN: it starts no delivery wait');
   },
 };
-
-/** The access-token keys of a host that checks tokens (kms-token-keys.ts). */
-export type TokenKeys = Pick<PortsWiring, 'tokenSigner' | 'tokenPublicKey'>;
-
-/** The keys of a host that checks no access token: a call is a fault of its wiring. */
-const noTokenKeys = (): TokenKeys => ({
-  tokenSigner: async () => {
-    throw new Error('this host is not wired with the token keys: it issues no access token');
-  },
-  tokenPublicKey: async () => {
-    throw new Error('this host is not wired with the token keys: it checks no access token');
-  },
-});
 
 /**
  * What a host's entry wires in beyond the common ports: the PDF ports when it reads PDFs, the token keys
