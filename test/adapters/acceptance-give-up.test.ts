@@ -2,59 +2,20 @@
 // failed by GiveUp (lib/workflows/onboarding-acceptance.asl.json), so the re-drive, which starts the
 // unfinished runs oldest first, no longer restarts it, while newer runs stay due.
 import { readFileSync } from 'node:fs';
-import { SFNClient } from '@aws-sdk/client-sfn';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { createS3Client } from '../../lambdas/adapters/blobs/s3-client';
-import { composePorts } from '../../lambdas/adapters/compose';
 import { runItem } from '../../lambdas/adapters/dynamodb/items';
-import { stepFunctionsWorkflows } from '../../lambdas/adapters/workflows/step-functions-workflows';
 import type { WorkflowRun } from '../../lambdas/core/ports';
-import type { Services } from '../../lambdas/core/services';
 import { WORKERS } from '../../lambdas/workers';
 import { giveUpAcceptance } from '../../lambdas/workers/give-up-acceptance';
 import { fromRoot } from '../../lib/paths';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import { id } from '../support/fixtures';
+import { tableOnlyServices } from '../support/table-services';
 
 const db = useTestDynamoDb();
 
 /** The sandbox's services over a fresh table; no blob, workflow or queue is reached by this worker. */
-const servicesOver = (tableName: string): Services => {
-  const unreachable = 'http://127.0.0.1:9';
-  const ports = composePorts({
-    environment: 'sandbox',
-    dynamo: db.doc,
-    tableName,
-    s3: createS3Client({ region: 'us-east-1', endpoint: unreachable }),
-    bucket: 'unused',
-    tokenSigner: async () => {
-      throw new Error('the give-up issues no access token');
-    },
-    tokenPublicKey: async () => {
-      throw new Error('the give-up checks no access token');
-    },
-    answersKey: async () => new Uint8Array(32),
-    workflows: stepFunctionsWorkflows(new SFNClient({ region: 'us-east-1', endpoint: unreachable }), {}),
-    deliveryQueue: () => ({
-      schedule: async () => {
-        throw new Error('the give-up hands no delivery on');
-      },
-    }),
-    allowLoopbackWebhooks: false,
-    requestHistory: 'off',
-  });
-  return {
-    ports,
-    settings: {
-      environment: 'sandbox',
-      baseUrls: { sandbox: 'https://sandbox.example.com', production: 'https://example.com' },
-      pagesBaseUrl: 'https://pages.example.com',
-      allowLoopbackWebhooks: false,
-      delayScale: 1,
-      rateLimits: false,
-    },
-  };
-};
+const servicesOver = (tableName: string) => tableOnlyServices(db.doc, tableName, 'sandbox', {});
 
 const acceptanceRun = (submittedAt: number): WorkflowRun => ({
   kind: 'acceptance',

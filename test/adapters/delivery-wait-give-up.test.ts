@@ -1,16 +1,7 @@
-// adapters -> a webhook delivery's wait (lib/workflows/webhook-delivery.asl.json) whose hand-back keeps
-// failing, run by the local workflow runner on the very file CDK deploys, with the real workers: the
-// failure is caught into GiveUp, which says so at ERROR with the message, and the execution ends failed
-// under the workflow's own name instead of an uncaught task fault.
-import { SFNClient } from '@aws-sdk/client-sfn';
-import { createS3Client } from '../../lambdas/adapters/blobs/s3-client';
-import { composePorts } from '../../lambdas/adapters/compose';
 import { DynamoDbRunStore } from '../../lambdas/adapters/dynamodb/run-store';
 import { LocalStepFunctions } from '../../lambdas/adapters/workflows/local-step-functions';
 import { LocalWaits } from '../../lambdas/adapters/workflows/local-waits';
-import { stepFunctionsWorkflows } from '../../lambdas/adapters/workflows/step-functions-workflows';
 import type { DeliveryRun } from '../../lambdas/core/ports';
-import type { Services } from '../../lambdas/core/services';
 import { WORKERS } from '../../lambdas/workers';
 import { giveUpDeliveryWait } from '../../lambdas/workers/give-up-delivery-wait';
 import { fromRoot } from '../../lib/paths';
@@ -19,47 +10,20 @@ import { useTestDynamoDb } from '../support/dynamodb-local';
 import { eventually } from '../support/eventually';
 import { id, TestClock } from '../support/fixtures';
 import { linesOf } from '../support/log-capture';
+import { tableOnlyServices } from '../support/table-services';
 
 const db = useTestDynamoDb();
 
 /** The sandbox's services over a fresh table, whose delivery queue cannot be reached: every hand-back fails. */
-const servicesWithoutQueue = (tableName: string, handedBack: unknown[]): Services => {
-  const unreachable = 'http://127.0.0.1:9';
-  const ports = composePorts({
-    environment: 'sandbox',
-    dynamo: db.doc,
-    tableName,
-    s3: createS3Client({ region: 'us-east-1', endpoint: unreachable }),
-    bucket: 'unused',
-    tokenSigner: async () => {
-      throw new Error('the delivery wait issues no access token');
-    },
-    tokenPublicKey: async () => {
-      throw new Error('the delivery wait checks no access token');
-    },
-    answersKey: async () => new Uint8Array(32),
-    workflows: stepFunctionsWorkflows(new SFNClient({ region: 'us-east-1', endpoint: unreachable }), {}),
+const servicesWithoutQueue = (tableName: string, handedBack: unknown[]) =>
+  tableOnlyServices(db.doc, tableName, 'sandbox', {
     deliveryQueue: () => ({
       schedule: async (deliveries) => {
         handedBack.push(deliveries);
         throw new Error('the delivery queue is unreachable');
       },
     }),
-    allowLoopbackWebhooks: false,
-    requestHistory: 'off',
   });
-  return {
-    ports,
-    settings: {
-      environment: 'sandbox',
-      baseUrls: { sandbox: 'https://sandbox.example.com', production: 'https://example.com' },
-      pagesBaseUrl: 'https://pages.example.com',
-      allowLoopbackWebhooks: false,
-      delayScale: 1,
-      rateLimits: false,
-    },
-  };
-};
 
 test('a hand-back that keeps failing is caught into GiveUp: an ERROR line with the message, then the execution ends in GaveUp', async () => {
   const tableName = await db.freshTable();

@@ -1,8 +1,3 @@
-// adapters -> the scheduled re-drive (lambdas/workers/redrive-runs.ts) over an environment's ports in
-// DynamoDB Local: it starts the unfinished runs and says, in the line the stage's alarm counts
-// (lib/operations.ts), how many contract runs are past their 20-minute promise, 0 included.
-import { createS3Client } from '../../lambdas/adapters/blobs/s3-client';
-import { composePorts } from '../../lambdas/adapters/compose';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
 import { systemClock } from '../../lambdas/adapters/system-clock';
 import {
@@ -15,39 +10,26 @@ import { redriveRuns } from '../../lambdas/workers/redrive-runs';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import { completion, contractReview, contractVersion, id, scopeIn } from '../support/fixtures';
 import { linesOf } from '../support/log-capture';
+import { tableOnlyServices } from '../support/table-services';
 
 const db = useTestDynamoDb();
 
 /** The production ports over a fresh table; runs started are only noted. */
 const portsOver = (tableName: string, started: WorkflowRun[]) => {
-  const unreachable = 'http://127.0.0.1:9';
   const unused = async () => {
     throw new Error('the re-drive waits for nothing');
   };
-  return composePorts({
-    environment: 'production',
-    dynamo: db.doc,
-    tableName,
-    s3: createS3Client({ region: 'us-east-1', endpoint: unreachable }),
-    bucket: 'unused',
-    tokenSigner: async () => {
-      throw new Error('the re-drive issues no access token');
+  const workflows = {
+    start: async (run: WorkflowRun) => {
+      started.push(run);
     },
-    tokenPublicKey: async () => {
-      throw new Error('the re-drive checks no access token');
-    },
-    answersKey: async () => new Uint8Array(32),
-    workflows: {
-      start: async (run) => {
-        started.push(run);
-      },
-      completeWait: unused,
-      failWait: unused,
-    },
+    completeWait: unused,
+    failWait: unused,
+  };
+  return tableOnlyServices(db.doc, tableName, 'production', {
+    workflows,
     deliveryQueue: () => ({ schedule: async () => {} }),
-    allowLoopbackWebhooks: false,
-    requestHistory: 'off',
-  });
+  }).ports;
 };
 
 /** Sends a contract accepted `acceptedAgo` µs ago, through the store as the API does: its run is recorded. */
