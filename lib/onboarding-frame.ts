@@ -39,7 +39,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { Bucket } from 'aws-cdk-lib/aws-s3';
+import type { Bucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { FRAME_ORIGIN_PLACEHOLDER, type OnboardingAssets } from '../frontend/onboarding/build';
@@ -164,6 +164,41 @@ export const fileGroups = (files: Iterable<[string, DeployedFile]>): FileGroup[]
   return [...groups.values()].sort((a, b) => Number(b.immutable) - Number(a.immutable));
 };
 
+/**
+ * Deploys built files to `bucket` (under `keyPrefix`), a BucketDeployment per group. Nothing is pruned: a
+ * page loaded before a deployment still finds the assets it names; the immutable groups are in place
+ * before the others (the pages that name them). The deployments' one (singleton) function logs to the
+ * group returned.
+ */
+export const deployBuiltFiles = (
+  scope: Construct,
+  bucket: IBucket,
+  files: Iterable<[string, DeployedFile]>,
+  keyPrefix?: string,
+): { deployments: BucketDeployment[]; logGroup: LogGroup } => {
+  const logGroup = new LogGroup(scope, 'DeploymentLogs', {
+    retention: RetentionDays.ONE_MONTH,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  const groups = fileGroups(files);
+  const deployments = groups.map(
+    (group) =>
+      new BucketDeployment(scope, group.id, {
+        sources: [Source.asset(group.directory)],
+        destinationBucket: bucket,
+        ...(keyPrefix !== undefined && { destinationKeyPrefix: keyPrefix }),
+        prune: false,
+        contentType: group.contentType,
+        cacheControl: [CacheControl.fromString(group.cacheControl)],
+        logGroup,
+      }),
+  );
+  const immutable = deployments.filter((_, index) => groups[index]?.immutable);
+  for (const deployment of deployments)
+    if (!immutable.includes(deployment)) deployment.node.addDependency(...immutable);
+  return { deployments, logGroup };
+};
+
 export interface OnboardingFrameProps {
   readonly resources: HostResources;
   /** The state machines of the runs a submission starts (a sandbox sign-up's automatic acceptance). */
@@ -269,30 +304,14 @@ export class OnboardingFrame extends Construct {
     completeDistribution(this.distribution, frameDomain);
     this.origin = addressOf(this.distribution, frameDomain);
 
-    // One log group for the deployments' one (singleton) function.
-    const deploymentLogs = new LogGroup(this, 'DeploymentLogs', {
-      retention: RetentionDays.ONE_MONTH,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    // Nothing is pruned: a page loaded before a deployment still finds the assets it names. The assets
-    // are in place before the page that names them, and the page before the loader that frames it. (The
-    // first deployment holds the layer of the deployments' shared function, so it must be an assets' one.)
-    const groups = fileGroups(frameFiles(assets));
-    const deployments = groups.map(
-      (group) =>
-        new BucketDeployment(this, group.id, {
-          sources: [Source.asset(group.directory)],
-          destinationBucket: this.bucket,
-          destinationKeyPrefix: `${FRAME_PREFIX}/`,
-          prune: false,
-          contentType: group.contentType,
-          cacheControl: [CacheControl.fromString(group.cacheControl)],
-          logGroup: deploymentLogs,
-        }),
+    // The page is in place before the loader that frames it. (The first deployment holds the layer of
+    // the deployments' shared function, so it must be an assets' one.)
+    const { deployments, logGroup: deploymentLogs } = deployBuiltFiles(
+      this,
+      this.bucket,
+      frameFiles(assets),
+      `${FRAME_PREFIX}/`,
     );
-    const immutable = deployments.filter((_, index) => groups[index]?.immutable);
-    for (const deployment of deployments)
-      if (!immutable.includes(deployment)) deployment.node.addDependency(...immutable);
     this.fileDeployments = deployments;
 
     const loader = new TextDecoder().decode(assets.loader.body);

@@ -4,7 +4,7 @@
 // `/auth/*` sent to its backend (lambdas/portal/app.ts in a Lambda behind an HTTP API). The backend alone
 // reads the portal's client secret; it is given the identity table and each environment's table, delivery
 // queue and deliveries' waits (a test event, a redelivery), named in context (lib/identity-context.ts).
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import {
@@ -24,9 +24,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Bucket, IBucket } from 'aws-cdk-lib/aws-s3';
-import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { PortalAssets } from '../frontend/portal/served-files';
@@ -43,7 +41,7 @@ import type { BaseUrls, Environment } from './environments';
 import { httpApiOrigin } from './http-api-origin';
 import { protectHttpApi } from './http-api-protection';
 import { type EnvironmentResources, useNamedEnvironment } from './identity-context';
-import { fileGroups } from './onboarding-frame';
+import { deployBuiltFiles } from './onboarding-frame';
 import { ServiceFunction } from './service-function';
 import { useSecret, useTable } from './wiring';
 
@@ -170,27 +168,7 @@ export class PortalSite extends Construct {
     this.address = `https://${this.distribution.distributionDomainName}`;
     this.backend.addEnvironment('PORTAL_URL', this.address);
 
-    // Nothing is pruned: a page loaded before a deployment still finds the assets it names; the assets
-    // are in place before the page that names them.
-    const deploymentLogs = new LogGroup(this, 'DeploymentLogs', {
-      retention: RetentionDays.ONE_MONTH,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    const groups = fileGroups(portalFiles(props.assets));
-    const deployments = groups.map(
-      (group) =>
-        new BucketDeployment(this, group.id, {
-          sources: [Source.asset(group.directory)],
-          destinationBucket: this.bucket,
-          prune: false,
-          contentType: group.contentType,
-          cacheControl: [CacheControl.fromString(group.cacheControl)],
-          logGroup: deploymentLogs,
-        }),
-    );
-    const immutable = deployments.filter((_, index) => groups[index]?.immutable);
-    for (const deployment of deployments)
-      if (!immutable.includes(deployment)) deployment.node.addDependency(...immutable);
+    deployBuiltFiles(this, this.bucket, portalFiles(props.assets));
     acknowledgeBucketDeployment(this, 'the portal’s files bucket');
   }
 }
