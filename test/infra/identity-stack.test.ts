@@ -13,7 +13,7 @@ import { buildPortalAssets } from '../../frontend/portal/build';
 import { TTL_ATTRIBUTE } from '../../lambdas/adapters/dynamodb/table-schema';
 import { ENVIRONMENTS } from '../../lambdas/core/model';
 import { UPSTREAM_CALLBACK_PATH } from '../../lambdas/core/settings';
-import { type EnvironmentResources, IDENTITY_CONTEXT, IDENTITY_PARAMETERS } from '../../lib/identity-context';
+import { IDENTITY_CONTEXT, IDENTITY_PARAMETERS } from '../../lib/identity-context';
 import type { IdentityStack } from '../../lib/identity-stack';
 import { PORTAL_BACKEND_PATHS } from '../../lib/portal-site';
 import { addIdentityStack, addServiceStages } from '../../lib/service-app';
@@ -22,23 +22,12 @@ import {
   actionsOf,
   cdkJsonContext,
   logicalIdOf,
+  namedEnvironment,
   onboardingAssets,
   type PolicyStatement,
   resources,
   SYNTH_DEADLINE_MS,
 } from './synth';
-
-const account = '111111111111';
-const named = (environment: string): EnvironmentResources => ({
-  tableName: `service-${environment}`,
-  tableKeyArn: `arn:aws:kms:eu-west-1:${account}:key/key-${environment}`,
-  bucketName: `blobs-${environment}`,
-  pagesBaseUrl: `https://pages-${environment}.example.com`,
-  frameUrl: `https://frame-${environment}.example.com`,
-  deliveryQueueArn: `arn:aws:sqs:eu-west-1:${account}:delivery-${environment}`,
-  deliveryQueueUrl: `https://sqs.eu-west-1.amazonaws.com/${account}/delivery-${environment}`,
-  deliveryStateMachineArn: `arn:aws:states:eu-west-1:${account}:stateMachine:delivery-${environment}`,
-});
 
 let outdir: string;
 let identity: IdentityStack;
@@ -51,7 +40,9 @@ beforeAll(async () => {
     outdir,
     context: {
       ...cdkJsonContext(),
-      [IDENTITY_CONTEXT]: { environments: { sandbox: named('sandbox'), production: named('production') } },
+      [IDENTITY_CONTEXT]: {
+        environments: { sandbox: namedEnvironment('sandbox'), production: namedEnvironment('production') },
+      },
       // No function's code is read here: nothing is bundled.
       'aws:cdk:bundling-stacks': [],
     },
@@ -187,7 +178,7 @@ it('sends HSTS on every behaviour of the identity provider’s and the portal’
 it('gives the portal’s backend each environment’s table, delivery queue and waits, and the provider its settings', () => {
   const backendRole = roleOf(identity, identity.portal.backend);
   for (const environment of ENVIRONMENTS) {
-    const own = named(environment);
+    const own = namedEnvironment(environment);
     expect(rolesGranted(template, `table/${own.tableName}`, 'dynamodb:PutItem')).toEqual([backendRole]);
     expect(rolesGranted(template, own.tableKeyArn, 'kms:Decrypt')).toEqual([backendRole]);
     expect(rolesGranted(template, own.deliveryQueueArn, 'sqs:SendMessage')).toEqual([backendRole]);

@@ -7,8 +7,9 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { ENVIRONMENTS } from '../../lambdas/core/model';
-import { type EnvironmentResources, IDENTITY_CONTEXT, IDENTITY_PARAMETERS } from '../../lib/identity-context';
+import { IDENTITY_CONTEXT, IDENTITY_PARAMETERS } from '../../lib/identity-context';
 import { McpServer, mcpResourcesFromContext } from '../../lib/mcp-server';
+import { namedEnvironment } from './synth';
 
 // Not ./synth's helpers: importing it builds the sign-up form's files, which this stack does not need.
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
@@ -33,23 +34,13 @@ const grants = (statements: Statement[], action: string, resource: string): bool
   );
 
 const account = '111111111111';
-const named = (environment: string): EnvironmentResources => ({
-  tableName: `service-${environment}`,
-  tableKeyArn: `arn:aws:kms:eu-west-1:${account}:key/key-${environment}`,
-  bucketName: `blobs-${environment}`,
-  pagesBaseUrl: `https://pages-${environment}.example.com`,
-  frameUrl: `https://frame-${environment}.example.com`,
-  deliveryQueueArn: `arn:aws:sqs:eu-west-1:${account}:delivery-${environment}`,
-  deliveryQueueUrl: `https://sqs.eu-west-1.amazonaws.com/${account}/delivery-${environment}`,
-  deliveryStateMachineArn: `arn:aws:states:eu-west-1:${account}:stateMachine:delivery-${environment}`,
-});
 const baseUrls = { sandbox: 'https://sandbox.api.example.com', production: 'https://api.example.com' };
 
 test('without context naming the other environment, no MCP server', () => {
   const stack = new Stack(new App(), 'Bare');
-  expect(mcpResourcesFromContext(stack, 'sandbox', named('sandbox'))).toBeUndefined();
+  expect(mcpResourcesFromContext(stack, 'sandbox', namedEnvironment('sandbox'))).toBeUndefined();
   const half = new Stack(new App({ context: { [IDENTITY_CONTEXT]: { environments: {} } } }), 'Half');
-  expect(mcpResourcesFromContext(half, 'sandbox', named('sandbox'))).toBeUndefined();
+  expect(mcpResourcesFromContext(half, 'sandbox', namedEnvironment('sandbox'))).toBeUndefined();
 });
 
 /** The logical id of the template parameter holding the SSM parameter `name`'s value. */
@@ -64,12 +55,15 @@ const parameterOf = (template: Template, name: string): string => {
 
 test('the function: routes, settings, and access to both environments and the identity table', () => {
   const app = new App({
-    context: { [IDENTITY_CONTEXT]: { environments: { production: named('production') } } },
+    context: { [IDENTITY_CONTEXT]: { environments: { production: namedEnvironment('production') } } },
   });
   const stack = new Stack(app, 'Mcp', { env: { account, region: 'eu-west-1' } });
   const httpApi = new HttpApi(stack, 'Api');
-  const resolved = mcpResourcesFromContext(stack, 'sandbox', named('sandbox'));
-  expect(resolved?.environments).toEqual({ sandbox: named('sandbox'), production: named('production') });
+  const resolved = mcpResourcesFromContext(stack, 'sandbox', namedEnvironment('sandbox'));
+  expect(resolved?.environments).toEqual({
+    sandbox: namedEnvironment('sandbox'),
+    production: namedEnvironment('production'),
+  });
   if (!resolved) throw new Error('unreachable');
   const mcp = new McpServer(stack, 'Mcp', { environment: 'sandbox', baseUrls, httpApi, ...resolved });
   const template = Template.fromStack(stack);
@@ -92,7 +86,7 @@ test('the function: routes, settings, and access to both environments and the id
   });
   for (const environment of ENVIRONMENTS) {
     const prefix = environment.toUpperCase();
-    const own = named(environment);
+    const own = namedEnvironment(environment);
     expect(variables).toMatchObject({
       [`${prefix}_BASE_URL`]: baseUrls[environment],
       [`${prefix}_TABLE_NAME`]: own.tableName,
@@ -124,7 +118,7 @@ test('the function: routes, settings, and access to both environments and the id
   ).toEqual([]);
   expect(grants(statements, 'kms:Decrypt', JSON.stringify({ Ref: identityKey }))).toBe(true);
   for (const environment of ENVIRONMENTS) {
-    const own = named(environment);
+    const own = namedEnvironment(environment);
     expect(grants(statements, 'kms:Decrypt', own.tableKeyArn)).toBe(true);
     expect(grants(statements, 'sqs:SendMessage', own.deliveryQueueArn)).toBe(true);
     expect(grants(statements, 'states:StartExecution', own.deliveryStateMachineArn)).toBe(true);

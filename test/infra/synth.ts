@@ -7,6 +7,7 @@ import { App, type Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { buildOnboardingAssets } from '../../frontend/onboarding/build';
+import type { EnvironmentResources } from '../../lib/identity-context';
 import { fromRoot } from '../../lib/paths';
 import { addServiceStages } from '../../lib/service-app';
 import type { ServiceStage } from '../../lib/service-stage';
@@ -129,3 +130,18 @@ export const grants = (statements: PolicyStatement[], action: string, resource: 
       actionsOf(statement).includes(action) &&
       JSON.stringify(statement.Resource).includes(resource),
   );
+
+/** One environment's resources as `service:identity` names them (from its stage's outputs), in account 111111111111. */
+export const namedEnvironment = (environment: string): EnvironmentResources => {
+  const account = '111111111111';
+  return {
+    tableName: `service-${environment}`,
+    tableKeyArn: `arn:aws:kms:eu-west-1:${account}:key/key-${environment}`,
+    bucketName: `blobs-${environment}`,
+    pagesBaseUrl: `https://pages-${environment}.example.com`,
+    frameUrl: `https://frame-${environment}.example.com`,
+    deliveryQueueArn: `arn:aws:sqs:eu-west-1:${account}:delivery-${environment}`,
+    deliveryQueueUrl: `https://sqs.eu-west-1.amazonaws.com/${account}/delivery-${environment}`,
+    deliveryStateMachineArn: `arn:aws:states:eu-west-1:${account}:stateMachine:delivery-${environment}`,
+  };
+};
