@@ -2,7 +2,7 @@
 // form answers' key.
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
+import { App, type CfnResource } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ANSWER_KEY_BYTES, aesGcmAnswerVault, decodeAnswerKey } from '../../lambdas/adapters/answer-vault';
 import {
@@ -14,14 +14,33 @@ import {
 import { fromRoot } from '../../lib/paths';
 import { ANSWERS_KEY_LENGTH, StatefulStack } from '../../lib/stateful-stack';
 
+/** A resource of the template as CloudFormation has it. */
+interface TemplateResource {
+  Properties: Record<string, unknown>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+}
+
 describe('StatefulStack', () => {
   let template: Template;
+  /** The blob bucket and its policy, found by their logical ids: the access-log bucket and its policy
+   *  share most of their settings, so a match against any bucket of the stack would prove nothing. */
+  let blobBucket: TemplateResource;
+  let blobBucketPolicy: TemplateResource;
 
   beforeAll(() => {
     // With cdk.json's context, as the app has it (its feature flags decide how access logs are granted).
     const context = JSON.parse(readFileSync(fromRoot('cdk.json'), 'utf8')).context;
     const stack = new StatefulStack(new App({ context }), 'Stateful', { environment: 'sandbox' });
     template = Template.fromStack(stack);
+    const resource = (type: string, construct: unknown): TemplateResource => {
+      const id = stack.getLogicalId(construct as CfnResource);
+      const found = template.findResources(type)[id];
+      if (found === undefined) throw new Error(`no ${type} ${id} in the template`);
+      return found as TemplateResource;
+    };
+    blobBucket = resource('AWS::S3::Bucket', stack.blobBucket.node.defaultChild);
+    blobBucketPolicy = resource('AWS::S3::BucketPolicy', stack.blobBucket.policy?.node.defaultChild);
   });
 
   describe('table', () => {
@@ -95,7 +114,7 @@ describe('StatefulStack', () => {
     it('blocks every form of public access and enforces bucket-owner ownership', () => {
       // And the bucket of its access logs (below).
       template.resourceCountIs('AWS::S3::Bucket', 2);
-      template.hasResourceProperties('AWS::S3::Bucket', {
+      expect(blobBucket.Properties).toMatchObject({
         PublicAccessBlockConfiguration: {
           BlockPublicAcls: true,
           BlockPublicPolicy: true,
@@ -107,14 +126,14 @@ describe('StatefulStack', () => {
     });
 
     it('is encrypted and versioned, expiring old versions and abandoned multipart uploads', () => {
-      template.hasResourceProperties('AWS::S3::Bucket', {
+      expect(blobBucket.Properties).toMatchObject({
         BucketEncryption: {
           ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
         },
         VersioningConfiguration: { Status: 'Enabled' },
         LifecycleConfiguration: {
           Rules: [
-            Match.objectLike({
+            expect.objectContaining({
               AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
               NoncurrentVersionExpiration: { NoncurrentDays: 30 },
               Status: 'Enabled',
@@ -125,15 +144,15 @@ describe('StatefulStack', () => {
     });
 
     it('refuses requests without TLS, or with TLS older than 1.2', () => {
-      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      expect(blobBucketPolicy.Properties).toMatchObject({
         PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({
+          Statement: expect.arrayContaining([
+            expect.objectContaining({
               Effect: 'Deny',
               Action: 's3:*',
               Condition: { Bool: { 'aws:SecureTransport': 'false' } },
             }),
-            Match.objectLike({
+            expect.objectContaining({
               Effect: 'Deny',
               Action: 's3:*',
               Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } },
@@ -144,12 +163,8 @@ describe('StatefulStack', () => {
     });
 
     it('lets CloudFront distributions of its own account read published pages, and nothing else', () => {
-      const [policy] = Object.values(template.findResources('AWS::S3::BucketPolicy')).filter((candidate) =>
-        JSON.stringify(candidate.Properties.Bucket).startsWith('{"Ref":"Blobs'),
-      );
-      const allowed = ((policy?.Properties.PolicyDocument.Statement ?? []) as { Effect: string }[]).filter(
-        (statement) => statement.Effect === 'Allow',
-      );
+      const document = blobBucketPolicy.Properties.PolicyDocument as { Statement: { Effect: string }[] };
+      const allowed = document.Statement.filter((statement) => statement.Effect === 'Allow');
       expect(allowed).toEqual([
         {
           Sid: 'HostedPagesThroughCloudFront',
@@ -183,7 +198,7 @@ describe('StatefulStack', () => {
     it('logs every request to its own access log bucket, kept a year', () => {
       const buckets = template.findResources('AWS::S3::Bucket');
       const [logsId] = Object.keys(buckets).filter((id) => id.startsWith('BlobAccessLogs'));
-      template.hasResourceProperties('AWS::S3::Bucket', {
+      expect(blobBucket.Properties).toMatchObject({
         LoggingConfiguration: { DestinationBucketName: { Ref: logsId }, LogFilePrefix: 'blobs/' },
       });
       expect(buckets[logsId ?? '']?.Properties.LifecycleConfiguration.Rules).toEqual([
@@ -192,11 +207,11 @@ describe('StatefulStack', () => {
     });
 
     it('is retained when the stack is deleted', () => {
-      template.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+      expect(blobBucket).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
     });
 
     it('sends its object events to EventBridge (for the withdrawal gate), set on the bucket itself', () => {
-      template.hasResourceProperties('AWS::S3::Bucket', {
+      expect(blobBucket.Properties).toMatchObject({
         NotificationConfiguration: { EventBridgeConfiguration: { EventBridgeEnabled: true } },
       });
       template.resourceCountIs('Custom::S3BucketNotifications', 0);
