@@ -1179,9 +1179,13 @@ describe('createWebhookEndpoint', () => {
     expect(w.endpoints.records.size).toBe(MAX_ENDPOINTS);
     await register(w, ['clients.accepted'], OTHER_INTEGRATION);
     expect(w.endpoints.records.size).toBe(MAX_ENDPOINTS + 1);
-    // Deleting one makes room again.
+    // Deleting one makes room for one again.
     await deleteWebhookEndpoint(w.ports, SCOPE, 'whe_1');
-    await expect(register(w, ['clients.accepted'])).resolves.toBeDefined();
+    const { endpoint } = await register(w, ['clients.accepted'], SCOPE, `${HOOK_URL}/again`);
+    expect(w.endpoints.records.get(endpoint.id)).toEqual(endpoint);
+    expect(w.endpoints.records.has('whe_1')).toBe(false);
+    expect(w.endpoints.records.size).toBe(MAX_ENDPOINTS + 1);
+    expect(await refusal(register(w, ['clients.accepted']))).toContain(`at most ${MAX_ENDPOINTS}`);
   });
 });
 
