@@ -2,6 +2,7 @@
 // recorded, the next start re-drives it, and it finishes once (one publication, one event).
 import { randomUUID } from 'node:crypto';
 import { contractParts, exchange, upload } from '../support/api-client';
+import { eventually } from '../support/eventually';
 import {
   devBootstrap,
   makeDataDir,
@@ -10,7 +11,15 @@ import {
   startStack,
 } from '../support/local-stack';
 import { contractPdf } from '../support/pdfs';
-import { eventsAbout, isPublished, publication, unfinishedRunsOf, waitForReview } from '../support/pipeline';
+import {
+  eventsAbout,
+  isPublished,
+  publication,
+  storedRun,
+  unfinishedRunsOf,
+  untilFinished,
+  waitForReview,
+} from '../support/pipeline';
 import { portsOf } from '../support/tenants';
 
 const PAGES = 120;
@@ -54,19 +63,23 @@ test('a stop while pages render, then a start: the run resumes and publishes onc
 
   // In the middle: some pages are stored, and processing is still running.
   const midway = `renders/${id}/v1/page-0005.webp`;
-  while (!(await stored(midway))) await new Promise((resolve) => setTimeout(resolve, 50));
+  await eventually(() => stored(midway), Boolean, { what: `${midway} stored`, timeoutMs: 120_000 });
   const during = await waitForReview(stack.production, token, id, () => true);
   expect(during.processing.state).toBe('running');
   expect(await stored(`renders/${id}/v1/contract.json`)).toBe(false);
 
   expect(await stack.stop()).toBe(0);
   // The stop recorded nothing: no failure, no event; the run is still due.
+  const restartedAt = Date.now() * 1000;
   stack = await startStack({ dataDir, portBase, env: { RATE_LIMITS: 'off' } });
   token = await exchange(stack.production, boot.keys.production);
 
   const done = await waitForReview(stack.production, token, id, isPublished('contract_viewer'), 120_000);
   // It was this start that finished the run: the stop had left it unfinished.
-  expect(stack.output()).toContain(`"run":"production/${id}/v1/contract"`);
+  const run = { kind: 'contract', environment: 'production', contractReviewId: id, version: 1 } as const;
+  const finished = await untilFinished(stack, run);
+  expect(finished.outcome).toBe('completed');
+  expect(finished.finished_at).toBeGreaterThan(restartedAt);
   expect(done.processing).toMatchObject({ state: 'completed', failure_reason: null, failed_at: null });
   const url = publication(done, 'contract_viewer')?.url as string;
   const page = await (await fetch(url)).text();
@@ -77,10 +90,12 @@ test('a stop while pages render, then a start: the run resumes and publishes onc
   expect(stack.output()).not.toContain('processing attempt failed');
   expect(await unfinishedRunsOf((await portsOf(stack)).production, id)).toEqual([]);
 
-  // Another restart finds nothing left to do: the finished run is not driven again.
+  // Another restart finds nothing left to do: the run is recorded finished, and the re-drive (at the
+  // start, before the stack is ready, and every second after) starts only runs recorded unfinished.
   expect(await stack.stop()).toBe(0);
   stack = await startStack({ dataDir, portBase, env: { RATE_LIMITS: 'off' } });
-  expect(stack.output()).not.toContain(`"run":"production/${id}`);
+  expect(await storedRun(stack, run)).toEqual(finished);
+  expect(await unfinishedRunsOf((await portsOf(stack)).production, id)).toEqual([]);
   expect((await eventsAbout(stack, 'production', id)).map((e) => e.type)).toEqual([
     'contract-reviews.publication.published',
   ]);

@@ -7,7 +7,14 @@ import { bearer, call, contractParts, exchange, upload } from '../support/api-cl
 import { eventually, isEmpty } from '../support/eventually';
 import { devBootstrap, ops, type RunningStack, useLocalStack } from '../support/local-stack';
 import { contractPdf, undrawablePdf } from '../support/pdfs';
-import { eventsAbout, isPublished, publication, unfinishedRunsOf, waitForReview } from '../support/pipeline';
+import {
+  eventsAbout,
+  isPublished,
+  publication,
+  unfinishedRunsOf,
+  untilFinished,
+  waitForReview,
+} from '../support/pipeline';
 import { portsOf } from '../support/tenants';
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -428,6 +435,14 @@ describe('a PDF that fails processing', () => {
     ]);
     expect(events[1]?.data.contract_review).toEqual(failed);
 
+    // The run is recorded finished, failed: no re-drive starts it again, so its attempts are all made.
+    const run = await untilFinished(stack, {
+      kind: 'contract',
+      environment: 'production',
+      contractReviewId: id,
+      version: 1,
+    });
+    expect(run.outcome).toBe('failed');
     const attempts = stack
       .output()
       .split('\n')

@@ -4,10 +4,12 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb';
 import { toEvent } from '../../lambdas/adapters/dynamodb/items';
+import { keys } from '../../lambdas/adapters/dynamodb/keys';
+import { getItem } from '../../lambdas/adapters/dynamodb/table';
 import { localTableName } from '../../lambdas/adapters/dynamodb/table-schema';
 import type { ServiceEvent } from '../../lambdas/core/events';
 import type { Environment } from '../../lambdas/core/model';
-import type { Ports } from '../../lambdas/core/ports';
+import type { ContractRun, Ports, RunOutcome } from '../../lambdas/core/ports';
 import { PORT_OFFSETS } from '../../lambdas/hosts/local-config';
 import { type Answer, bearer, call } from './api-client';
 import { eventually } from './eventually';
@@ -86,6 +88,33 @@ export const unfinishedRunsOf = async (ports: Pick<Ports, 'runs'>, id: string) =
   (await ports.runs.unfinished(100)).filter(
     (run) => 'contractReviewId' in run && run.contractReviewId === id,
   );
+
+/** A run's record as stored: finished or not, how, and when (microseconds). */
+export interface StoredRun {
+  state: string;
+  outcome?: RunOutcome;
+  finished_at?: number;
+}
+
+/** The stored record of a contract version's run, or undefined when none was recorded. */
+export const storedRun = async (
+  stack: Pick<RunningStack, 'portBase'>,
+  run: ContractRun,
+): Promise<StoredRun | undefined> => {
+  const doc = createDocumentClient(`http://127.0.0.1:${stack.portBase + PORT_OFFSETS.dynamoDb}`);
+  return (await getItem(doc, localTableName(run.environment), keys.run(run))) as StoredRun | undefined;
+};
+
+/**
+ * Waits until a run is recorded finished; its record. Once it is, no re-drive starts it again, so what it
+ * did (its attempts, its events) is final.
+ */
+export const untilFinished = (stack: Pick<RunningStack, 'portBase'>, run: ContractRun): Promise<StoredRun> =>
+  eventually(
+    () => storedRun(stack, run),
+    (record): record is StoredRun => record?.state === 'finished',
+    { what: `the ${run.kind} run of ${run.contractReviewId} v${run.version} recorded finished` },
+  ) as Promise<StoredRun>;
 
 /**
  * Waits until the stack has nothing under way in either environment: no run unfinished, no webhook
