@@ -148,6 +148,9 @@ const installed = async (command: string): Promise<boolean> =>
     () => false,
   );
 
+/** One A4 page's canvas at 24 dpi (248 × 351 pixels of 4 bytes), what a page kept by the renderer would add. */
+const PAGE_CANVAS_KIB = (Math.round((595.28 / 72) * 24) * Math.round((841.89 / 72) * 24) * 4) / 1024;
+
 /** The least-squares slope of `y` over `x`. */
 const slope = (points: Array<[x: number, y: number]>): number => {
   const meanX = points.reduce((sum, [x]) => sum + x, 0) / points.length;
@@ -314,7 +317,8 @@ export const renderingSection = async (workDir: string, progress: (message: stri
   }
   console.log(
     `\n   Limits: a ${LIMIT_PAGES}-page contract at 24 dpi grows the process by ${mib(limits.growthMiB)} from page ` +
-      `200 to ${LIMIT_PAGES} (trend ${limits.kibPerPage.toFixed(1)} KiB a page; the test's bound is 128 KiB a page);`,
+      `200 to ${LIMIT_PAGES} (trend ${limits.kibPerPage.toFixed(1)} KiB a page, ${ratio(limits.kibPerPage / PAGE_CANVAS_KIB)} of ` +
+      `one page's 24 dpi canvas: a page kept would be 1.00 or more);`,
   );
   console.log(
     `   a render that cannot finish answers timed_out ${limits.lateMs.map(ms).join(', ')} after its deadline ` +

@@ -29,3 +29,17 @@ export const eventually = async <T>(
 
 /** Whether a list is empty: `eventually(unfinishedRuns, isEmpty)`. */
 export const isEmpty = (values: readonly unknown[]): boolean => values.length === 0;
+
+/**
+ * Waits until the wall clock has passed `instant`: a deadline a test gave the code under test, which the
+ * code itself measures against this clock. Not a pause: the state awaited is the deadline having passed.
+ */
+export const clockPasses = (instant: number, timeoutMs = 90_000): Promise<number> =>
+  eventually(
+    async () => Date.now(),
+    (now) => now > instant,
+    {
+      what: `the clock to pass ${new Date(instant).toISOString()}`,
+      timeoutMs: Math.max(0, instant - Date.now()) + timeoutMs,
+    },
+  );
