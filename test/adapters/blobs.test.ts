@@ -7,6 +7,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { BlobNotFoundError, S3BlobStore } from '../../lambdas/adapters/blobs/s3-blob-store';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
+import { eventually } from '../support/eventually';
 
 const MiB = 1024 * 1024;
 
@@ -17,14 +18,6 @@ const alive = (pid: number): boolean => {
   } catch {
     return false;
   }
-};
-
-const waitUntilGone = async (pid: number, ms = 10_000): Promise<boolean> => {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
-    if (!alive(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return !alive(pid);
 };
 
 /** `total` deterministic bytes in chunks of `chunk`, generated as they are read (never all in memory). */
@@ -176,7 +169,14 @@ describe('S3BlobStore on the local S3 twin', () => {
     });
     expect(alive(twinPid)).toBe(true);
     parent.kill('SIGKILL');
-    expect(await waitUntilGone(twinPid)).toBe(true);
+    await eventually(
+      async () => alive(twinPid),
+      (running) => !running,
+      {
+        what: `the twin (pid ${twinPid}) to end with its parent`,
+        timeoutMs: 10_000,
+      },
+    );
   });
 
   it('refuses a port that is taken, and says so', async () => {
