@@ -3,8 +3,10 @@
 // (S256) and the production MCP server as `resource`; the sign-in page, `Create account`, the sign-up
 // page, the consent page's `Allow`; the code at the client's loopback address; the token request with
 // the verifier; a JWT access token whose audience is exactly that MCP address, checked against the
-// provider's JWKS. Then: no second consent, `Deny`, a wrong password, refusals on sign-up, the local
-// person, and the portal (the service's own client, never asked for consent). Axe checks each page.
+// provider's JWKS. Then: no second consent; errors of a client nobody allowed shown on the provider's
+// own page (`prompt=none`, a bad resource, no PKCE, `Deny`) while the portal and an allowed client hear
+// theirs; names imitating the service's own clients refused; a wrong password, refusals on sign-up, the
+// local person, the portal (never asked for consent), and last the registration limit. Axe checks each page.
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
