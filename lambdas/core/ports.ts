@@ -186,6 +186,25 @@ export interface RateLimiter {
   ): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
 }
 
+/**
+ * Attempts at something guessable (a password for one email from one address), each allowed only once
+ * the delay that the attempts before it earned has passed: a delay that grows with every attempt, and
+ * never a lock that an attacker could keep closed.
+ */
+export interface AttemptDelays {
+  /**
+   * Counts an attempt at `key` when the delay after the last one has passed; `delayAfter(n)` is that
+   * delay, in µs, after `n` counted attempts. Otherwise counts nothing and says when to try again.
+   * Concurrent attempts at one key are counted one by one, each against the delay of the one before.
+   */
+  attempt(
+    key: string,
+    delayAfter: (counted: number) => Micros,
+  ): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
+  /** Forgets the attempts at `key` (the last one succeeded). */
+  forget(key: string): Promise<void>;
+}
+
 /** A kept answer of an idempotent request: replayed byte for byte. */
 export interface StoredAnswer {
   status: number;

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { JWK } from 'oidc-provider';
+import { DynamoDbAttemptDelays } from '../adapters/dynamodb/attempt-delays';
 import { DynamoDbClientGrants, oidcProviderStorage } from '../adapters/dynamodb/oidc-provider-storage';
 import { DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
 import { LOCAL_IDENTITY_TABLE } from '../adapters/dynamodb/table-schema';
@@ -63,6 +64,7 @@ const localServices = (config: LocalConfig, dynamo: DynamoDBDocumentClient): Ide
     ids: randomIds(),
     clock,
     rateLimiter: translatingFaults(new DynamoDbRateLimiter(dynamo, LOCAL_IDENTITY_TABLE, clock)),
+    attemptDelays: translatingFaults(new DynamoDbAttemptDelays(dynamo, LOCAL_IDENTITY_TABLE, clock)),
     rateLimits: config.rateLimits,
   };
   return {

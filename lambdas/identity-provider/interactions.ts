@@ -142,8 +142,9 @@ export const interactionPages = (
       }),
     });
     const retryAfter = failed?.refusal.retryAfterSeconds;
+    const status = failed?.refusal.busy ? 503 : retryAfter === undefined ? 400 : 429;
     at.page(
-      failed ? (retryAfter === undefined ? 400 : 429) : 200,
+      failed ? status : 200,
       html,
       retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) },
     );
@@ -180,12 +181,13 @@ export const interactionPages = (
   const submitSignIn = async (at: PageAnswers, interaction: Interaction, form: URLSearchParams) => {
     const email = field(form, 'email');
     try {
-      const person = await signIn(people, { email, password: field(form, 'password') });
+      const from = clientAddress(at.request, settings.behindProxy);
+      const person = await signIn(people, { email, password: field(form, 'password') }, from);
       log.info('person signed in', { person_id: person.id });
       await finishLogin(at, person.id);
     } catch (error) {
       if (!(error instanceof SignInRefused)) throw error;
-      const status = error.retryAfterSeconds === undefined ? 401 : 429;
+      const status = error.busy ? 503 : error.retryAfterSeconds === undefined ? 401 : 429;
       await showSignIn(at, interaction, { status, email, refusal: error });
     }
   };

@@ -8,10 +8,12 @@ import Provider, { type Configuration, type errors, type KoaContextWithOIDC } fr
 import { renderNotice, renderSignOut } from '../../frontend/identity/notices';
 import { isPersonId } from '../core/ids';
 import { log } from '../core/log';
-import { checkRedirectMetadata, REDIRECT_METADATA } from './client-policy';
+import { authorizationErrorPage, showErrorsOfUntrustedClientsHere } from './authorization-errors';
+import { CHECKED_METADATA, clientMetadataRules, OWN_CLIENT_NAMES } from './client-policy';
 import { loadExistingGrant } from './grants';
 import { guardedFetch } from './guarded-fetch';
 import { securingAnswers } from './provider-answers';
+import { limitingRegistration } from './registration-limit';
 import { implyResourceScope, MCP_SCOPE, resourceServerInfo } from './resources';
 import type { IdentityProviderServices, IdentityProviderSettings } from './settings';
 
@@ -77,8 +79,11 @@ const configuration = (
     // OAuth 2.1 and the MCP specification: the redirect address is always named.
     allowOmittingSingleRegisteredRedirectUri: false,
     extraParams: { resource: implyResourceScope(settings.mcpResources) },
-    // Not extra metadata: the standard redirect properties, put through the service's rule as well.
-    extraClientMetadata: { properties: [...REDIRECT_METADATA], validator: checkRedirectMetadata },
+    // Not extra metadata: the standard redirect properties and name, put through the service's rules too.
+    extraClientMetadata: {
+      properties: [...CHECKED_METADATA],
+      validator: clientMetadataRules(firstParty, [...OWN_CLIENT_NAMES, settings.portal.clientName]),
+    },
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
@@ -152,11 +157,7 @@ const configuration = (
     interactions: { url: async (_ctx, interaction) => `/interaction/${interaction.uid}` },
     renderError: async (ctx, out) => {
       ctx.type = 'html';
-      ctx.body = renderNotice(
-        'Sign-in could not continue',
-        typeof out.error_description === 'string' ? out.error_description : 'The request was not valid.',
-        `Error: ${out.error}. Go back to the application and start again.`,
-      );
+      ctx.body = authorizationErrorPage(out);
     },
   };
 };
@@ -168,6 +169,8 @@ export const createIdentityProvider = (
   const provider = new Provider(settings.issuer, configuration(settings, services));
   provider.proxy = settings.behindProxy;
   provider.use(securingAnswers);
+  provider.use(limitingRegistration(provider.pathFor('registration'), services.people, settings.behindProxy));
+  showErrorsOfUntrustedClientsHere(provider, new Set([settings.portal.clientId]), services.grants);
   provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) =>
     log.error('identity provider fault', { error }),
   );

@@ -74,12 +74,39 @@ describe('find and upsert', () => {
     expect(await raw('OIDC#AuthorizationCode#code-1')).toBeDefined();
   });
 
-  test('an artefact without expiresIn (a registered client) has no TTL attribute and never expires', async () => {
+  test('a registered client nobody uses lapses a day after registering', async () => {
+    const { storage, clock } = await setUp();
+    await storage('Client').upsert('unused', { client_id: 'unused' });
+
+    clock.advance(24 * 3600 * SECOND - SECOND);
+    await expect(storage('Client').find('unused')).resolves.toEqual({ client_id: 'unused' });
+    clock.advance(SECOND);
+    await expect(storage('Client').find('unused')).resolves.toBeUndefined();
+  });
+
+  test('each code or token issued to a client keeps it 90 days from that use, written at most daily', async () => {
     const { storage, clock, raw } = await setUp();
-    await storage('Client').upsert('forever', { client_id: 'forever' });
-    clock.advance(10 * 365 * 24 * 3600 * SECOND);
-    await expect(storage('Client').find('forever')).resolves.toEqual({ client_id: 'forever' });
-    expect((await raw('OIDC#Client#forever'))?.expires_at).toBeUndefined();
+    const DAY = 24 * 3600 * SECOND;
+    await storage('Client').upsert('client-1', { client_id: 'client-1' });
+    clock.advance(DAY - SECOND);
+    await storage('AuthorizationCode').upsert('code-1', token('g1', { kind: 'AuthorizationCode' }), 60);
+    const firstUse = nowSeconds(clock);
+    expect((await raw('OIDC#Client#client-1'))?.expires_at).toBe(firstUse + 90 * 24 * 3600);
+    // A token an hour later moves nothing (a write a day at most).
+    clock.advance(3600 * SECOND);
+    await storage('RefreshToken').upsert('rt-1', token('g1', { kind: 'RefreshToken' }), 60);
+    expect((await raw('OIDC#Client#client-1'))?.expires_at).toBe(firstUse + 90 * 24 * 3600);
+    // Two months on, a refresh moves it on again.
+    clock.advance(60 * DAY);
+    await storage('RefreshToken').upsert('rt-2', token('g1', { kind: 'RefreshToken' }), 60);
+    const secondUse = nowSeconds(clock);
+    clock.advance(89 * DAY);
+    await expect(storage('Client').find('client-1')).resolves.toEqual({ client_id: 'client-1' });
+    clock.until((secondUse + 90 * 24 * 3600) * SECOND);
+    await expect(storage('Client').find('client-1')).resolves.toBeUndefined();
+    // A static client (the portal) has no item, and its use makes none.
+    await storage('AuthorizationCode').upsert('code-2', token('g2', { clientId: 'portal' }), 60);
+    expect(await raw('OIDC#Client#portal')).toBeUndefined();
   });
 });
 

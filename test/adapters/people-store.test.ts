@@ -1,23 +1,31 @@
 // adapters -> people in a table of DynamoDB Local (the identity table's schema): one person per email,
 // kept by a transaction even when sign-ups race, and signing up and in (the core's accounts over the
-// real store, with real scrypt and the real rate limiter).
+// real store, with real scrypt, the real rate limiter and attempt delays, and a test clock). The tests
+// that make many attempts hash at a cheap scrypt cost (`CHEAP`): at the service's, a loaded machine
+// takes seconds a hash.
 import { describe, expect, test } from '@jest/globals';
+import { DynamoDbAttemptDelays } from '../../lambdas/adapters/dynamodb/attempt-delays';
 import { DynamoDbPeopleStore } from '../../lambdas/adapters/dynamodb/people-store';
 import { DynamoDbRateLimiter } from '../../lambdas/adapters/dynamodb/rate-limiter';
 import { randomIds } from '../../lambdas/adapters/random-ids';
-import { type PeopleServices, signIn, signUp } from '../../lambdas/core/people/accounts';
+import { type PeopleServices, signIn, signInDelay, signUp } from '../../lambdas/core/people/accounts';
 import { SignInRefused, SignUpRefused, WRONG_CREDENTIALS } from '../../lambdas/core/people/credentials';
-import { hashPassword, verifyPassword } from '../../lambdas/core/people/password-hash';
+import { HASHING, hashPassword, verifyPassword } from '../../lambdas/core/people/password-hash';
 import { EmailTaken, type Person } from '../../lambdas/core/people/person';
 import { useTestDynamoDb } from '../support/dynamodb-local';
-import { id, TestClock } from '../support/fixtures';
+import { id, SECOND, TestClock } from '../support/fixtures';
 
 const db = useTestDynamoDb();
 
 /** Where the sign-ups come from. */
 const ADDRESS = '203.0.113.7';
+/** Another network: the owner's, when someone else guesses their password from `ADDRESS`. */
+const ELSEWHERE = '198.51.100.1';
 
-const setUp = async (rateLimits = false) => {
+/** scrypt at 1 MiB: the same code, a thousandth of the work. */
+const CHEAP = { logN: 10, r: 8, p: 1 };
+
+const setUp = async (rateLimits = false, passwordCost?: typeof CHEAP) => {
   const tableName = await db.freshTable();
   const clock = new TestClock();
   const people = new DynamoDbPeopleStore(db.doc, tableName);
@@ -26,7 +34,9 @@ const setUp = async (rateLimits = false) => {
     ids: randomIds(),
     clock,
     rateLimiter: new DynamoDbRateLimiter(db.doc, tableName, clock),
+    attemptDelays: new DynamoDbAttemptDelays(db.doc, tableName, clock),
     rateLimits,
+    ...(passwordCost && { passwordCost }),
   };
   return { people, services, clock };
 };
@@ -161,42 +171,120 @@ describe('signing up and in', () => {
     );
 
     await expect(
-      signIn(services, { email: ' LUCA@example.com', password: 'a good password' }),
+      signIn(services, { email: ' LUCA@example.com', password: 'a good password' }, ADDRESS),
     ).resolves.toEqual(created);
     for (const typed of [
       { email: 'luca@example.com', password: 'a good passworD' },
       { email: 'nobody@example.com', password: 'a good password' },
       { email: 'not an email', password: 'a good password' },
     ]) {
-      const refused = await signIn(services, typed).catch((error: unknown) => error);
+      const refused = await signIn(services, typed, ADDRESS).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(SignInRefused);
       expect(refused).toMatchObject({ message: WRONG_CREDENTIALS, retryAfterSeconds: undefined });
     }
   });
 
-  test('after 10 attempts for one email, sign-in waits, even with the right password; a minute later it may try again', async () => {
-    const { services, clock, people } = await setUp(true);
-    const aiko: Person = { ...person(), passwordHash: await hashPassword('the right password') };
+  test('guesses at one email from one address wait ever longer, never locked; the owner elsewhere signs in at once', async () => {
+    const { services, clock, people } = await setUp(true, CHEAP);
+    const aiko: Person = { ...person(), passwordHash: await hashPassword('the right password', CHEAP) };
     await people.create(aiko);
+    const guess = (attempt: number, from = ADDRESS) =>
+      signIn(services, { email: aiko.email, password: `guess ${attempt}` }, from).catch(
+        (error: unknown) => error,
+      );
 
-    for (let attempt = 1; attempt <= 10; attempt++)
-      await expect(
-        signIn(services, { email: aiko.email, password: `guess ${attempt}` }),
-      ).rejects.toMatchObject({
-        message: WRONG_CREDENTIALS,
-      });
-    const limited = await signIn(services, { email: aiko.email, password: 'the right password' }).catch(
-      (error: unknown) => error,
-    );
+    // Five at once, then each waits twice as long as the one before: 1 s, 2 s, 4 s, … (none hashed early).
+    for (let attempt = 1; attempt <= 5; attempt++)
+      expect(await guess(attempt)).toMatchObject({ message: WRONG_CREDENTIALS });
+    const waits: unknown[] = [];
+    for (let attempt = 6; attempt <= 12; attempt++) {
+      const early = await guess(attempt);
+      expect(early).toBeInstanceOf(SignInRefused);
+      waits.push((early as SignInRefused).retryAfterSeconds);
+      clock.advance(((early as SignInRefused).retryAfterSeconds ?? 0) * SECOND);
+      expect(await guess(attempt)).toMatchObject({ message: WRONG_CREDENTIALS });
+    }
+    expect(waits).toEqual([1, 2, 4, 8, 16, 32, 64]);
+
+    // The owner, from their own network, is not held up by the guesses.
+    await expect(
+      signIn(services, { email: aiko.email, password: 'the right password' }, ELSEWHERE),
+    ).resolves.toEqual(aiko);
+    // From the guesser's address even the right password waits, but only for the delay, never longer.
+    const delayed = await signIn(
+      services,
+      { email: aiko.email, password: 'the right password' },
+      ADDRESS,
+    ).catch((error: unknown) => error);
+    expect(delayed).toBeInstanceOf(SignInRefused);
+    expect(delayed).toMatchObject({
+      message: 'Too many attempts to sign in with this email. Try again in 3 minutes.',
+      retryAfterSeconds: 128,
+    });
+    clock.advance(128 * SECOND);
+    await expect(
+      signIn(services, { email: aiko.email, password: 'the right password' }, ADDRESS),
+    ).resolves.toEqual(aiko);
+    // A success forgets the attempts: the next wrong one is answered at once.
+    expect(await guess(13)).toMatchObject({ message: WRONG_CREDENTIALS, retryAfterSeconds: undefined });
+  });
+
+  test('the delay grows from one second to at most 15 minutes', () => {
+    expect([1, 4, 5, 6, 14, 15, 40].map((counted) => signInDelay(counted) / SECOND)).toEqual([
+      0, 0, 1, 2, 512, 900, 900,
+    ]);
+  });
+
+  test('sign-ins from one address, whatever the emails, are limited: 20 at once, then refused with when', async () => {
+    const { services } = await setUp(true, CHEAP);
+    const rotating = (n: number, from = ADDRESS) =>
+      signIn(services, { email: `guess-${n}@example.com`, password: 'a password to try' }, from).catch(
+        (error: unknown) => error,
+      );
+    for (let n = 1; n <= 20; n++) expect(await rotating(n)).toMatchObject({ message: WRONG_CREDENTIALS });
+
+    const limited = await rotating(21);
 
     expect(limited).toBeInstanceOf(SignInRefused);
     expect(limited).toMatchObject({
-      message: 'Too many attempts to sign in with this email. Try again in 1 minute.',
+      message: 'Too many attempts to sign in from your network just now. Try again in 1 minute.',
       retryAfterSeconds: 60,
+      busy: false,
     });
-    clock.advance(60_000_000);
-    await expect(signIn(services, { email: aiko.email, password: 'the right password' })).resolves.toEqual(
-      aiko,
-    );
+    expect(await rotating(22, ELSEWHERE)).toMatchObject({ message: WRONG_CREDENTIALS });
+  });
+
+  test('with every hashing slot taken and its line full, sign-in and sign-up are refused at once as busy', async () => {
+    const { services, people } = await setUp(true, CHEAP);
+    const mei: Person = { ...person(), passwordHash: await hashPassword('the right password', CHEAP) };
+    await people.create(mei);
+    // Two hashes running and eight waiting (HASHING's size), held until released.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const holders = Array.from({ length: HASHING.size + HASHING.waiting }, () => HASHING.run(() => held));
+
+    const busySignIn = await signIn(
+      services,
+      { email: mei.email, password: 'the right password' },
+      ADDRESS,
+    ).catch((error: unknown) => error);
+    const busySignUp = await signUp(
+      services,
+      { email: `${id('new')}@example.com`, password: 'long enough password' },
+      ELSEWHERE,
+    ).catch((error: unknown) => error);
+
+    const busy = 'Too many people are signing in just now. Try again in a few seconds.';
+    expect(busySignIn).toBeInstanceOf(SignInRefused);
+    expect(busySignIn).toMatchObject({ message: busy, retryAfterSeconds: 2, busy: true });
+    expect(busySignUp).toBeInstanceOf(SignUpRefused);
+    expect(busySignUp).toMatchObject({ message: busy, retryAfterSeconds: 2, busy: true });
+    release();
+    await Promise.all(holders);
+    await expect(
+      signIn(services, { email: mei.email, password: 'the right password' }, ADDRESS),
+    ).resolves.toEqual(mei);
   });
 });

@@ -3,8 +3,10 @@
 // (S256) and the production MCP server as `resource`; the sign-in page, `Create account`, the sign-up
 // page, the consent page's `Allow`; the code at the client's loopback address; the token request with
 // the verifier; a JWT access token whose audience is exactly that MCP address, checked against the
-// provider's JWKS. Then: no second consent, `Deny`, a wrong password, refusals on sign-up, the local
-// person, and the portal (the service's own client, never asked for consent). Axe checks each page.
+// provider's JWKS. Then: no second consent; errors of a client nobody allowed shown on the provider's
+// own page (`prompt=none`, a bad resource, no PKCE, `Deny`) while the portal and an allowed client hear
+// theirs; names imitating the service's own clients refused; a wrong password, refusals on sign-up, the
+// local person, the portal (never asked for consent), and last the registration limit. Axe checks each page.
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -244,15 +246,102 @@ test('the sandbox MCP server is a resource of its own: its consent, its audience
   });
 });
 
-test('a resource other than the two MCP servers is refused before any page', async () => {
+/** The provider's own error page, and not a redirect: what a request that failed was answered. */
+const shownHere = async (answer: Response) => ({
+  status: answer.status,
+  location: answer.headers.get('location'),
+  type: answer.headers.get('content-type'),
+  text: await answer.text(),
+});
+
+test("a resource other than the two MCP servers is refused on the provider's own page, before any sign-in", async () => {
   const client = await newClient();
   const request = authorizationRequest(discovery, client.clientId, client.redirectUri, {
     resource: `${stack.production}/mcp/`,
   });
-  const answer = await fetch(request.url, { redirect: 'manual' });
+  const answer = await shownHere(await fetch(request.url, { redirect: 'manual' }));
+  expect(answer).toMatchObject({ status: 400, location: null, type: expect.stringContaining('text/html') });
+  expect(answer.text).toContain('Error: invalid_target.');
+});
+
+test('a client never allowed is sent no error: prompt=none shows login_required here (no open redirector)', async () => {
+  // The reproduction: a client registered with someone else's address, and a request made to fail.
+  const registered = await registerClient(discovery, 'https://evil.example/cb', 'Test agent');
+  const url = new URL(
+    authorizationRequest(discovery, registered.client_id, 'https://evil.example/cb', {
+      resource: mcpProduction,
+    }).url,
+  );
+  url.searchParams.set('prompt', 'none');
+  for (const mode of [undefined, 'fragment', 'form_post']) {
+    if (mode) url.searchParams.set('response_mode', mode);
+    const answer = await shownHere(await fetch(url, { redirect: 'manual' }));
+    expect(answer).toMatchObject({ status: 400, location: null });
+    expect(answer.text).toContain('Error: login_required.');
+    expect(answer.text).not.toContain('evil.example');
+  }
+});
+
+test("the service's own client still hears its errors at its own address", async () => {
+  const portalCallback = `http://127.0.0.1:${stack.portBase + 6}/auth/callback`;
+  const url = new URL(authorizationRequest(discovery, 'portal', portalCallback, { scope: 'openid' }).url);
+  url.searchParams.set('prompt', 'none');
+  const answer = await fetch(url, { redirect: 'manual' });
+  expect(answer.status).toBe(303);
   const location = new URL(answer.headers.get('location') ?? '');
-  expect(`${location.origin}${location.pathname}`).toBe(client.redirectUri);
-  expect(location.searchParams.get('error')).toBe('invalid_target');
+  expect(`${location.origin}${location.pathname}`).toBe(portalCallback);
+  expect(location.searchParams.get('error')).toBe('login_required');
+});
+
+test('a client the person allowed hears its errors at its own address', async () => {
+  const client = await newClient();
+  await withPerson(async (person) => {
+    const request = authorizationRequest(discovery, client.clientId, client.redirectUri, {
+      resource: mcpProduction,
+    });
+    await person.page.goto(request.url);
+    await signUpFromSignIn(person, newEmail(), 'a long enough password');
+    await press(person, 'Allow');
+    await arrivalAt(person.page, client.redirectUri);
+
+    const failing = authorizationRequest(discovery, client.clientId, client.redirectUri, {
+      resource: `${stack.production}/mcp/`,
+    });
+    await person.page.goto(failing.url);
+    const answer = await arrivalAt(person.page, client.redirectUri);
+    expect(answer.get('error')).toBe('invalid_target');
+    expect(answer.get('state')).toBe(failing.state);
+  });
+});
+
+test("a client may not take or imitate the name of one of the service's own", async () => {
+  const register = (clientName: string) =>
+    fetch(discovery.registration_endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        client_name: clientName,
+        redirect_uris: [receiver.redirectUri],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+  for (const imitation of [
+    'Developer portal',
+    'DEVELOPER  PORTAL',
+    'Developer-Portal (official)',
+    'D\u0435veloper portal', // Cyrillic е
+    'Deve1oper portaI', // digit one, capital i
+    'Back office',
+    'back\u00a0OFFICE',
+  ]) {
+    const refused = await register(imitation);
+    expect({ imitation, status: refused.status }).toEqual({ imitation, status: 400 });
+    expect(await refused.json()).toMatchObject({
+      error: 'invalid_client_metadata',
+      error_description: expect.stringContaining("one of this service's own applications"),
+    });
+  }
+  expect((await register('Developer tools')).status).toBe(201);
 });
 
 test('a client may register https, loopback http or an app scheme to return to, and not plain http elsewhere', async () => {
@@ -278,7 +367,7 @@ test('a client may register https, loopback http or an app scheme to return to, 
   expect(await refused.json()).toMatchObject({ error: 'invalid_redirect_uri' });
 });
 
-test('an authorization request without PKCE is refused', async () => {
+test("an authorization request without PKCE is refused on the provider's own page", async () => {
   const client = await newClient();
   const url = new URL(discovery.authorization_endpoint);
   url.search = new URLSearchParams({
@@ -288,10 +377,10 @@ test('an authorization request without PKCE is refused', async () => {
     resource: mcpProduction,
     state: 'no-pkce',
   }).toString();
-  const answer = await fetch(url, { redirect: 'manual' });
-  const location = new URL(answer.headers.get('location') ?? '');
-  expect(location.searchParams.get('error')).toBe('invalid_request');
-  expect(location.searchParams.get('error_description')).toContain('PKCE');
+  const answer = await shownHere(await fetch(url, { redirect: 'manual' }));
+  expect(answer).toMatchObject({ status: 400, location: null });
+  expect(answer.text).toContain('Error: invalid_request.');
+  expect(answer.text).toContain('PKCE');
 });
 
 test('a code used twice is refused, and the tokens issued with it are revoked together', async () => {
@@ -321,7 +410,7 @@ test('a code used twice is refused, and the tokens issued with it are revoked to
   });
 });
 
-test('Deny sends the client access_denied, and no code', async () => {
+test("Deny, for a client the person never allowed, ends on the provider's page: the client is sent nothing", async () => {
   const client = await newClient();
   await withPerson(async (person) => {
     const request = authorizationRequest(discovery, client.clientId, client.redirectUri, {
@@ -329,11 +418,12 @@ test('Deny sends the client access_denied, and no code', async () => {
     });
     await person.page.goto(request.url);
     await signUpFromSignIn(person, newEmail(), 'a long enough password');
+    const answer = person.page.waitForResponse((response) => response.url().includes('/auth/'));
     await press(person, 'Deny');
-    const answer = await arrivalAt(person.page, client.redirectUri);
-    expect(answer.get('error')).toBe('access_denied');
-    expect(answer.get('state')).toBe(request.state);
-    expect(answer.get('code')).toBeNull();
+    expect((await answer).status()).toBe(400);
+    expect(await heading(person)).toBe('Sign-in could not continue');
+    expect(await person.page.locator('main').textContent()).toContain('Error: access_denied.');
+    expect(new URL(person.page.url()).origin).toBe(issuer);
   });
 });
 
@@ -499,5 +589,29 @@ test("the portal, the service's own client, signs a person in without a consent 
     expect(await heading(person)).toBe('Sign in');
     expectOnlyOwnRequests(person.requests, issuer, portalCallback);
     expect(await person.violations()).toEqual([]);
+  });
+});
+
+// Last: it spends the address's registrations, which the tests above need.
+test('registration is limited per address: at most 30 at once, then 429 with when to try again', async () => {
+  let registered = 0;
+  let refused: Response | undefined;
+  while (!refused && registered <= 30) {
+    const answer = await fetch(discovery.registration_endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [receiver.redirectUri], token_endpoint_auth_method: 'none' }),
+    });
+    if (answer.status === 201) registered++;
+    else refused = answer;
+  }
+  expect(registered).toBeLessThanOrEqual(30);
+  expect(refused?.status).toBe(429);
+  expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(await refused?.json()).toMatchObject({
+    error: 'rate_limited',
+    error_description: expect.stringMatching(
+      /^Too many clients were registered from your network just now\./,
+    ),
   });
 });

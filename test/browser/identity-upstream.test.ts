@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import type { Browser } from 'playwright-core';
 import { composeDirectory } from '../../lambdas/adapters/compose';
+import { DynamoDbAttemptDelays } from '../../lambdas/adapters/dynamodb/attempt-delays';
 import {
   DynamoDbClientGrants,
   oidcProviderStorage,
@@ -102,6 +103,7 @@ beforeAll(async () => {
     ids: randomIds(),
     clock,
     rateLimiter: new DynamoDbRateLimiter(db.doc, table, clock),
+    attemptDelays: new DynamoDbAttemptDelays(db.doc, table, clock),
     rateLimits: true,
   };
   const settings = {

@@ -55,6 +55,7 @@ export const keys = {
     sk: 'IDEM',
   }),
   rateBucket: (bucket: string): ItemKey => ({ pk: `RATE#${bucket}`, sk: 'RATE' }),
+  attemptDelay: (key: string): ItemKey => ({ pk: `ATTEMPTS#${key}`, sk: 'ATTEMPTS' }),
 
   event: (id: string): ItemKey => ({ pk: `EVT#${id}`, sk: 'EVT' }),
 

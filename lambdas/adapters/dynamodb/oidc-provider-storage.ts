@@ -9,6 +9,11 @@
 // so revoking a grant finds all of them with one strongly consistent query; an index would be only
 // eventually consistent, and could miss a token issued a moment before. A grant itself is in the list
 // index under its person, for "which clients may act for me" (`ClientGrants`).
+//
+// A registered client (oidc-provider stores them with no expiry) lapses unless it is used: a day after
+// registering, as `CLIENT_LIFETIMES` says, and once a person has let it in, 90 days after the last code
+// or token it was issued (each moves its expiry on; at most one write a day per client). Registration is
+// open, so a client nobody uses must not be kept for ever.
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -35,6 +40,15 @@ const GRANT_MEMBERS = new Set([
   'PreAuthorizedCode',
 ]);
 
+/** How long a registered client lives (seconds): before it is first used, and after its last use. */
+export const CLIENT_LIFETIMES = { unused: 24 * 60 * 60, sinceLastUse: 90 * 24 * 60 * 60 } as const;
+
+/** Its expiry is moved on only when less than this is left of the longer lifetime: a write a day at most. */
+const CLIENT_USE_RESOLUTION = 24 * 60 * 60;
+
+/** The artefacts whose issue counts as a use of their client. */
+const CLIENT_USES = new Set([...GRANT_MEMBERS, 'Grant']);
+
 /** BatchWriteItem's limit on requests per call. */
 const MAX_BATCH_WRITES = 25;
 
@@ -53,7 +67,8 @@ export class DynamoDbOidcStorage implements Adapter {
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-    const expiry = expiresIn === undefined ? {} : { [TTL_ATTRIBUTE]: epochSeconds(this.clock) + expiresIn };
+    const lifetime = expiresIn ?? (this.model === 'Client' ? CLIENT_LIFETIMES.unused : undefined);
+    const expiry = lifetime === undefined ? {} : { [TTL_ATTRIBUTE]: epochSeconds(this.clock) + lifetime };
     const items: Item[] = [
       {
         ...keys.oidc(this.model, id),
@@ -77,14 +92,33 @@ export class DynamoDbOidcStorage implements Adapter {
     if (payload.userCode)
       items.push({ ...keys.oidcUserCode(payload.userCode), type: 'oidc_pointer', id, ...expiry });
     const [only] = items;
-    if (only && items.length === 1) {
+    if (only && items.length === 1)
       await this.doc.send(new PutCommand({ TableName: this.tableName, Item: only }));
-      return;
+    else
+      await transactWrite(
+        this.doc,
+        items.map((Item) => ({ write: { Put: { TableName: this.tableName, Item } } })),
+      );
+    if (CLIENT_USES.has(this.model) && payload.clientId) await this.clientUsed(payload.clientId);
+  }
+
+  /** Moves a registered client's expiry on after a use (a static client has no item: nothing happens). */
+  private async clientUsed(clientId: string): Promise<void> {
+    const later = epochSeconds(this.clock) + CLIENT_LIFETIMES.sinceLastUse;
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.oidc('Client', clientId),
+          UpdateExpression: 'SET #expires = :later',
+          ConditionExpression: 'attribute_exists(pk) AND #expires < :renewBefore',
+          ExpressionAttributeNames: { '#expires': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':later': later, ':renewBefore': later - CLIENT_USE_RESOLUTION },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
     }
-    await transactWrite(
-      this.doc,
-      items.map((Item) => ({ write: { Put: { TableName: this.tableName, Item } } })),
-    );
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {

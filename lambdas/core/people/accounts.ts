@@ -1,9 +1,14 @@
 // core -> signing up and signing in with an email and a password (decisions.md §10), or with an email
-// the upstream sign-in verified (deployed). Sign-up refuses a
-// malformed email, a short password and a taken email, each saying so; sign-in says only that the email
-// or password is wrong, takes as long for an unknown email as for a wrong password, and is rate limited
-// per email so that a password cannot be guessed online; sign-up is rate limited per client address.
-import type { Clock, Ids, PeopleStore, RateLimiter } from '../ports';
+// the upstream sign-in verified (deployed). Sign-up refuses a malformed email, a short password and a
+// taken email, each saying so, and is rate limited per client address. Sign-in says only that the email
+// or password is wrong, takes as long for an unknown email as for a wrong password, and is limited so
+// that a password cannot be guessed online and nobody can lock its owner out: attempts for one email
+// from one address wait ever longer after the first few (a delay, never a lock; the owner elsewhere is
+// not held up by it), and attempts from one address, whatever the email, are rate limited, which bounds
+// the hashes one address can ask for. Every hash also needs one of the process's few hashing slots
+// (password-hash.ts): past them, a refusal that says to try again in a moment.
+import type { Micros } from '../model';
+import type { AttemptDelays, Clock, Ids, PeopleStore, RateLimiter } from '../ports';
 import {
   newPasswordProblem,
   normaliseEmail,
@@ -11,16 +16,20 @@ import {
   SignUpRefused,
   WRONG_CREDENTIALS,
 } from './credentials';
-import { hashPassword, verifyPassword } from './password-hash';
+import { HashingBusy } from './hash-slots';
+import { hashPassword, type ScryptCost, verifyPassword } from './password-hash';
 import { EmailTaken, PERSON_ID_PREFIX, type Person } from './person';
 
-/** What signing up and in needs: the people (in the identity table) and that table's rate limiter. */
+/** What signing up and in needs: the people (in the identity table) and that table's limits. */
 export interface PeopleServices {
   people: PeopleStore;
   ids: Ids;
   clock: Clock;
   rateLimiter: RateLimiter;
-  /** False lifts the sign-in limit (the local stack's `RATE_LIMITS=off`). */
+  attemptDelays: AttemptDelays;
+  /** The cost of new password hashes: the service's (`SCRYPT_COST`) unless a test asks for a cheaper one. */
+  passwordCost?: ScryptCost;
+  /** False lifts the sign-up and sign-in limits (the local stack's `RATE_LIMITS=off`). */
   rateLimits: boolean;
 }
 
@@ -28,9 +37,34 @@ export interface PeopleServices {
 const SIGN_UP_BURST = 10;
 const SIGN_UP_PER_SECOND = 10 / 3600;
 
-/** Sign-in attempts per email: 10 at once, then one a minute. */
-const SIGN_IN_BURST = 10;
-const SIGN_IN_PER_SECOND = 1 / 60;
+/** Sign-in attempts per client address, whatever the email: 20 at once, then one a minute. */
+const SIGN_IN_FROM_BURST = 20;
+const SIGN_IN_FROM_PER_SECOND = 1 / 60;
+
+const SECOND: Micros = 1_000_000;
+/** Sign-in attempts for one email from one address made at once, before any delay. */
+const UNDELAYED_SIGN_INS = 5;
+const LONGEST_SIGN_IN_DELAY: Micros = 15 * 60 * SECOND;
+
+/**
+ * The wait after `counted` attempts for one email from one address: none for the first five, then one
+ * second, doubling with each attempt, up to 15 minutes. A success forgets them.
+ */
+export const signInDelay = (counted: number): Micros =>
+  counted < UNDELAYED_SIGN_INS
+    ? 0
+    : Math.min(LONGEST_SIGN_IN_DELAY, SECOND * 2 ** (counted - UNDELAYED_SIGN_INS));
+
+/** When a busy process asks a person to try again. */
+const BUSY_RETRY_SECONDS = 2;
+const BUSY = 'Too many people are signing in just now. Try again in a few seconds.';
+
+/** `in 40 seconds`, `in 1 minute`, `in 15 minutes`. */
+const inTime = (seconds: number): string => {
+  if (seconds < 60) return `in ${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+};
 
 const EMAIL_EXPECTED = 'Enter your email address, like name@example.com.';
 const EMAIL_TAKEN = 'An account with this email exists already. Sign in instead.';
@@ -66,7 +100,10 @@ export const signUp = async (services: PeopleServices, typed: Credentials, from:
   const person: Person = {
     id: services.ids.id(PERSON_ID_PREFIX),
     email,
-    passwordHash: await hashPassword(typed.password),
+    passwordHash: await hashPassword(typed.password, services.passwordCost).catch((error: unknown) => {
+      if (error instanceof HashingBusy) throw new SignUpRefused('email', BUSY, BUSY_RETRY_SECONDS, true);
+      throw error;
+    }),
     createdAt: services.clock.now(),
     organisationId: null,
   };
@@ -79,32 +116,48 @@ export const signUp = async (services: PeopleServices, typed: Credentials, from:
   return person;
 };
 
-/** A hash of a password no one has, verified against when the email is unknown. */
-let unknownEmailHash: Promise<string> | undefined;
+/** Hashes of a password no one has, by cost, verified against when the email is unknown (kept once made). */
+const unknownEmailHashes = new Map<ScryptCost | undefined, string>();
 
-/** The person with this email and password; otherwise `SignInRefused`. */
-export const signIn = async (services: PeopleServices, typed: Credentials): Promise<Person> => {
+/** Refused for a limit: `what` says which, the time says when to try again. */
+const tooMany = (what: string, retryAfterSeconds: number): SignInRefused =>
+  new SignInRefused(
+    `Too many attempts to sign in ${what}. Try again ${inTime(retryAfterSeconds)}.`,
+    retryAfterSeconds,
+  );
+
+/**
+ * The person with this email and password; otherwise `SignInRefused`. `from` is the address the request
+ * came from: both limits count an attempt before its hash, so a refused attempt costs no hash.
+ */
+export const signIn = async (services: PeopleServices, typed: Credentials, from: string): Promise<Person> => {
   const email = normaliseEmail(typed.email);
+  const attempts = `sign-in#${email ?? typed.email.trim().toLowerCase().slice(0, 254)}#${from}`;
   if (services.rateLimits) {
-    const take = await services.rateLimiter.take(
-      `sign-in#${email ?? typed.email.trim().toLowerCase().slice(0, 254)}`,
-      SIGN_IN_PER_SECOND,
-      SIGN_IN_BURST,
+    const fromAddress = await services.rateLimiter.take(
+      `sign-in-from#${from}`,
+      SIGN_IN_FROM_PER_SECOND,
+      SIGN_IN_FROM_BURST,
     );
-    if (!take.allowed) {
-      const minutes = Math.ceil(take.retryAfterSeconds / 60);
-      throw new SignInRefused(
-        `Too many attempts to sign in with this email. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-        take.retryAfterSeconds,
-      );
-    }
+    if (!fromAddress.allowed) throw tooMany('from your network just now', fromAddress.retryAfterSeconds);
+    const forEmail = await services.attemptDelays.attempt(attempts, signInDelay);
+    if (!forEmail.allowed) throw tooMany('with this email', forEmail.retryAfterSeconds);
   }
-  const person = email === null ? null : await services.people.findByEmail(email);
-  // The same slow hash runs whether or not the email is known, so timing does not tell.
-  unknownEmailHash ??= hashPassword(services.ids.secret('unknown-'));
-  const matches = await verifyPassword(typed.password, person?.passwordHash ?? (await unknownEmailHash));
-  if (person === null || !matches) throw new SignInRefused(WRONG_CREDENTIALS);
-  return person;
+  try {
+    const person = email === null ? null : await services.people.findByEmail(email);
+    // The same slow hash runs whether or not the email is known, so timing does not tell.
+    const unknownEmailHash =
+      unknownEmailHashes.get(services.passwordCost) ??
+      (await hashPassword(services.ids.secret('unknown-'), services.passwordCost));
+    unknownEmailHashes.set(services.passwordCost, unknownEmailHash);
+    const matches = await verifyPassword(typed.password, person?.passwordHash ?? unknownEmailHash);
+    if (person === null || !matches) throw new SignInRefused(WRONG_CREDENTIALS);
+    if (services.rateLimits) await services.attemptDelays.forget(attempts);
+    return person;
+  } catch (error) {
+    if (error instanceof HashingBusy) throw new SignInRefused(BUSY, BUSY_RETRY_SECONDS, true);
+    throw error;
+  }
 };
 
 /**
@@ -119,7 +172,7 @@ export const signInUpstream = async (services: PeopleServices, verifiedEmail: st
   const person: Person = {
     id: services.ids.id(PERSON_ID_PREFIX),
     email,
-    passwordHash: await hashPassword(services.ids.secret('upstream-')),
+    passwordHash: await hashPassword(services.ids.secret('upstream-'), services.passwordCost),
     createdAt: services.clock.now(),
     organisationId: null,
   };

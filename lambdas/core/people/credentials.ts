@@ -42,8 +42,10 @@ export class SignUpRefused extends Error {
   constructor(
     readonly field: CredentialField,
     message: string,
-    /** Set when refused for too many sign-ups from one address: when to try again. */
+    /** Set when refused for too many sign-ups from one address, or too many hashes at once: when to try again. */
     readonly retryAfterSeconds?: number,
+    /** Refused because this process is hashing as many passwords as it may (503), not for a limit (429). */
+    readonly busy = false,
   ) {
     super(message);
     this.name = 'SignUpRefused';
@@ -53,11 +55,16 @@ export class SignUpRefused extends Error {
 /** The one answer to a failed sign-in: it never says which of the two was wrong. */
 export const WRONG_CREDENTIALS = 'The email or password is wrong.';
 
-/** Sign-in refused: wrong credentials, or too many attempts for the email (then `retryAfterSeconds`). */
+/**
+ * Sign-in refused: wrong credentials, or too many attempts (then `retryAfterSeconds`): for the email from
+ * this address, from this address, or (`busy`) at once in this process.
+ */
 export class SignInRefused extends Error {
   constructor(
     message: string,
     readonly retryAfterSeconds?: number,
+    /** Refused because this process is hashing as many passwords as it may (503), not for a limit (429). */
+    readonly busy = false,
   ) {
     super(message);
     this.name = 'SignInRefused';

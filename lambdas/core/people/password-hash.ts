@@ -2,9 +2,11 @@
 // cost OWASP gives as scrypt's minimum (N = 2^17, r = 8, p = 1: 128 MiB and a few hundred ms a hash,
 // which is what makes guessing offline expensive). The hash is a PHC string that names its parameters,
 // `$scrypt$ln=17,r=8,p=1$<salt>$<key>`, so the cost can be raised later and older hashes still verify.
-// Compared in constant time. A hash runs on libuv's thread pool, not the event loop.
+// Compared in constant time. A hash runs on libuv's thread pool, not the event loop, and only in one of
+// the process's few hashing slots (`HASHING`): past them, `HashingBusy`.
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 import { normalisePassword } from './credentials';
+import { HashSlots } from './hash-slots';
 
 export interface ScryptCost {
   /** log2 of N, the CPU and memory cost. */
@@ -21,14 +23,23 @@ const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 const PHC = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d)\$([A-Za-z0-9+/]{22,88})\$([A-Za-z0-9+/]{43,88})$/;
 
+/**
+ * Two hashes at once (libuv's pool has four threads, and a host has one or two cores), eight more in
+ * line: one waits at most about four hashes' time (~1.5 s); a ninth in line is refused.
+ */
+export const HASHING = new HashSlots(2, 8);
+
 const derive = (password: string, salt: Buffer, cost: ScryptCost, length: number): Promise<Buffer> => {
   const N = 2 ** cost.logN;
   // scrypt needs 128·N·r bytes; Node refuses above `maxmem` (32 MiB by default).
   const options: ScryptOptions = { N, r: cost.r, p: cost.p, maxmem: 2 * 128 * N * cost.r };
-  return new Promise((resolve, reject) =>
-    scrypt(normalisePassword(password), salt, length, options, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
+  return HASHING.run(
+    () =>
+      new Promise((resolve, reject) =>
+        scrypt(normalisePassword(password), salt, length, options, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
+      ),
   );
 };
 

@@ -8,6 +8,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import * as z from 'zod/mini';
 import { composeDirectory } from '../../adapters/compose';
 import { createDocumentClient } from '../../adapters/dynamodb';
+import { DynamoDbAttemptDelays } from '../../adapters/dynamodb/attempt-delays';
 import { DynamoDbClientGrants, oidcProviderStorage } from '../../adapters/dynamodb/oidc-provider-storage';
 import { DynamoDbRateLimiter } from '../../adapters/dynamodb/rate-limiter';
 import { randomIds } from '../../adapters/random-ids';
@@ -82,6 +83,7 @@ export const awsIdentityProvider = async (): Promise<RequestListener> => {
     ids: randomIds(),
     clock,
     rateLimiter: translatingFaults(new DynamoDbRateLimiter(dynamo, table, clock)),
+    attemptDelays: translatingFaults(new DynamoDbAttemptDelays(dynamo, table, clock)),
     rateLimits: true,
   };
   const services = {
