@@ -9,6 +9,7 @@ import type {
 } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { Util } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PageProblem, TextRun } from '../../core/rendered-contract';
+import { withCjkFallback } from './cjk-fallback-face';
 
 export interface PaintOptions {
   /** Resolution of the viewing image. */
@@ -162,7 +163,9 @@ export class PagePainter {
   private readonly page: Canvas = createCanvas(1, 1);
   private readonly thumbnail: Canvas = createCanvas(1, 1);
 
-  constructor(private readonly options: PaintOptions) {}
+  constructor(private readonly options: PaintOptions) {
+    withCjkFallback(this.page.getContext('2d'));
+  }
 
   /**
    * Draws page `number` and reads its text, into this painter's canvases; frees pdf.js's page after. A
