@@ -18,7 +18,8 @@ export const CJK_FACE_PACKAGE = '@fontsource/noto-sans-sc';
 export const CJK_FACE_FILE = 'files/noto-sans-sc-chinese-simplified-400-normal.woff2';
 
 /** Han (with extension A and compatibility ideographs), kana, CJK punctuation, Hangul, full-width forms. */
-const CJK = /[\u2e80-\u2fdf\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/u;
+const CJK =
+  /[\u2e80-\u2fdf\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/u;
 
 /** Whether `text` has a character only a CJK face draws. */
 export const needsCjkFace = (text: string): boolean => CJK.test(text);
@@ -30,7 +31,8 @@ const ensureRegistered = (): boolean => {
   if (registered === undefined) {
     try {
       const root = dirname(createRequire(import.meta.url).resolve(`${CJK_FACE_PACKAGE}/package.json`));
-      registered = GlobalFonts.register(readFileSync(join(root, CJK_FACE_FILE)), CJK_FALLBACK_FAMILY) !== null;
+      registered =
+        GlobalFonts.register(readFileSync(join(root, CJK_FACE_FILE)), CJK_FALLBACK_FAMILY) !== null;
     } catch {
       registered = false;
     }
