@@ -103,7 +103,7 @@ const renderOnce = async (
 };
 
 /** One run of a command line tool under bash, whose `times` reports the CPU its children used. */
-const toolOnce = async (command: string, out: string): Promise<Timing> => {
+export const toolOnce = async (command: string, out: string): Promise<Timing> => {
   const started = performance.now();
   const { stdout } = await run('bash', ['-c', `${command} >/dev/null 2>&1 && times`]);
   const seconds = (performance.now() - started) / 1000;
@@ -142,7 +142,7 @@ const measure = async (
   };
 };
 
-const installed = async (command: string): Promise<boolean> =>
+export const installed = async (command: string): Promise<boolean> =>
   run('bash', ['-c', `command -v ${command}`]).then(
     () => true,
     () => false,

@@ -40,6 +40,9 @@ const ensureRegistered = (): boolean => {
   return registered;
 };
 
+/** Contexts already given the fallback (pdf.js asks for a page's context again). */
+const withFallback = new WeakSet<SKRSContext2D>();
+
 type TextDrawing = (text: string, x: number, y: number, maxWidth?: number) => void;
 
 /**
@@ -49,6 +52,8 @@ type TextDrawing = (text: string, x: number, y: number, maxWidth?: number) => vo
  * here: pdf.js draws embedded glyphs as paths.
  */
 export const withCjkFallback = (context: SKRSContext2D): SKRSContext2D => {
+  if (withFallback.has(context)) return context;
+  withFallback.add(context);
   for (const method of ['fillText', 'strokeText'] as const) {
     const bound = context[method].bind(context) as TextDrawing;
     // An explicit undefined width would be read as NaN: no text drawn.

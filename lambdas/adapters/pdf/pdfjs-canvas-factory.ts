@@ -37,7 +37,7 @@ export const boundedCanvasFactory = (maxPixels: number) =>
     }
 
     getNoAlphaContext(canvas: Canvas): SKRSContext2D {
-      return canvas.getContext('2d', { alpha: false });
+      return withCjkFallback(canvas.getContext('2d', { alpha: false }));
     }
   };
 
