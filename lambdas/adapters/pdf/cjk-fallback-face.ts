@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import { hasCjk } from '../../core/cjk-text';
 
 /** The family the face is registered as: a name of our own, so that no installed font stands in. */
 export const CJK_FALLBACK_FAMILY = 'Contract CJK Fallback';
@@ -16,13 +17,6 @@ export const CJK_FALLBACK_FAMILY = 'Contract CJK Fallback';
 /** The face's package and its file; a bundle ships both beside itself (lib/pdfjs-assets.ts). */
 export const CJK_FACE_PACKAGE = '@fontsource/noto-sans-sc';
 export const CJK_FACE_FILE = 'files/noto-sans-sc-chinese-simplified-400-normal.woff2';
-
-/** Han (with extension A and compatibility ideographs), kana, CJK punctuation, Hangul, full-width forms. */
-const CJK =
-  /[\u2e80-\u2fdf\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/u;
-
-/** Whether `text` has a character only a CJK face draws. */
-export const needsCjkFace = (text: string): boolean => CJK.test(text);
 
 let registered: boolean | undefined;
 
@@ -60,7 +54,7 @@ export const withCjkFallback = (context: SKRSContext2D): SKRSContext2D => {
     const draw: TextDrawing = (text, x, y, maxWidth) =>
       maxWidth === undefined ? bound(text, x, y) : bound(text, x, y, maxWidth);
     const withFace: TextDrawing = (text, x, y, maxWidth) => {
-      if (!needsCjkFace(text) || !ensureRegistered()) return draw(text, x, y, maxWidth);
+      if (!hasCjk(text) || !ensureRegistered()) return draw(text, x, y, maxWidth);
       const font = context.font;
       context.font = `${font}, "${CJK_FALLBACK_FAMILY}"`;
       try {
