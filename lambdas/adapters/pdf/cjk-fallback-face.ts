@@ -10,13 +10,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { hasCjk } from '../../core/cjk-text';
+import { CJK_FACE_FILE, CJK_FACE_PACKAGE } from './cjk-face-file';
 
 /** The family the face is registered as: a name of our own, so that no installed font stands in. */
 export const CJK_FALLBACK_FAMILY = 'Contract CJK Fallback';
-
-/** The face's package and its file; a bundle ships both beside itself (lib/pdfjs-assets.ts). */
-export const CJK_FACE_PACKAGE = '@fontsource/noto-sans-sc';
-export const CJK_FACE_FILE = 'files/noto-sans-sc-chinese-simplified-400-normal.woff2';
 
 let registered: boolean | undefined;
 
