@@ -16,21 +16,29 @@ const cjkFaceRoot = (): string =>
 /**
  * Shell commands copying pdf.js's run-time files into a bundle directory: the worker beside the
  * bundle, and `node_modules/pdfjs-dist/{package.json,standard_fonts,cmaps,wasm}` so that resolving
- * `pdfjs-dist/package.json` from the bundle finds them, as it does in the repository; likewise the
- * CJK face's one file (1.1 MB) and its package.json, not the package's 76 MB.
+ * `pdfjs-dist/package.json` from the bundle finds them, as it does in the repository.
  */
 export function copyPdfjsAssetsCommands(outputDir: string): string[] {
   const root = pdfjsRoot();
   const target = `${outputDir}/node_modules/pdfjs-dist`;
-  const face = cjkFaceRoot();
-  const faceTarget = `${outputDir}/node_modules/${CJK_FACE_PACKAGE}`;
   return [
     `cp "${root}/legacy/build/pdf.worker.mjs" "${outputDir}/pdf.worker.mjs"`,
     `mkdir -p "${target}"`,
     `cp "${root}/package.json" "${target}/package.json"`,
     `cp -R "${root}/standard_fonts" "${root}/cmaps" "${root}/wasm" "${target}/"`,
-    `mkdir -p "${faceTarget}/${dirname(CJK_FACE_FILE)}"`,
-    `cp "${face}/package.json" "${faceTarget}/package.json"`,
-    `cp "${face}/${CJK_FACE_FILE}" "${faceTarget}/${CJK_FACE_FILE}"`,
+  ];
+}
+
+/**
+ * For the function that draws pages: the CJK fallback face's one file (1.1 MB) and its package.json,
+ * where resolving the package from the bundle finds them; not the package's 76 MB.
+ */
+export function copyCjkFaceCommands(outputDir: string): string[] {
+  const face = cjkFaceRoot();
+  const target = `${outputDir}/node_modules/${CJK_FACE_PACKAGE}`;
+  return [
+    `mkdir -p "${target}/${dirname(CJK_FACE_FILE)}"`,
+    `cp "${face}/package.json" "${target}/package.json"`,
+    `cp "${face}/${CJK_FACE_FILE}" "${target}/${CJK_FACE_FILE}"`,
   ];
 }
