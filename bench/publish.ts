@@ -6,7 +6,9 @@
 // (issue16263.pdf, whose 2×2 image pdf.js would scale up to its 151-megapixel mask; README of ../shared/fixtures/real-world-pdfs)
 // with the stack's peak RSS growth while each run is in the pipeline, against the text contract's.
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -19,6 +21,7 @@ import {
 } from '../test/support/api-client';
 import { contractPdf, scannedPdf } from '../test/support/pdfs';
 import { peakGrowth, toMiB, watchMemory } from './process-memory';
+import { installed, toolOnce } from './render';
 import { median, mib, ms, ratio, round, table, verdict } from './report';
 import { settle, settledLine } from './settle';
 import type { BenchStack } from './stack';
@@ -29,6 +32,12 @@ const SCAN_DPI = 300;
 const RUNS = 3;
 const POLL_MS = 100;
 const GOAL_MS = 15_000;
+/**
+ * Issue 31's goals, from the POST to published: the text contract under 3 s, the scan under 8 s, each at
+ * most twice `mutool draw -r 150` of the same file (PNG pages, one process), timed in the same run.
+ */
+const READER_GOALS: Record<string, number> = { text: 3_000, scanned: 8_000 };
+const MUTOOL_RATIO_GOAL = 2;
 /** The real-world slide: published within 10 s, the stack growing by less than 256 MiB meanwhile. */
 const SLIDE = 'issue16263.pdf';
 const SLIDE_GOALS = { publishedMs: 10_000, growthMiB: 256 } as const;
@@ -167,6 +176,39 @@ const slideFigures = (figures: DocumentFigures[]) => {
 };
 
 /**
+ * `mutool draw -r 150` of each text and scanned document, RUNS times, median wall milliseconds; none
+ * where mutool is not installed. Measured while the stack is idle, between the publication runs' end
+ * and the report.
+ */
+const mutoolTimes = async (
+  documents: Array<[string, Uint8Array]>,
+  progress: (message: string) => void,
+): Promise<Map<string, number>> => {
+  const times = new Map<string, number>();
+  if (!(await installed('mutool'))) return times;
+  const dir = await mkdtemp(path.join(tmpdir(), 'bench-mutool-'));
+  try {
+    for (const [document, pdf] of documents) {
+      if (READER_GOALS[document] === undefined) continue;
+      progress(`publish: mutool draw of the ${document} contract…`);
+      const file = path.join(dir, `${document}.pdf`);
+      await writeFile(file, pdf);
+      const runs: number[] = [];
+      for (let run = 1; run <= RUNS; run++) {
+        const out = await mkdtemp(path.join(dir, 'out-'));
+        const timing = await toolOnce(`mutool draw -q -r 150 -o '${out}/page-%d.png' '${file}'`, out);
+        runs.push(timing.seconds * 1000);
+        await rm(out, { recursive: true, force: true });
+      }
+      times.set(document, median(runs));
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return times;
+};
+
+/**
  * Runs section 4 of the bench against a running stack and prints it: a table of every run, median and
  * max per document with the verdict against the goal, and one JSON line.
  */
@@ -192,6 +234,8 @@ export const publishSection = async (
     }
     figures.push({ document, pdfBytes: pdf.byteLength, runs });
   }
+
+  const mutool = await mutoolTimes(documents, progress);
 
   console.log(
     `\n4. Upload to contract_viewer published: ${PAGES}-page contracts (text, and a scan of one ${SCAN_DPI} dpi ` +
@@ -233,6 +277,19 @@ export const publishSection = async (
         `server median ${ms(server.median)}, max ${ms(server.max)}`,
     );
   }
+  for (const f of figures) {
+    const goal = READER_GOALS[f.document];
+    const mutoolMs = mutool.get(f.document);
+    if (goal === undefined) continue;
+    const published = median(f.runs.map((run) => run.publishedMs));
+    console.log(
+      mutoolMs === undefined
+        ? `   ${f.document}: mutool not installed (apt-get install mupdf-tools): no ratio`
+        : `   ${f.document}: published median ${ms(published)} = ${ratio(published / mutoolMs)} mutool draw -r 150 ` +
+            `(${ms(mutoolMs)}, median of ${RUNS}) (goal < ${goal / 1000} s: ${verdict(published < goal)}; ` +
+            `≤ ${ratio(MUTOOL_RATIO_GOAL)}: ${verdict(published / mutoolMs <= MUTOOL_RATIO_GOAL)})`,
+    );
+  }
   const allPages200 = figures.every((f) => f.runs.every((run) => run.pageStatus === 200));
   console.log(`   every published page answered 200: ${allPages200 ? 'yes' : 'NO'}`);
   const slide = slideFigures(figures);
@@ -271,6 +328,10 @@ export const publishSection = async (
           page_statuses: f.runs.map((run) => run.pageStatus),
           rss_growth_runs_mib: f.runs.map((run) => round(toMiB(run.growth), 1)),
           goal_under_15_s: published.max < GOAL_MS,
+          ...(mutool.has(f.document) && {
+            mutool_median_ms: round(mutool.get(f.document) as number, 0),
+            vs_mutool: round(published.median / (mutool.get(f.document) as number), 2),
+          }),
         };
       }),
       all_pages_200: allPages200,

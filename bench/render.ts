@@ -25,7 +25,7 @@ const INSTALL_HINT = 'apt-get install -y mupdf-tools poppler-utils';
 const run = promisify(execFile);
 
 /** The blob store as files under a directory: the renderer reads and writes the same disk as the tools. */
-class FileBlobs implements BlobStore {
+export class FileBlobs implements BlobStore {
   constructor(private readonly root: string) {}
   async put(key: string, body: AsyncIterable<Uint8Array>): Promise<{ size: number }> {
     const file = path.join(this.root, key);
@@ -102,8 +102,11 @@ const renderOnce = async (
   };
 };
 
+/** Runs a command line under bash; rejects when it fails. */
+export const runTool = (command: string) => run('bash', ['-c', command]);
+
 /** One run of a command line tool under bash, whose `times` reports the CPU its children used. */
-const toolOnce = async (command: string, out: string): Promise<Timing> => {
+export const toolOnce = async (command: string, out: string): Promise<Timing> => {
   const started = performance.now();
   const { stdout } = await run('bash', ['-c', `${command} >/dev/null 2>&1 && times`]);
   const seconds = (performance.now() - started) / 1000;
@@ -142,7 +145,7 @@ const measure = async (
   };
 };
 
-const installed = async (command: string): Promise<boolean> =>
+export const installed = async (command: string): Promise<boolean> =>
   run('bash', ['-c', `command -v ${command}`]).then(
     () => true,
     () => false,

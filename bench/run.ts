@@ -7,8 +7,9 @@
 // second to a loopback receiver and the time from an event to its first attempt (bench/webhooks.ts), and
 // (6) each deployed function's bundle size and cold module initialisation (bench/functions.ts), and (7)
 // the typed client's 100 MiB upload, its memory against a process hashing the file (bench/client.ts).
-// `npm run bench -- publish` (or any of upload, get, render, publish, webhooks, functions, client) runs only the sections
-// named, in that order; none named runs them all.
+// (8) page 1 of every PDF in a folder against MuPDF and Poppler (bench/fidelity.ts).
+// `npm run bench -- publish` (or any of upload, get, render, publish, webhooks, functions, client, fidelity) runs only the
+// sections named, in that order; none named runs them all. `fidelity <folder>` compares that folder's PDFs.
 // Prints a table, then one JSON summary line. Everything it starts is stopped, even on failure.
 // BENCH_CPU_PROF=<dir> also CPU-profiles the stack; `npx tsx bench/cpu-profile-summary.ts <dir>` reads it.
 import { randomUUID } from 'node:crypto';
@@ -19,6 +20,7 @@ import { bearer, contractParts, upload } from '../test/support/api-client';
 import { contractPdf, writeLargePdf } from '../test/support/pdfs';
 import { clientSection } from './client';
 import type { Phase } from './cpu-profile-summary';
+import { fidelitySection } from './fidelity';
 import { functionsSection } from './functions';
 import { type HistoryCost, historyCost, meanChildMicros, meanRps, meanServerMicros } from './history';
 import { peakGrowth, toMiB } from './process-memory';
@@ -43,13 +45,29 @@ const LOAD_AVERAGE_AT_START = loadavg()[0] ?? 0;
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
-const SECTIONS = ['upload', 'get', 'render', 'publish', 'webhooks', 'functions', 'client'] as const;
+const SECTIONS = [
+  'upload',
+  'get',
+  'render',
+  'publish',
+  'webhooks',
+  'functions',
+  'client',
+  'fidelity',
+] as const;
 type Section = (typeof SECTIONS)[number];
 const isSection = (name: string): name is Section => (SECTIONS as readonly string[]).includes(name);
 
+/** The folder named after `fidelity`, if any. */
+const fidelityFolder = (args: string[]): string | undefined => {
+  const next = args[args.indexOf('fidelity') + 1];
+  return args.includes('fidelity') && next !== undefined && !isSection(next) ? next : undefined;
+};
+
 /** The sections named on the command line, in the bench's own order; all of them when none is named. */
 const chosenSections = (args: string[]): Set<Section> => {
-  const unknown = args.filter((name) => !isSection(name));
+  const folder = fidelityFolder(args);
+  const unknown = args.filter((name) => !isSection(name) && name !== folder);
   if (unknown.length > 0) {
     console.error(
       `unknown bench section(s): ${unknown.join(', ')}. Usage: npm run bench -- [${SECTIONS.join('] [')}]`,
@@ -514,6 +532,8 @@ const main = async () => {
       const running = stack;
       await phase('the typed client upload', () => clientSection(running, workDir, progress));
     }
+    if (sections.has('fidelity'))
+      await fidelitySection(workDir, fidelityFolder(process.argv.slice(2)), progress);
   } catch (error) {
     // After an interrupt the steps under way fail as their servers stop: that is not the news.
     if (!interrupted) throw error;

@@ -18,7 +18,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { acknowledge } from './checks';
 import { fromRoot, PROJECT_ROOT } from './paths';
-import { copyPdfjsAssetsCommands } from './pdfjs-assets';
+import { copyCjkFaceCommands, copyPdfjsAssetsCommands } from './pdfjs-assets';
 import { copyTextLayerFontCommands } from './text-layer-font-assets';
 
 /**
@@ -132,6 +132,7 @@ export class ServiceFunction extends NodejsFunction {
           afterBundling: (_inputDir, outputDir) => [
             ...(readsPdfs ? copyPdfjsAssetsCommands(outputDir) : []),
             ...(publishesPages ? copyTextLayerFontCommands(outputDir) : []),
+            ...(renders ? copyCjkFaceCommands(outputDir) : []),
             ...(renders ? [`rm -f "${outputDir}/package-lock.json"`] : []),
           ],
         },

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { hasCjk } from '../../lambdas/core/cjk-text';
 import { TEXT_LAYER_FONT_DATA } from './text-layer-font-data';
 
 /** The layer's `font-family`: a name of our own, so no font installed on the reader's device stands in. */
@@ -47,13 +48,23 @@ const ADVANCES: ReadonlyMap<number, number> = new Map(
 
 /** What a character the font lacks is taken to be (the browser draws it in another font): an average letter. */
 const DEFAULT_WIDTH_EM = 0.556;
+/**
+ * A CJK full-width character, which the font lacks too: one em in every CJK face, so the layer's run is
+ * as wide as the drawn one in whichever CJK font the reader's browser has (the layer is transparent).
+ */
+const CJK_WIDTH_EM = 1;
 
 /** The width of `text` in the layer's font, in ems (no kerning or ligatures: the layer turns them off). */
 export const textWidthEm = (text: string): number => {
   let total = 0;
   for (const char of text) {
     const width = ADVANCES.get(char.codePointAt(0) ?? 0);
-    total += width === undefined ? DEFAULT_WIDTH_EM : width / TEXT_LAYER_FONT_DATA.unitsPerEm;
+    total +=
+      width !== undefined
+        ? width / TEXT_LAYER_FONT_DATA.unitsPerEm
+        : hasCjk(char)
+          ? CJK_WIDTH_EM
+          : DEFAULT_WIDTH_EM;
   }
   return total;
 };

@@ -1,5 +1,6 @@
 // infra -> the whole CDK app as `cdk synth` builds it: a stage per environment, each a stateful and a
 // stateless stack, environment-agnostic, with real bundles and a lean container build context.
+
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { Template } from 'aws-cdk-lib/assertions';
 import { fontPackageRoot } from '../../frontend/pages/text-layer-font';
 import { TEXT_LAYER_FONT_DATA } from '../../frontend/pages/text-layer-font-data';
+import { CJK_FACE_FILE, CJK_FACE_PACKAGE } from '../../lambdas/adapters/pdf/cjk-face-file';
 import { ROUTES } from '../../lambdas/api/routes';
 import { RENDER_CONTRACTS, WORKERS } from '../../lib/contract-pipeline';
 import { fromRoot } from '../../lib/paths';
@@ -239,6 +241,12 @@ describe('CDK app', () => {
       );
       expect(binary.subarray(0, 4).toString('latin1')).toBe('\x7fELF');
       expect(binary.readUInt16LE(18)).toBe(183);
+      // The CJK fallback face, found from the bundle as in the repository: its one file, not the package.
+      const face = dirname(
+        createRequire(join(directory, 'index.mjs')).resolve(`${CJK_FACE_PACKAGE}/package.json`),
+      );
+      expect(face.startsWith(directory)).toBe(true);
+      expect(readdirSync(join(face, 'files'))).toEqual([CJK_FACE_FILE.replace('files/', '')]);
     }
   });
 

@@ -327,8 +327,9 @@ describe('the text layer font', () => {
     expect(TEXT_LAYER_FONT_DATA).toEqual(readTextLayerFontData());
   });
 
-  test('a character the font lacks counts as an average letter', () => {
-    expect(textWidthEm('漢')).toBeCloseTo(0.556, 3);
+  test('a character the font lacks counts as an average letter, a CJK full-width one as one em', () => {
+    expect(textWidthEm('ᚠ')).toBeCloseTo(0.556, 3);
+    expect(textWidthEm('漢字かなカナ한글，')).toBe(9);
     expect(textWidthEm('')).toBe(0);
   });
 });

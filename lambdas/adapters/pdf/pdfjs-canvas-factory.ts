@@ -4,6 +4,7 @@
 // 34,862×4,332 soft mask), whose pixels take 600 MB and some 20 s to fill. Refused, the page's drawing
 // fails at once, and the page is shown as a placeholder.
 import { type Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { withCjkFallback } from './cjk-fallback-face';
 
 interface CanvasAndContext {
   canvas: Canvas | null;
@@ -16,7 +17,7 @@ export const boundedCanvasFactory = (maxPixels: number) =>
     create(width: number, height: number): CanvasAndContext {
       checkSize(width, height, maxPixels);
       const canvas = createCanvas(width, height);
-      return { canvas, context: canvas.getContext('2d') };
+      return { canvas, context: withCjkFallback(canvas.getContext('2d')) };
     }
 
     reset(canvasAndContext: CanvasAndContext, width: number, height: number): void {
@@ -36,7 +37,7 @@ export const boundedCanvasFactory = (maxPixels: number) =>
     }
 
     getNoAlphaContext(canvas: Canvas): SKRSContext2D {
-      return canvas.getContext('2d', { alpha: false });
+      return withCjkFallback(canvas.getContext('2d', { alpha: false }));
     }
   };
 

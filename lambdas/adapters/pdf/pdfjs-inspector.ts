@@ -14,6 +14,9 @@ export { installedPdfjsAssets, type PdfjsAssets } from './pdfjs-document';
 
 type Verdict = Awaited<ReturnType<PdfInspector['inspect']>>;
 
+/** Where readers look for the `%PDF-` header: the first 1024 bytes (ISO 32000-2, annex H). */
+const HEADER_WINDOW = 1024;
+
 export interface PdfjsInspectorOptions {
   assets?: PdfjsAssets;
   /** Bytes per range read; pdf.js's default is 64 KiB. */
@@ -33,14 +36,23 @@ export class PdfjsInspector implements PdfInspector {
   }
 
   /**
-   * Readable means: pdf.js opens it, it has at least one page and page 1 loads. Failing to read the
-   * blob itself throws (the caller retries); a bad file answers `readable: false` with a reason.
+   * Readable means: pdf.js opens it, it has at least one page and page 1 loads. The `%PDF-` header is
+   * not required: readers of record (MuPDF, Poppler) draw a file whose header is late or missing when
+   * its body parses, and so does pdf.js; the header only names what a file that does not open is
+   * (not a PDF at all, or a damaged one). Failing to read the blob itself throws (the caller retries);
+   * a bad file answers `readable: false` with a reason.
    */
   async inspect(blobKey: string, size: number): Promise<Verdict> {
     if (size === 0) return { readable: false, reason: 'The file is empty.' };
-    const head = Buffer.from(await this.blobs.readRange(blobKey, 0, Math.min(size, 1024)));
-    if (!head.includes('%PDF-')) return { readable: false, reason: 'The file is not a PDF.' };
+    const head = Buffer.from(await this.blobs.readRange(blobKey, 0, Math.min(size, HEADER_WINDOW)));
+    const verdict = await this.open(blobKey, size);
+    if (!verdict.readable && !verdict.opened && !head.includes('%PDF-'))
+      return { readable: false, reason: 'The file is not a PDF.' };
+    const { opened: _, ...answer } = verdict;
+    return answer;
+  }
 
+  private async open(blobKey: string, size: number): Promise<Verdict & { opened: boolean }> {
     const ranges = new BlobRanges(this.blobs, blobKey, size);
     const { task } = openStoredPdf(ranges, size, {
       assets: this.assets,
@@ -55,20 +67,26 @@ export class PdfjsInspector implements PdfInspector {
     }
   }
 
-  private async judge(opening: ReturnType<typeof openStoredPdf>['task']['promise']): Promise<Verdict> {
+  private async judge(
+    opening: ReturnType<typeof openStoredPdf>['task']['promise'],
+  ): Promise<Verdict & { opened: boolean }> {
     let document: Awaited<typeof opening>;
     try {
       document = await opening;
     } catch (error) {
-      return { readable: false, reason: reasonFor(error) };
+      return { readable: false, reason: reasonFor(error), opened: false };
     }
     const pageCount = document.numPages;
-    if (pageCount < 1) return { readable: false, reason: 'The PDF has no pages.' };
+    if (pageCount < 1) return { readable: false, reason: 'The PDF has no pages.', opened: true };
     try {
       await document.getPage(1);
     } catch {
-      return { readable: false, reason: 'The first page of the PDF is damaged and cannot be read.' };
+      return {
+        readable: false,
+        reason: 'The first page of the PDF is damaged and cannot be read.',
+        opened: true,
+      };
     }
-    return { readable: true, pageCount };
+    return { readable: true, pageCount, opened: true };
   }
 }
