@@ -64,10 +64,13 @@ export const SecretOnce = ({
   label,
   secret,
   onDone,
+  children,
 }: {
   label: string;
   secret: string;
   onDone: () => void;
+  /** How to use it, shown with it (and gone with it). */
+  children?: ComponentChildren;
 }) => {
   const [copied, setCopied] = useState(false);
   return (
@@ -79,6 +82,7 @@ export const SecretOnce = ({
           {secret}
         </code>
       </p>
+      {children}
       <p class="actions">
         <button
           type="button"
