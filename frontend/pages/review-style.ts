@@ -8,7 +8,7 @@
 export const REVIEW_CSS = `.reviewed{display:grid;grid-template-columns:minmax(0,1fr);grid-template-areas:"review" "thumbs" "pages"}
 .reviewed>.review{grid-area:review}
 .reviewed>.thumbs{grid-area:thumbs}
-.reviewed>.pages{grid-area:pages}
+.reviewed>.pages,.reviewed>.text-view{grid-area:pages}
 .prepared,.note{margin:0 0 .75rem;overflow-wrap:anywhere}
 .note{color:#49525d}
 .review{min-width:0;background:#fff;border-bottom:1px solid #cfd4da;padding:1rem;overflow-wrap:anywhere}

@@ -6,6 +6,7 @@ import type { RenderedContract } from '../../lambdas/core/rendered-contract';
 import { escapeHtml } from './html';
 import { markdownToHtml } from './markdown';
 import { REVIEW_CSS } from './review-style';
+import { textView } from './text-view';
 import {
   checkContract,
   contractHeader,
@@ -74,6 +75,7 @@ export const renderReviewedContract = (input: ReviewPageInput, kind: ReviewedPag
       '<div class="pages" id="pages">',
       ...pages.sections,
       '</div>',
+      ...textView(contract),
       '</main>',
     ],
   });

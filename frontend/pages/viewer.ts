@@ -22,6 +22,7 @@ import {
 import { cssNumber, escapeHtml, safeFileName } from './html';
 import { documentHead } from './security';
 import { fontFaceRule, fontFile, subsetsFor, textWidthEm } from './text-layer-font';
+import { textView } from './text-view';
 import { VIEWER_BASE_CSS } from './viewer-style';
 
 export interface ViewerInput {
@@ -268,9 +269,33 @@ export const problemsNotice = (contract: RenderedContract): string[] => {
   ];
 };
 
+/** The zoom levels of the pages, beside `Fit width` (the default): a page's width in percent. */
+export const ZOOM_LEVELS = [150, 200, 300] as const;
+
+/**
+ * The ways to read the contract, without script: `Pages` (the drawn pages, fit to the width, with zoom
+ * radios the stylesheet reads) and `Text` (the reflowed text, shown while it is the address's target).
+ */
+const readingControls = (): string[] => [
+  '<div class="controls">',
+  '<nav class="views" aria-label="Read the contract as">',
+  '<a href="#pages">Pages</a>',
+  '<a href="#text">Text</a>',
+  '</nav>',
+  '<fieldset class="zoom">',
+  '<legend>Page size</legend>',
+  '<input type="radio" name="zoom" id="zoom-fit" checked><label for="zoom-fit">Fit width</label>',
+  ...ZOOM_LEVELS.map(
+    (level) =>
+      `<input type="radio" name="zoom" id="zoom-${level}"><label for="zoom-${level}">${level}%</label>`,
+  ),
+  '</fieldset>',
+  '</div>',
+];
+
 /**
  * The banner of a page showing the contract: its title (escaped here), version, publication time and
- * page count, then `extra` (markup the caller built), then the download link.
+ * page count, then `extra` (markup the caller built), then the download link and the reading controls.
  */
 export const contractHeader = (
   input: Pick<ViewerInput, 'contract' | 'title' | 'publishedAt'>,
@@ -285,6 +310,7 @@ export const contractHeader = (
     `<p class="meta">Version ${version} · published ${timeElement(input.publishedAt, 'publishedAt')} · ${pages}</p>`,
     ...extra,
     download,
+    ...readingControls(),
     '</header>',
   ];
 };
@@ -344,8 +370,11 @@ export const renderViewer = (input: ViewerInput): ViewerOutput => {
       ...contractHeader(input, pdf.download, problemsNotice(contract)),
       '<div class="layout">',
       ...pages.thumbnails,
-      '<main class="pages" id="pages">',
+      '<main class="contract">',
+      '<div class="pages" id="pages">',
       ...pages.sections,
+      '</div>',
+      ...textView(contract),
       '</main>',
       '</div>',
     ],
