@@ -38,6 +38,12 @@ export const REVIEW_CSS = `.reviewed{display:grid;grid-template-columns:minmax(0
 .reviewed{grid-template-columns:9rem minmax(0,1fr) minmax(18rem,26rem);grid-template-areas:"thumbs pages review"}
 .review{position:sticky;top:0;align-self:start;max-height:100vh;overflow-y:auto;border-bottom:0;border-left:1px solid #cfd4da}
 }
+@media (min-width:56rem){
+body:has(.text-view:target) .reviewed{grid-template-columns:minmax(0,1fr);grid-template-areas:"review" "pages"}
+}
+@media (min-width:64rem){
+body:has(.text-view:target) .reviewed{grid-template-columns:minmax(0,1fr) minmax(18rem,26rem);grid-template-areas:"pages review"}
+}
 @media print{
 .reviewed{display:block}
 .review{position:static;max-height:none;overflow:visible;border:0;break-after:page}

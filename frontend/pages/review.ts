@@ -6,7 +6,7 @@ import type { RenderedContract } from '../../lambdas/core/rendered-contract';
 import { escapeHtml } from './html';
 import { markdownToHtml } from './markdown';
 import { REVIEW_CSS } from './review-style';
-import { textView } from './text-view';
+import { clausePage, textView } from './text-view';
 import {
   checkContract,
   contractHeader,
@@ -68,7 +68,13 @@ export const renderReviewedContract = (input: ReviewPageInput, kind: ReviewedPag
       `<p class="review-meta">Reviewed ${reviewed}</p>`,
       '<div class="review-body">',
       // The page has h1 and the review's heading is h2: the review's own headings start at h3.
-      markdownToHtml(input.reviewMarkdown, { topLevel: 3 }).trimEnd(),
+      markdownToHtml(input.reviewMarkdown, {
+        topLevel: 3,
+        references: (kind, n) => {
+          const page = kind === 'page' ? n : clausePage(contract, n);
+          return page !== undefined && page >= 1 && page <= contract.pageCount ? `#page-${page}` : undefined;
+        },
+      }).trimEnd(),
       '</div>',
       '</section>',
       ...pages.thumbnails,
