@@ -20,6 +20,7 @@ import {
   type TextRun,
 } from '../../lambdas/core/rendered-contract';
 import { cssNumber, escapeHtml, safeFileName } from './html';
+import { ICON_SVG } from './plain-style';
 import { documentHead } from './security';
 import { fontFaceRule, fontFile, subsetsFor, textWidthEm } from './text-layer-font';
 import { textView } from './text-view';
@@ -335,8 +336,13 @@ export const pageOutput = (
   const stylesheet = page.css.join('\n');
   const hash = createHash('sha256').update(stylesheet).digest('hex').slice(0, 16);
   const cssPath = `${versionFolder(contract)}/${page.name}-${hash}.css`;
+  // The icon beside the page (a browser would otherwise ask the origin for /favicon.ico).
+  const iconPath = `${versionFolder(contract)}/icon.svg`;
   const html = [
-    ...documentHead(page.title, [`<link rel="stylesheet" href="${escapeHtml(cssPath)}">`]),
+    ...documentHead(page.title, [
+      `<link rel="icon" href="${escapeHtml(iconPath)}" type="image/svg+xml">`,
+      `<link rel="stylesheet" href="${escapeHtml(cssPath)}">`,
+    ]),
     '<body>',
     ...page.body,
     '</body>',
@@ -346,6 +352,7 @@ export const pageOutput = (
   return {
     files: [
       ...page.files,
+      { path: iconPath, contentType: 'image/svg+xml', body: ICON_SVG },
       { path: cssPath, contentType: 'text/css; charset=utf-8', body: stylesheet },
       { path: INDEX_FILE, contentType: 'text/html; charset=utf-8', body: html },
     ],
