@@ -20,6 +20,7 @@ import {
   type TextRun,
 } from '../../lambdas/core/rendered-contract';
 import { cssNumber, escapeHtml, safeFileName } from './html';
+import { LOCAL_TIME_JS } from './local-time';
 import { ICON_SVG } from './plain-style';
 import { documentHead } from './security';
 import { fontFaceRule, fontFile, subsetsFor, textWidthEm } from './text-layer-font';
@@ -63,7 +64,8 @@ export const INDEX_FILE = 'index.html';
 const extensionOf = (image: PageImage): string => (image.contentType === 'image/png' ? 'png' : 'webp');
 
 /**
- * A `<time>` element for an ISO 8601 instant, shown in UTC; throws, naming `field`, when `iso` is not a
+ * A `<time>` element for an ISO 8601 instant, shown in UTC (local-time.ts shows it in the reader's own
+ * time zone where script runs); throws, naming `field`, when `iso` is not a
  * date-time, so an unreadable time is refused rather than shown.
  */
 export const timeElement = (iso: string, field: string): string => {
@@ -338,9 +340,11 @@ export const pageOutput = (
   const cssPath = `${versionFolder(contract)}/${page.name}-${hash}.css`;
   // The icon beside the page (a browser would otherwise ask the origin for /favicon.ico).
   const iconPath = `${versionFolder(contract)}/icon.svg`;
+  const scriptPath = `${versionFolder(contract)}/local-time.js`;
   const html = [
     ...documentHead(page.title, [
       `<link rel="icon" href="${escapeHtml(iconPath)}" type="image/svg+xml">`,
+      `<script src="${escapeHtml(scriptPath)}" defer></script>`,
       `<link rel="stylesheet" href="${escapeHtml(cssPath)}">`,
     ]),
     '<body>',
@@ -353,6 +357,7 @@ export const pageOutput = (
     files: [
       ...page.files,
       { path: iconPath, contentType: 'image/svg+xml', body: ICON_SVG },
+      { path: scriptPath, contentType: 'text/javascript; charset=utf-8', body: LOCAL_TIME_JS },
       { path: cssPath, contentType: 'text/css; charset=utf-8', body: stylesheet },
       { path: INDEX_FILE, contentType: 'text/html; charset=utf-8', body: html },
     ],

@@ -114,3 +114,17 @@ test('axe finds nothing in the Pages or the Text view, at 390 and 1280 px', asyn
   expect(await axeViolations(stack.browser, url, [390, 1280])).toEqual([]);
   expect(await axeViolations(stack.browser, `${url}#text`, [390, 1280])).toEqual([]);
 });
+
+test('times are in the reader’s own time zone, and in UTC where script does not run', async () => {
+  const melbourne = { ...PHONE_390, timezoneId: 'Australia/Melbourne' };
+  await withRecordedPage(stack.browser, url, melbourne, async (page, seen) => {
+    await page.waitForFunction(() => !document.querySelector('.meta time')?.textContent?.includes('UTC'));
+    expect(await page.locator('.meta time').textContent()).toBe(
+      '13 March 2025 at 01:03 (Australia/Melbourne time)',
+    );
+    await expectOnlyOwnRequests(page, seen, stack.base);
+  });
+  await withRecordedPage(stack.browser, url, { ...melbourne, javaScriptEnabled: false }, async (page) => {
+    expect(await page.locator('.meta time').textContent()).toBe('12 March 2025 at 14:03 UTC');
+  });
+});
