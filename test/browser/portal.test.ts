@@ -269,6 +269,30 @@ test("a new key comes with a first call, ready to run, at its environment's addr
   expect(JSON.parse(stdout)).toEqual({ data: [], has_more: false });
   await shownSecret(page);
   await expect(shownCall.count()).resolves.toBe(0);
+
+  // On a 390 px phone: the key says it is active, the page does not scroll sideways, the table says
+  // it does, and its Revoke button is reachable there.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  try {
+    await phone.addCookies(await alice.context.cookies());
+    const small = await phone.newPage();
+    await small.goto(page.url());
+    await shown(small);
+    const row = small.getByRole('row', { name: /svc_live_/ });
+    await row.waitFor();
+    expect(await row.locator('.state').textContent()).toBe('Active');
+    await small.getByTestId('scroll-cue').waitFor();
+    const revoke = row.getByRole('button', { name: 'Revoke', exact: true });
+    await revoke.scrollIntoViewIfNeeded();
+    const box = await revoke.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    expect(
+      await small.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBe(0);
+    await small.screenshot({ path: join(RESULTS, 'portal-api-keys-390.png'), fullPage: true });
+  } finally {
+    await phone.close();
+  }
 }, 120_000);
 
 test('an endpoint at a local receiver: registered with its secret shown once, a test event delivered and signed', async () => {

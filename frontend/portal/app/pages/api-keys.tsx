@@ -118,6 +118,7 @@ export const ApiKeysPage = ({
                       <th scope="col">Created</th>
                       <th scope="col">Last used</th>
                       <th scope="col">State</th>
+                      <th scope="col">Action</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -131,7 +132,16 @@ export const ApiKeysPage = ({
                         <td>{key.last_used_at ? when(key.last_used_at) : 'Never'}</td>
                         <td>
                           {key.revoked_at ? (
-                            `Revoked ${when(key.revoked_at)}`
+                            <>
+                              <span class="state state-revoked">Revoked</span> {when(key.revoked_at)}
+                            </>
+                          ) : (
+                            <span class="state state-active">Active</span>
+                          )}
+                        </td>
+                        <td>
+                          {key.revoked_at ? (
+                            '—'
                           ) : (
                             <ConfirmButton
                               label="Revoke"
