@@ -40,14 +40,30 @@ console.log(
 for (const [name, url] of Object.entries(stack.addresses)) console.log(`  ${name.padEnd(width)}  ${url}`);
 console.log('Operator tool: npm run --silent ops -- dev-bootstrap. Stop with Ctrl-C.');
 
+/** However long a graceful stop may take before the process ends anyway. */
+const STOP_LIMIT_MS = 30_000;
+
+// `npm start` execs this process (package.json), so a signal to npm, which npm passes on, reaches it; a
+// Ctrl-C at the terminal reaches it twice (from the terminal and from npm), and the second is ignored.
 let stopping = false;
 const stop = async (signal: string) => {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: stopping the local stack…`);
-  await stack.stop();
-  console.log('Local stack stopped.');
-  process.exit(0);
+  // A stop that fails or hangs still ends the process, and with it DynamoDB Local and the S3 twin (each
+  // is killed on this process's exit).
+  setTimeout(() => {
+    console.error(`The local stack did not stop within ${STOP_LIMIT_MS / 1_000} s: ending it.`);
+    process.exit(1);
+  }, STOP_LIMIT_MS).unref();
+  try {
+    await stack.stop();
+    console.log('Local stack stopped.');
+    process.exit(0);
+  } catch (error) {
+    log.error('stopping the local stack failed', { error: error instanceof Error ? error : String(error) });
+    process.exit(1);
+  }
 };
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));

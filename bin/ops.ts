@@ -30,6 +30,11 @@ import { lookedIn, type Reach, reached } from './ops/scope';
 import { runTriggerCommand, TRIGGER_USAGE } from './ops/trigger-command';
 import { runWebhookCommand, WEBHOOK_USAGE } from './ops/webhook-commands';
 
+// The AWS SDK's notice that its 2027 releases need Node 22 is for the project's maintainers (who pin
+// Node 24 for npm scripts), not for a reader running this tool under an older system Node: nine lines of
+// it on stderr buried the tool's one-line errors. Its own switch turns that notice, and only it, off.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const USAGE = `usage: npm run --silent ops -- <command>
        npm run --silent ops -- --stage ${Object.keys(STAGES).join('|')} [--outputs F] [--identity-table T] <command>
          a deployed stage, with your AWS credentials: its outputs read with DescribeStacks (or from F, the

@@ -19,7 +19,8 @@ try {
   const published = await client.contractReviews.poll(
     contractReview.id,
     (review) => review.publications.every((publication) => publication.state === 'published'),
-    { intervalMs: 2_000 }, // 30 s (the default) in real use
+    // Every 30 s (the default) in real use; give up, with an error saying so, after 2 minutes.
+    { intervalMs: 2_000, timeoutMs: 120_000 },
   );
   console.log(published.publications[0]?.url);
 } catch (error) {

@@ -17,6 +17,7 @@ export const PUBLICATION_CONTENT_TYPES: Readonly<Record<string, string>> = {
   js: 'text/javascript; charset=utf-8',
   webp: 'image/webp',
   png: 'image/png',
+  svg: 'image/svg+xml',
   pdf: 'application/pdf',
   woff2: 'font/woff2',
 };

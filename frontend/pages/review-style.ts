@@ -8,7 +8,7 @@
 export const REVIEW_CSS = `.reviewed{display:grid;grid-template-columns:minmax(0,1fr);grid-template-areas:"review" "thumbs" "pages"}
 .reviewed>.review{grid-area:review}
 .reviewed>.thumbs{grid-area:thumbs}
-.reviewed>.pages{grid-area:pages}
+.reviewed>.pages,.reviewed>.text-view{grid-area:pages}
 .prepared,.note{margin:0 0 .75rem;overflow-wrap:anywhere}
 .note{color:#49525d}
 .review{min-width:0;background:#fff;border-bottom:1px solid #cfd4da;padding:1rem;overflow-wrap:anywhere}
@@ -37,6 +37,12 @@ export const REVIEW_CSS = `.reviewed{display:grid;grid-template-columns:minmax(0
 @media (min-width:64rem){
 .reviewed{grid-template-columns:9rem minmax(0,1fr) minmax(18rem,26rem);grid-template-areas:"thumbs pages review"}
 .review{position:sticky;top:0;align-self:start;max-height:100vh;overflow-y:auto;border-bottom:0;border-left:1px solid #cfd4da}
+}
+@media (min-width:56rem){
+body:has(.text-view:target) .reviewed{grid-template-columns:minmax(0,1fr);grid-template-areas:"review" "pages"}
+}
+@media (min-width:64rem){
+body:has(.text-view:target) .reviewed{grid-template-columns:minmax(0,1fr) minmax(18rem,26rem);grid-template-areas:"pages review"}
 }
 @media print{
 .reviewed{display:block}

@@ -6,6 +6,7 @@ import type { RenderedContract } from '../../lambdas/core/rendered-contract';
 import { escapeHtml } from './html';
 import { markdownToHtml } from './markdown';
 import { REVIEW_CSS } from './review-style';
+import { clausePage, textView } from './text-view';
 import {
   checkContract,
   contractHeader,
@@ -67,13 +68,20 @@ export const renderReviewedContract = (input: ReviewPageInput, kind: ReviewedPag
       `<p class="review-meta">Reviewed ${reviewed}</p>`,
       '<div class="review-body">',
       // The page has h1 and the review's heading is h2: the review's own headings start at h3.
-      markdownToHtml(input.reviewMarkdown, { topLevel: 3 }).trimEnd(),
+      markdownToHtml(input.reviewMarkdown, {
+        topLevel: 3,
+        references: (kind, n) => {
+          const page = kind === 'page' ? n : clausePage(contract, n);
+          return page !== undefined && page >= 1 && page <= contract.pageCount ? `#page-${page}` : undefined;
+        },
+      }).trimEnd(),
       '</div>',
       '</section>',
       ...pages.thumbnails,
       '<div class="pages" id="pages">',
       ...pages.sections,
       '</div>',
+      ...textView(contract),
       '</main>',
     ],
   });

@@ -1,13 +1,18 @@
 // frontend/pages -> the security headers of every hosted page, deployed (CloudFront response headers
 // policy) and locally (pages-host.ts). The CSP allows only this origin's images, stylesheets and fonts: no
-// inline style or script (positions live in the stylesheet as classes), no script at all, no frames.
+// inline style (but the plain pages' one, by its hash) or script (positions live in the stylesheet as
+// classes), no script but the pages' own file (local-time.ts), no frames.
 import { escapeHtml } from './html';
+import { PLAIN_STYLE_SOURCE } from './plain-style';
 
 /** The content security policy of every hosted page. */
 export const PAGE_CSP = [
   "default-src 'none'",
   "img-src 'self'",
-  "style-src 'self'",
+  // One file of this origin's: the times in the reader's own time zone (local-time.ts); nothing inline.
+  "script-src 'self'",
+  // The plain pages' one inline style, by its hash (plain-style.ts).
+  `style-src 'self' ${PLAIN_STYLE_SOURCE}`,
   // The text layer's font, shipped beside the page (text-layer-font.ts).
   "font-src 'self'",
   "base-uri 'none'",

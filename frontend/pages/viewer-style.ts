@@ -36,6 +36,33 @@ a{color:#0b57d0}
 .text-layer{position:absolute;inset:0;overflow:hidden;color:transparent;line-height:1;font-family:"${TEXT_LAYER_FAMILY}",sans-serif;font-weight:400;font-style:normal;letter-spacing:0;word-spacing:0;font-kerning:none;font-variant-ligatures:none;font-synthesis:none}
 .text-layer span{position:absolute;white-space:pre;transform-origin:0 0;cursor:text}
 .text-layer ::selection{background:rgba(11,87,208,.3);color:transparent}
+.controls{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.25rem;margin:.75rem 0 0}
+.views{display:flex;gap:.5rem}
+.views a,.zoom label{display:inline-block;min-height:2.5rem;padding:.5rem .75rem;border:1px solid #8a939e;border-radius:.375rem;background:#fff;color:#1b1f24;line-height:1.4;text-decoration:none}
+.views a{font-weight:600;color:#0b57d0;border-color:#0b57d0}
+.zoom{display:flex;flex-wrap:wrap;align-items:center;gap:.375rem;margin:0;padding:0;border:0;min-width:0}
+.zoom legend{float:left;margin-right:.25rem;padding:0;color:#49525d}
+.zoom input{position:absolute;opacity:0;width:1px;height:1px;margin:0}
+.zoom label{cursor:pointer}
+.zoom input:checked+label{background:#0b57d0;border-color:#0b57d0;color:#fff;font-weight:600}
+.zoom input:focus-visible+label{outline:3px solid #1b1f24;outline-offset:2px}
+body:has(#zoom-150:checked) .page{width:calc(1.5 * min(100%,60rem));max-width:none}
+body:has(#zoom-200:checked) .page{width:calc(2.0 * min(100%,60rem));max-width:none}
+body:has(#zoom-300:checked) .page{width:calc(3.0 * min(100%,60rem));max-width:none}
+body:has(.zoom input:not(#zoom-fit):checked) .pages{align-items:flex-start;overflow-x:auto}
+.text-view{display:none;min-width:0;max-width:44rem;width:100%;margin:0 auto;padding:1rem 1rem 3rem;background:#fff;font-size:1.125rem;line-height:1.6;overflow-wrap:anywhere}
+.text-view:target{display:block}
+.text-view:focus{outline:0}
+body:not(:has(.text-view:target)) .views a[href="#pages"],body:has(.text-view:target) .views a[href="#text"]{background:#0b57d0;color:#fff}
+body:has(.text-view:target) .pages,body:has(.text-view:target) .thumbs,body:has(.text-view:target) .zoom{display:none}
+.contract{min-width:0}
+body:has(.text-view:target) .layout{display:block}
+.text-view-title{margin:0 0 .25rem;font-size:1.375rem;line-height:1.3}
+.text-view-note{margin:0 0 1rem;color:#49525d;font-size:1rem}
+.text-page{border-top:1px solid #cfd4da;padding-top:.5rem;margin-top:1.5rem}
+.text-page-title{margin:0 0 .5rem;font-size:.9375rem;font-weight:600;color:#49525d}
+.text-view h4{margin:1.25rem 0 .5rem;font-size:1.25rem;line-height:1.3}
+.text-view p{margin:0 0 .875rem}
 .notice{margin:0 0 .75rem;padding:.5rem .75rem;border-left:4px solid #b45309;background:#fff7ed;color:#1b1f24}
 .page-notice{margin:0;padding:.5rem .75rem;background:#fff7ed;color:#1b1f24;border-top:1px solid #fed7aa}
 .page-notice.over{position:absolute;left:1rem;right:1rem;top:40%;border:1px solid #fed7aa;border-radius:.375rem;text-align:center}
@@ -48,7 +75,7 @@ a{color:#0b57d0}
 }
 @media print{
 body{background:#fff}
-.thumbs,.skip,.actions{display:none}
+.thumbs,.skip,.actions,.controls,.text-view{display:none}
 .page-notice a{color:inherit}
 .layout{display:block}
 .sheet{box-shadow:none}

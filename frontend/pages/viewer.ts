@@ -20,8 +20,11 @@ import {
   type TextRun,
 } from '../../lambdas/core/rendered-contract';
 import { cssNumber, escapeHtml, safeFileName } from './html';
+import { LOCAL_TIME_JS } from './local-time';
+import { ICON_SVG } from './plain-style';
 import { documentHead } from './security';
 import { fontFaceRule, fontFile, subsetsFor, textWidthEm } from './text-layer-font';
+import { textView } from './text-view';
 import { VIEWER_BASE_CSS } from './viewer-style';
 
 export interface ViewerInput {
@@ -61,7 +64,8 @@ export const INDEX_FILE = 'index.html';
 const extensionOf = (image: PageImage): string => (image.contentType === 'image/png' ? 'png' : 'webp');
 
 /**
- * A `<time>` element for an ISO 8601 instant, shown in UTC; throws, naming `field`, when `iso` is not a
+ * A `<time>` element for an ISO 8601 instant, shown in UTC (local-time.ts shows it in the reader's own
+ * time zone where script runs); throws, naming `field`, when `iso` is not a
  * date-time, so an unreadable time is refused rather than shown.
  */
 export const timeElement = (iso: string, field: string): string => {
@@ -268,9 +272,33 @@ export const problemsNotice = (contract: RenderedContract): string[] => {
   ];
 };
 
+/** The zoom levels of the pages, beside `Fit width` (the default): a page's width in percent. */
+export const ZOOM_LEVELS = [150, 200, 300] as const;
+
+/**
+ * The ways to read the contract, without script: `Pages` (the drawn pages, fit to the width, with zoom
+ * radios the stylesheet reads) and `Text` (the reflowed text, shown while it is the address's target).
+ */
+const readingControls = (): string[] => [
+  '<div class="controls">',
+  '<nav class="views" aria-label="Read the contract as">',
+  '<a href="#pages">Pages</a>',
+  '<a href="#text">Text</a>',
+  '</nav>',
+  '<fieldset class="zoom">',
+  '<legend>Page size</legend>',
+  '<input type="radio" name="zoom" id="zoom-fit" checked><label for="zoom-fit">Fit width</label>',
+  ...ZOOM_LEVELS.map(
+    (level) =>
+      `<input type="radio" name="zoom" id="zoom-${level}"><label for="zoom-${level}">${level}%</label>`,
+  ),
+  '</fieldset>',
+  '</div>',
+];
+
 /**
  * The banner of a page showing the contract: its title (escaped here), version, publication time and
- * page count, then `extra` (markup the caller built), then the download link.
+ * page count, then `extra` (markup the caller built), then the download link and the reading controls.
  */
 export const contractHeader = (
   input: Pick<ViewerInput, 'contract' | 'title' | 'publishedAt'>,
@@ -285,6 +313,7 @@ export const contractHeader = (
     `<p class="meta">Version ${version} · published ${timeElement(input.publishedAt, 'publishedAt')} · ${pages}</p>`,
     ...extra,
     download,
+    ...readingControls(),
     '</header>',
   ];
 };
@@ -309,8 +338,15 @@ export const pageOutput = (
   const stylesheet = page.css.join('\n');
   const hash = createHash('sha256').update(stylesheet).digest('hex').slice(0, 16);
   const cssPath = `${versionFolder(contract)}/${page.name}-${hash}.css`;
+  // The icon beside the page (a browser would otherwise ask the origin for /favicon.ico).
+  const iconPath = `${versionFolder(contract)}/icon.svg`;
+  const scriptPath = `${versionFolder(contract)}/local-time.js`;
   const html = [
-    ...documentHead(page.title, [`<link rel="stylesheet" href="${escapeHtml(cssPath)}">`]),
+    ...documentHead(page.title, [
+      `<link rel="icon" href="${escapeHtml(iconPath)}" type="image/svg+xml">`,
+      `<script src="${escapeHtml(scriptPath)}" defer></script>`,
+      `<link rel="stylesheet" href="${escapeHtml(cssPath)}">`,
+    ]),
     '<body>',
     ...page.body,
     '</body>',
@@ -320,6 +356,8 @@ export const pageOutput = (
   return {
     files: [
       ...page.files,
+      { path: iconPath, contentType: 'image/svg+xml', body: ICON_SVG },
+      { path: scriptPath, contentType: 'text/javascript; charset=utf-8', body: LOCAL_TIME_JS },
       { path: cssPath, contentType: 'text/css; charset=utf-8', body: stylesheet },
       { path: INDEX_FILE, contentType: 'text/html; charset=utf-8', body: html },
     ],
@@ -344,8 +382,11 @@ export const renderViewer = (input: ViewerInput): ViewerOutput => {
       ...contractHeader(input, pdf.download, problemsNotice(contract)),
       '<div class="layout">',
       ...pages.thumbnails,
-      '<main class="pages" id="pages">',
+      '<main class="contract">',
+      '<div class="pages" id="pages">',
       ...pages.sections,
+      '</div>',
+      ...textView(contract),
       '</main>',
       '</div>',
     ],

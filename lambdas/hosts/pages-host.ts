@@ -10,6 +10,7 @@ import {
   renderUnavailable,
   renderWithdrawn,
 } from '../../frontend/pages/plain';
+import { ICON_PATH, ICON_SVG } from '../../frontend/pages/plain-style';
 import {
   isImmutablePath,
   isPublicationPath,
@@ -151,6 +152,14 @@ export const pagesListener =
         return;
       }
       const rawPath = (request.url ?? '/').split('?')[0] ?? '/';
+      // The pages' icon, for the plain pages and for a browser that asks the origin for one.
+      if (rawPath === ICON_PATH || rawPath === '/favicon.ico') {
+        answer(request, response, 200, ICON_SVG, {
+          'Content-Type': 'image/svg+xml',
+          'Cache-Control': 'public, max-age=86400',
+        });
+        return;
+      }
       const target = resolve(rawPath);
       if (target.kind === 'not_found') answer(request, response, 404, renderNotFound());
       else if (target.kind === 'redirect') answer(request, response, 308, '', { Location: target.location });

@@ -204,12 +204,17 @@ export const withRecordedPage = async (
 export const find = (page: Page, text: string): Promise<boolean> =>
   page.evaluate((t) => (window as unknown as { find(text: string): boolean }).find(t), text);
 
-/** Scrolls each lazy image into view and waits until every image has loaded. */
+/**
+ * Scrolls each lazy image into view and waits until every image has loaded; images the page does not
+ * show (in a view it hides, such as the viewer's pages while its Text view is shown) are left alone.
+ */
 export const loadAllImages = async (page: Page): Promise<Array<{ alt: string; naturalWidth: number }>> => {
-  for (const image of await page.locator('img').all()) await image.scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete), undefined, {
-    timeout: 10_000,
-  });
+  for (const image of await page.locator('img:visible').all()) await image.scrollIntoViewIfNeeded();
+  await page.waitForFunction(
+    () => Array.from(document.images).every((image) => image.complete || image.getClientRects().length === 0),
+    undefined,
+    { timeout: 10_000 },
+  );
   await page.evaluate(() => window.scrollTo(0, 0));
   return page.evaluate(() =>
     Array.from(document.images).map((image) => ({ alt: image.alt, naturalWidth: image.naturalWidth })),

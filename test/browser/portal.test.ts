@@ -6,9 +6,11 @@
 // none of it; nobody makes a second organisation; changes need the session's CSRF token; a connected
 // MCP client is revoked; axe finds nothing on any page at 320 and 1280 px; and after a restart of the
 // stack the person is still signed in, with their data.
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { PORTAL_ROUTES } from '../../lambdas/portal/api-routes';
@@ -247,6 +249,50 @@ test('a sandbox key, shown once, is exchanged at POST /v1/token and listed with 
   expect(await row.textContent()).not.toContain('Never');
   expect(await row.textContent()).toContain(first.key.slice(0, 13));
   await expectAccessible(alice, 'api-keys');
+}, 120_000);
+
+test("a new key comes with a first call, ready to run, at its environment's address", async () => {
+  // In production, so that the sandbox's request history below holds only the calls it counts.
+  const { page } = alice;
+  await page.goto(`${portal}/production/integrations/${first.integrationId}/api-keys`);
+  await shown(page);
+  await button(page, 'Create key').click();
+  const shownCall = page.getByTestId('first-call');
+  await shownCall.waitFor();
+  const script = (await shownCall.textContent()) ?? '';
+  const key = (await page.getByTestId('secret').textContent()) ?? '';
+  expect(key).toMatch(/^svc_live_/);
+  expect(script).toContain(`'${stack.production}/v1/token'`);
+  expect(script).toContain(key);
+  // Pasted into a shell as it is: the token, then the (empty) list it opens.
+  const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script]);
+  expect(JSON.parse(stdout)).toEqual({ data: [], has_more: false });
+  await shownSecret(page);
+  await expect(shownCall.count()).resolves.toBe(0);
+
+  // On a 390 px phone: the key says it is active, the page does not scroll sideways, the table says
+  // it does, and its Revoke button is reachable there.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  try {
+    await phone.addCookies(await alice.context.cookies());
+    const small = await phone.newPage();
+    await small.goto(page.url());
+    await shown(small);
+    const row = small.getByRole('row', { name: /svc_live_/ });
+    await row.waitFor();
+    expect(await row.locator('.state').textContent()).toBe('Active');
+    await small.getByTestId('scroll-cue').waitFor();
+    const revoke = row.getByRole('button', { name: 'Revoke', exact: true });
+    await revoke.scrollIntoViewIfNeeded();
+    const box = await revoke.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    expect(
+      await small.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBe(0);
+    await small.screenshot({ path: join(RESULTS, 'portal-api-keys-390.png'), fullPage: true });
+  } finally {
+    await phone.close();
+  }
 }, 120_000);
 
 test('an endpoint at a local receiver: registered with its secret shown once, a test event delivered and signed', async () => {

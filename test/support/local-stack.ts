@@ -42,7 +42,8 @@ const worker = (Number(process.env.JEST_WORKER_ID ?? 1) - 1) % WORKERS;
  * Below the kernel's ephemeral range (32768 up), where outgoing connections would take ports; a worker's
  * stacks never take another worker's bases, so two test files running at once cannot collide.
  */
-const randomPortBase = () => 10_000 + 20 * (WORKERS * Math.floor(Math.random() * (1_100 / WORKERS)) + worker);
+export const randomPortBase = () =>
+  10_000 + 20 * (WORKERS * Math.floor(Math.random() * (1_100 / WORKERS)) + worker);
 
 export const makeDataDir = () => mkdtemp(path.join(tmpdir(), 'service-test-'));
 

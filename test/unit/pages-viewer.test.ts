@@ -189,6 +189,8 @@ describe('renderViewer', () => {
     const output = renderViewer(input());
     expect(output.files.map((f) => f.path)).toEqual([
       expect.stringMatching(/^v2\/arimo-latin-400-normal-[0-9a-f]{12}\.woff2$/),
+      'v2/icon.svg',
+      'v2/local-time.js',
       expect.stringMatching(/^v2\/viewer-[0-9a-f]{16}\.css$/),
       INDEX_FILE,
     ]);

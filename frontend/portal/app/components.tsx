@@ -64,10 +64,13 @@ export const SecretOnce = ({
   label,
   secret,
   onDone,
+  children,
 }: {
   label: string;
   secret: string;
   onDone: () => void;
+  /** How to use it, shown with it (and gone with it). */
+  children?: ComponentChildren;
 }) => {
   const [copied, setCopied] = useState(false);
   return (
@@ -79,6 +82,7 @@ export const SecretOnce = ({
           {secret}
         </code>
       </p>
+      {children}
       <p class="actions">
         <button
           type="button"
@@ -226,12 +230,34 @@ export const CursorPager = ({
     </nav>
   ) : null;
 
-export const TableRegion = ({ label, children }: { label: string; children: ComponentChildren }) => (
-  // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keyboard
-  <section class="table-region" aria-label={label} tabIndex={0}>
-    {children}
-  </section>
-);
+export const TableRegion = ({ label, children }: { label: string; children: ComponentChildren }) => {
+  const region = useRef<HTMLElement>(null);
+  // Whether the table is wider than its region (a phone): then a line says it scrolls sideways, and
+  // shadows at its edges show there is more (portal.css).
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const element = region.current;
+    if (!element) return;
+    const check = () => setOverflows(element.scrollWidth > element.clientWidth + 1);
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <>
+      {overflows && (
+        <p class="scroll-cue" data-testid="scroll-cue">
+          Scroll the table sideways for more columns →
+        </p>
+      )}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keyboard */}
+      <section class="table-region" aria-label={label} tabIndex={0} ref={region}>
+        {children}
+      </section>
+    </>
+  );
+};
 
 export const when = (time: string | null): string =>
   time === null ? '—' : new Date(time).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });

@@ -16,7 +16,24 @@ import {
   when,
 } from '../components';
 import { integrationPath, Link } from '../router';
-import { type ApiKey, ENVIRONMENT_NAMES, type Environment, type ListOf } from '../types';
+import {
+  type ApiKey,
+  ENVIRONMENT_NAMES,
+  type Environment,
+  type IntegrationAddresses,
+  type ListOf,
+} from '../types';
+
+/**
+ * A first call to paste into a terminal, with the key just made and this environment's address: the
+ * token exchange, then a list with the token (what the README's "Getting started" shows).
+ */
+export const firstCall = (baseUrl: string, key: string) =>
+  [
+    `TOKEN=$(curl -sS -X POST '${baseUrl}/v1/token' -H 'Authorization: Bearer ${key}' \\`,
+    `  | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')`,
+    `curl -sS '${baseUrl}/v1/contract-reviews' -H "Authorization: Bearer $TOKEN"`,
+  ].join('\n');
 
 export const ApiKeysPage = ({
   environment,
@@ -27,6 +44,10 @@ export const ApiKeysPage = ({
 }) => {
   const base = `/api/${environment}/integrations/${integrationId}/api-keys`;
   const { value, error, reload } = useLoaded(() => get<ListOf<ApiKey>>(base), base);
+  const addresses = useLoaded(
+    () => get<IntegrationAddresses>(`/api/${environment}/integrations/${integrationId}`),
+    `${environment}/${integrationId}`,
+  );
   const [name, setName] = useState('');
   const [created, setCreated] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -39,7 +60,18 @@ export const ApiKeysPage = ({
         <Link href={integrationPath(environment, integrationId)}>Back to the integration</Link>
       </p>
       <Notice error={error ?? problem} status={status} />
-      {created && <SecretOnce label="Your new API key" secret={created} onDone={() => setCreated(null)} />}
+      {created && (
+        <SecretOnce label="Your new API key" secret={created} onDone={() => setCreated(null)}>
+          {addresses.value && (
+            <>
+              <p>Try it: exchange it for a 15-minute token, then list your contract reviews.</p>
+              <pre class="first-call">
+                <code data-testid="first-call">{firstCall(addresses.value.base_url, created)}</code>
+              </pre>
+            </>
+          )}
+        </SecretOnce>
+      )}
       <section aria-labelledby="new-key">
         <h2 id="new-key">New {environment} key</h2>
         <form
@@ -86,6 +118,7 @@ export const ApiKeysPage = ({
                       <th scope="col">Created</th>
                       <th scope="col">Last used</th>
                       <th scope="col">State</th>
+                      <th scope="col">Action</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -99,7 +132,16 @@ export const ApiKeysPage = ({
                         <td>{key.last_used_at ? when(key.last_used_at) : 'Never'}</td>
                         <td>
                           {key.revoked_at ? (
-                            `Revoked ${when(key.revoked_at)}`
+                            <>
+                              <span class="state state-revoked">Revoked</span> {when(key.revoked_at)}
+                            </>
+                          ) : (
+                            <span class="state state-active">Active</span>
+                          )}
+                        </td>
+                        <td>
+                          {key.revoked_at ? (
+                            '—'
                           ) : (
                             <ConfirmButton
                               label="Revoke"
