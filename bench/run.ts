@@ -6,8 +6,9 @@
 // meanwhile (bench/publish.ts), and (5) webhook deliveries per
 // second to a loopback receiver and the time from an event to its first attempt (bench/webhooks.ts), and
 // (6) each deployed function's bundle size and cold module initialisation (bench/functions.ts), and (7)
-// the typed client's 100 MiB upload, its memory against a process hashing the file (bench/client.ts).
-// `npm run bench -- publish` (or any of upload, get, render, publish, webhooks, functions, client) runs only the sections
+// the typed client's 100 MiB upload, its memory against a process hashing the file (bench/client.ts), and
+// (8) the contract analysis of a 100-, 350- and 700-page text contract, in process (bench/analysis.ts).
+// `npm run bench -- publish` (or any of upload, get, render, publish, webhooks, functions, client, analysis) runs only the sections
 // named, in that order; none named runs them all.
 // Prints a table, then one JSON summary line. Everything it starts is stopped, even on failure.
 // BENCH_CPU_PROF=<dir> also CPU-profiles the stack; `npx tsx bench/cpu-profile-summary.ts <dir>` reads it.
@@ -17,6 +18,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { bearer, contractParts, upload } from '../test/support/api-client';
 import { contractPdf, writeLargePdf } from '../test/support/pdfs';
+import { analysisSection } from './analysis';
 import { clientSection } from './client';
 import type { Phase } from './cpu-profile-summary';
 import { functionsSection } from './functions';
@@ -43,7 +45,16 @@ const LOAD_AVERAGE_AT_START = loadavg()[0] ?? 0;
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
-const SECTIONS = ['upload', 'get', 'render', 'publish', 'webhooks', 'functions', 'client'] as const;
+const SECTIONS = [
+  'upload',
+  'get',
+  'render',
+  'publish',
+  'webhooks',
+  'functions',
+  'client',
+  'analysis',
+] as const;
 type Section = (typeof SECTIONS)[number];
 const isSection = (name: string): name is Section => (SECTIONS as readonly string[]).includes(name);
 
@@ -514,6 +525,7 @@ const main = async () => {
       const running = stack;
       await phase('the typed client upload', () => clientSection(running, workDir, progress));
     }
+    if (sections.has('analysis')) analysisSection(progress);
   } catch (error) {
     // After an interrupt the steps under way fail as their servers stop: that is not the news.
     if (!interrupted) throw error;
