@@ -6,10 +6,12 @@
 // meanwhile (bench/publish.ts), and (5) webhook deliveries per
 // second to a loopback receiver and the time from an event to its first attempt (bench/webhooks.ts), and
 // (6) each deployed function's bundle size and cold module initialisation (bench/functions.ts), and (7)
-// the typed client's 100 MiB upload, its memory against a process hashing the file (bench/client.ts).
-// (8) page 1 of every PDF in a folder against MuPDF and Poppler (bench/fidelity.ts).
-// `npm run bench -- publish` (or any of upload, get, render, publish, webhooks, functions, client, fidelity) runs only the
-// sections named, in that order; none named runs them all. `fidelity <folder>` compares that folder's PDFs.
+// the typed client's 100 MiB upload, its memory against a process hashing the file (bench/client.ts),
+// (8) page 1 of every PDF in a folder against MuPDF and Poppler (bench/fidelity.ts), and (9) the contract
+// analysis of a 100-, 350- and 700-page text contract, in process (bench/analysis.ts).
+// `npm run bench -- publish` (or any of upload, get, render, publish, webhooks, functions, client, fidelity,
+// analysis) runs only the sections named, in that order; none named runs them all. `fidelity <folder>`
+// compares that folder's PDFs.
 // Prints a table, then one JSON summary line. Everything it starts is stopped, even on failure.
 // BENCH_CPU_PROF=<dir> also CPU-profiles the stack; `npx tsx bench/cpu-profile-summary.ts <dir>` reads it.
 import { randomUUID } from 'node:crypto';
@@ -18,6 +20,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { bearer, contractParts, upload } from '../test/support/api-client';
 import { contractPdf, writeLargePdf } from '../test/support/pdfs';
+import { analysisSection } from './analysis';
 import { clientSection } from './client';
 import type { Phase } from './cpu-profile-summary';
 import { fidelitySection } from './fidelity';
@@ -54,6 +57,7 @@ const SECTIONS = [
   'functions',
   'client',
   'fidelity',
+  'analysis',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const isSection = (name: string): name is Section => (SECTIONS as readonly string[]).includes(name);
@@ -534,6 +538,7 @@ const main = async () => {
     }
     if (sections.has('fidelity'))
       await fidelitySection(workDir, fidelityFolder(process.argv.slice(2)), progress);
+    if (sections.has('analysis')) analysisSection(progress);
   } catch (error) {
     // After an interrupt the steps under way fail as their servers stop: that is not the news.
     if (!interrupted) throw error;

@@ -9,6 +9,7 @@ import type { Directory } from '../core/organisations';
 import type {
   BlobStore,
   Clock,
+  ContractAnalyser,
   DeliveryQueue,
   PdfInspector,
   Ports,
@@ -17,6 +18,7 @@ import type {
 } from '../core/ports';
 import type { ContractRenderer } from '../core/rendered-contract';
 import { BatchingRecorder, notRecording, type RecorderOptions } from '../core/request-history/recorder';
+import { inlineAnalyser } from './analysis/inline-analyser';
 import { aesGcmAnswerVault } from './answer-vault';
 import { S3BlobStore } from './blobs/s3-blob-store';
 import { createDynamoDbStores, DynamoDbOrganisationStore, DynamoDbPeopleStore } from './dynamodb';
@@ -61,6 +63,8 @@ export interface PortsWiring {
    */
   pdfs?: (blobs: BlobStore) => PdfInspector;
   renderer?: (blobs: BlobStore) => ContractRenderer;
+  /** Where the analysis runs: in the calling thread unless the host says otherwise (the local stack). */
+  analyser?: ContractAnalyser;
 }
 
 /** A port this function was not built with: the call is a fault of the wiring, said as such. */
@@ -103,6 +107,7 @@ export const composePorts = (wiring: PortsWiring): Ports => {
     blobs,
     pdfs: wiring.pdfs?.(blobs) ?? { inspect: () => unwired('PDF inspector') },
     renderer: wiring.renderer?.(blobs) ?? { render: () => unwired('PDF renderer') },
+    analyser: wiring.analyser ?? inlineAnalyser(),
     workflows: translatingFaults(wiring.workflows),
     deliveryQueue: translatingFaults(wiring.deliveryQueue(clock)),
     tokenIssuer: translatingFaults(es256TokenIssuer(wiring.environment, wiring.tokenSigner)),

@@ -1,5 +1,5 @@
 // api -> POST /v1/contract-reviews/{id}/versions: a changed contract, at the same link.
-import { authenticate } from '../core/auth';
+import { authenticate, enforceUploadQuota } from '../core/auth';
 import { getOwnContractReview } from '../core/contracts/read';
 import { sendVersion } from '../core/contracts/send';
 import { endpoint } from './http/endpoint';
@@ -7,6 +7,7 @@ import { checkUploadHeaders, receiveUpload, uploadReply } from './http/receive-u
 
 export const createContractReviewVersion = endpoint(async (request, { ports, settings }) => {
   const scope = await authenticate(ports, settings, request);
+  await enforceUploadQuota(ports, settings, scope);
   const headers = checkUploadHeaders(request);
   // An unknown id is answered before the body is read.
   const review = await getOwnContractReview(ports, scope, request.pathParameters.id ?? '');

@@ -1,11 +1,12 @@
 // api -> POST /v1/contract-reviews: a contract PDF and its `request`, answered 202 at once.
-import { authenticate } from '../core/auth';
+import { authenticate, enforceUploadQuota } from '../core/auth';
 import { sendContract } from '../core/contracts/send';
 import { endpoint } from './http/endpoint';
 import { checkUploadHeaders, receiveUpload, uploadReply } from './http/receive-upload';
 
 export const createContractReview = endpoint(async (request, { ports, settings }) => {
   const scope = await authenticate(ports, settings, request);
+  await enforceUploadQuota(ports, settings, scope);
   const headers = checkUploadHeaders(request);
   const upload = await receiveUpload(request, ports, headers);
   return uploadReply(await sendContract(ports, { scope, ...upload }));

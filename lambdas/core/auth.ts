@@ -152,6 +152,21 @@ const verifyAccessToken = async (ports: Ports, settings: Settings, credential: s
   };
 };
 
+/**
+ * Production uploads (first sends and new versions) per integration, every attempt counted: 120 an hour
+ * with bursts of 30. Every organisation's contracts are rendered from one queue per environment, so one
+ * integration's burst of large PDFs waits at its own client rather than in front of everyone's
+ * (issue 26). The sandbox has its budget instead.
+ */
+export const PRODUCTION_UPLOADS = { perHour: 120, burst: 30 } as const;
+
+/** The upload endpoints' quota, after `authenticate` and before the upload is read. */
+export const enforceUploadQuota = async (ports: Ports, settings: Settings, scope: Scope): Promise<void> => {
+  if (settings.environment !== 'production') return;
+  const { perHour, burst } = PRODUCTION_UPLOADS;
+  await enforceRate(ports, settings, `uploads#${scope.integrationId}`, perHour / 3600, burst, 'uploads');
+};
+
 /** Every endpoint but `POST /v1/token`: the caller's scope from a valid access token, within its rate limit. */
 export const authenticate = async (
   ports: Ports,
@@ -197,11 +212,12 @@ const enforceRate = async (
   bucket: string,
   ratePerSecond: number,
   burst: number,
+  what = 'requests',
 ) => {
   if (!settings.rateLimits) return;
   const result = await ports.rateLimiter.take(bucket, ratePerSecond, burst);
   if (!result.allowed) {
-    fail('rate_limited', `Too many requests; retry after ${result.retryAfterSeconds} s.`, {
+    fail('rate_limited', `Too many ${what}; retry after ${result.retryAfterSeconds} s.`, {
       headers: { 'Retry-After': String(result.retryAfterSeconds) },
     });
   }

@@ -1,5 +1,7 @@
 // core -> the ports through which the domain talks to the world. Adapters implement them: DynamoDB
 // and S3 deployed and locally (DynamoDB Local, a local S3 twin), Step Functions, jose.
+
+import type { ContractAnalysis } from './analysis/types';
 import type { ServiceEvent } from './events';
 import type {
   ApiKeyRecord,
@@ -16,7 +18,7 @@ import type {
   Scope,
 } from './model';
 import type { Person } from './people/person';
-import type { ContractRenderer } from './rendered-contract';
+import type { ContractRenderer, RenderedContract } from './rendered-contract';
 import type { ApiRequestFilter, ApiRequestRecord, TimeWindow } from './request-history/model';
 import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from './webhooks/model';
 
@@ -587,6 +589,15 @@ export interface ApiRequestRecorder {
   flush(): Promise<void>;
 }
 
+/**
+ * Runs the contract analysis (core/analysis) within a deadline: in the calling thread where one task has
+ * the process to itself (a Lambda), in a thread of its own where the same process answers requests (the
+ * local stack). Throws `AnalysisTimedOut` once `deadlineMs` (epoch milliseconds) has passed.
+ */
+export interface ContractAnalyser {
+  analyse(contract: RenderedContract, deadlineMs: number): Promise<ContractAnalysis>;
+}
+
 /** Everything the domain needs of one environment's host. */
 export interface Ports {
   environment: Environment;
@@ -595,6 +606,7 @@ export interface Ports {
   blobs: BlobStore;
   pdfs: PdfInspector;
   renderer: ContractRenderer;
+  analyser: ContractAnalyser;
   workflows: Workflows;
   deliveryQueue: DeliveryQueue;
   runs: RunStore;

@@ -5,6 +5,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { threadAnalyser } from '../adapters/analysis/thread-analyser';
 import { newAnswerKey } from '../adapters/answer-vault';
 import { createS3Client } from '../adapters/blobs/s3-client';
 import { composeDirectory, composePorts } from '../adapters/compose';
@@ -138,6 +139,8 @@ export const localServices = async (
         // One process serves every endpoint and worker: it reads PDFs.
         pdfs: lazyPdfInspector,
         renderer: lazyRenderer,
+        // The same process answers every request: a long analysis must not hold its event loop.
+        analyser: threadAnalyser(),
       });
       return [
         environment,

@@ -1,6 +1,8 @@
 // workers -> step `Analyse` (review products): the deterministic analysis of the version's text, kept
-// for the lawyer as JSON and as the Markdown draft of the review; then the lawyer's review is due.
-import { analyseContract, analysisToMarkdown } from '../core/analysis';
+// for the lawyer as JSON and as the Markdown draft of the review; then the lawyer's review is due. An
+// analysis that runs past its time limit throws `AnalysisTimedOut`, which the state does not retry: the
+// run gives up and records the analysis failed, `timed_out` (finish-run.ts).
+import { ANALYSIS_TIME_LIMIT_MS, analysisToMarkdown } from '../core/analysis';
 import { putJson, putText, readJson } from '../core/blobs';
 import { artifacts } from '../core/contracts/artifacts';
 import { changeContractReview } from '../core/contracts/change';
@@ -14,7 +16,7 @@ export const analyseVersion = worker(RunInput, async (run, { ports }): Promise<n
   if (review === null || review.version !== run.version || review.analysis === null) return null;
   if (review.analysis.state !== 'completed') {
     const contract = await readJson<RenderedContract>(ports.blobs, artifacts.manifest(id, run.version));
-    const analysis = analyseContract(contract);
+    const analysis = await ports.analyser.analyse(contract, Date.now() + ANALYSIS_TIME_LIMIT_MS);
     await putJson(ports.blobs, artifacts.analysis(id, run.version), analysis);
     await putText(
       ports.blobs,

@@ -7,6 +7,7 @@ import { buildDocument } from './document';
 import { extractParties } from './parties';
 import { extractDeposit, extractPrice } from './price-and-deposit';
 import { extractProperty } from './property';
+import { type AnalysisBudget, UNBOUNDED } from './search';
 import { extractSpecialConditions } from './special-conditions';
 import type { AttentionItem, ContractAnalysis, Missing, PageTextInput } from './types';
 
@@ -18,16 +19,21 @@ export const pagesOf = (contract: RenderedContract): PageTextInput[] =>
   contract.pages.map((page) => ({ number: page.number, text: pageText(page) }));
 
 /**
- * Analyses a contract's text, given page by page (1-based numbers) or as a rendered contract.
+ * Analyses a contract's text, given page by page (1-based numbers) or as a rendered contract. Every
+ * search is charged to `budget`, which may stop the analysis by throwing; the cost is bounded per
+ * character of text.
  *
  * @example
  * const analysis = analyseContract([{ number: 1, text: 'Vendor: JOHN CITIZEN Price: $850,000' }]);
  * analysis.price?.cents; // 85_000_000
  */
-export function analyseContract(pages: readonly PageTextInput[]): ContractAnalysis;
-export function analyseContract(contract: RenderedContract): ContractAnalysis;
-export function analyseContract(input: RenderedContract | readonly PageTextInput[]): ContractAnalysis {
-  const document = buildDocument(isRendered(input) ? pagesOf(input) : input);
+export function analyseContract(pages: readonly PageTextInput[], budget?: AnalysisBudget): ContractAnalysis;
+export function analyseContract(contract: RenderedContract, budget?: AnalysisBudget): ContractAnalysis;
+export function analyseContract(
+  input: RenderedContract | readonly PageTextInput[],
+  budget: AnalysisBudget = UNBOUNDED,
+): ContractAnalysis {
+  const document = buildDocument(isRendered(input) ? pagesOf(input) : input, budget);
   const parties = extractParties(document);
   const property = extractProperty(document);
   const price = extractPrice(document);

@@ -125,11 +125,10 @@ export const findAttention = (document: ContractDocument): AttentionItem[] => {
   const found: Array<AttentionItem & { index: number; rule: number }> = [];
   RULES.forEach((rule, ruleIndex) => {
     const pagesHit = new Set<number>();
-    rule.pattern.lastIndex = 0;
-    for (let m = rule.pattern.exec(document.text); m !== null; m = rule.pattern.exec(document.text)) {
+    for (const m of document.search.matches(rule.pattern)) {
       const page = pageAt(document, m.index);
       if (pagesHit.has(page)) continue;
-      const excerpt = sentenceAround(document.text, m.index, m.index + m[0].length);
+      const excerpt = sentenceAround(document, m.index, m.index + m[0].length);
       if (rule.unless?.test(excerpt)) continue;
       pagesHit.add(page);
       const why = typeof rule.why === 'string' ? rule.why : rule.why(excerpt);

@@ -4,6 +4,7 @@
 import { type ContractDocument, pageAt } from './document';
 import { nextLabelAt } from './fields';
 import { NUMBER_WORD_PATTERN, numberFromWords } from './money';
+import { MATCHES_PER_LABEL, type TextSearch } from './search';
 import type { DateKind, KeyDate, RelativePeriod } from './types';
 
 const MONTHS = [
@@ -120,19 +121,18 @@ const NO_COOLING_OFF = /\b(?:does\s+not\s+apply|waived|excluded|not\s+applicable
 
 const WINDOW = 200;
 
-const windowAfter = (text: string, from: number): string => {
-  const end = nextLabelAt(text, from, WINDOW);
-  const slice = text.slice(from, end);
+const windowAfter = (search: TextSearch, from: number): string => {
+  const end = nextLabelAt(search, from, WINDOW);
+  const slice = search.text.slice(from, end);
   const sentenceEnd = slice.search(/[.;](?=\s+["(]?[A-Z]|$)/);
   return sentenceEnd === -1 ? slice : slice.slice(0, sentenceEnd);
 };
 
 const dateOfKind = (document: ContractDocument, kind: DateKind, label: RegExp): KeyDate | null => {
-  const { text } = document;
-  label.lastIndex = 0;
-  for (let m = label.exec(text); m !== null; m = label.exec(text)) {
+  const { search } = document;
+  for (const m of search.matches(label, 0, search.text.length, { cap: MATCHES_PER_LABEL })) {
     const from = m.index + m[0].length;
-    const window = windowAfter(text, from);
+    const window = windowAfter(search, from);
     const explicit = findExplicitDate(window);
     // A contract date is always explicit; "the contract date" as a period's anchor is not one.
     const relative = kind === 'contract' ? null : findRelativePeriod(window);

@@ -1,5 +1,6 @@
 // core -> the contract text the extractors search: every page cleaned up and joined into one string,
 // with a map back from a position to its page, so a clause that runs over a page break is still found.
+import { type AnalysisBudget, TextSearch, UNBOUNDED } from './search';
 import type { PageTextInput } from './types';
 
 /**
@@ -78,30 +79,40 @@ export interface ContractDocument {
   pageCount: number;
   /** Page number and where its text starts in `text`, in order. */
   pages: ReadonlyArray<{ number: number; start: number; end: number }>;
+  /** Searches of `text`, each charged to the analysis's budget. */
+  search: TextSearch;
 }
 
-export const buildDocument = (input: readonly PageTextInput[]): ContractDocument => {
+export const buildDocument = (
+  input: readonly PageTextInput[],
+  budget: AnalysisBudget = UNBOUNDED,
+): ContractDocument => {
   const ordered = [...input].sort((a, b) => a.number - b.number);
   let text = '';
   const pages: Array<{ number: number; start: number; end: number }> = [];
   for (const page of ordered) {
+    budget.spend(page.text.length);
     const clean = normaliseText(page.text);
     // Pages are joined by a line break, the only one left in the text: a field's value stops there.
     if (text.length > 0) text += '\n';
     pages.push({ number: page.number, start: text.length, end: text.length + clean.length });
     text += clean;
   }
-  return { text, pageCount: ordered.length, pages };
+  return { text, pageCount: ordered.length, pages, search: new TextSearch(text, budget) };
 };
 
 /** The page a position in `document.text` falls on (a gap between pages counts as the earlier page). */
 export const pageAt = (document: ContractDocument, index: number): number => {
-  let number = document.pages[0]?.number ?? 1;
-  for (const page of document.pages) {
-    if (page.start > index) break;
-    number = page.number;
+  const { pages } = document;
+  // Binary search for the last page starting at or before `index`: called for every match.
+  let low = 0;
+  let high = pages.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((pages[middle]?.start ?? 0) <= index) low = middle;
+    else high = middle - 1;
   }
-  return number;
+  return pages[low]?.number ?? 1;
 };
 
 const SENTENCE_END = /[.!?;](?=\s+["(]?[A-Z0-9])/g;
@@ -113,17 +124,17 @@ const MIN_SENTENCE = 40;
  * The sentence around a match, cut to a readable length on word boundaries, for an attention excerpt.
  * Sentences end at . ! ? or ; followed by a capital or digit, which keeps "Pty. ltd." together only loosely.
  */
-export const sentenceAround = (text: string, start: number, end: number): string => {
+export const sentenceAround = (document: ContractDocument, start: number, end: number): string => {
+  const { text, search } = document;
   const windowStart = Math.max(0, start - MAX_BEFORE);
   let from = windowStart;
-  SENTENCE_END.lastIndex = windowStart;
-  for (let m = SENTENCE_END.exec(text); m !== null && m.index < start; m = SENTENCE_END.exec(text)) {
-    from = m.index + 1;
-  }
-  SENTENCE_END.lastIndex = end;
-  let next = SENTENCE_END.exec(text);
+  for (const m of search.matches(SENTENCE_END, windowStart, start)) from = m.index + 1;
+  // An end past `end + MAX_AFTER` cuts the excerpt there, as none at all does: only that window is searched.
+  const after = end + MAX_AFTER;
+  let next = search.first(SENTENCE_END, end, after);
   // A heading on its own ("Early access.") says little: take the sentence after it too.
-  if (next !== null && next.index + 1 - from < MIN_SENTENCE) next = SENTENCE_END.exec(text);
+  if (next !== null && next.index + 1 - from < MIN_SENTENCE)
+    next = search.first(SENTENCE_END, next.index + 1, after);
   let to = next === null ? text.length : next.index + 1;
   let excerpt = text.slice(from, Math.min(to, end + MAX_AFTER)).trim();
   if (from === windowStart && windowStart > 0) excerpt = `…${excerpt.replace(/^\S*\s/, '')}`;

@@ -1,6 +1,7 @@
 // core -> "label then value" reading, for front-page tables and particulars of sale that PDF text
 // flattens into one line: "vendor JOHN CITIZEN vendor's solicitor SMITH & CO price $1,250,000.00 …".
 // A value runs from its label to the next label anyone would print in such a table.
+import type { TextSearch } from './search';
 
 /** Labels that start a field on a contract's front page or particulars; they end the field before. */
 export const FIELD_LABEL = new RegExp(
@@ -60,33 +61,42 @@ const isField = (text: string, match: RegExpExecArray, heading: boolean): boolea
   return true;
 };
 
-const firstAt = (pattern: RegExp, text: string, from: number, heading: boolean): number => {
-  pattern.lastIndex = from;
-  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-    if (isField(text, m, heading)) return m.index;
-  }
-  return text.length;
+/** Where the first field label of `pattern` starts in [from, to), or `to`. */
+const firstFieldAt = (
+  search: TextSearch,
+  pattern: RegExp,
+  from: number,
+  to: number,
+  heading: boolean,
+): number => {
+  for (const m of search.matches(pattern, from, to)) if (isField(search.text, m, heading)) return m.index;
+  return to;
 };
 
-/** Pages are joined by the text's only line breaks (see `buildDocument`): no field runs over one. */
-const pageBreakAt = (text: string, from: number): number => {
-  const index = text.indexOf('\n', from);
-  return index === -1 ? text.length : index;
-};
-
-/** Where the next field label starts at or after `from`, or the end of the text. */
-export const nextLabelAt = (text: string, from: number, limit = 400): number =>
-  Math.min(
-    firstAt(FIELD_LABEL, text, from, false),
-    firstAt(HEADING_LABEL, text, from, true),
-    pageBreakAt(text, from),
-    from + limit,
-    text.length,
+/**
+ * Where the next field label starts at or after `from`, or where the field must end anyway: `limit`
+ * characters on, at the page's end (pages are joined by the text's only line breaks, see
+ * `buildDocument`: no field runs over one), or at the end of the text. Only that window is searched.
+ */
+export const nextLabelAt = (search: TextSearch, from: number, limit = 400): number => {
+  const { text } = search;
+  const end = Math.min(from + limit, text.length);
+  const lineBreak = text.slice(from, end).indexOf('\n');
+  const to = lineBreak === -1 ? end : from + lineBreak;
+  return Math.min(
+    firstFieldAt(search, FIELD_LABEL, from, to, false),
+    firstFieldAt(search, HEADING_LABEL, from, to, true),
   );
+};
 
 /** The text of a field whose label ends at `from`: up to the next label, without a leading colon. */
-export const fieldValue = (text: string, from: number, limit = 400): { value: string; start: number } => {
-  const lead = /^\s*(?:[:\-–]|is\b|of\b)?\s*/i.exec(text.slice(from));
+export const fieldValue = (
+  search: TextSearch,
+  from: number,
+  limit = 400,
+): { value: string; start: number } => {
+  const { text } = search;
+  const lead = /^\s*(?:[:\-–]|is\b|of\b)?\s*/i.exec(text.slice(from, from + 64));
   const start = from + (lead?.[0].length ?? 0);
-  return { value: text.slice(start, nextLabelAt(text, start, limit)).trim(), start };
+  return { value: text.slice(start, nextLabelAt(search, start, limit)).trim(), start };
 };

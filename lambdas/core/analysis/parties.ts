@@ -4,6 +4,7 @@
 // must …") is not a party line: the words after it must look like a name.
 import { type ContractDocument, pageAt } from './document';
 import { fieldValue, PROSE_BEFORE } from './fields';
+import { MATCHES_PER_LABEL } from './search';
 import type { Party, PartyRole } from './types';
 
 const SIDE = {
@@ -127,32 +128,34 @@ const LEADING_PROSE =
   /^(?:(?:This|THIS|Agreement|AGREEMENT|Contract|CONTRACT|Between|BETWEEN|And|AND|Is|Made|MADE)\s+)+/;
 
 export const extractParties = (document: ContractDocument): Party[] => {
-  const { text } = document;
+  const { text, search } = document;
   const found: Array<Party & { index: number }> = [];
+  const named = new Set<string>();
   const add = (role: PartyRole, name: string, index: number) => {
     for (const one of splitJointNames(name, role)) {
-      if (!found.some((party) => party.role === role && party.name.toLowerCase() === one.toLowerCase())) {
-        found.push({ role, name: one, page: pageAt(document, index), index });
-      }
+      const key = `${role} ${one.toLowerCase()}`;
+      if (named.has(key)) continue;
+      named.add(key);
+      found.push({ role, name: one, page: pageAt(document, index), index });
     }
   };
-  const claimed: Array<[number, number]> = [];
+  // Characters a more specific label took ("vendor's solicitor" is not also the vendor).
+  const claimed = new Uint8Array(text.length);
+  const isClaimed = (from: number, to: number) => claimed.subarray(from, to).includes(1);
   for (const [role, label] of LABELS) {
-    label.lastIndex = 0;
-    for (let m = label.exec(text); m !== null; m = label.exec(text)) {
+    for (const m of search.matches(label, 0, text.length, { cap: MATCHES_PER_LABEL })) {
       const start = m.index;
       const end = start + m[0].length;
-      if (claimed.some(([from, to]) => start < to && end > from)) continue;
-      const colon = /^\s*:/.test(text.slice(end));
+      if (isClaimed(start, end)) continue;
+      const colon = /^\s*:/.test(text.slice(end, end + 16));
       if (!colon && PROSE_BEFORE.test(text.slice(Math.max(0, start - 12), start))) continue;
-      const { value, start: valueStart } = fieldValue(text, end, 200);
+      const { value, start: valueStart } = fieldValue(search, end, 200);
       const name = readName(value);
-      claimed.push([start, end]);
+      claimed.fill(1, start, end);
       if (name !== null) add(role, name, valueStart);
     }
   }
-  BRACKETED_ROLE.lastIndex = 0;
-  for (let m = BRACKETED_ROLE.exec(text); m !== null; m = BRACKETED_ROLE.exec(text)) {
+  for (const m of search.matches(BRACKETED_ROLE)) {
     const name = (m[1] ?? '').replace(LEADING_PROSE, '').replace(/[\s,]+$/, '');
     const side = (m[2] ?? '').toLowerCase();
     if (name.length >= 2) add(side === 'vendor' || side === 'seller' ? 'vendor' : 'purchaser', name, m.index);

@@ -3,6 +3,7 @@
 import { type ContractDocument, pageAt } from './document';
 import { fieldValue } from './fields';
 import { findAmounts, findPercent } from './money';
+import { MATCHES_PER_LABEL } from './search';
 import type { Deposit, Price } from './types';
 
 /** How far after its label an amount may start and still be that label's value. */
@@ -12,13 +13,12 @@ const PRICE_LABEL =
   /\b(?:(?:purchase|contract|sale|total)\s+price|price|purchase\s+money|consideration)\b(?!\s+(?:of|for)\s+the\s+(?:goods|chattels))/gi;
 
 export const extractPrice = (document: ContractDocument): Price | null => {
-  const { text } = document;
-  PRICE_LABEL.lastIndex = 0;
-  for (let m = PRICE_LABEL.exec(text); m !== null; m = PRICE_LABEL.exec(text)) {
+  const { text, search } = document;
+  for (const m of search.matches(PRICE_LABEL, 0, text.length, { cap: MATCHES_PER_LABEL })) {
     // "the balance of the price" and "x% of the price" talk about the price; they do not state it.
     if (/\b(?:of|to)\s+the\s+$/i.test(text.slice(Math.max(0, m.index - 10), m.index))) continue;
     const end = m.index + m[0].length;
-    const { value, start } = fieldValue(text, end, NEAR + 40);
+    const { value, start } = fieldValue(search, end, NEAR + 40);
     const amount = findAmounts(value)[0];
     if (amount === undefined || start + amount.index - end > NEAR) continue;
     if (/[.;]\s/.test(value.slice(0, amount.index))) continue;
@@ -37,11 +37,10 @@ const DUE =
   /\b(?:(?:payable|due|paid|to\s+be\s+paid)\s+)?(?:on|by|within|upon|before|at)\s+(?!the\s+rate\b)[^.;()]{2,80}/i;
 
 export const extractDeposit = (document: ContractDocument, price: Price | null): Deposit | null => {
-  const { text } = document;
-  DEPOSIT_LABEL.lastIndex = 0;
-  for (let m = DEPOSIT_LABEL.exec(text); m !== null; m = DEPOSIT_LABEL.exec(text)) {
+  const { text, search } = document;
+  for (const m of search.matches(DEPOSIT_LABEL, 0, text.length, { cap: MATCHES_PER_LABEL })) {
     const end = m.index + m[0].length;
-    const { value, start } = fieldValue(text, end, 220);
+    const { value, start } = fieldValue(search, end, 220);
     const amount = findAmounts(value)[0];
     const percent = findPercent(value);
     const amountNear = amount !== undefined && amount.index <= NEAR ? amount : undefined;

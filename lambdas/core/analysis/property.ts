@@ -2,6 +2,7 @@
 // office address), and how the title is identified in each state: a NSW folio identifier or a
 // Queensland title reference, lot and plan, or a Victorian volume and folio.
 import { type ContractDocument, pageAt } from './document';
+import { MATCHES_PER_LABEL } from './search';
 import type { Located, PropertyDetails } from './types';
 
 const STREET_TYPE =
@@ -18,15 +19,15 @@ const PROPERTY_LABEL =
 
 /** How far after a property label its address may start. */
 const NEAR = 200;
+/** How far an address may run (a unit, a street of four words, a suburb of four, the state and postcode). */
+const ADDRESS_LENGTH = 240;
 
 const findAddress = (document: ContractDocument): Located | null => {
-  const { text } = document;
-  PROPERTY_LABEL.lastIndex = 0;
-  for (let m = PROPERTY_LABEL.exec(text); m !== null; m = PROPERTY_LABEL.exec(text)) {
+  const { text, search } = document;
+  for (const m of search.matches(PROPERTY_LABEL, 0, text.length, { cap: MATCHES_PER_LABEL })) {
     const from = m.index + m[0].length;
-    ADDRESS.lastIndex = from;
-    const address = ADDRESS.exec(text);
-    if (address !== null && address.index - from <= NEAR) {
+    const address = search.first(ADDRESS, from, from + NEAR + 1, ADDRESS_LENGTH);
+    if (address !== null) {
       return { text: address[0].replace(/[\s,]+$/, ''), page: pageAt(document, address.index) };
     }
   }
@@ -34,16 +35,16 @@ const findAddress = (document: ContractDocument): Located | null => {
 };
 
 const firstMatch = (document: ContractDocument, pattern: RegExp, group = 0): Located | null => {
-  const m = pattern.exec(document.text);
+  const m = document.search.first(pattern);
   const text = m?.[group];
   return m === null || text === undefined ? null : { text: text.trim(), page: pageAt(document, m.index) };
 };
 
 const TITLE_REFERENCE =
-  /\b(?:folio\s+identifier|title\s+reference|title\s+ref\.?|certificate\s+of\s+title)\s*(?::|is|no\.?)?\s*(\d+\/[A-Z]{0,4}\s?\d+|\d{5,9})\b/i;
+  /\b(?:folio\s+identifier|title\s+reference|title\s+ref\.?|certificate\s+of\s+title)\s*(?::|is|no\.?)?\s*(\d+\/[A-Z]{0,4}\s?\d+|\d{5,9})\b/gi;
 const LOT_AND_PLAN =
-  /\bLot\s+\d+[A-Z]?\s*,?\s*(?:(?:in|on|of)\s+)?(?:(?:deposited|strata|registered|survey|lodged|title|community)\s+plan|plan\s+of\s+subdivision|DP|SP|RP|PS|LP|TP|CP|plan)\s*(?:no\.?\s*)?[A-Z]{0,3}\s?\d{3,}[A-Z]?\b/i;
-const VOLUME_FOLIO = /\b(?:volume|vol\.?)\s*\d+\s*,?\s*(?:folio|fol\.?)\s*\d+\b/i;
+  /\bLot\s+\d+[A-Z]?\s*,?\s*(?:(?:in|on|of)\s+)?(?:(?:deposited|strata|registered|survey|lodged|title|community)\s+plan|plan\s+of\s+subdivision|DP|SP|RP|PS|LP|TP|CP|plan)\s*(?:no\.?\s*)?[A-Z]{0,3}\s?\d{3,}[A-Z]?\b/gi;
+const VOLUME_FOLIO = /\b(?:volume|vol\.?)\s*\d+\s*,?\s*(?:folio|fol\.?)\s*\d+\b/gi;
 
 export const extractProperty = (document: ContractDocument): PropertyDetails => ({
   address: findAddress(document),

@@ -2,6 +2,7 @@
 // numbered in sequence, from 1 or (as in the NSW form, after the printed clauses) from any number;
 // each next number found in sequence is the next condition, so "clause 2 of" in a sentence is not.
 import { type ContractDocument, pageAt } from './document';
+import { MATCHES_PER_LABEL, type TextSearch } from './search';
 import type { SpecialCondition } from './types';
 
 const HEADING = /\bspecial\s+conditions\b/gi;
@@ -31,24 +32,21 @@ export const titleOf = (body: string): string => {
   return `${sentence.slice(0, TITLE_MAX).replace(/\s\S*$/, '')}…`;
 };
 
-const findItem = (text: string, number: string, from: number, within: number) => {
-  const pattern = itemPattern(number);
-  pattern.lastIndex = from;
-  const m = pattern.exec(text);
-  if (m === null || m.index - from > within) return null;
+const findItem = (search: TextSearch, number: string, from: number, within: number) => {
+  const m = search.first(itemPattern(number), from, from + within + 1);
+  if (m === null) return null;
   return { number: m[1] ?? number, index: m.index, bodyStart: m.index + m[0].length };
 };
 
 export const extractSpecialConditions = (document: ContractDocument): SpecialCondition[] => {
-  const { text } = document;
-  HEADING.lastIndex = 0;
-  for (let heading = HEADING.exec(text); heading !== null; heading = HEADING.exec(text)) {
-    const first = findItem(text, ANY_NUMBER, heading.index + heading[0].length, FIRST_WITHIN);
+  const { text, search } = document;
+  for (const heading of search.matches(HEADING, 0, text.length, { cap: MATCHES_PER_LABEL })) {
+    const first = findItem(search, ANY_NUMBER, heading.index + heading[0].length, FIRST_WITHIN);
     if (first === null) continue;
     const items = [first];
     for (;;) {
       const last = items.at(-1)!;
-      const next = findItem(text, String(Number(last.number) + 1), last.bodyStart, NEXT_WITHIN);
+      const next = findItem(search, String(Number(last.number) + 1), last.bodyStart, NEXT_WITHIN);
       if (next === null) break;
       items.push(next);
     }
