@@ -1,5 +1,5 @@
-// bin -> the CDK app: one stage per environment, each a stateful and a stateless stack, and the shared
-// identity stack when context names it. The stacks are
+// bin -> the CDK app: one stage per environment (edge, stateful, stateless and shared stacks), and the
+// identity stack beside them; `npm run deploy` (bin/deploy.ts) deploys them in order. The stacks are
 // environment-agnostic: account and region come from the credentials `cdk deploy` runs with. The sign-up
 // form's files are built first (esbuild's API is asynchronous; `tsx` runs this module as ESM, so it can
 // wait at the top level).
@@ -9,5 +9,5 @@ import { buildPortalAssets } from '../frontend/portal/build';
 import { addIdentityStack, addServiceStages } from '../lib/service-app';
 
 const app = new App();
-addServiceStages(app, await buildOnboardingAssets());
-addIdentityStack(app, await buildPortalAssets());
+const stages = addServiceStages(app, await buildOnboardingAssets());
+addIdentityStack(app, await buildPortalAssets(), stages);

@@ -4,6 +4,20 @@ import type { Environment } from '../lambdas/core/model';
 
 export type { Environment } from '../lambdas/core/model';
 
+/**
+ * An object-valued context setting: as written in cdk.json, or as JSON text (`-c 'key={"…": …}'` on the
+ * command line, which the CDK CLI passes on as a string); undefined when not given.
+ */
+export function contextObject(scope: Construct, key: string): unknown {
+  const value: unknown = scope.node.tryGetContext(key);
+  if (typeof value !== 'string' || !value.trimStart().startsWith('{')) return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new Error(`CDK context ${key} is not valid JSON: ${value}`);
+  }
+}
+
 /** CDK context keys (`cdk.json`) holding each environment's public API base address. */
 export const BASE_URL_CONTEXT: Readonly<Record<Environment, string>> = {
   sandbox: 'service:sandboxBaseUrl',
@@ -29,11 +43,14 @@ export function baseUrlsFromContext(scope: Construct): BaseUrls {
 export const stageId = (environment: Environment): string =>
   environment.charAt(0).toUpperCase() + environment.slice(1);
 
+/** A stage's stacks: the edge (us-east-1), what it keeps, what it runs, and what it shares (lib/shared-stack.ts). */
+export type StackPart = 'edge' | 'stateful' | 'stateless' | 'shared';
+
 /**
  * The CloudFormation name of one of a stage's stacks, e.g. `contract-service-sandbox-stateful`: the
  * operator tool finds a deployed stage's outputs by it (bin/ops/deployed-stage.ts).
  */
-export const serviceStackName = (environment: Environment, part: 'edge' | 'stateful' | 'stateless'): string =>
+export const serviceStackName = (environment: Environment, part: StackPart): string =>
   `contract-service-${environment}-${part}`;
 
 /** CDK context key of a stage's own settings, e.g. `service:sandbox` = `{"account": "…", "region": "eu-west-2"}`. */
@@ -86,7 +103,7 @@ const domainsOf = (key: string, value: unknown): StageDomains => {
 /** A stage's settings from context; a value of the wrong shape fails the synth. */
 export function stageSettingsFromContext(scope: Construct, environment: Environment): StageSettings {
   const key = stageContextKey(environment);
-  const value: unknown = scope.node.tryGetContext(key) ?? {};
+  const value: unknown = contextObject(scope, key) ?? {};
   if (typeof value !== 'object' || value === null) throw new Error(`CDK context ${key} must be an object`);
   const { account, region, alarmEmail, domains } = value as Record<string, unknown>;
   if (alarmEmail !== undefined && (typeof alarmEmail !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(alarmEmail)))

@@ -1,20 +1,20 @@
 // infra -> what lies between the shared identity stack and the two stages, which CDK cannot reference
-// across (each stage is an assembly of its own): the identity stack publishes its issuer and identity
-// table in SSM parameters that the stages' MCP servers read at deployment; each environment's resources,
-// which the portal (in the identity stack) and the other stage's MCP server use, are named in CDK context
-// (`service:identity`, README "Deploying"). Its presence is what adds the identity stack.
+// across (each stage is an assembly of its own): SSM parameters, read at deployment. Each stage publishes
+// its environment's resources under `/contract-service/<env>/…` (its stateless stack); the identity stack
+// reads both environments' for the portal and publishes its issuer and identity table under
+// `/contract-service/identity/…`; each stage's shared stack (lib/shared-stack.ts: the MCP server) reads
+// all three. `npm run deploy` (bin/deploy.ts) deploys them in that order, so nothing is copied by hand.
 import { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
-import type { Construct } from 'constructs';
-import { ENVIRONMENTS } from '../lambdas/core/model';
-import type { Environment } from './environments';
+import { Construct } from 'constructs';
+import { contextObject, type Environment } from './environments';
 import type { ServiceFunction } from './service-function';
 import { useTable } from './wiring';
 
-/** The CDK context key that adds the identity stack and names each environment's resources. */
+/** The CDK context key of where the identity stack deploys (`{"account": "…", "region": "…"}`), optional. */
 export const IDENTITY_CONTEXT = 'service:identity';
 
 /** The identity stack's SSM parameters, read by the stages (same account and region). */
@@ -24,7 +24,7 @@ export const IDENTITY_PARAMETERS = {
   tableKeyArn: '/contract-service/identity/table-key-arn',
 } as const;
 
-/** What the portal and the MCP servers reach of one environment, by name and ARN (its stage's outputs). */
+/** What the portal and the MCP servers reach of one environment, by name and ARN. */
 export interface EnvironmentResources {
   readonly tableName: string;
   /** The table's customer-managed key (the stateful stack's `TableKey`). */
@@ -37,30 +37,73 @@ export interface EnvironmentResources {
   readonly deliveryStateMachineArn: string;
 }
 
-/** `service:identity` as written in context. */
+/** What a stage publishes: its environment's resources, and its HTTP API (where the MCP server is routed). */
+export interface PublishedEnvironment extends EnvironmentResources {
+  readonly httpApiId: string;
+}
+
+const PUBLISHED_FIELDS = [
+  'tableName',
+  'tableKeyArn',
+  'bucketName',
+  'pagesBaseUrl',
+  'frameUrl',
+  'deliveryQueueArn',
+  'deliveryQueueUrl',
+  'deliveryStateMachineArn',
+  'httpApiId',
+] as const satisfies readonly (keyof PublishedEnvironment)[];
+
+/** The SSM parameter of one published value, e.g. `/contract-service/sandbox/tableName`. */
+export const environmentParameter = (environment: Environment, field: keyof PublishedEnvironment): string =>
+  `/contract-service/${environment}/${field}`;
+
+/** Publishes an environment's resources in SSM parameters (a stage's stateless stack). */
+export class EnvironmentParameters extends Construct {
+  constructor(scope: Construct, id: string, environment: Environment, published: PublishedEnvironment) {
+    super(scope, id);
+    for (const field of PUBLISHED_FIELDS)
+      new StringParameter(this, field, {
+        parameterName: environmentParameter(environment, field),
+        stringValue: published[field],
+        description: `contract-service ${environment}: ${field}, read by the identity stack and the MCP servers at deployment`,
+      });
+  }
+}
+
+/**
+ * An environment's published resources as tokens resolved at deployment of `scope`'s stack. Each value is
+ * read (a template parameter made) only when used: an unused parameter is a template warning.
+ */
+export const environmentFromParameters = (scope: Construct, environment: Environment): PublishedEnvironment =>
+  Object.defineProperties(
+    {},
+    Object.fromEntries(
+      PUBLISHED_FIELDS.map((field) => [
+        field,
+        {
+          enumerable: true,
+          get: () => StringParameter.valueForStringParameter(scope, environmentParameter(environment, field)),
+        },
+      ]),
+    ),
+  ) as PublishedEnvironment;
+
+/** `service:identity` as written in context: where the identity stack deploys, if pinned. */
 export interface IdentityContext {
   readonly account?: string;
   readonly region?: string;
-  readonly environments?: Partial<Record<Environment, EnvironmentResources>>;
 }
 
-/** The context, or undefined when there is none (no identity stack, no portal, no MCP server). */
-export const identityContextOf = (scope: Construct): IdentityContext | undefined => {
-  const value: unknown = scope.node.tryGetContext(IDENTITY_CONTEXT);
-  if (value === undefined) return undefined;
+/** The context, or an empty one (the identity stack deploys where the CLI's credentials point). */
+export const identityContextOf = (scope: Construct): IdentityContext => {
+  const value: unknown = contextObject(scope, IDENTITY_CONTEXT) ?? {};
   if (typeof value !== 'object' || value === null)
     throw new Error(`CDK context ${IDENTITY_CONTEXT} must be an object`);
-  const context = value as IdentityContext;
-  for (const environment of ENVIRONMENTS) {
-    const named = context.environments?.[environment];
-    if (!named) continue;
-    for (const [name, url] of Object.entries({ pagesBaseUrl: named.pagesBaseUrl, frameUrl: named.frameUrl }))
-      if (typeof url !== 'string' || !url.startsWith('https://'))
-        throw new Error(
-          `CDK context ${IDENTITY_CONTEXT}.environments.${environment}.${name} must be an https URL`,
-        );
-  }
-  return context;
+  const { account, region } = value as Record<string, unknown>;
+  if ((typeof account === 'string') !== (typeof region === 'string'))
+    throw new Error(`CDK context ${IDENTITY_CONTEXT} must give both account and region, or neither`);
+  return typeof account === 'string' ? { account, region: region as string } : {};
 };
 
 /** The identity provider as a stage sees it: SSM values resolved at deployment. */

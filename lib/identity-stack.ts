@@ -41,10 +41,10 @@ import {
   edgeLogBucket,
   STRICT_TRANSPORT_SECURITY,
 } from './distribution-defaults';
-import type { BaseUrls, Environment } from './environments';
+import type { BaseUrls } from './environments';
 import { httpApiOrigin } from './http-api-origin';
 import { protectHttpApi } from './http-api-protection';
-import { type EnvironmentResources, IDENTITY_PARAMETERS } from './identity-context';
+import { environmentFromParameters, IDENTITY_PARAMETERS } from './identity-context';
 import { PortalSite } from './portal-site';
 import { ServiceFunction } from './service-function';
 import { serviceTable } from './service-table';
@@ -58,8 +58,6 @@ const GENERATED_KEY = { excludePunctuation: true, passwordLength: 43 } as const;
 
 export interface IdentityStackProps extends StackProps {
   readonly baseUrls: BaseUrls;
-  /** Each environment's resources the portal reaches (`service:identity` in context). */
-  readonly environments: Readonly<Record<Environment, EnvironmentResources>>;
   readonly portalAssets: PortalAssets;
   /** The identity edge stack's web ACL (us-east-1). */
   readonly webAclArn: string;
@@ -231,7 +229,11 @@ export class IdentityStack extends Stack {
       issuer: this.issuer,
       clientSecret: this.portalClientSecret,
       baseUrls: props.baseUrls,
-      environments: props.environments,
+      // Each stage's own parameters (lib/identity-context.ts), read at deployment: the stages go first.
+      environments: {
+        sandbox: environmentFromParameters(this, 'sandbox'),
+        production: environmentFromParameters(this, 'production'),
+      },
       assets: props.portalAssets,
       webAclArn: props.webAclArn,
       logBucket,

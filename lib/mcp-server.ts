@@ -3,27 +3,24 @@
 // CloudFront distribution sends every path there). Its tools act in both environments, so it is given
 // both environments' tables and delivery hand-on (no access-token key: it issues and checks no /v1
 // token), and the identity provider it trusts: the identity stack's issuer and identity table, read from
-// that stack's SSM parameters at deployment (lib/identity-context.ts). This environment's resources are
-// the stage's own constructs; the other environment's are named in CDK context (`service:identity`):
-// without them no MCP server is deployed, and the two paths answer the API's 404.
-import { type HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+// that stack's SSM parameters at deployment (lib/identity-context.ts), as both environments' resources are
+// read from theirs. It lives in the stage's shared stack (lib/shared-stack.ts), deployed after the identity
+// stack; until then the two paths answer the API's 404.
+import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { ENVIRONMENTS } from '../lambdas/core/model';
+import { acknowledgeFindings } from './checks';
 import type { BaseUrls, Environment } from './environments';
 import {
   type EnvironmentResources,
   type IdentityProviderReference,
-  identityContextOf,
-  identityProviderFromParameters,
   useNamedEnvironment,
 } from './identity-context';
 import { ServiceFunction } from './service-function';
-import { type HostResources, useTable } from './wiring';
+import { useTable } from './wiring';
 
 /** The two paths the function answers on the API address. */
 export const MCP_ROUTES = ['/mcp', '/.well-known/oauth-protected-resource/mcp'] as const;
@@ -35,28 +32,10 @@ export interface McpServerProps {
   /** The environment whose API address serves this MCP server. */
   readonly environment: Environment;
   readonly baseUrls: BaseUrls;
-  readonly httpApi: HttpApi;
+  readonly httpApi: IHttpApi;
   readonly identityProvider: IdentityProviderReference;
   readonly environments: Readonly<Record<Environment, McpEnvironmentResources>>;
 }
-
-/**
- * The other environment's resources named in context, with this environment's own, and the identity
- * stack's parameters; undefined (no MCP server) when the context does not name the other environment.
- */
-export const mcpResourcesFromContext = (
-  scope: Construct,
-  environment: Environment,
-  own: McpEnvironmentResources,
-): Pick<McpServerProps, 'identityProvider' | 'environments'> | undefined => {
-  const other = ENVIRONMENTS.find((e) => e !== environment) as Environment;
-  const theirs = identityContextOf(scope)?.environments?.[other];
-  if (!theirs) return undefined;
-  return {
-    identityProvider: identityProviderFromParameters(scope),
-    environments: { [environment]: own, [other]: theirs } as Record<Environment, McpEnvironmentResources>,
-  };
-};
 
 export class McpServer extends Construct {
   readonly function: ServiceFunction;
@@ -80,38 +59,17 @@ export class McpServer extends Construct {
       useNamedEnvironment(this, fn, environment, props.environments[environment]);
     }
     const integration = new HttpLambdaIntegration('McpIntegration', fn);
-    for (const path of MCP_ROUTES) props.httpApi.addRoutes({ path, methods: [HttpMethod.ANY], integration });
+    for (const [index, path] of MCP_ROUTES.entries())
+      new HttpRoute(this, `Route${index}`, {
+        httpApi: props.httpApi,
+        routeKey: HttpRouteKey.with(path, HttpMethod.ANY),
+        integration,
+      });
+    acknowledgeFindings(
+      this,
+      /AwsSolutions-APIG4/,
+      'The MCP server authenticates its calls itself (OAuth access tokens of the identity provider) and answers in the MCP error shape; an authorizer would answer in API Gateway’s.',
+    );
     this.function = fn;
   }
 }
-
-/** What `addMcpServer` takes of a stateless stack: its environment's resources and the constructs it made. */
-export interface McpHostStack {
-  readonly resources: HostResources;
-  readonly httpApi: HttpApi;
-  readonly deliveryQueue: IQueue;
-  readonly deliveryStateMachine: IStateMachine;
-}
-
-/** The stateless stack's hook: its MCP server, when context names the other environment (else undefined). */
-export const addMcpServer = (scope: Construct, stack: McpHostStack): McpServer | undefined => {
-  const { resources } = stack;
-  const tableKey = resources.table.encryptionKey;
-  if (!tableKey) throw new Error("the environment's table has no key of its own");
-  const named = mcpResourcesFromContext(scope, resources.environment, {
-    tableName: resources.table.tableName,
-    tableKeyArn: tableKey.keyArn,
-    bucketName: resources.blobBucket.bucketName,
-    pagesBaseUrl: resources.pagesBaseUrl,
-    deliveryQueueArn: stack.deliveryQueue.queueArn,
-    deliveryQueueUrl: stack.deliveryQueue.queueUrl,
-    deliveryStateMachineArn: stack.deliveryStateMachine.stateMachineArn,
-  });
-  if (!named) return undefined;
-  return new McpServer(scope, 'Mcp', {
-    environment: resources.environment,
-    baseUrls: resources.baseUrls,
-    httpApi: stack.httpApi,
-    ...named,
-  });
-};

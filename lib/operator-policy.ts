@@ -2,8 +2,9 @@
 // (`ops --stage …`, bin/ops/deployed-stage.ts) and nothing more. It reads the stage's outputs; reads and
 // writes the environment's table as the API does (no scan, no batch write); reads a version's analysis
 // draft, writes a lawyer's review and a withdrawal marker; starts the runs its commands start (review,
-// acceptance, a delivery's wait), ends a lawyer-review wait, hands webhook deliveries on; and reads
-// organisations and integrations in the identity table, when the stage is told its name.
+// acceptance, a delivery's wait), ends a lawyer-review wait, hands webhook deliveries on. Reading
+// organisations and integrations in the identity table is a second policy (`OperatorIdentityPolicy`), in the
+// stage's shared stack, deployed once the identity stack is.
 import { ArnFormat, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -26,11 +27,6 @@ export interface OperatorPolicyProps {
   readonly blobBucket: IBucket;
   readonly stateMachines: Readonly<Record<RunKind, IStateMachine>>;
   readonly deliveryQueue: IQueue;
-  /**
-   * The identity table (organisations, integrations) and its key, when the identity stack is deployed
-   * beside the stages. Without it the tool's `IdentityTableName` comes from elsewhere.
-   */
-  readonly identityTable?: { readonly name: string; readonly keyArn: string };
 }
 
 export class OperatorPolicy extends Construct {
@@ -44,7 +40,7 @@ export class OperatorPolicy extends Construct {
       new PolicyStatement({
         sid: 'ReadTheStageOutputs',
         actions: ['cloudformation:DescribeStacks'],
-        resources: (['stateful', 'stateless'] as const).map((part) =>
+        resources: (['stateful', 'stateless', 'shared'] as const).map((part) =>
           stack.formatArn({
             service: 'cloudformation',
             resource: 'stack',
@@ -104,13 +100,39 @@ export class OperatorPolicy extends Construct {
           conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${stack.region}.${stack.urlSuffix}` } },
         }),
       );
-    if (props.identityTable) {
-      const identityTable = stack.formatArn({
-        service: 'dynamodb',
-        resource: 'table',
-        resourceName: props.identityTable.name,
-      });
-      statements.push(
+    this.policy = new ManagedPolicy(this, 'Policy', {
+      description: `contract-service ${environment}: what the operator tool (ops --stage) does; attach to the operators' role`,
+      statements,
+    });
+    acknowledgeFindings(
+      this.policy,
+      /AwsSolutions-IAM5\[Resource::.+\]/,
+      'Folders of the blob bucket, indexes of the tables and the stacks by name: S3, DynamoDB and CloudFormation grants name these with a wildcard.',
+    );
+  }
+}
+
+/** The identity table (organisations, integrations) and its key, as the identity stack names them. */
+export interface OperatorIdentityPolicyProps {
+  readonly environment: Environment;
+  readonly identityTable: { readonly name: string; readonly keyArn: string };
+}
+
+/** The operators' reads of organisations and integrations: only reads, the key only through DynamoDB. */
+export class OperatorIdentityPolicy extends Construct {
+  readonly policy: ManagedPolicy;
+
+  constructor(scope: Construct, id: string, props: OperatorIdentityPolicyProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const identityTable = stack.formatArn({
+      service: 'dynamodb',
+      resource: 'table',
+      resourceName: props.identityTable.name,
+    });
+    this.policy = new ManagedPolicy(this, 'Policy', {
+      description: `contract-service ${props.environment}: the operator tool's reads of organisations and integrations; attach to the operators' role`,
+      statements: [
         new PolicyStatement({
           sid: 'ReadOrganisationsAndIntegrations',
           actions: ['dynamodb:GetItem', 'dynamodb:Query'],
@@ -122,16 +144,12 @@ export class OperatorPolicy extends Construct {
           resources: [props.identityTable.keyArn],
           conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${stack.region}.${stack.urlSuffix}` } },
         }),
-      );
-    }
-    this.policy = new ManagedPolicy(this, 'Policy', {
-      description: `contract-service ${environment}: what the operator tool (ops --stage) does; attach to the operators' role`,
-      statements,
+      ],
     });
     acknowledgeFindings(
       this.policy,
       /AwsSolutions-IAM5\[Resource::.+\]/,
-      'Folders of the blob bucket, indexes of the tables and the stacks by name: S3, DynamoDB and CloudFormation grants name these with a wildcard.',
+      'The identity table’s indexes: DynamoDB grants name them with a wildcard.',
     );
   }
 }

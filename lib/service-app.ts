@@ -5,10 +5,17 @@ import type { OnboardingAssets } from '../frontend/onboarding/build';
 import type { PortalAssets } from '../frontend/portal/served-files';
 import { addChecks } from './checks';
 import { CLOUDFRONT_REGION, EdgeStack } from './edge-stack';
-import { baseUrlsFromContext, type Environment, stageId, stageSettingsFromContext } from './environments';
-import { IDENTITY_CONTEXT, identityContextOf } from './identity-context';
+import {
+  baseUrlsFromContext,
+  type Environment,
+  serviceStackName,
+  stageId,
+  stageSettingsFromContext,
+} from './environments';
+import { identityContextOf } from './identity-context';
 import { IdentityStack } from './identity-stack';
 import { ServiceStage } from './service-stage';
+import { SharedStack } from './shared-stack';
 
 /**
  * Adds a `ServiceStage` per environment (`Sandbox`, `Production`), reading base addresses and each stage's
@@ -33,37 +40,57 @@ export function addServiceStages(
   return { sandbox: stage('sandbox'), production: stage('production') };
 }
 
+/** The identity stack and its edge stack, and each stage's shared stack: deployed after the stages. */
+export interface IdentityStacks {
+  readonly edge: EdgeStack;
+  readonly identity: IdentityStack;
+  readonly shared: Readonly<Record<Environment, SharedStack>>;
+}
+
 /**
- * Adds the shared identity stack (`contract-service-identity`, lib/identity-stack.ts) and its edge stack
- * (the web ACL of its distributions, in us-east-1) when context names it (`service:identity`, which must
- * then name both environments' resources); undefined without that context. `portal`: the portal's
- * files (`await buildPortalAssets()`).
+ * Adds the shared identity stack (`contract-service-identity`, lib/identity-stack.ts), its edge stack (the
+ * web ACL of its distributions, in us-east-1), and each stage's shared stack (lib/shared-stack.ts: the MCP
+ * server, the operators' identity reads). The identity stack reads both stages' SSM parameters and the
+ * shared stacks read its own, all at deployment: `npm run deploy` deploys the stages, then the identity
+ * stack, then the shared stacks (bin/deploy.ts). `service:identity` in context may pin its account and
+ * region, which must be the stages'. `portal`: the portal's files (`await buildPortalAssets()`).
  */
-export function addIdentityStack(app: App, portal: PortalAssets): IdentityStack | undefined {
-  const context = identityContextOf(app);
-  if (!context) return undefined;
-  const sandbox = context.environments?.sandbox;
-  const production = context.environments?.production;
-  if (!sandbox || !production)
-    throw new Error(`CDK context ${IDENTITY_CONTEXT}.environments must name both sandbox and production`);
-  const env =
-    context.account && context.region ? { account: context.account, region: context.region } : undefined;
+export function addIdentityStack(
+  app: App,
+  portal: PortalAssets,
+  stages: Readonly<Record<Environment, ServiceStage>>,
+): IdentityStacks {
+  const env = identityContextOf(app);
+  const pinned = env.account !== undefined && env.region !== undefined;
+  const baseUrls = baseUrlsFromContext(app);
   const edge = new EdgeStack(app, 'IdentityEdge', {
     stackName: 'contract-service-identity-edge',
     description:
       'contract-service identity: the web ACL (AWS WAF) of the identity provider’s and portal’s distributions',
     environment: 'identity',
-    ...(env && { env: { account: env.account, region: CLOUDFRONT_REGION } }),
+    ...(pinned && { env: { account: env.account, region: CLOUDFRONT_REGION } }),
   });
-  return new IdentityStack(app, 'Identity', {
+  const identity = new IdentityStack(app, 'Identity', {
     stackName: 'contract-service-identity',
     description:
       'contract-service identity: identity table (retained), identity provider, developer portal, shared by both environments',
-    baseUrls: baseUrlsFromContext(app),
-    environments: { sandbox, production },
+    baseUrls,
     portalAssets: portal,
     webAclArn: edge.webAcl.attrArn,
-    crossRegionReferences: env !== undefined && env.region !== CLOUDFRONT_REGION,
-    ...(env && { env }),
+    crossRegionReferences: pinned && env.region !== CLOUDFRONT_REGION,
+    ...(pinned && { env }),
   });
+  const shared = (environment: Environment): SharedStack => {
+    const stage = stages[environment];
+    const stack = new SharedStack(stage, 'Shared', {
+      stackName: serviceStackName(environment, 'shared'),
+      description: `contract-service ${environment}: MCP server and the operators' identity reads (after the identity stack)`,
+      environment,
+      baseUrls,
+    });
+    // Within the stage, `cdk deploy 'Sandbox/*'` deploys it last; the identity stack's order is bin/deploy.ts's.
+    stack.addStackDependency(stage.stateless);
+    return stack;
+  };
+  return { edge, identity, shared: { sandbox: shared('sandbox'), production: shared('production') } };
 }

@@ -36,8 +36,7 @@ import {
 } from './distribution-defaults';
 import { HostedPages } from './hosted-pages';
 import { httpApiOrigin } from './http-api-origin';
-import { identityContextOf, identityProviderFromParameters } from './identity-context';
-import { addMcpServer } from './mcp-server';
+import { EnvironmentParameters } from './identity-context';
 import { OnboardingAcceptance } from './onboarding-acceptance';
 import { LOADER_PATH, OnboardingFrame } from './onboarding-frame';
 import { Operations } from './operations';
@@ -122,13 +121,6 @@ export class StatelessStack extends Stack {
       this.stateMachines,
       this.delivery.deliveryQueue,
     ).function;
-    // The MCP server, when context names the identity provider and the other environment (lib/mcp-server.ts).
-    addMcpServer(this, {
-      resources,
-      httpApi: this.api.httpApi,
-      deliveryQueue: this.delivery.deliveryQueue,
-      deliveryStateMachine: this.delivery.stateMachine,
-    });
     this.onboarding = new OnboardingFrame(this, 'Onboarding', {
       resources,
       stateMachines: { acceptance: this.stateMachines.acceptance },
@@ -234,26 +226,36 @@ export class StatelessStack extends Stack {
       value: this.api.httpApi.apiEndpoint,
     });
     new CfnOutput(this, 'DeliveryQueueArn', {
-      description:
-        'Webhook delivery queue (named in service:identity for the portal and the other MCP server)',
+      description: 'Webhook delivery queue',
       value: this.delivery.deliveryQueue.queueArn,
+    });
+    // What the identity stack's portal and the shared stacks' MCP servers read (lib/identity-context.ts).
+    const tableKey = resources.table.encryptionKey;
+    if (!tableKey) throw new Error("the environment's table has no key of its own");
+    new EnvironmentParameters(this, 'Published', resources.environment, {
+      tableName: resources.table.tableName,
+      tableKeyArn: tableKey.keyArn,
+      bucketName: resources.blobBucket.bucketName,
+      pagesBaseUrl: this.pages.baseUrl,
+      frameUrl: this.onboarding.origin,
+      deliveryQueueArn: this.delivery.deliveryQueue.queueArn,
+      deliveryQueueUrl: this.delivery.deliveryQueue.queueUrl,
+      deliveryStateMachineArn: this.delivery.stateMachine.stateMachineArn,
+      httpApiId: this.api.httpApi.apiId,
     });
   }
 
   /**
    * The operators' policy, and what the operator tool reads besides the state machines' ARNs above
-   * (bin/ops/deployed-stage.ts): the identity table is the identity stack's, beside the stages, and
-   * named here (from that stack's SSM parameters) when context adds the identity stack.
+   * (bin/ops/deployed-stage.ts): the identity table is named by the stage's shared stack.
    */
   private addOperatorOutputs(resources: HostResources): OperatorPolicy {
-    const identity = identityContextOf(this) && identityProviderFromParameters(this);
     const operators = new OperatorPolicy(this, 'Operators', {
       environment: resources.environment,
       table: resources.table,
       blobBucket: resources.blobBucket,
       stateMachines: this.stateMachines,
       deliveryQueue: this.delivery.deliveryQueue,
-      ...(identity && { identityTable: { name: identity.tableName, keyArn: identity.tableKeyArn } }),
     });
     const outputs: Record<string, [string, string]> = {
       OperatorPolicyArn: [
@@ -267,9 +269,6 @@ export class StatelessStack extends Stack {
       DeliveryQueueUrl: ['Queue of webhook deliveries handed on', this.delivery.deliveryQueue.queueUrl],
       SandboxBaseUrl: ['Public base address of the sandbox API', resources.baseUrls.sandbox],
       ProductionBaseUrl: ['Public base address of the production API', resources.baseUrls.production],
-      ...(identity && {
-        IdentityTableName: ['The identity table: organisations and integrations', identity.tableName],
-      }),
     };
     for (const [id, [description, value]] of Object.entries(outputs))
       new CfnOutput(this, id, { description, value });

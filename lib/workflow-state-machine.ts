@@ -2,6 +2,7 @@
 // (lib/workflows/*.asl.json), each Task's `${<Function>FunctionArn}` replaced by that function's ARN.
 // The contract pipeline (contract and review runs) and webhook delivery (its waits) both use it.
 import { readFileSync } from 'node:fs';
+import { Fn, Stack } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -35,6 +36,24 @@ export interface WorkflowStateMachine {
   /** The functions its file runs (and its role may invoke), in order of first use. */
   readonly invoked: readonly IFunction[];
 }
+
+/** Where Step Functions' vended logs belong (the account's log resource policy covers the prefix once). */
+export const VENDED_LOGS_PREFIX = '/aws/vendedlogs/states/';
+
+/**
+ * A state machine's log group name under the vended logs prefix, e.g.
+ * `/aws/vendedlogs/states/contract-service-sandbox-stateless/contract-<stack id>`: unique to the stack's
+ * deployment, so a destroyed and redeployed stack never meets the retained group of its predecessor.
+ */
+const vendedLogGroupName = (scope: Construct, kind: RunKind): string => {
+  const stack = Stack.of(scope);
+  return Fn.join('', [
+    VENDED_LOGS_PREFIX,
+    stack.stackName,
+    `/${kind}-`,
+    Fn.select(2, Fn.split('/', stack.stackId)),
+  ]);
+};
 
 /**
  * The Standard state machine of a kind of run, `id` within `scope`. Each placeholder its file uses must
@@ -77,7 +96,10 @@ export function workflowStateMachine(
       ...sentTo.map(([placeholder, queue]) => [placeholder, queue.queueUrl]),
     ]),
     logs: {
-      destination: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
+      destination: new LogGroup(scope, `${id}Logs`, {
+        logGroupName: vendedLogGroupName(scope, kind),
+        retention: RetentionDays.ONE_MONTH,
+      }),
       // Every event, so a run's path can be followed; never the states' input and output.
       level: LogLevel.ALL,
       includeExecutionData: false,

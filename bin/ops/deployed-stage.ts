@@ -36,7 +36,7 @@ export const OPERATOR_OUTPUTS = {
 
 /**
  * The output naming the identity table (organisations, integrations). It is deployed beside the stages,
- * not by them: the stateless stack outputs it when context names it, else `--identity-table` gives it.
+ * not by them: the stage's shared stack outputs it once deployed, else `--identity-table` gives it.
  */
 export const IDENTITY_TABLE_OUTPUT = 'IdentityTableName';
 
@@ -78,13 +78,16 @@ const callerAccess = async (client: CloudFormationClient): Promise<string> => {
 
 type Outputs = Record<string, string>;
 
-/** The outputs of the stage's two stacks as DescribeStacks answers them. */
+/** The outputs of the stage's two stacks, and of its shared stack when it is deployed. */
+type StageOutputs = Record<StackPart, Outputs> & { readonly shared?: Outputs };
+
+/** The outputs of the stage's stacks as DescribeStacks answers them. */
 const describedOutputs = async (
   client: CloudFormationClient,
   environment: Environment,
   region: string,
-): Promise<Record<StackPart, Outputs>> => {
-  const read = async (part: StackPart): Promise<Outputs> => {
+): Promise<StageOutputs> => {
+  const read = async (part: StackPart | 'shared'): Promise<Outputs> => {
     const name = serviceStackName(environment, part);
     try {
       const { Stacks } = await client.send(new DescribeStacksCommand({ StackName: name }));
@@ -100,11 +103,15 @@ const describedOutputs = async (
       throw error;
     }
   };
-  return { stateful: await read('stateful'), stateless: await read('stateless') };
+  const shared = await read('shared').catch((error: unknown) => {
+    if (error instanceof StageUnreachable) return undefined;
+    throw error;
+  });
+  return { stateful: await read('stateful'), stateless: await read('stateless'), ...(shared && { shared }) };
 };
 
-/** The outputs of the stage's two stacks in a file `cdk deploy --outputs-file FILE` wrote. */
-const fileOutputs = async (file: string, environment: Environment): Promise<Record<StackPart, Outputs>> => {
+/** The outputs of the stage's stacks in a file `cdk deploy --outputs-file FILE` wrote. */
+const fileOutputs = async (file: string, environment: Environment): Promise<StageOutputs> => {
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(file, 'utf8'));
@@ -122,7 +129,8 @@ const fileOutputs = async (file: string, environment: Environment): Promise<Reco
       );
     return outputs as Outputs;
   };
-  return { stateful: read('stateful'), stateless: read('stateless') };
+  const shared = (parsed as Record<string, Outputs | undefined>)[serviceStackName(environment, 'shared')];
+  return { stateful: read('stateful'), stateless: read('stateless'), ...(shared && { shared }) };
 };
 
 /** The settings of a deployed host of the stage's environment, from its outputs. */
@@ -157,10 +165,10 @@ export const deployedStage = async (options: StageOptions): Promise<DeployedStag
     options.outputsFile === undefined
       ? await describedOutputs(cloudFormation, environment, region)
       : await fileOutputs(options.outputsFile, environment);
-  const identityTable = options.identityTable ?? outputs.stateless[IDENTITY_TABLE_OUTPUT];
+  const identityTable = options.identityTable ?? outputs.shared?.[IDENTITY_TABLE_OUTPUT];
   if (!identityTable)
     throw new StageUnreachable(
-      `the stage does not name its identity table (output ${IDENTITY_TABLE_OUTPUT}): give --identity-table NAME, the table of organisations and integrations`,
+      `the stage does not name its identity table (output ${IDENTITY_TABLE_OUTPUT} of ${serviceStackName(environment, 'shared')}): deploy with npm run deploy, or give --identity-table NAME, the table of organisations and integrations`,
     );
   return {
     environment,

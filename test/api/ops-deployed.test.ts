@@ -65,9 +65,9 @@ const stageOutputs = (): Record<string, Record<string, string>> =>
           DeliveryStateMachineArn: arn(environment, 'delivery'),
           DeliveryQueueUrl: queues[environment] as string,
           OperatorPolicyArn: `arn:aws:iam::111111111111:policy/${environment}-operators`,
-          IdentityTableName: LOCAL_IDENTITY_TABLE,
         },
       ],
+      [serviceStackName(environment, 'shared'), { IdentityTableName: LOCAL_IDENTITY_TABLE }],
     ]),
   );
 

@@ -1,6 +1,7 @@
-// infra -> the whole app with the shared identity stack (lib/identity-stack.ts), as `cdk synth` builds it
-// when context names both environments (`service:identity`): cdk-nag clean, the identity table retained
-// and granted only to the identity provider, the portal's backend and the two MCP servers, the portal's
+// infra -> the whole app with the shared identity stack (lib/identity-stack.ts), as `cdk synth` builds it:
+// cdk-nag clean, each environment's resources read from its stage's SSM parameters, the identity table
+// retained and granted only to the identity provider, the portal's backend and the two MCP servers (in the
+// stages' shared stacks), the portal's
 // bucket private behind origin access control, the portal's client secret read by its backend and the
 // provider alone, HSTS on the new distributions, the SSM parameters the stages read, and the Cognito user
 // pool people sign in at (the provider's upstream).
@@ -13,16 +14,14 @@ import { buildPortalAssets } from '../../frontend/portal/build';
 import { TTL_ATTRIBUTE } from '../../lambdas/adapters/dynamodb/table-schema';
 import { ENVIRONMENTS } from '../../lambdas/core/model';
 import { UPSTREAM_CALLBACK_PATH } from '../../lambdas/core/settings';
-import { IDENTITY_CONTEXT, IDENTITY_PARAMETERS } from '../../lib/identity-context';
+import { environmentParameter, IDENTITY_PARAMETERS } from '../../lib/identity-context';
 import type { IdentityStack } from '../../lib/identity-stack';
 import { PORTAL_BACKEND_PATHS } from '../../lib/portal-site';
-import { addIdentityStack, addServiceStages } from '../../lib/service-app';
-import type { ServiceStage } from '../../lib/service-stage';
+import { addIdentityStack, addServiceStages, type IdentityStacks } from '../../lib/service-app';
 import {
   actionsOf,
   cdkJsonContext,
   logicalIdOf,
-  namedEnvironment,
   onboardingAssets,
   type PolicyStatement,
   resources,
@@ -31,7 +30,7 @@ import {
 
 let outdir: string;
 let identity: IdentityStack;
-let stages: Readonly<Record<'sandbox' | 'production', ServiceStage>>;
+let added: IdentityStacks;
 let template: Template;
 
 beforeAll(async () => {
@@ -40,17 +39,13 @@ beforeAll(async () => {
     outdir,
     context: {
       ...cdkJsonContext(),
-      [IDENTITY_CONTEXT]: {
-        environments: { sandbox: namedEnvironment('sandbox'), production: namedEnvironment('production') },
-      },
       // No function's code is read here: nothing is bundled.
       'aws:cdk:bundling-stacks': [],
     },
   });
-  stages = addServiceStages(app, onboardingAssets);
-  const added = addIdentityStack(app, await buildPortalAssets());
-  if (!added) throw new Error('no identity stack with its context');
-  identity = added;
+  const stages = addServiceStages(app, onboardingAssets);
+  added = addIdentityStack(app, await buildPortalAssets(), stages);
+  identity = added.identity;
   // Synthesis runs cdk-nag (lib/checks.ts): an unacknowledged finding anywhere throws here.
   app.synth();
   template = Template.fromStack(identity);
@@ -100,16 +95,27 @@ it('grants the identity table to the identity provider and the portal’s backen
   expect(rolesGranted(template, tableId, 'dynamodb:Scan')).toEqual([]);
 });
 
-it('in the stages, grants the identity table (by its SSM parameter) to the MCP server alone', () => {
+/** `{"Ref":"<the template parameter reading SSM parameter name>"}`, as it renders in a statement. */
+const ssmRef = (of: Template, name: string): string => {
+  const parameters = (of.toJSON() as { Parameters: Record<string, { Type: string; Default?: string }> })
+    .Parameters;
+  const parameter = Object.entries(parameters).find(([, p]) => p.Default === name);
+  if (!parameter) throw new Error(`no template parameter reads ${name}`);
+  expect(parameter[1].Type).toBe('AWS::SSM::Parameter::Value<String>');
+  return JSON.stringify({ Ref: parameter[0] });
+};
+
+it('in the stages, grants the identity table (by its SSM parameter) to the MCP server alone, in the shared stack', () => {
   for (const environment of ENVIRONMENTS) {
-    const stack = stages[environment].stateless;
-    const stateless = Template.fromStack(stack);
-    const parameters = (stateless.toJSON() as { Parameters: Record<string, { Default?: string }> })
-      .Parameters;
-    const parameter = Object.entries(parameters).find(([, p]) => p.Default === IDENTITY_PARAMETERS.tableName);
-    if (!parameter) throw new Error(`${environment}: no MCP server reading the identity table`);
-    const mcp = stack.node.findChild('Mcp').node.findChild('Function') as never;
-    expect(rolesGranted(stateless, JSON.stringify({ Ref: parameter[0] }))).toEqual([roleOf(stack, mcp)]);
+    const stack = added.shared[environment];
+    const shared = Template.fromStack(stack);
+    const tableRef = ssmRef(shared, IDENTITY_PARAMETERS.tableName);
+    expect(rolesGranted(shared, tableRef)).toEqual([roleOf(stack, stack.mcp.function)]);
+    // The stateless stack, deployed before the identity stack, reads none of its parameters.
+    const stateless = Template.fromStack(
+      added.shared[environment].node.scope?.node.findChild('Stateless') as Stack,
+    );
+    expect(JSON.stringify(stateless.toJSON().Parameters ?? {})).not.toContain('/contract-service/identity/');
   }
 });
 
@@ -178,11 +184,12 @@ it('sends HSTS on every behaviour of the identity provider’s and the portal’
 it('gives the portal’s backend each environment’s table, delivery queue and waits, and the provider its settings', () => {
   const backendRole = roleOf(identity, identity.portal.backend);
   for (const environment of ENVIRONMENTS) {
-    const own = namedEnvironment(environment);
-    expect(rolesGranted(template, `table/${own.tableName}`, 'dynamodb:PutItem')).toEqual([backendRole]);
-    expect(rolesGranted(template, own.tableKeyArn, 'kms:Decrypt')).toEqual([backendRole]);
-    expect(rolesGranted(template, own.deliveryQueueArn, 'sqs:SendMessage')).toEqual([backendRole]);
-    expect(rolesGranted(template, own.deliveryStateMachineArn, 'states:StartExecution')).toEqual([
+    const own = (field: Parameters<typeof environmentParameter>[1]) =>
+      ssmRef(template, environmentParameter(environment, field));
+    expect(rolesGranted(template, own('tableName'), 'dynamodb:PutItem')).toEqual([backendRole]);
+    expect(rolesGranted(template, own('tableKeyArn'), 'kms:Decrypt')).toEqual([backendRole]);
+    expect(rolesGranted(template, own('deliveryQueueArn'), 'sqs:SendMessage')).toEqual([backendRole]);
+    expect(rolesGranted(template, own('deliveryStateMachineArn'), 'states:StartExecution')).toEqual([
       backendRole,
     ]);
   }

@@ -1,14 +1,13 @@
-// infra -> the MCP server's function (lib/mcp-server.ts) in a stack of its own, as the stateless stack
-// adds it when context names the other environment: the two routes on the HTTP API, the settings
+// infra -> the MCP server's function (lib/mcp-server.ts) in a stack of its own, as each stage's shared
+// stack adds it (lib/shared-stack.ts): the two routes on the HTTP API, the settings
 // lambdas/hosts/aws/mcp-services.ts reads (the identity provider's from the identity stack's SSM
-// parameters), and exactly the access its tools need in both environments; without that context, no MCP
-// server.
+// parameters), and exactly the access its tools need in both environments.
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { ENVIRONMENTS } from '../../lambdas/core/model';
-import { IDENTITY_CONTEXT, IDENTITY_PARAMETERS } from '../../lib/identity-context';
-import { McpServer, mcpResourcesFromContext } from '../../lib/mcp-server';
+import { IDENTITY_PARAMETERS, identityProviderFromParameters } from '../../lib/identity-context';
+import { McpServer } from '../../lib/mcp-server';
 import { namedEnvironment } from './synth';
 
 // Not ./synth's helpers: importing it builds the sign-up form's files, which this stack does not need.
@@ -36,13 +35,6 @@ const grants = (statements: Statement[], action: string, resource: string): bool
 const account = '111111111111';
 const baseUrls = { sandbox: 'https://sandbox.api.example.com', production: 'https://api.example.com' };
 
-test('without context naming the other environment, no MCP server', () => {
-  const stack = new Stack(new App(), 'Bare');
-  expect(mcpResourcesFromContext(stack, 'sandbox', namedEnvironment('sandbox'))).toBeUndefined();
-  const half = new Stack(new App({ context: { [IDENTITY_CONTEXT]: { environments: {} } } }), 'Half');
-  expect(mcpResourcesFromContext(half, 'sandbox', namedEnvironment('sandbox'))).toBeUndefined();
-});
-
 /** The logical id of the template parameter holding the SSM parameter `name`'s value. */
 const parameterOf = (template: Template, name: string): string => {
   const parameters = (template.toJSON() as { Parameters: Record<string, { Type: string; Default?: string }> })
@@ -54,18 +46,15 @@ const parameterOf = (template: Template, name: string): string => {
 };
 
 test('the function: routes, settings, and access to both environments and the identity table', () => {
-  const app = new App({
-    context: { [IDENTITY_CONTEXT]: { environments: { production: namedEnvironment('production') } } },
-  });
-  const stack = new Stack(app, 'Mcp', { env: { account, region: 'eu-west-1' } });
+  const stack = new Stack(new App(), 'Mcp', { env: { account, region: 'eu-west-1' } });
   const httpApi = new HttpApi(stack, 'Api');
-  const resolved = mcpResourcesFromContext(stack, 'sandbox', namedEnvironment('sandbox'));
-  expect(resolved?.environments).toEqual({
-    sandbox: namedEnvironment('sandbox'),
-    production: namedEnvironment('production'),
+  const mcp = new McpServer(stack, 'Mcp', {
+    environment: 'sandbox',
+    baseUrls,
+    httpApi,
+    identityProvider: identityProviderFromParameters(stack),
+    environments: { sandbox: namedEnvironment('sandbox'), production: namedEnvironment('production') },
   });
-  if (!resolved) throw new Error('unreachable');
-  const mcp = new McpServer(stack, 'Mcp', { environment: 'sandbox', baseUrls, httpApi, ...resolved });
   const template = Template.fromStack(stack);
 
   const routes = Object.values(resources(template))

@@ -6,46 +6,37 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { OPERATOR_OUTPUTS } from '../../bin/ops/deployed-stage';
+import { buildPortalAssets } from '../../frontend/portal/build';
 import type { Environment } from '../../lib/environments';
-import { IDENTITY_CONTEXT, IDENTITY_PARAMETERS } from '../../lib/identity-context';
+import { IDENTITY_PARAMETERS } from '../../lib/identity-context';
 import { OPERATOR_TABLE_ACTIONS } from '../../lib/operator-policy';
-import { addServiceStages } from '../../lib/service-app';
+import { addIdentityStack, addServiceStages } from '../../lib/service-app';
 import type { ServiceStage } from '../../lib/service-stage';
+import type { SharedStack } from '../../lib/shared-stack';
 import { actionsOf, cdkJsonContext, logicalIdOf, onboardingAssets, type PolicyStatement } from './synth';
 
 const outdirs: string[] = [];
-/** Both stages without bundling; with `identity`, the identity stack is deployed beside them. */
-const synth = (identity: boolean): Readonly<Record<Environment, ServiceStage>> => {
+let plain: Readonly<Record<Environment, ServiceStage>>;
+/** Each stage's shared stack, beside the identity stack, as `bin/app.ts` adds them. */
+let shared: Readonly<Record<Environment, SharedStack>>;
+
+/** Both stages without bundling, the identity stack and the stages' shared stacks beside them. */
+beforeAll(async () => {
   const outdir = mkdtempSync(join(tmpdir(), 'infra-operators-'));
   outdirs.push(outdir);
-  const app = new App({
-    outdir,
-    context: {
-      ...cdkJsonContext(),
-      'aws:cdk:bundling-stacks': [],
-      ...(identity && { [IDENTITY_CONTEXT]: { environments: {} } }),
-    },
-  });
-  const stages = addServiceStages(app, onboardingAssets);
+  const app = new App({ outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
+  plain = addServiceStages(app, onboardingAssets);
+  shared = addIdentityStack(app, await buildPortalAssets(), plain).shared;
   app.synth();
-  return stages;
-};
-
-let plain: Readonly<Record<Environment, ServiceStage>>;
-let withIdentity: Readonly<Record<Environment, ServiceStage>>;
-
-beforeAll(() => {
-  plain = synth(false);
-  withIdentity = synth(true);
-});
+}, 600_000);
 
 afterAll(() => {
   for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
 });
 
-/** The template parameter through which the stateless stack reads the identity stack's SSM parameter `name`. */
-const identityParameter = (stage: ServiceStage, name: string): string => {
-  const parameters = (Template.fromStack(stage.stateless).toJSON().Parameters ?? {}) as Record<
+/** The template parameter through which the shared stack reads the identity stack's SSM parameter `name`. */
+const identityParameter = (stack: SharedStack, name: string): string => {
+  const parameters = (Template.fromStack(stack).toJSON().Parameters ?? {}) as Record<
     string,
     { Type: string; Default?: string }
   >;
@@ -91,6 +82,7 @@ describe.each(['sandbox', 'production'] as const)('%s: the operators’ policy',
     const rendered = (sid: string) => JSON.stringify(statements.find((s) => s.Sid === sid)?.Resource);
     expect(rendered('ReadTheStageOutputs')).toContain(`stack/contract-service-${environment}-stateful/*`);
     expect(rendered('ReadTheStageOutputs')).toContain(`stack/contract-service-${environment}-stateless/*`);
+    expect(rendered('ReadTheStageOutputs')).toContain(`stack/contract-service-${environment}-shared/*`);
     expect(rendered('ReadAnAnalysisDraft')).toContain('/renders/*');
     expect(rendered('WriteAReviewOrAWithdrawal')).toMatch(/\/reviews\/\*.*\/published\/\*/);
     expect(rendered('WriteAReviewOrAWithdrawal')).not.toContain('uploads');
@@ -103,21 +95,25 @@ describe.each(['sandbox', 'production'] as const)('%s: the operators’ policy',
     expect(rendered('EndALawyerReviewWait')).toContain(idOf('contract'));
   });
 
-  test('with the identity stack beside the stages, reads organisations and integrations there (only reads, its key through DynamoDB)', () => {
-    const statements = statementsOf(withIdentity[environment]);
-    const identity = statements.find((s) => s.Sid === 'ReadOrganisationsAndIntegrations');
+  test('in the shared stack, a second policy reads organisations and integrations (only reads, its key through DynamoDB)', () => {
+    const stack = shared[environment];
+    const policies = Template.fromStack(stack).findResources('AWS::IAM::ManagedPolicy');
+    const id = logicalIdOf(stack, stack.operatorIdentityPolicy.policy);
+    expect(Object.keys(policies)).toEqual([id]);
+    const statements = policies[id]?.Properties.PolicyDocument.Statement as Array<
+      PolicyStatement & { Sid: string }
+    >;
+    expect(statements.map((s) => s.Sid)).toEqual([
+      'ReadOrganisationsAndIntegrations',
+      'TheIdentityTablesKeyThroughDynamoDB',
+    ]);
+    const [identity, key] = statements;
     expect(identity && actionsOf(identity).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
     expect(JSON.stringify(identity?.Resource)).toContain(
-      `{"Ref":"${identityParameter(withIdentity[environment], IDENTITY_PARAMETERS.tableName)}"}`,
+      `{"Ref":"${identityParameter(stack, IDENTITY_PARAMETERS.tableName)}"}`,
     );
-    const key = statements.find((s) => s.Sid === 'TheIdentityTablesKeyThroughDynamoDB');
     expect(key && actionsOf(key)).toEqual(['kms:Decrypt']);
-    expect(key?.Resource).toEqual({
-      Ref: identityParameter(withIdentity[environment], IDENTITY_PARAMETERS.tableKeyArn),
-    });
-    expect(statements.find((s) => s.Sid === 'ReadOrganisationsAndIntegrations' && s !== identity)).toBe(
-      undefined,
-    );
+    expect(key?.Resource).toEqual({ Ref: identityParameter(stack, IDENTITY_PARAMETERS.tableKeyArn) });
     expect(statementsOf(plain[environment]).map((s) => s.Sid)).not.toContain(
       'ReadOrganisationsAndIntegrations',
     );
@@ -126,21 +122,18 @@ describe.each(['sandbox', 'production'] as const)('%s: the operators’ policy',
 
 describe.each(['sandbox', 'production'] as const)('%s: what the operator tool reads', (environment) => {
   test('each output it reads is in the stack it looks in, and the policy is output', () => {
-    for (const stage of [plain[environment], withIdentity[environment]]) {
-      const outputs = {
-        stateful: Object.keys(Template.fromStack(stage.stateful).toJSON().Outputs ?? {}),
-        stateless: Object.keys(Template.fromStack(stage.stateless).toJSON().Outputs ?? {}),
-      };
-      for (const [name, { stack }] of Object.entries(OPERATOR_OUTPUTS))
-        expect({ name, in: outputs[stack].includes(name) }).toEqual({ name, in: true });
-      expect(outputs.stateless).toContain('OperatorPolicyArn');
-    }
-    const named = Template.fromStack(withIdentity[environment].stateless).toJSON().Outputs;
+    const stage = plain[environment];
+    const outputs = {
+      stateful: Object.keys(Template.fromStack(stage.stateful).toJSON().Outputs ?? {}),
+      stateless: Object.keys(Template.fromStack(stage.stateless).toJSON().Outputs ?? {}),
+    };
+    for (const [name, { stack }] of Object.entries(OPERATOR_OUTPUTS))
+      expect({ name, in: outputs[stack].includes(name) }).toEqual({ name, in: true });
+    expect(outputs.stateless).toContain('OperatorPolicyArn');
+    const named = Template.fromStack(shared[environment]).toJSON().Outputs;
     expect(named.IdentityTableName.Value).toEqual({
-      Ref: identityParameter(withIdentity[environment], IDENTITY_PARAMETERS.tableName),
+      Ref: identityParameter(shared[environment], IDENTITY_PARAMETERS.tableName),
     });
-    expect(Template.fromStack(plain[environment].stateless).toJSON().Outputs.IdentityTableName).toBe(
-      undefined,
-    );
+    expect(Object.keys(named)).toContain('OperatorIdentityPolicyArn');
   });
 });

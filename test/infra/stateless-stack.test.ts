@@ -38,7 +38,7 @@ import {
   PUBLISH_EVENTS,
   PUBLISH_MINUTES,
 } from '../../lib/webhook-delivery';
-import { WORKFLOW_FILES } from '../../lib/workflow-state-machine';
+import { VENDED_LOGS_PREFIX, WORKFLOW_FILES } from '../../lib/workflow-state-machine';
 import {
   actionsOf,
   assetPathOf,
@@ -542,6 +542,13 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           Type: 'AWS::Logs::LogGroup',
           Properties: { RetentionInDays: 30 },
         });
+        // Under the vended logs prefix: the account's log resource policy does not grow per redeploy.
+        const name = resources(template)[logGroupId]?.Properties?.LogGroupName as {
+          'Fn::Join': [string, unknown[]];
+        };
+        expect(name['Fn::Join'][1][0]).toBe(
+          `${VENDED_LOGS_PREFIX}contract-service-${environment}-stateless/${kind}-`,
+        );
       }
     });
 
