@@ -11,6 +11,13 @@ import { createDocumentClient } from '../../lambdas/adapters/dynamodb';
 import { localTableName } from '../../lambdas/adapters/dynamodb/table-schema';
 import { ROUTES } from '../../lambdas/api/routes';
 import { type Answer, bearer, call, exchange, expectError } from '../support/api-client';
+import {
+  BINDING_SET_COOKIE,
+  type FrameBrowser,
+  type FrameRequest,
+  frameRequest,
+  newBrowser,
+} from '../support/frame-client';
 import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -39,48 +46,18 @@ const openSession = async (reference = `frame-${randomUUID()}`, base = 'producti
   return answer.body as Session;
 };
 
-/** A browser as the frame API sees it: the binding cookie it was given, sent back with each request. */
-interface FrameBrowser {
-  cookie: string | undefined;
-}
-
-const newBrowser = (): FrameBrowser => ({ cookie: undefined });
-
 /** The browser most tests use: one person's, bound by the first form it shows. */
 const theBrowser = newBrowser();
 
-const BINDING_SET_COOKIE =
-  /^onboarding_browser=(onbb_[A-Za-z0-9]{32}); Path=\/api\/; Max-Age=34560000; HttpOnly; Secure; SameSite=None; Partitioned$/;
-
-const frameCall = async (
+const frameCall = (
   method: string,
   route: string,
-  options: {
-    token?: string | null;
-    body?: unknown;
-    headers?: Record<string, string>;
-    base?: string;
-    /** The browser whose cookie goes with the request (and keeps one it is given); null: no cookie. */
-    browser?: FrameBrowser | null;
-  } = {},
-): Promise<Answer> => {
-  const browser = options.browser === undefined ? theBrowser : options.browser;
-  // As the frame's own page sends it: a browser says the request is of its own origin.
-  const headers: Record<string, string> = { 'sec-fetch-site': 'same-origin', ...options.headers };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (browser?.cookie !== undefined) headers.cookie = browser.cookie;
-  // A header given as '' is left out (a browser that sends no Sec-Fetch-Site).
-  for (const [name, value] of Object.entries(headers)) if (value === '') delete headers[name];
-  let body: string | undefined;
-  if (options.body !== undefined) {
-    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    headers['content-type'] = 'application/json';
-  }
-  const answer = await call(`${options.base ?? frame}${route}`, { method, headers, body });
-  const binding = BINDING_SET_COOKIE.exec(answer.headers.get('set-cookie') ?? '')?.[1];
-  if (browser && binding !== undefined) browser.cookie = `onboarding_browser=${binding}`;
-  return answer;
-};
+  options: Omit<FrameRequest, 'browser'> & { base?: string; browser?: FrameBrowser | null } = {},
+): Promise<Answer> =>
+  frameRequest(`${options.base ?? frame}${route}`, method, {
+    ...options,
+    browser: options.browser === undefined ? theBrowser : options.browser,
+  });
 
 const showForm = (token: string, browser?: FrameBrowser | null) =>
   frameCall('GET', '/api/form', { token, browser });
