@@ -949,9 +949,12 @@ describe('with third-party cookies blocked, on a page of another site than the f
           const answer = await fetch(request.url(), {
             method: request.method(),
             headers,
-            body: request.postDataBuffer() ?? undefined,
+            body: request.postData() ?? undefined,
           });
-          const kept = Object.fromEntries([...answer.headers].filter(([name]) => name !== 'set-cookie'));
+          const kept: Record<string, string> = {};
+          answer.headers.forEach((value, name) => {
+            if (name !== 'set-cookie') kept[name] = value;
+          });
           await route.fulfill({
             status: answer.status,
             headers: kept,
