@@ -1,10 +1,11 @@
-// api -> PUT /api/draft on the frame address: keeps what the person typed so far, sealed.
-import { checkAnswersBodySize, onboardingOfToken, saveDraft, sessionTokenOf } from '../core/onboarding-frame';
+// api -> PUT /api/draft on the frame address: keeps what this browser typed so far, sealed, for it alone.
+import { checkAnswersBodySize, saveDraft } from '../core/onboarding-frame';
+import { frameCall } from './frame-caller';
 import { endpoint, noContent } from './http/endpoint';
 
-export const frameSaveDraft = endpoint(async (request, { ports }) => {
-  const onboarding = await onboardingOfToken(ports, sessionTokenOf(request.header('authorization')));
+export const frameSaveDraft = endpoint(async (request, services) => {
+  const { onboarding, browser } = await frameCall(request, services, 'draft');
   checkAnswersBodySize(request.contentLength);
-  await saveDraft(ports, onboarding, await request.text());
+  await saveDraft(services.ports, onboarding, browser, await request.text());
   return noContent();
 });

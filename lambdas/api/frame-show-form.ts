@@ -1,8 +1,10 @@
-// api -> GET /api/form on the frame address: the form as its person left it (draft, else last submission).
-import { onboardingOfToken, sessionTokenOf, showForm } from '../core/onboarding-frame';
+// api -> GET /api/form on the frame address: the form as this browser left it (its draft, else the
+// submission it sent), else empty; a browser without a binding gets one.
+import { showForm } from '../core/onboarding-frame';
+import { frameCall, withBinding } from './frame-caller';
 import { endpoint, noStore } from './http/endpoint';
 
-export const frameShowForm = endpoint(async (request, { ports }) => {
-  const onboarding = await onboardingOfToken(ports, sessionTokenOf(request.header('authorization')));
-  return noStore(await showForm(ports, onboarding));
+export const frameShowForm = endpoint(async (request, services) => {
+  const { onboarding, browser } = await frameCall(request, services);
+  return withBinding(noStore(await showForm(services.ports, onboarding, browser)), browser);
 });

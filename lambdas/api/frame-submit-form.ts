@@ -1,14 +1,15 @@
-// api -> POST /api/submit on the frame address: judges the answers and records the submission.
-import {
-  checkAnswersBodySize,
-  onboardingOfToken,
-  sessionTokenOf,
-  submitForm,
-} from '../core/onboarding-frame';
+// api -> POST /api/submit on the frame address: judges the answers and records the submission, its
+// answers bound to this browser (one without a binding gets one now).
+import { checkAnswersBodySize, submitForm } from '../core/onboarding-frame';
+import { frameCall, withBinding } from './frame-caller';
 import { endpoint, noStore } from './http/endpoint';
 
-export const frameSubmitForm = endpoint(async (request, { ports }) => {
-  const onboarding = await onboardingOfToken(ports, sessionTokenOf(request.header('authorization')));
+export const frameSubmitForm = endpoint(async (request, services) => {
+  const { onboarding, browser } = await frameCall(request, services, 'submit');
   checkAnswersBodySize(request.contentLength);
-  return noStore(await submitForm(ports, onboarding, await request.text()));
+  const bound = browser.binding === null ? { binding: browser.minted, minted: browser.minted } : browser;
+  return withBinding(
+    noStore(await submitForm(services.ports, onboarding, bound, await request.text())),
+    bound,
+  );
 });

@@ -66,6 +66,10 @@ export const ERROR_STATUS = {
   session_invalid: 401,
   answers_too_large: 413,
   answers_invalid: 422,
+  // A request to the frame API from anything but the frame's own page (a customer's page, a server)
+  origin_not_allowed: 403,
+  // A draft from a browser without the frame's binding cookie (it blocks the cookie): not kept
+  draft_not_kept: 403,
   // The portal's own API: a change without the session's CSRF token, or from another origin
   csrf_invalid: 403,
 } as const;

@@ -8,7 +8,7 @@ import { SessionRequest } from './interface-schemas';
 import { parseJson } from './json';
 import type { Client, Onboarding, Scope } from './model';
 import { MAX_BUYERS } from './onboarding-answers';
-import type { Ports, RunRequest, WorkflowRun } from './ports';
+import type { Ports, RunRequest, SubmittedAnswers, WorkflowRun } from './ports';
 import { presentOnboarding, presentOnboardingSession } from './present';
 import { sameScope } from './scope';
 import { formatTimeOrNull } from './time';
@@ -92,14 +92,15 @@ const emailKey = (email: string): string => email.trim().toLowerCase();
 
 /**
  * Records a submission of the form: one client per buyer (the same email on the same onboarding keeps its
- * `cli_…` id), the first buyer primary, `submitted_at` advanced. `sealedAnswers`, the form's whole answers
- * sealed by the answer vault, are kept in the same write, so a recorded submission always has them.
+ * `cli_…` id), the first buyer primary, `submitted_at` advanced. `answers`, the form's whole answers
+ * sealed by the answer vault and the key of the browser that sent them (null: none), are kept in the same
+ * write, so a recorded submission always has them.
  */
 export const submitOnboarding = async (
   ports: Ports,
   onboarding: Onboarding,
   buyers: Buyer[],
-  sealedAnswers?: string,
+  answers?: SubmittedAnswers,
 ): Promise<Onboarding> => {
   if (buyers.length < 1 || buyers.length > MAX_BUYERS)
     fail('request_invalid', `Name 1 to ${MAX_BUYERS} buyers.`);
@@ -137,7 +138,7 @@ export const submitOnboarding = async (
     ports.environment === 'sandbox'
       ? [{ kind: 'acceptance', environment: 'sandbox', onboardingId: submitted.id, submittedAt: now }]
       : [];
-  await ports.onboardings.saveSubmission(submitted, clients, events, { sealedAnswers, runs });
+  await ports.onboardings.saveSubmission(submitted, clients, events, { answers, runs });
   // Starting is a head start only: the run is recorded with the submission, and re-driven if need be.
   for (const run of runs) await ports.workflows.start(run).catch(() => undefined);
   return submitted;

@@ -296,10 +296,20 @@ export interface AnswerVault {
   open(sealed: string, context: string): Promise<string>;
 }
 
-/** The sealed answers kept for one onboarding: the person's draft, and those of the latest submission. */
+/**
+ * The sealed answers kept for one onboarding as one browser (by its binding's key) may see them: its own
+ * draft, and the latest submission's answers with the key of the browser that sent them.
+ */
 export interface StoredAnswers {
   draft: string | null;
   submitted: string | null;
+  submittedBy: string | null;
+}
+
+/** A submission's answers, sealed, and the key of the browser that sent them (null: one without a binding). */
+export interface SubmittedAnswers {
+  sealed: string;
+  by: string | null;
 }
 
 export interface OnboardingStore {
@@ -313,23 +323,24 @@ export interface OnboardingStore {
   findBySessionTokenHash(hash: string): Promise<Onboarding | null>;
   /**
    * Replaces the onboarding after a submission, upserts its clients and records `events`, in one
-   * transaction; with `sealedAnswers`, keeps them as the submission's answers and clears the draft in it too.
+   * transaction; with `answers`, keeps them as the submission's answers and clears the sending browser's
+   * draft in it too.
    */
   saveSubmission(
     onboarding: Onboarding,
     clients: Client[],
     events: ServiceEvent[],
     extras?: {
-      /** The submitted answers, sealed by the answer vault. */
-      sealedAnswers?: string;
+      /** The submitted answers, sealed by the answer vault, with the browser that sent them. */
+      answers?: SubmittedAnswers;
       /** Runs the submission makes due (a sandbox sign-up's automatic acceptance). */
       runs?: WorkflowRun[];
     },
   ): Promise<void>;
-  /** Keeps the form's sealed draft, replacing the one before. */
-  saveDraft(onboardingId: string, sealed: string, now: Micros): Promise<void>;
-  /** The sealed draft and submitted answers of the onboarding, null where none is kept. */
-  getAnswers(onboardingId: string): Promise<StoredAnswers>;
+  /** Keeps one browser's sealed draft of the form (by its binding's key), replacing that browser's last one. */
+  saveDraft(onboardingId: string, browserKey: string, sealed: string, now: Micros): Promise<void>;
+  /** The browser's sealed draft and the onboarding's submitted answers, null where none is kept. */
+  getAnswers(onboardingId: string, browserKey: string): Promise<StoredAnswers>;
   /**
    * Saves an accepted onboarding (state, `acceptedAt`) and records `events`, in one transaction, if it
    * was not submitted again since it was read (else `ConcurrentChange`).

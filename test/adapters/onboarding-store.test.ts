@@ -183,49 +183,70 @@ describe('saveSubmission and saveAcceptance', () => {
 });
 
 describe('the sealed answers', () => {
-  it('keeps a draft, replaced by the next, apart from every other onboarding', async () => {
+  const none = { draft: null, submitted: null, submittedBy: null };
+
+  it("keeps each browser's draft, replaced by its next, apart from other browsers and onboardings", async () => {
     const { store, scope, clock } = await setUp();
     const mine = onboarding(scope, clock.tick());
     const theirs = onboarding(scope, clock.tick());
     await store.open(mine, 'token-1');
     await store.open(theirs, 'token-2');
 
-    await expect(store.getAnswers(mine.id)).resolves.toEqual({ draft: null, submitted: null });
-    await store.saveDraft(mine.id, 'v1.first', clock.tick());
-    await store.saveDraft(mine.id, 'v1.second', clock.tick());
+    await expect(store.getAnswers(mine.id, 'browser-a')).resolves.toEqual(none);
+    await store.saveDraft(mine.id, 'browser-a', 'v1.first', clock.tick());
+    await store.saveDraft(mine.id, 'browser-a', 'v1.second', clock.tick());
+    await store.saveDraft(mine.id, 'browser-b', 'v1.other', clock.tick());
 
-    await expect(store.getAnswers(mine.id)).resolves.toEqual({ draft: 'v1.second', submitted: null });
-    await expect(store.getAnswers(theirs.id)).resolves.toEqual({ draft: null, submitted: null });
+    await expect(store.getAnswers(mine.id, 'browser-a')).resolves.toEqual({ ...none, draft: 'v1.second' });
+    await expect(store.getAnswers(mine.id, 'browser-b')).resolves.toEqual({ ...none, draft: 'v1.other' });
+    await expect(store.getAnswers(mine.id, 'browser-c')).resolves.toEqual(none);
+    await expect(store.getAnswers(theirs.id, 'browser-a')).resolves.toEqual(none);
     // Reading the onboarding never reads its answers.
     await expect(store.get(mine.id)).resolves.toEqual(mine);
   });
 
-  it("keeps a submission's answers in its transaction and clears the draft; none given changes nothing", async () => {
+  it("keeps a submission's answers and sender in its transaction and clears the sender's draft alone", async () => {
     const { store, scope, clock } = await setUp();
     const opened = onboarding(scope, clock.tick());
     await store.open(opened, 'token-1');
-    await store.saveDraft(opened.id, 'v1.draft', clock.tick());
+    await store.saveDraft(opened.id, 'browser-a', 'v1.draft-a', clock.tick());
+    await store.saveDraft(opened.id, 'browser-b', 'v1.draft-b', clock.tick());
     const submitted: Onboarding = { ...opened, state: 'submitted', submittedAt: clock.tick() };
 
-    await store.saveSubmission(submitted, [], [], { sealedAnswers: 'v1.submitted' });
-    await expect(store.getAnswers(opened.id)).resolves.toEqual({ draft: null, submitted: 'v1.submitted' });
+    await store.saveSubmission(submitted, [], [], { answers: { sealed: 'v1.submitted', by: 'browser-a' } });
+    const sent = { submitted: 'v1.submitted', submittedBy: 'browser-a' };
+    await expect(store.getAnswers(opened.id, 'browser-a')).resolves.toEqual({ draft: null, ...sent });
+    await expect(store.getAnswers(opened.id, 'browser-b')).resolves.toEqual({ draft: 'v1.draft-b', ...sent });
 
     // A draft after the submission sits beside it; a submission without answers leaves both.
-    await store.saveDraft(opened.id, 'v1.correction', clock.tick());
+    await store.saveDraft(opened.id, 'browser-a', 'v1.correction', clock.tick());
     await store.saveSubmission({ ...submitted, submittedAt: clock.tick() }, [], []);
-    await expect(store.getAnswers(opened.id)).resolves.toEqual({
+    await expect(store.getAnswers(opened.id, 'browser-a')).resolves.toEqual({
       draft: 'v1.correction',
-      submitted: 'v1.submitted',
+      ...sent,
+    });
+
+    // A submission from a browser without a binding is kept for no browser.
+    await store.saveSubmission({ ...submitted, submittedAt: clock.tick() }, [], [], {
+      answers: { sealed: 'v1.unbound', by: null },
+    });
+    await expect(store.getAnswers(opened.id, 'browser-a')).resolves.toEqual({
+      draft: 'v1.correction',
+      submitted: 'v1.unbound',
+      submittedBy: null,
     });
   });
 
   it('writes no answers for a submission that fails', async () => {
     const { store, scope, clock } = await setUp();
     const never = onboarding(scope, clock.tick());
+    await store.saveDraft(never.id, 'browser-a', 'v1.draft', clock.tick());
 
     await expect(
-      store.saveSubmission({ ...never, state: 'submitted' }, [], [], { sealedAnswers: 'v1.orphan' }),
+      store.saveSubmission({ ...never, state: 'submitted' }, [], [], {
+        answers: { sealed: 'v1.orphan', by: 'browser-a' },
+      }),
     ).rejects.toMatchObject({ code: 'not_found' });
-    await expect(store.getAnswers(never.id)).resolves.toEqual({ draft: null, submitted: null });
+    await expect(store.getAnswers(never.id, 'browser-a')).resolves.toEqual({ ...none, draft: 'v1.draft' });
   });
 });

@@ -1,6 +1,8 @@
 // The sign-up form's server side over HTTP against the local stack: the frame API on the frame address
-// (the session token its only credential, every validation error, drafts, submissions and the clients
-// they make, answers sealed at rest), the frame's files and `/onboarding.js` on both API addresses.
+// (who may call it: the frame's own page, with the session token, the answers bound to the browser that
+// wrote them; every validation error, drafts, submissions and the clients they make, answers sealed at
+// rest), the frame's files and `/onboarding.js` on both API addresses. Requests are made as the frame's
+// page makes them (`Sec-Fetch-Site: same-origin`, the binding cookie of a `FrameBrowser`).
 import { randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +11,13 @@ import { createDocumentClient } from '../../lambdas/adapters/dynamodb';
 import { localTableName } from '../../lambdas/adapters/dynamodb/table-schema';
 import { ROUTES } from '../../lambdas/api/routes';
 import { type Answer, bearer, call, exchange, expectError } from '../support/api-client';
+import {
+  BINDING_SET_COOKIE,
+  type FrameBrowser,
+  type FrameRequest,
+  frameRequest,
+  newBrowser,
+} from '../support/frame-client';
 import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -37,26 +46,25 @@ const openSession = async (reference = `frame-${randomUUID()}`, base = 'producti
   return answer.body as Session;
 };
 
+/** The browser most tests use: one person's, bound by the first form it shows. */
+const theBrowser = newBrowser();
+
 const frameCall = (
   method: string,
   route: string,
-  options: { token?: string | null; body?: unknown; headers?: Record<string, string>; base?: string } = {},
-): Promise<Answer> => {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: string | undefined;
-  if (options.body !== undefined) {
-    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    headers['content-type'] = 'application/json';
-  }
-  return call(`${options.base ?? frame}${route}`, { method, headers, body });
-};
+  options: Omit<FrameRequest, 'browser'> & { base?: string; browser?: FrameBrowser | null } = {},
+): Promise<Answer> =>
+  frameRequest(`${options.base ?? frame}${route}`, method, {
+    ...options,
+    browser: options.browser === undefined ? theBrowser : options.browser,
+  });
 
-const showForm = (token: string) => frameCall('GET', '/api/form', { token });
-const saveDraft = (token: string, answers: unknown) =>
-  frameCall('PUT', '/api/draft', { token, body: { answers } });
-const submit = (token: string, answers: unknown) =>
-  frameCall('POST', '/api/submit', { token, body: { answers } });
+const showForm = (token: string, browser?: FrameBrowser | null) =>
+  frameCall('GET', '/api/form', { token, browser });
+const saveDraft = (token: string, answers: unknown, browser?: FrameBrowser | null) =>
+  frameCall('PUT', '/api/draft', { token, body: { answers }, browser });
+const submit = (token: string, answers: unknown, browser?: FrameBrowser | null) =>
+  frameCall('POST', '/api/submit', { token, body: { answers }, browser });
 
 const getJson = (url: string, token = production) => call(url, { headers: bearer(token) });
 
@@ -144,9 +152,12 @@ beforeAll(async () => {
   production = await exchange(stack.production, keys.production);
   sandbox = await exchange(stack.sandbox, keys.sandbox);
   frame = stack.frame.production;
+  // The browser most tests use shows a form first, as the frame does, and so holds its binding.
+  expect((await showForm((await openSession()).session_token)).status).toBe(200);
+  expect(theBrowser.cookie).toBeDefined();
 }, 120_000);
 
-describe('the session token is the only credential of the frame API', () => {
+describe('the session token is the credential of the frame API', () => {
   const ROUTES_OF_FRAME = [
     ['GET', '/api/form'],
     ['PUT', '/api/draft'],
@@ -212,6 +223,139 @@ describe('the session token is the only credential of the frame API', () => {
         expectError(answer, 401, route.name === 'token' ? 'api_key_invalid' : 'token_invalid');
       }
     }
+  });
+});
+
+describe("the session token alone reads and changes no one's answers; only the frame calls the API", () => {
+  const ROUTES_OF_FRAME = [
+    ['GET', '/api/form'],
+    ['PUT', '/api/draft'],
+    ['POST', '/api/submit'],
+  ] as const;
+  const bodyOf = (method: string) => (method === 'GET' ? undefined : { answers: answers() });
+
+  test('a token without the browser that wrote the answers gets an empty form and cannot overwrite them', async () => {
+    const session = await openSession();
+    const person = newBrowser();
+    expect((await showForm(session.session_token, person)).body.answers).toBeNull();
+    const draft = { buyers: [buyer({ date_of_birth: '1979-02-03' })], note: 'typed by the person' };
+    expect((await saveDraft(session.session_token, draft, person)).status).toBe(204);
+
+    // The token alone (curl with the frame's headers copied): an empty form, and a new binding for it.
+    const alone = await showForm(session.session_token, null);
+    expect(alone.status).toBe(200);
+    expect(alone.body).toEqual({ state: 'open', submitted_at: null, answers: null });
+    expect(alone.text).not.toContain('1979-02-03');
+    expect(alone.headers.get('set-cookie')).toMatch(BINDING_SET_COOKIE);
+    // It cannot plant a draft without a binding, nor change the person's with one of its own.
+    expectError(await saveDraft(session.session_token, { planted: true }, null), 403, 'draft_not_kept');
+    const intruder = newBrowser();
+    expect((await showForm(session.session_token, intruder)).body.answers).toBeNull();
+    expect((await saveDraft(session.session_token, { planted: true }, intruder)).status).toBe(204);
+    expect((await showForm(session.session_token, person)).body.answers).toEqual(draft);
+    expect((await showForm(session.session_token, intruder)).body.answers).toEqual({ planted: true });
+    // A well-formed binding never given reads nothing either.
+    const forged = { cookie: `onboarding_browser=onbb_${'A'.repeat(32)}` };
+    expect((await showForm(session.session_token, forged)).body.answers).toBeNull();
+    expect((await showForm(session.session_token, forged)).headers.get('set-cookie')).toBeNull();
+
+    // The person submits: the form shows them their answers; the token alone still sees nothing.
+    const sent = answers({ buyers: [buyer({ date_of_birth: '1979-02-03' })] });
+    expect((await submit(session.session_token, sent, person)).status).toBe(200);
+    expect((await showForm(session.session_token, person)).body.answers).toEqual(sent);
+    const after = await showForm(session.session_token, null);
+    expect(after.body).toEqual({
+      state: 'submitted',
+      submitted_at: expect.stringMatching(TIME),
+      answers: null,
+    });
+    // The other browser keeps its own draft, and never sees the submission.
+    expect((await showForm(session.session_token, intruder)).body.answers).toEqual({ planted: true });
+  });
+
+  test('a submission from a new browser replaces the latest submission, and only it sees those answers', async () => {
+    const session = await openSession();
+    const first = newBrowser();
+    const second = newBrowser();
+    await showForm(session.session_token, first);
+    const firstAnswers = answers();
+    expect((await submit(session.session_token, firstAnswers, first)).status).toBe(200);
+    // The second browser: an empty form; it submits again (the form may be submitted more than once).
+    expect((await showForm(session.session_token, second)).body.answers).toBeNull();
+    const secondAnswers = answers({ buyers: [buyer({ first_name: 'Giulia', email: 'giulia@example.com' })] });
+    expect((await submit(session.session_token, secondAnswers, second)).status).toBe(200);
+
+    expect((await showForm(session.session_token, second)).body.answers).toEqual(secondAnswers);
+    // The first browser's submission is no longer the latest: it sees an empty form, not the other's answers.
+    expect((await showForm(session.session_token, first)).body.answers).toBeNull();
+    const onboarding = await getJson(`${stack.production}/v1/clients/onboardings/${session.id}`);
+    expect(onboarding.body.clients.map((c: Json) => c.first_name)).toEqual(['Giulia']);
+
+    // A browser that took no cookie submits too; its answers are then kept for no browser.
+    const noCookie = await submit(session.session_token, firstAnswers, null);
+    expect(noCookie.status).toBe(200);
+    expect(noCookie.headers.get('set-cookie')).toMatch(BINDING_SET_COOKIE);
+    expect((await showForm(session.session_token, second)).body.answers).toBeNull();
+  });
+
+  test.each(ROUTES_OF_FRAME)(
+    '%s %s from anything but the frame: 403 origin_not_allowed, whatever token and cookie it carries',
+    async (method, route) => {
+      const session = await openSession();
+      for (const headers of [
+        { 'sec-fetch-site': '' }, // curl: no Sec-Fetch-Site, no Origin
+        { 'sec-fetch-site': 'cross-site', origin: 'https://customer.example' },
+        { 'sec-fetch-site': 'same-site', origin: 'http://127.0.0.1:1' },
+        { 'sec-fetch-site': 'none' },
+        { 'sec-fetch-site': 'cross-site', origin: frame }, // a browser's word wins over an Origin
+        { origin: 'https://customer.example' },
+        { origin: 'null' },
+      ]) {
+        const sent = Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== ''));
+        const answer = await call(`${frame}${route}`, {
+          method,
+          headers: {
+            ...sent,
+            ...bearer(session.session_token),
+            cookie: theBrowser.cookie ?? '',
+            'content-type': 'application/json',
+          },
+          body: method === 'GET' ? undefined : JSON.stringify(bodyOf(method)),
+        });
+        expectError(answer, 403, 'origin_not_allowed');
+        expect(answer.body.error.message).toMatch(/frame/);
+        expect(answer.headers.get('service-request-id')).toMatch(/^rqs_/);
+        expect(answer.headers.get('set-cookie')).toBeNull();
+      }
+      // Nothing was written.
+      const onboarding = await getJson(`${stack.production}/v1/clients/onboardings/${session.id}`);
+      expect(onboarding.body).toMatchObject({ state: 'open', submitted_at: null });
+      expect((await showForm(session.session_token)).body.answers).toBeNull();
+    },
+  );
+
+  test("a browser that sends no Sec-Fetch-Site is the frame when its Origin is the frame's own", async () => {
+    const session = await openSession();
+    const answer = await frameCall('PUT', '/api/draft', {
+      token: session.session_token,
+      body: { answers: { step: 1 } },
+      headers: { 'sec-fetch-site': '', origin: frame },
+    });
+    expect(answer.status).toBe(204);
+    expect((await showForm(session.session_token)).body.answers).toEqual({ step: 1 });
+  });
+
+  test('the binding is given once, on the first answer to a browser without one, and never in a body', async () => {
+    const session = await openSession();
+    const browser = newBrowser();
+    const first = await showForm(session.session_token, browser);
+    const given = BINDING_SET_COOKIE.exec(first.headers.get('set-cookie') ?? '')?.[1] as string;
+    expect(given).toMatch(/^onbb_/);
+    expect(first.text).not.toContain(given);
+    const again = await showForm(session.session_token, browser);
+    expect(again.headers.get('set-cookie')).toBeNull();
+    const draft = await saveDraft(session.session_token, { step: 2 }, browser);
+    expect(draft.headers.get('set-cookie')).toBeNull();
   });
 });
 
@@ -723,11 +867,20 @@ describe('submissions', () => {
 
     const items = await scanTable();
     expect(JSON.stringify(items)).not.toContain(marker);
-    const kept = items.find((item) => item.pk === `ONBANSWERS#${session.id}`);
-    expect(kept).toMatchObject({
-      submitted: expect.stringMatching(/^v1\./),
-      draft: expect.stringMatching(/^v1\./),
-    });
+    const kept = items
+      .filter((item) => item.pk === `ONBANSWERS#${session.id}`)
+      .sort((x, y) => String(x.sk).localeCompare(String(y.sk)));
+    expect(kept).toEqual([
+      expect.objectContaining({
+        sk: expect.stringMatching(/^DRAFT#/),
+        draft: expect.stringMatching(/^v1\./),
+      }),
+      expect.objectContaining({ sk: 'ONBANSWERS', submitted: expect.stringMatching(/^v1\./) }),
+    ]);
+    // The browser's binding is kept as a hash only: no cookie value is in the table.
+    const binding = (theBrowser.cookie ?? '').split('=')[1] as string;
+    expect(binding).toMatch(/^onbb_/);
+    expect(JSON.stringify(items)).not.toContain(binding);
 
     const keyFile = path.join(stack.dataDir, 'keys', 'production-answers.key');
     expect((await stat(keyFile)).mode & 0o777).toBe(0o600);

@@ -43,6 +43,16 @@ export const launchChromium = (env?: NodeJS.ProcessEnv): Promise<Browser> =>
   chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, ...(env && { env }) });
 
 /**
+ * Chromium that blocks third-party cookies, as Chrome and Safari do: only a partitioned cookie
+ * (`Partitioned`, CHIPS) reaches a frame of another site than the page.
+ */
+export const launchChromiumWithoutThirdPartyCookies = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [...CHROMIUM_ARGS, '--test-third-party-cookie-phaseout'],
+  });
+
+/**
  * Chromium on a system with none of the fonts this machine has (no Liberation, no DejaVu, nothing that
  * draws Latin text): fontconfig reads a configuration whose one font folder holds only the shipped font's
  * Hebrew subset, as TrueType. (Chromium on Linux decodes no web font when fontconfig lists no font at

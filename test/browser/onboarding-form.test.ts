@@ -18,7 +18,14 @@ import {
 import { buildOnboardingAssets } from '../../frontend/onboarding/build';
 import { bearer, call, exchange } from '../support/api-client';
 import { devBootstrap, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
-import { DESKTOP, openRecorded, PHONE, RESULTS, type Recorder } from './harness';
+import {
+  DESKTOP,
+  launchChromiumWithoutThirdPartyCookies,
+  openRecorded,
+  PHONE,
+  RESULTS,
+  type Recorder,
+} from './harness';
 import { type HostPage, type HostRecord, startHostPage } from './onboarding-host';
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -247,12 +254,36 @@ const fillForm = async (f: FrameLocator, people: Person[], atStep: StepHook = as
 const waitForSubmitted = (page: Page, count: number) =>
   page.waitForFunction((n) => (window as unknown as { host: HostRecord }).host.submitted >= n, count);
 
+const typeOf = (message: { data: string }): string => (JSON.parse(message.data) as { type: string }).type;
+
+/**
+ * `onSubmitted` ran once and only once for the submission just made. Messages from one frame arrive in
+ * the order it posts them, so once a message the frame posts later has arrived (the resize when the
+ * person goes back to their answers), any second `submitted` posted before it would have arrived too.
+ */
+const expectSubmittedOnce = async (page: Page, f: FrameLocator) => {
+  const before = (await record(page)).messages.length;
+  await f.getByRole('button', { name: 'Change my details' }).click();
+  await onStep(f, 'Check your answers');
+  await page.waitForFunction(
+    (from) =>
+      (window as unknown as { host: HostRecord }).host.messages
+        .slice(from)
+        .some((m) => (JSON.parse(m.data) as { type: string }).type === 'resize'),
+    before,
+  );
+  const seen = await record(page);
+  expect(seen.messages.filter((m) => typeOf(m) === 'submitted')).toHaveLength(1);
+  expect(seen.submitted).toBe(1);
+};
+
 /** A context whose pages are recorded (harness.ts) and torn down after `use`. */
 const withContext = async (
   options: BrowserContextOptions,
   use: (context: BrowserContext) => Promise<void>,
+  inBrowser: Browser = browser,
 ) => {
-  const context = await browser.newContext(options);
+  const context = await inBrowser.newContext(options);
   try {
     await use(context);
   } finally {
@@ -261,8 +292,8 @@ const withContext = async (
 };
 
 /** Only the page, the API address (the loader) and the frame address were asked for; nothing failed. */
-const expectOnlyServiceRequests = async (page: Page, seen: Recorder) => {
-  const allowed = new Set([host.origin, stack.production, frameAddress]);
+const expectOnlyServiceRequests = async (page: Page, seen: Recorder, pageOrigin = host.origin) => {
+  const allowed = new Set([pageOrigin, stack.production, frameAddress]);
   expect(seen.requests.filter((url) => !allowed.has(new URL(url).origin))).toEqual([]);
   expect(seen.failed.filter((url) => !url.endsWith('/favicon.ico'))).toEqual([]);
   expect(seen.consoleErrors).toEqual([]);
@@ -317,9 +348,7 @@ describe('the sign-up form on a customer’s page', () => {
       await onStep(f, 'Thank you, your details have been sent');
       await waitForSubmitted(page, 1);
       await screenshot(page, '1280-sent');
-      // Once, and only once: nothing more arrives.
-      await page.waitForTimeout(300);
-      expect((await record(page)).submitted).toBe(1);
+      await expectSubmittedOnce(page, f);
       expect((await record(page)).errors).toEqual([]);
 
       await expectClients(session.id, session.reference, PEOPLE.slice(0, 1));
@@ -335,11 +364,20 @@ describe('the sign-up form on a customer’s page', () => {
           () => document.querySelector('iframe')?.getBoundingClientRect().height ?? 0,
         ),
       });
-      for (let i = 0; i < 20 && (await heights()).content !== (await heights()).frame; i += 1)
-        await page.waitForTimeout(50);
+      // The frame's last resize has been applied once the iframe is as tall as the frame's content.
+      await page.waitForFunction((title) => {
+        const iframe = document.querySelector(`iframe[title="${title}"]`) as HTMLIFrameElement | null;
+        const last = (window as unknown as { host: HostRecord }).host.messages
+          .map((m) => JSON.parse(m.data) as { type: string; height?: number })
+          .filter((m) => m.type === 'resize')
+          .at(-1);
+        return iframe !== null && last !== undefined && iframe.getBoundingClientRect().height === last.height;
+      }, FRAME_TITLE);
       const sizes = await heights();
       expect(sizes.frame).toBe(sizes.content);
       expect(sizes.content).toBeGreaterThan(200);
+      // Still once, after everything since.
+      expect((await record(page)).submitted).toBe(1);
     });
   }, 120_000);
 
@@ -589,16 +627,14 @@ describe('the sign-up form on a customer’s page', () => {
     const people = PEOPLE.slice(0, 2);
     let first: Awaited<ReturnType<typeof expectClients>> | undefined;
     await withContext(DESKTOP, async (context) => {
-      const page = await context.newPage();
-      await page.goto(host.url(session.session_token));
-      const f = form(page);
-      await fillForm(f, people);
-      await f.getByRole('button', { name: 'Send my details' }).click();
-      await waitForSubmitted(page, 1);
+      const sent = await context.newPage();
+      await sent.goto(host.url(session.session_token));
+      await fillForm(form(sent), people);
+      await form(sent).getByRole('button', { name: 'Send my details' }).click();
+      await waitForSubmitted(sent, 1);
       first = await expectClients(session.id, session.reference, people);
-    });
-    await withContext(DESKTOP, async (context) => {
-      // Another visit: the form says it was sent, and offers to correct it.
+      await sent.close();
+      // Another visit from the same browser: the form says it was sent, and offers to correct it.
       const page = await context.newPage();
       await page.goto(host.url(session.session_token));
       const f = form(page);
@@ -790,18 +826,20 @@ describe('the sign-up form on a customer’s page', () => {
         await page.setViewportSize({ width: 1280, height: 800 });
       };
       const steps: string[] = [];
+      const checked: string[] = [];
       await fillForm(f, PEOPLE.slice(0, 2), async (step) => {
         steps.push(step);
         await check(step);
-        // The same step with every message showing.
+        checked.push(step);
+        // The same step with every message showing: Continue on the empty step stays on it, with its
+        // summary of what to fix.
         if (step !== 'review') {
           const before = await f.locator('h1').innerText();
           await f.getByRole('button', { name: 'Continue' }).click();
-          if (
-            (await f.locator('h1').innerText()) === before &&
-            (await f.locator('.summary:not([hidden])').count())
-          )
-            await check(`${step} with messages`);
+          await f.locator('.summary:not([hidden])').waitFor();
+          expect(await f.locator('h1').innerText()).toBe(before);
+          await check(`${step} with messages`);
+          checked.push(`${step} with messages`);
         }
       });
       expect(steps).toEqual([
@@ -815,12 +853,150 @@ describe('the sign-up form on a customer’s page', () => {
         'consents',
         'review',
       ]);
+      // Every step was checked, and every step but the review again with its messages.
+      expect(checked).toEqual(
+        steps.flatMap((step) => (step === 'review' ? [step] : [step, `${step} with messages`])),
+      );
       await f.getByRole('button', { name: 'Send my details' }).click();
       await onStep(f, 'Thank you, your details have been sent');
       await check('sent');
       expect(found).toEqual([]);
     });
   }, 180_000);
+});
+
+describe('with third-party cookies blocked, on a page of another site than the frame', () => {
+  let blocking: Browser;
+  let crossSite: HostPage;
+
+  beforeAll(async () => {
+    [blocking, crossSite] = await Promise.all([
+      launchChromiumWithoutThirdPartyCookies(),
+      startHostPage(stack.production, frameAddress, 'localhost'),
+    ]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await blocking?.close();
+    await crossSite?.stop();
+  });
+
+  /** The frame is a third party here, and its storage access is what a blocked third party has. */
+  const expectThirdParty = async (page: Page) => {
+    expect(new URL(page.url()).hostname).toBe('localhost');
+    expect(await (await frameOf(page)).evaluate(() => document.hasStorageAccess())).toBe(false);
+  };
+
+  test('four buyers at 320 px: sent, onSubmitted once, the clients read back; a reload keeps the draft', async () => {
+    const session = await openSession();
+    await withContext(
+      PHONE,
+      async (context) => {
+        const { page, seen } = await openRecorded(context, crossSite.url(session.session_token));
+        await expectThirdParty(page);
+        const f = form(page);
+        await onStep(f, 'Buyers');
+        await f.getByLabel('4 buyers').check();
+        await next(f, 'Buyer 1: name and contact details');
+        const saved = page.waitForResponse(
+          (r) => r.url() === `${frameAddress}/api/draft` && (r.request().postData() ?? '').includes('Maria'),
+        );
+        await f.getByLabel('First name').fill('Maria');
+        expect((await saved).status()).toBe(204);
+        // The partitioned binding cookie is kept: a reload shows the draft.
+        await page.reload();
+        await onStep(f, 'Buyer 1: name and contact details');
+        expect(await f.getByLabel('First name').inputValue()).toBe('Maria');
+        await f.getByRole('button', { name: 'Back' }).click();
+
+        const frame = await frameOf(page);
+        await fillForm(f, PEOPLE, async (step) => {
+          const sideways = await frame.evaluate(
+            () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+          );
+          expect({ step, sideways }).toEqual({ step, sideways: false });
+        });
+        await screenshot(page, '320-third-party-review');
+        await f.getByRole('button', { name: 'Send my details' }).click();
+        await onStep(f, 'Thank you, your details have been sent');
+        await waitForSubmitted(page, 1);
+        await expectSubmittedOnce(page, f);
+        await expectClients(session.id, session.reference, PEOPLE);
+        await expectOnlyServiceRequests(page, seen, crossSite.origin);
+        await expectOnlyFrameSignals(page, PEOPLE);
+        // Neither the page nor the frame's own script can read the binding.
+        for (const each of page.frames())
+          expect(await each.evaluate(() => document.cookie)).not.toContain('onbb_');
+      },
+      blocking,
+    );
+  }, 180_000);
+
+  test('a browser that refuses the cookie fills and sends the form in one sitting; its drafts are refused', async () => {
+    const session = await openSession();
+    await withContext(
+      PHONE,
+      async (context) => {
+        // The frame's cookie is gone before each of its API requests leaves (as where the browser refuses
+        // every cookie of a frame): the service never sees a binding from this browser.
+        await context.route(`${frameAddress}/api/**`, async (route) => {
+          await context.clearCookies();
+          await route.continue();
+        });
+        const { page } = await openRecorded(context, crossSite.url(session.session_token));
+        await expectThirdParty(page);
+        const f = form(page);
+        await onStep(f, 'Buyers');
+        await f.getByLabel('1 buyer', { exact: true }).check();
+        const refused = page.waitForResponse((r) => r.url() === `${frameAddress}/api/draft`);
+        await next(f, 'Buyer 1: name and contact details');
+        expect((await refused).status()).toBe(403);
+        // The form says so, and stops trying.
+        await f.getByText('This browser does not keep unsent answers').waitFor();
+        await f.getByRole('button', { name: 'Back' }).click();
+
+        await fillForm(f, PEOPLE.slice(0, 1));
+        await f.getByRole('button', { name: 'Send my details' }).click();
+        await onStep(f, 'Thank you, your details have been sent');
+        await waitForSubmitted(page, 1);
+        await expectClients(session.id, session.reference, PEOPLE.slice(0, 1));
+        expect((await record(page)).errors).toEqual([]);
+      },
+      blocking,
+    );
+  }, 180_000);
+
+  test('another browser with the same token gets an empty form, not the first browser’s draft', async () => {
+    const session = await openSession();
+    await withContext(
+      DESKTOP,
+      async (context) => {
+        const page = await context.newPage();
+        await page.goto(crossSite.url(session.session_token));
+        const f = form(page);
+        await onStep(f, 'Buyers');
+        await f.getByLabel('2 buyers').check();
+        await next(f, 'Buyer 1: name and contact details');
+        const saved = page.waitForResponse(
+          (r) => r.url() === `${frameAddress}/api/draft` && (r.request().postData() ?? '').includes('Secret'),
+        );
+        await f.getByLabel('First name').fill('Secret');
+        expect((await saved).status()).toBe(204);
+      },
+      blocking,
+    );
+    await withContext(
+      DESKTOP,
+      async (context) => {
+        const page = await context.newPage();
+        await page.goto(crossSite.url(session.session_token));
+        const f = form(page);
+        await onStep(f, 'Buyers');
+        expect(await f.getByLabel('2 buyers').isChecked()).toBe(false);
+      },
+      blocking,
+    );
+  }, 120_000);
 });
 
 describe('the built files', () => {

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface HostPage {
-  /** The page's origin, `http://127.0.0.1:{port}`. */
+  /** The page's origin, `http://{hostname}:{port}`. */
   origin: string;
   /** The page that mounts the form with `sessionToken`. */
   url(sessionToken: string): string;
@@ -68,8 +68,15 @@ const page = (api: string) => `<!doctype html>
 </html>
 `;
 
-/** Serves the customer's page for the API at `api` and the frame at `frame` (origins). */
-export const startHostPage = async (api: string, frame: string): Promise<HostPage> => {
+/**
+ * Serves the customer's page for the API at `api` and the frame at `frame` (origins). At `127.0.0.1` it is
+ * the frame's site (ports do not make sites); at `localhost` another site, so the frame is a third party.
+ */
+export const startHostPage = async (
+  api: string,
+  frame: string,
+  hostname: '127.0.0.1' | 'localhost' = '127.0.0.1',
+): Promise<HostPage> => {
   const csp = [
     "default-src 'none'",
     `script-src 'self' ${api}`,
@@ -98,7 +105,7 @@ export const startHostPage = async (api: string, frame: string): Promise<HostPag
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = `http://${hostname}:${(server.address() as AddressInfo).port}`;
   return {
     origin,
     url: (sessionToken) => `${origin}/?token=${encodeURIComponent(sessionToken)}`,

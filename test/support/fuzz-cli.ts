@@ -26,6 +26,7 @@ try {
         seconds: Number(figures.seconds.toFixed(1)),
         cases_per_second: Number((figures.cases / figures.seconds).toFixed(0)),
         statuses: figures.statuses,
+        frame_api_statuses: figures.frameApi,
         status_5xx: fivexx,
         unsent_by_the_client: figures.unsent,
         ordinary_request_after: after.status,

@@ -1,13 +1,16 @@
 // test support -> a property-based fuzzer of the running local stack (fast-check): malformed requests of
 // every kind to every endpoint of both API addresses, the frame API and the hosted pages. Each answer
 // must be the service's own: never a 5xx, and on the API and frame addresses a `Service-Request-Id` and,
-// on an error, the JSON error body. Used by test/api/fuzz.test.ts (a fixed seed, a few hundred cases) and
+// on an error, the JSON error body. The frame API's credentials are fuzzed too (session tokens, binding
+// cookies, Origin, Sec-Fetch-Site): a person's draft and submission are stored first through the frame,
+// and no answer may ever contain them, since no request holds that person's browser binding. Used by test/api/fuzz.test.ts (a fixed seed, a few hundred cases) and
 // `npm run fuzz` (test/support/fuzz-cli.ts: 10,000 cases by default, figures printed).
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { FRAME_ROUTES } from '../../lambdas/api/frame-routes';
 import { ROUTES } from '../../lambdas/api/routes';
 import { bearer, call, contentDigest, exchange, multipart, type Part } from './api-client';
+import { frameRequest, newBrowser } from './frame-client';
 import { devBootstrap, type RunningStack } from './local-stack';
 import { contractPdf } from './pdfs';
 
@@ -21,7 +24,63 @@ export interface FuzzTarget {
   /** Credentials a request may carry instead (of the other environment, of another kind, malformed). */
   credentials: string[];
   pdf: Uint8Array;
+  /** Text of the answers a person stored through each frame (a draft and a submission): never to be seen. */
+  storedAnswers: string[];
+  /** Binding cookies a request may carry: another browser's real one, made up, malformed. */
+  cookies: string[];
 }
+
+/** Answers the frame API takes, with `marker` in what only the person's browser may read back. */
+const personsAnswers = (marker: string) => ({
+  buyers: [
+    {
+      first_name: 'Maria',
+      last_name: 'Rossi',
+      email: 'maria@example.com',
+      mobile: '0400 000 001',
+      date_of_birth: '1988-07-31',
+      address: {
+        line1: `1 ${marker} Lane`,
+        suburb: 'Carlton',
+        state: 'VIC',
+        postcode: '3053',
+        country: 'Australia',
+      },
+    },
+  ],
+  property: { address: { line1: '3 High Street', suburb: 'Kew', state: 'VIC', postcode: '3101' } },
+  payment: { method: 'loan', lender: `${marker} Bank` },
+  consents: { privacy: true, terms: true },
+});
+
+/**
+ * A person's submission and then draft through the frame at `frame` with `token`, each holding a marker
+ * of its own; answers the markers, and another browser's binding cookie (which holds a draft of its own).
+ */
+const storeAnswers = async (frame: string, token: string): Promise<{ markers: string[]; other: string }> => {
+  const person = newBrowser();
+  const [sent, drafted] = [
+    `Wombat${randomUUID().replaceAll('-', '')}`,
+    `Numbat${randomUUID().replaceAll('-', '')}`,
+  ];
+  await frameRequest(`${frame}/api/form`, 'GET', { token, browser: person });
+  const submitted = await frameRequest(`${frame}/api/submit`, 'POST', {
+    token,
+    browser: person,
+    body: { answers: personsAnswers(sent) },
+  });
+  const draft = await frameRequest(`${frame}/api/draft`, 'PUT', {
+    token,
+    browser: person,
+    body: { answers: { note: drafted } },
+  });
+  const other = newBrowser();
+  await frameRequest(`${frame}/api/form`, 'GET', { token, browser: other });
+  await frameRequest(`${frame}/api/draft`, 'PUT', { token, browser: other, body: { answers: { step: 1 } } });
+  if (submitted.status !== 200 || draft.status !== 204 || other.cookie === undefined)
+    throw new Error(`storing a person's answers: ${submitted.status} ${draft.status}`);
+  return { markers: [sent, drafted], other: other.cookie };
+};
 
 /** Opens what the fuzzer's requests use: keys, tokens, a session token, a small PDF. */
 export const fuzzTarget = async (stack: RunningStack): Promise<FuzzTarget> => {
@@ -37,6 +96,11 @@ export const fuzzTarget = async (stack: RunningStack): Promise<FuzzTarget> => {
     return answer.body.session_token as string;
   };
   const productionSession = await session(stack.production, production);
+  const sandboxSession = await session(stack.sandbox, sandbox);
+  const stored = [
+    await storeAnswers(stack.frame.production, productionSession),
+    await storeAnswers(stack.frame.sandbox, sandboxSession),
+  ];
   return {
     bases: {
       api: [stack.production, stack.sandbox],
@@ -47,7 +111,7 @@ export const fuzzTarget = async (stack: RunningStack): Promise<FuzzTarget> => {
       [stack.production]: production,
       [stack.sandbox]: sandbox,
       [stack.frame.production]: productionSession,
-      [stack.frame.sandbox]: await session(stack.sandbox, sandbox),
+      [stack.frame.sandbox]: sandboxSession,
     },
     credentials: [
       production,
@@ -60,6 +124,15 @@ export const fuzzTarget = async (stack: RunningStack): Promise<FuzzTarget> => {
       'onbs_AAAAAAAAAAAAAAAAAAAAAA',
     ],
     pdf: await contractPdf(1),
+    storedAnswers: stored.flatMap((each) => each.markers),
+    cookies: [
+      ...stored.map((each) => each.other),
+      `onboarding_browser=onbb_${'A'.repeat(32)}`,
+      'onboarding_browser=onbb_short',
+      'onboarding_browser=',
+      `onboarding_browser=${stored[0]?.other.split('=')[1]}; onboarding_browser=onbb_${'B'.repeat(32)}`,
+      'other=1',
+    ],
   };
 };
 
@@ -264,6 +337,28 @@ export const requestOf = (target: FuzzTarget): fc.Arbitrary<FuzzRequest> =>
           },
         ),
         body: bodyOf(target),
+        // The frame API's own: what a browser says of the request, and the binding it carries.
+        fetchSite: fc.oneof(
+          { arbitrary: fc.constant('same-origin'), weight: 6 },
+          { arbitrary: fc.constantFrom('cross-site', 'same-site', 'none', undefined), weight: 3 },
+          { arbitrary: nasty(), weight: 1 },
+        ),
+        origin: fc.oneof(
+          { arbitrary: fc.constant(undefined), weight: 4 },
+          { arbitrary: fc.constantFrom(...target.bases.frame, ...target.bases.api, 'null'), weight: 2 },
+          { arbitrary: nasty(), weight: 1 },
+        ),
+        cookie: fc.oneof(
+          { arbitrary: fc.constant(undefined), weight: 3 },
+          { arbitrary: fc.constantFrom(...target.cookies), weight: 3 },
+          {
+            arbitrary: fc
+              .stringMatching(/^[A-Za-z0-9]{32}$/)
+              .map((random) => `onboarding_browser=onbb_${random}`),
+            weight: 2,
+          },
+          { arbitrary: nasty().map((text) => `onboarding_browser=${text}`), weight: 1 },
+        ),
       }),
     )
     .map((r) => {
@@ -282,6 +377,11 @@ export const requestOf = (target: FuzzTarget): fc.Arbitrary<FuzzRequest> =>
               : 'sha-256=:nope:';
       const contentType = r.body?.contentType ?? r.contentType;
       if (bytes && contentType !== undefined) headers['content-type'] = safe(contentType);
+      if (r.host === 'frame') {
+        if (r.fetchSite !== undefined) headers['sec-fetch-site'] = safe(r.fetchSite);
+        if (r.origin !== undefined) headers.origin = safe(r.origin);
+        if (r.cookie !== undefined) headers.cookie = safe(r.cookie);
+      }
       return { host: r.host, url: `${r.base}${path}${r.query}`, method, headers, body: bytes };
     });
 
@@ -294,9 +394,16 @@ const isStaticFile = (request: FuzzRequest): boolean =>
  * the API (its addresses, `/onboarding.js` and the frame API) a `Service-Request-Id`, and on an error
  * the JSON error body.
  */
-export const faultOf = async (request: FuzzRequest, response: Response): Promise<string | null> => {
+export const faultOf = async (
+  request: FuzzRequest,
+  response: Response,
+  storedAnswers: readonly string[] = [],
+): Promise<string | null> => {
   const text = await response.text();
   if (response.status >= 500) return `${response.status}: ${text.slice(0, 300)}`;
+  const seen = storedAnswers.find((marker) => text.includes(marker));
+  if (seen !== undefined)
+    return `${response.status} shows a stored answer (${seen}) to a request without its browser`;
   if (isStaticFile(request)) return null;
   const id = response.headers.get('service-request-id');
   if (!id || !/^rqs_[A-Za-z0-9]+$/.test(id)) return `${response.status} without a Service-Request-Id`;
@@ -317,6 +424,8 @@ export interface FuzzFigures {
   statuses: Record<string, number>;
   /** Requests refused before an answer (the HTTP client's own refusal of what it cannot send). */
   unsent: number;
+  /** Answers of the frame API (`/api/…` on a frame address), by status. */
+  frameApi: Record<string, number>;
 }
 
 /**
@@ -328,7 +437,7 @@ export const fuzz = async (
   target: FuzzTarget,
   options: { seed: number; numRuns: number },
 ): Promise<FuzzFigures> => {
-  const figures: FuzzFigures = { cases: 0, seconds: 0, statuses: {}, unsent: 0 };
+  const figures: FuzzFigures = { cases: 0, seconds: 0, statuses: {}, unsent: 0, frameApi: {} };
   const started = performance.now();
   await fc.assert(
     fc.asyncProperty(requestOf(target), async (request) => {
@@ -350,7 +459,9 @@ export const fuzz = async (
         throw error;
       }
       figures.statuses[response.status] = (figures.statuses[response.status] ?? 0) + 1;
-      const fault = await faultOf(request, response);
+      if (request.host === 'frame' && new URL(request.url).pathname.startsWith('/api'))
+        figures.frameApi[response.status] = (figures.frameApi[response.status] ?? 0) + 1;
+      const fault = await faultOf(request, response, target.storedAnswers);
       if (fault) throw new Error(`${request.method} ${request.url.slice(0, 300)}: ${fault}`);
     }),
     { seed: options.seed, numRuns: options.numRuns, endOnFailure: true },

@@ -1,6 +1,9 @@
 // frontend/onboarding/frame -> the frame API (README: Frame API), on the frame's own origin, with the
-// session token as the bearer credential. A 401 is a `SessionInvalidError`, a 422 on submit an
-// `AnswersInvalidError` naming the fields; anything else an `Error` worth retrying.
+// session token as the bearer credential and the frame's own cookie (the browser binding, which the
+// service sets and no script reads) binding the answers to this browser. A 401 is a
+// `SessionInvalidError`, a 422 on submit an `AnswersInvalidError` naming the fields, a draft the service
+// does not keep (this browser refuses the cookie) a `DraftNotKeptError`; anything else an `Error` worth
+// retrying.
 import type { Problem } from './validate';
 
 export interface FormState {
@@ -20,6 +23,14 @@ export class AnswersInvalidError extends Error {
   constructor(readonly fields: Problem[]) {
     super('The service did not take the answers.');
     this.name = 'AnswersInvalidError';
+  }
+}
+
+/** This browser keeps no binding cookie, so no draft is kept: the form is filled in one sitting. */
+export class DraftNotKeptError extends Error {
+  constructor() {
+    super('This browser does not keep the frame’s cookie, so drafts are not kept.');
+    this.name = 'DraftNotKeptError';
   }
 }
 
@@ -51,6 +62,9 @@ const fieldsOf = (body: Record<string, unknown>): Problem[] => {
   });
 };
 
+const codeOf = (body: Record<string, unknown>): unknown =>
+  (body.error as { code?: unknown } | undefined)?.code;
+
 export const frameApi = (sessionToken: string): FrameApi => {
   const request = async (method: string, path: string, body?: string, keepalive = false) => {
     const response = await fetch(path, {
@@ -62,7 +76,8 @@ export const frameApi = (sessionToken: string): FrameApi => {
       },
       body,
       cache: 'no-store',
-      credentials: 'omit',
+      // The binding cookie: the frame's own, sent to its own origin only.
+      credentials: 'same-origin',
       keepalive,
     });
     if (response.status === 401) throw new SessionInvalidError();
@@ -81,6 +96,8 @@ export const frameApi = (sessionToken: string): FrameApi => {
     },
     saveDraft: async (body, keepalive) => {
       const response = await request('PUT', '/api/draft', body, keepalive);
+      if (response.status === 403 && codeOf(await readJson(response)) === 'draft_not_kept')
+        throw new DraftNotKeptError();
       if (!response.ok) throw new Error(`PUT /api/draft answered ${response.status}`);
     },
     submit: async (answers) => {

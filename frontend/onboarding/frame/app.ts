@@ -27,6 +27,7 @@ const SAVE_TEXT: Record<SaveStatus | 'idle', string> = {
   saving: 'Saving…',
   saved: 'Your answers are saved.',
   failed: 'Your latest answers are not saved yet. Check your connection.',
+  not_kept: 'This browser does not keep unsent answers: finish and submit the form before you leave.',
 };
 
 const sentOn = (iso: string): string => {

@@ -1,8 +1,10 @@
 // frontend/onboarding/frame -> the draft saved against the session as the person types (PUT
 // /api/draft): shortly after they stop, at once when they change step, and with `keepalive` when the
 // page goes away, so a reload keeps what they typed. One save at a time; an unchanged draft is not sent.
+// A browser whose drafts the service does not keep (it refuses the frame's cookie) stops saving.
+import { DraftNotKeptError } from './api';
 
-export type SaveStatus = 'saved' | 'saving' | 'failed';
+export type SaveStatus = 'saved' | 'saving' | 'failed' | 'not_kept';
 
 export interface DraftSaver {
   /** Something changed: save once the person pauses. */
@@ -23,6 +25,7 @@ export const draftSaver = (
   let timer: ReturnType<typeof setTimeout> | undefined;
   let dirty = false;
   let running: Promise<void> | null = null;
+  let notKept = false;
   const body = () => JSON.stringify({ answers: snapshot() });
   // What the service already has: the draft as loaded.
   let lastSaved = body();
@@ -36,8 +39,9 @@ export const draftSaver = (
       try {
         await save(next, false);
         lastSaved = next;
-      } catch {
-        onStatus('failed');
+      } catch (error) {
+        notKept = error instanceof DraftNotKeptError;
+        onStatus(notKept ? 'not_kept' : 'failed');
         return;
       }
     }
@@ -56,7 +60,7 @@ export const draftSaver = (
   };
 
   const leave = () => {
-    if (!dirty && !running) return;
+    if (notKept || (!dirty && !running)) return;
     clearTimeout(timer);
     const next = body();
     if (next === lastSaved) return;
@@ -76,6 +80,7 @@ export const draftSaver = (
 
   return {
     changed: () => {
+      if (notKept) return;
       dirty = true;
       clearTimeout(timer);
       timer = setTimeout(() => void flush(), PAUSE_MS);

@@ -43,8 +43,13 @@ export const keys = {
     sk: 'ONBREF',
   }),
   sessionToken: (hash: string): ItemKey => ({ pk: `ONBTOKEN#${hash}`, sk: 'ONBTOKEN' }),
-  /** The form's answers of one onboarding, sealed: the draft and the latest submission's. */
+  /** The form's answers of one onboarding, sealed: the latest submission's, with the browser that sent it. */
   onboardingAnswers: (id: string): ItemKey => ({ pk: `ONBANSWERS#${id}`, sk: 'ONBANSWERS' }),
+  /** One browser's draft of an onboarding's form, by its binding's key. */
+  onboardingDraft: (id: string, browserKey: string): ItemKey => ({
+    pk: `ONBANSWERS#${id}`,
+    sk: `DRAFT#${browserKey}`,
+  }),
 
   client: (id: string): ItemKey => ({ pk: `CLI#${id}`, sk: 'CLI' }),
   clientList: (integrationId: string): string => `CLIS#${integrationId}`,

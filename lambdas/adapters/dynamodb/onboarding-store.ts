@@ -1,11 +1,12 @@
 // adapter -> onboardings: each under its caller's unique reference, reachable from every session token
 // issued for it; a submission replaces the onboarding and upserts its clients together, with its events
-// and the form's sealed answers (kept apart, under ONBANSWERS#, so reading an onboarding never reads them).
-import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// and the form's sealed answers (kept apart, under ONBANSWERS#, so reading an onboarding never reads them):
+// the latest submission's with the key of the browser that sent it, and each browser's draft on its own.
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ConcurrentChange, notFound } from '../../core/errors';
 import type { ServiceEvent } from '../../core/events';
 import type { Client, Micros, Onboarding, Scope } from '../../core/model';
-import type { Clock, OnboardingStore, StoredAnswers, WorkflowRun } from '../../core/ports';
+import type { Clock, OnboardingStore, StoredAnswers, SubmittedAnswers, WorkflowRun } from '../../core/ports';
 import { clientItem, eventWrites, type Item, onboardingItem, runWrites, toOnboarding } from './items';
 import { keys } from './keys';
 import { getItem } from './table';
@@ -85,10 +86,10 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
     onboarding: Onboarding,
     clients: Client[],
     events: ServiceEvent[],
-    { sealedAnswers, runs = [] }: { sealedAnswers?: string; runs?: WorkflowRun[] } = {},
+    { answers: submittedAnswers, runs = [] }: { answers?: SubmittedAnswers; runs?: WorkflowRun[] } = {},
   ): Promise<void> {
     const answers: GuardedWrite[] =
-      sealedAnswers === undefined
+      submittedAnswers === undefined
         ? []
         : [
             {
@@ -96,18 +97,33 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
                 Update: {
                   TableName: this.tableName,
                   Key: keys.onboardingAnswers(onboarding.id),
-                  UpdateExpression:
-                    'SET #type = :type, onboarding_id = :id, submitted = :sealed, submitted_saved_at = :at REMOVE draft, draft_saved_at',
+                  UpdateExpression: `SET #type = :type, onboarding_id = :id, submitted = :sealed, submitted_saved_at = :at${
+                    submittedAnswers.by === null ? ' REMOVE submitted_by' : ', submitted_by = :by'
+                  }`,
                   ExpressionAttributeNames: { '#type': 'type' },
                   ExpressionAttributeValues: {
                     ':type': 'onboarding_answers',
                     ':id': onboarding.id,
-                    ':sealed': sealedAnswers,
+                    ':sealed': submittedAnswers.sealed,
                     ':at': onboarding.submittedAt ?? this.clock.now(),
+                    ...(submittedAnswers.by !== null && { ':by': submittedAnswers.by }),
                   },
                 },
               },
             },
+            // The sending browser's draft is done with; other browsers keep theirs.
+            ...(submittedAnswers.by === null
+              ? []
+              : [
+                  {
+                    write: {
+                      Delete: {
+                        TableName: this.tableName,
+                        Key: keys.onboardingDraft(onboarding.id, submittedAnswers.by),
+                      },
+                    },
+                  },
+                ]),
           ];
     await transactWrite(this.doc, [
       {
@@ -129,27 +145,32 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
     ]);
   }
 
-  async saveDraft(onboardingId: string, sealed: string, now: Micros): Promise<void> {
+  async saveDraft(onboardingId: string, browserKey: string, sealed: string, now: Micros): Promise<void> {
     await this.doc.send(
-      new UpdateCommand({
+      new PutCommand({
         TableName: this.tableName,
-        Key: keys.onboardingAnswers(onboardingId),
-        UpdateExpression: 'SET #type = :type, onboarding_id = :id, draft = :sealed, draft_saved_at = :at',
-        ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: {
-          ':type': 'onboarding_answers',
-          ':id': onboardingId,
-          ':sealed': sealed,
-          ':at': now,
+        Item: {
+          ...keys.onboardingDraft(onboardingId, browserKey),
+          type: 'onboarding_draft',
+          onboarding_id: onboardingId,
+          draft: sealed,
+          draft_saved_at: now,
         },
       }),
     );
   }
 
-  async getAnswers(onboardingId: string): Promise<StoredAnswers> {
-    const item = await getItem(this.doc, this.tableName, keys.onboardingAnswers(onboardingId));
+  async getAnswers(onboardingId: string, browserKey: string): Promise<StoredAnswers> {
+    const [submission, draft] = await Promise.all([
+      getItem(this.doc, this.tableName, keys.onboardingAnswers(onboardingId)),
+      getItem(this.doc, this.tableName, keys.onboardingDraft(onboardingId, browserKey)),
+    ]);
     const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-    return { draft: text(item?.draft), submitted: text(item?.submitted) };
+    return {
+      draft: text(draft?.draft),
+      submitted: text(submission?.submitted),
+      submittedBy: text(submission?.submitted_by),
+    };
   }
 
   /** Sets only the acceptance, so a submission written meanwhile keeps its clients. */
