@@ -44,12 +44,6 @@ const ALLOWED: Record<string, { rules: Rule[]; why: string }> = {
     rules: ['timer'],
     why: 'a receiver that answers each request 20 ms late, so that attempts are under way at the kill; no test waits on it',
   },
-  // Removed on branch frame-credentials (issue 32 items 3, 4 and 10's embed example, another engineer's):
-  // drop this entry when that branch is merged.
-  'test/browser/onboarding-form.test.ts': {
-    rules: ['waitForTimeout'],
-    why: 'waitForTimeout(300) and (50), being replaced by waits for states on branch frame-credentials',
-  },
 };
 
 const COMPARISONS = new Set([
