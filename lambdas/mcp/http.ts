@@ -136,7 +136,7 @@ export const mcpHttpHandler = (
       return errorAnswer(code, message, challenge({ error: 'invalid_token', error_description: message }));
     }
     const { caller } = check;
-    const extra: McpAuthExtra = { personId: caller.personId };
+    const extra: McpAuthExtra = { personId: caller.personId, environments: caller.environments };
     const authInfo: AuthInfo = {
       token: caller.token,
       clientId: caller.clientId,
