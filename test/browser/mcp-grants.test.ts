@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { Browser } from 'playwright-core';
+import { fuzzMcp, mcpFuzzTarget } from '../support/fuzz-mcp';
 import { type RunningStack, useLocalStack } from '../support/local-stack';
 import { type ConnectedAgent, callTool, connectAgent, ok, type Person, refusal } from '../support/mcp-agent';
 import { type ConnectedSdk1Agent, connectSdk1Agent } from '../support/mcp-agent-sdk1';
@@ -194,4 +195,25 @@ describe('the environments a client may change', () => {
       await agent.close();
     }
   }, 180_000);
+});
+
+describe('random tool calls through both clients (test/support/fuzz-mcp.ts; `npm run fuzz` runs many more)', () => {
+  test('300 calls (seed 20261127): each answer read by its client, errors in the service shape, no 5xx', async () => {
+    const target = await mcpFuzzTarget(stack, browser);
+    try {
+      const figures = await fuzzMcp(target, { seed: 20261127, numRuns: 300 });
+      expect(figures.cases).toBe(300);
+      // The run reached past the first refusals, through both clients: successes, and refusals of several kinds.
+      for (const generation of ['sdk1', 'sdk2'] as const) {
+        expect([generation, Object.keys(figures.outcomes[generation]).length > 2]).toEqual([
+          generation,
+          true,
+        ]);
+      }
+      expect(figures.outcomes.sdk1.ok).toBeGreaterThan(0);
+      expect(figures.outcomes.sdk2.environment_not_allowed).toBeGreaterThan(0);
+    } finally {
+      await target.close();
+    }
+  }, 300_000);
 });
