@@ -217,7 +217,7 @@ test('an MCP client: registration, sign-up, consent, code, token for exactly the
     expectOnlyOwnRequests(person.requests, issuer, client.redirectUri);
     expect(await person.violations()).toEqual([]);
   });
-});
+}, 120_000);
 
 test('the sandbox MCP server is a resource of its own: its consent, its audience; the client revokes', async () => {
   const client = await newClient();
