@@ -2,7 +2,6 @@
 // wired to AWS, for the paths API Gateway cannot take (100 MB bodies). CloudFront routes by path, not
 // method, so every method of those paths arrives here and is answered by the same handler code.
 
-import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import * as z from 'zod/mini';
 import { sdkOriginSecret } from '../lambdas/adapters/origin-secret-ports';
@@ -12,7 +11,7 @@ import { acceptedValues } from '../lambdas/core/origin-secret-ports';
 import { apiListener } from '../lambdas/hosts/api-host';
 import { kmsTokenKeys } from '../lambdas/hosts/aws/kms-token-keys';
 import { awsServices } from '../lambdas/hosts/aws/services';
-import { answerProtocolErrorsAsJson } from '../lambdas/hosts/http-protocol-errors';
+import { createJsonServer } from '../lambdas/hosts/http-protocol-errors';
 import { originVerifier } from '../lambdas/hosts/origin-verify';
 
 /** How soon a request history record is written once its call is answered. */
@@ -40,7 +39,7 @@ const services = await awsServices(
 const serve = apiListener(services, services.settings.environment);
 const header = config.ORIGIN_VERIFY_HEADER.toLowerCase();
 
-const server = createServer({ requestTimeout: 15 * 60_000 }, (request, response) => {
+const server = createJsonServer({ requestTimeout: 15 * 60_000 }, (request, response) => {
   if (request.url === '/healthz') {
     response.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
     return;
@@ -52,8 +51,6 @@ const server = createServer({ requestTimeout: 15 * 60_000 }, (request, response)
     request.resume();
   });
 });
-
-answerProtocolErrorsAsJson(server);
 
 server.listen(config.PORT, () => log.info('upload ingest listening', { port: config.PORT }));
 

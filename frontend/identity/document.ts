@@ -32,6 +32,17 @@ a{color:#1f5fbf}
 a:hover{color:#174a96}
 :focus-visible{outline:3px solid #f0a500;outline-offset:2px}
 .address{overflow-wrap:anywhere}
+fieldset{margin:0 0 1rem;padding:0;border:0}
+legend{font-weight:600;margin:0 0 .5rem;padding:0}
+.choice{display:flex;align-items:center;gap:.5rem}
+.choice input{display:inline-block;width:1.125rem;height:1.125rem;margin:0}
+.choice label{margin:0}
+.choice+.hint{margin:0 0 .75rem 1.625rem}
+.reach strong{display:none}
+form:not(:has(#environment-sandbox:checked)):not(:has(#environment-production:checked)) .reach-none,
+form:has(#environment-sandbox:checked):not(:has(#environment-production:checked)) .reach-sandbox,
+form:not(:has(#environment-sandbox:checked)):has(#environment-production:checked) .reach-production,
+form:has(#environment-sandbox:checked):has(#environment-production:checked) .reach-both{display:inline}
 `;
 
 /** The CSP source that allows the inline stylesheet, and only it. */

@@ -62,6 +62,7 @@ export const ERROR_STATUS = {
   organisation_exists: 409,
   organisation_required: 403,
   endpoint_disabled: 409,
+  environment_not_allowed: 403,
   // The frame API's (frontend/onboarding/README.md), answered on the frame address only
   session_invalid: 401,
   answers_too_large: 413,

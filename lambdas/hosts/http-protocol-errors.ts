@@ -1,8 +1,17 @@
 // host -> the answers Node's HTTP layer would otherwise make itself, before any route sees the request
-// (malformed framing, oversized headers, an `Expect` other than 100-continue), given in the service's own
-// shape: the JSON error body and a `Service-Request-Id`. Deployed, CloudFront and API Gateway answer
-// such requests themselves (README, "Answers made before the service").
-import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+// (malformed framing, oversized headers, an `Expect` other than 100-continue, an HTTP/1.1 request without
+// `Host`, which Node answers with a bare 400, and `CONNECT`, to which it answers nothing and closes),
+// given in the service's own shape: the JSON error body and a `Service-Request-Id`. Deployed, CloudFront
+// and API Gateway answer such requests themselves (README, "Answers made before the service").
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorAnswer, newRequestId } from '../api/http/answer';
 import { ServiceError } from '../core/errors';
@@ -44,17 +53,74 @@ const onClientError = (error: NodeJS.ErrnoException, socket: Duplex): void => {
   socket.end(`${head.join('\r\n')}\r\n\r\n${answer.body}`);
 };
 
-/** `Expect` other than `100-continue`: 417, as Node would, but in the service's shape. */
-const onUnmetExpectation = (request: IncomingMessage, response: ServerResponse): void => {
-  const answer = errorAnswer(
-    newRequestId(),
-    new ServiceError('request_invalid', 'Only `Expect: 100-continue` is understood; send no other Expect.'),
-  );
+/** Answers `error` whole, at `status`, the request's body left unread. */
+const refuse = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  error: ServiceError,
+  headers: Record<string, string> = {},
+): void => {
+  const answer = errorAnswer(newRequestId(), error);
   request.resume();
-  response.writeHead(417, { ...answer.headers, 'Content-Length': String(Buffer.byteLength(answer.body)) });
+  response.writeHead(status, {
+    ...answer.headers,
+    ...headers,
+    'Content-Length': String(Buffer.byteLength(answer.body)),
+  });
   response.end(answer.body);
 };
 
+/** `Expect` other than `100-continue`: 417, as Node would, but in the service's shape. */
+const onUnmetExpectation = (request: IncomingMessage, response: ServerResponse): void =>
+  refuse(
+    request,
+    response,
+    417,
+    new ServiceError('request_invalid', 'Only `Expect: 100-continue` is understood; send no other Expect.'),
+  );
+
+/** `CONNECT`: no tunnel is offered here. Node would close the connection without a word. */
+const onConnect = (request: IncomingMessage, socket: Duplex): void => {
+  const answer = errorAnswer(
+    newRequestId(),
+    new ServiceError('method_not_allowed', 'CONNECT is not served here: no tunnel is offered.'),
+  );
+  const head = [
+    'HTTP/1.1 405 Method Not Allowed',
+    ...Object.entries({ ...answer.headers, 'Content-Length': String(Buffer.byteLength(answer.body)) }).map(
+      ([name, value]) => `${name}: ${value}`,
+    ),
+    'Connection: close',
+  ];
+  request.resume();
+  if (socket.writable) socket.end(`${head.join('\r\n')}\r\n\r\n${answer.body}`);
+  else socket.destroy();
+};
+
+/**
+ * An HTTP/1.1 request without `Host` (RFC 9112 §3.2 makes it a 400): refused in the service's shape.
+ * Node's own check (`requireHostHeader`) answers before any listener with no body, so it is turned off
+ * where this one runs.
+ */
+const requiringHost =
+  (listener: RequestListener): RequestListener =>
+  (request, response) => {
+    if (request.httpVersion === '1.1' && request.headers.host === undefined)
+      return refuse(
+        request,
+        response,
+        400,
+        new ServiceError('request_invalid', 'Send a Host header: every HTTP/1.1 request needs one.'),
+        { Connection: 'close' },
+      );
+    return listener(request, response);
+  };
+
 /** Makes `server` answer protocol faults with the JSON error body and a `Service-Request-Id`. */
 export const answerProtocolErrorsAsJson = (server: Server): Server =>
-  server.on('clientError', onClientError).on('checkExpectation', onUnmetExpectation);
+  server.on('clientError', onClientError).on('checkExpectation', onUnmetExpectation).on('connect', onConnect);
+
+/** A server of an API address: every answer in the service's shape, whatever stage refuses the request. */
+export const createJsonServer = (options: ServerOptions, listener: RequestListener): Server =>
+  answerProtocolErrorsAsJson(createServer({ ...options, requireHostHeader: false }, requiringHost(listener)));

@@ -17,7 +17,7 @@ import type { LocalStepFunctions } from '../adapters/workflows/local-step-functi
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import { apiListener } from './api-host';
 import { frameListener, withLoader } from './frame-host';
-import { answerProtocolErrorsAsJson } from './http-protocol-errors';
+import { createJsonServer } from './http-protocol-errors';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 import { startLocalEventFlow, startLocalQueues } from './local-event-flow';
 import { localIdentityProvider } from './local-identity-provider';
@@ -116,8 +116,9 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
     const servers: Server[] = [];
     const addresses: Record<string, string> = {};
     for (const [name, offset, listener, errors] of hosts) {
-      const server = createServer({ requestTimeout: 15 * 60_000 }, listener);
-      if (errors === 'json') answerProtocolErrorsAsJson(server);
+      const options = { requestTimeout: 15 * 60_000 };
+      const server =
+        errors === 'json' ? createJsonServer(options, listener) : createServer(options, listener);
       await listen(server, config.portBase + offset);
       servers.push(server);
       addresses[name] = localUrl(config, offset);

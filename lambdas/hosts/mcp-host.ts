@@ -3,6 +3,8 @@
 // Request the face takes (its body read whole, up to the limit a deployed API Gateway keeps), and the
 // Response is written back.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { errorAnswer, type HttpAnswer, newRequestId } from '../api/http/answer';
+import { ServiceError } from '../core/errors';
 import { MCP_PATHS } from '../mcp/http';
 import { requestTarget } from './request-target';
 
@@ -35,6 +37,15 @@ const toRequest = (request: IncomingMessage, origin: string, body: Buffer): Requ
   });
 };
 
+const writeAnswer = (response: ServerResponse, answer: HttpAnswer, headers: Record<string, string> = {}) => {
+  response.writeHead(answer.status, {
+    ...answer.headers,
+    ...headers,
+    'Content-Length': String(Buffer.byteLength(answer.body)),
+  });
+  response.end(answer.body);
+};
+
 /** A listener over a fetch-shaped handler, at `origin` (the address clients use). */
 export const fetchListener =
   (handle: (request: Request) => Promise<Response>, origin: string): RequestListener =>
@@ -42,13 +53,8 @@ export const fetchListener =
     try {
       const body = await readBody(request);
       if (body === null) {
-        response.writeHead(413, { 'Content-Type': 'application/json', Connection: 'close' });
-        response.end(
-          JSON.stringify({
-            error: { code: 'payload_too_large', message: 'A request body here may be up to 10 MB.' },
-          }),
-        );
-        return;
+        const tooLarge = new ServiceError('payload_too_large', 'A request body here may be up to 10 MB.');
+        return writeAnswer(response, errorAnswer(newRequestId(), tooLarge), { Connection: 'close' });
       }
       const answer = await handle(toRequest(request, origin, body));
       // Read whole, as a Lambda's answer is: stateless answers end when their one exchange does.
@@ -60,12 +66,9 @@ export const fetchListener =
       response.writeHead(answer.status, { ...headers, 'Content-Length': bytes.length });
       response.end(bytes);
     } catch (error) {
-      if (!response.headersSent) {
-        response.writeHead(500, { 'Content-Type': 'application/json' });
-        response.end(
-          JSON.stringify({ error: { code: 'internal_error', message: 'The MCP server failed.' } }),
-        );
-      } else response.destroy(error as Error);
+      // errorAnswer logs the fault and answers internal_error without its details.
+      if (!response.headersSent) writeAnswer(response, errorAnswer(newRequestId(), error));
+      else response.destroy(error as Error);
     }
   };
 

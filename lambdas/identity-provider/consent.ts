@@ -1,8 +1,11 @@
 // identity provider -> recording a person's consent: what the consent prompt found missing from the
 // client's grant (OpenID scopes and claims, each resource's scopes) is added to it, a new grant if it
-// has none, and saved; oidc-provider then issues within what the grant holds.
+// has none, and saved; oidc-provider then issues within what the grant holds. An MCP server's scope is
+// recorded with the environments the person ticked (resources.ts), which its tokens then name.
 import type Provider from 'oidc-provider';
 import type { Grant, Interaction } from 'oidc-provider';
+import type { Environment } from '../core/model';
+import { grantedResourceScope } from './resources';
 
 /** What oidc-provider's consent prompt reports as not yet granted. */
 interface MissingFromGrant {
@@ -12,7 +15,11 @@ interface MissingFromGrant {
 }
 
 /** Saves the grant with what the person allowed; answers its id, or null when the interaction has no person or client. */
-export const recordConsent = async (provider: Provider, interaction: Interaction): Promise<string | null> => {
+export const recordConsent = async (
+  provider: Provider,
+  interaction: Interaction,
+  environments: readonly Environment[],
+): Promise<string | null> => {
   const accountId = interaction.session?.accountId;
   const clientId = interaction.params.client_id;
   if (accountId === undefined || typeof clientId !== 'string') return null;
@@ -24,6 +31,6 @@ export const recordConsent = async (provider: Provider, interaction: Interaction
   if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
   if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
   for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
-    grant.addResourceScope(indicator, scopes.join(' '));
+    grant.addResourceScope(indicator, grantedResourceScope(scopes, environments));
   return grant.save();
 };

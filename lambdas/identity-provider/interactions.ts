@@ -12,13 +12,14 @@ import { renderNotice } from '../../frontend/identity/notices';
 import { renderSignIn } from '../../frontend/identity/sign-in';
 import { renderSignUp } from '../../frontend/identity/sign-up';
 import { log } from '../core/log';
+import { ENVIRONMENTS } from '../core/model';
 import { type PeopleServices, signIn, signInUpstream, signUp } from '../core/people/accounts';
 import { MIN_PASSWORD_CHARACTERS, SignInRefused, SignUpRefused } from '../core/people/credentials';
 import { UPSTREAM_CALLBACK_PATH } from '../core/settings';
 import { recordConsent } from './consent';
 import { clientAddress, FormRefused, isSameOriginPost, readForm } from './form-requests';
 import { PageAnswers } from './page-answers';
-import { describeRequest, type McpResource } from './resources';
+import { describeRequest, type McpResource, requestedEnvironments } from './resources';
 import { UpstreamRefused, type UpstreamSettings, UpstreamSignIn } from './upstream';
 
 const ROUTE = /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(sign-in|sign-up|consent))?$/;
@@ -155,6 +156,8 @@ export const interactionPages = (
     const person = accountId === undefined ? null : await people.people.get(accountId);
     if (!person) return at.page(400, EXPIRED);
     const scopes = (stringParam(interaction, 'scope') ?? '').split(' ').filter(Boolean);
+    const indicators = listParam(interaction, 'resource');
+    const asked = requestedEnvironments(settings.mcpResources, indicators);
     at.page(
       200,
       renderConsent({
@@ -162,7 +165,11 @@ export const interactionPages = (
         clientName: await clientNameOf(interaction),
         returnsTo: returnsTo(stringParam(interaction, 'redirect_uri')),
         personEmail: person.email,
-        requests: describeRequest(settings.mcpResources, scopes, listParam(interaction, 'resource')),
+        requests: describeRequest(settings.mcpResources, scopes, indicators),
+        environments:
+          asked.length === 0
+            ? []
+            : ENVIRONMENTS.map((environment) => ({ environment, checked: asked.includes(environment) })),
       }),
     );
   };
@@ -216,10 +223,16 @@ export const interactionPages = (
         mergeWithLastSubmission: false,
       });
     }
-    const grantId = await recordConsent(provider, interaction);
+    const ticked = form.getAll('environment');
+    const environments = ENVIRONMENTS.filter((environment) => ticked.includes(environment));
+    const grantId = await recordConsent(provider, interaction, environments);
     if (grantId === null) return at.page(400, EXPIRED);
     const clientId = interaction.params.client_id;
-    log.info('person allowed a client', { person_id: interaction.session?.accountId, client_id: clientId });
+    log.info('person allowed a client', {
+      person_id: interaction.session?.accountId,
+      client_id: clientId,
+      environments,
+    });
     at.beforeRedirect();
     // Merged with the login result of the same authorization, which oidc-provider still reads.
     await provider.interactionFinished(

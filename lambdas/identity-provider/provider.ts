@@ -14,7 +14,7 @@ import { loadExistingGrant } from './grants';
 import { guardedFetch } from './guarded-fetch';
 import { securingAnswers } from './provider-answers';
 import { limitingRegistration } from './registration-limit';
-import { implyResourceScope, MCP_SCOPE, resourceServerInfo } from './resources';
+import { grantedEnvironments, implyResourceScope, MCP_SCOPE, resourceServerInfo } from './resources';
 import type { IdentityProviderServices, IdentityProviderSettings } from './settings';
 
 const MINUTE = 60;
@@ -124,11 +124,15 @@ const configuration = (
     fetch: guardedFetch(),
     loadExistingGrant: loadExistingGrant(firstParty, services.grants),
     // An MCP server's JWT access token names its grant, so the server can refuse it at once when the
-    // person revokes the client (the grant is deleted; oidc-provider keeps no record of JWT tokens).
+    // person revokes the client (the grant is deleted; oidc-provider keeps no record of JWT tokens), and
+    // the environments the grant lets the client change, which the server's tools hold it to.
     formats: {
       customizers: {
-        jwt: (_ctx, token, parts) => {
-          if ('grantId' in token && token.grantId) parts.payload.grant_id = token.grantId;
+        jwt: async (ctx, token, parts) => {
+          if (!('grantId' in token) || !token.grantId) return;
+          parts.payload.grant_id = token.grantId;
+          const grant = ctx.oidc.entities.Grant ?? (await ctx.oidc.provider.Grant.find(token.grantId));
+          parts.payload.environments = grantedEnvironments(grant);
         },
       },
     },

@@ -2,8 +2,12 @@
 // environment, named by exactly its address (`{base_url}/mcp`, RFC 8707). A token for one is a JWT
 // (RFC 9068) whose `aud` is that address, signed with the provider's key, so the MCP server checks it
 // against the provider's JWKS without a call. Any other resource is refused (`invalid_target`).
-import { errors, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
-import type { Environment } from '../core/model';
+// The environments a person lets an MCP client change (the consent page's checkboxes) are kept in the
+// grant beside the server's scope, as `environment:sandbox` and `environment:production`, and every
+// token issued under the grant names them in its `environments` claim. They are never a scope a client
+// can ask for: the claim is read from the grant alone.
+import { errors, type Grant, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
+import { ENVIRONMENTS, type Environment } from '../core/model';
 
 /** The one scope of an MCP server: acting for the person there. */
 export const MCP_SCOPE = 'mcp';
@@ -56,6 +60,34 @@ export const implyResourceScope =
     params.scope = [...scopes].join(' ');
   };
 
+const ENVIRONMENT_PREFIX = 'environment:';
+
+/** What the grant records for an MCP server the person allowed: its scope, and the environments ticked. */
+export const grantedResourceScope = (
+  scopes: readonly string[],
+  environments: readonly Environment[],
+): string =>
+  [...scopes, ...environments.map((environment) => `${ENVIRONMENT_PREFIX}${environment}`)].join(' ');
+
+/** The environments a grant lets its client change, whichever MCP server they were ticked for. */
+export const grantedEnvironments = (grant: Grant | undefined): Environment[] => {
+  const held = new Set(
+    Object.values(grant?.resources ?? {}).flatMap((scope) =>
+      typeof scope === 'string' ? scope.split(' ') : [],
+    ),
+  );
+  return ENVIRONMENTS.filter((environment) => held.has(`${ENVIRONMENT_PREFIX}${environment}`));
+};
+
+/** The environments of the MCP servers an authorization request names: ticked at first on the consent page. */
+export const requestedEnvironments = (
+  resources: readonly McpResource[],
+  indicators: readonly string[],
+): Environment[] =>
+  ENVIRONMENTS.filter((environment) =>
+    resources.some((r) => r.environment === environment && indicators.includes(r.indicator)),
+  );
+
 /** What the consent page says each requested scope or resource lets the application do. */
 export const describeRequest = (
   resources: readonly McpResource[],
@@ -66,7 +98,9 @@ export const describeRequest = (
   for (const indicator of indicators) {
     const resource = resources.find((r) => r.indicator === indicator);
     if (resource)
-      said.push(`use the service's MCP server for your ${resource.environment} environment (${indicator})`);
+      said.push(
+        `use the service's MCP server (${indicator}): see and create your organisation and integrations, and change the environments you tick below`,
+      );
   }
   if (scopes.includes('email')) said.push('see your email address');
   if (scopes.includes('offline_access')) said.push('keep this access while you are not using it');

@@ -5,9 +5,12 @@
 // server, or for any other resource, is refused), and the `mcp` scope. A `/v1` access token fails the
 // signature (the API signs its own with HS256 under another issuer). Then the grant the token names must
 // still be on record at the provider, the person's for this client: revoking the client deletes it.
+// The token's `environments` claim names the environments the person let the client change (the
+// consent page's checkboxes, held by the grant): a token without it may change none.
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { DependencyUnavailable } from '../core/errors';
 import type { LiveGrants } from '../core/live-grants';
+import { ENVIRONMENTS, type Environment } from '../core/model';
 
 /** The one scope an MCP server's tokens carry (lambdas/identity-provider/resources.ts). */
 export const MCP_SCOPE = 'mcp';
@@ -17,6 +20,8 @@ export interface McpCaller {
   personId: string;
   clientId: string;
   scopes: readonly string[];
+  /** The environments the person's grant lets the client change. */
+  environments: readonly Environment[];
   /** Epoch seconds. */
   expiresAt: number;
   token: string;
@@ -62,8 +67,9 @@ export const checkAccessToken = async (
     return { accepted: false, reason: 'invalid' };
   }
   // jose accepts an `aud` array that contains the resource; the token must be for this server alone.
-  const { sub, client_id: clientId, grant_id: grantId, scope, exp, aud } = payload;
+  const { sub, client_id: clientId, grant_id: grantId, scope, exp, aud, environments: named } = payload;
   const scopes = typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [];
+  const environments = Array.isArray(named) ? ENVIRONMENTS.filter((e) => named.includes(e)) : [];
   if (
     aud !== settings.resource ||
     typeof sub !== 'string' ||
@@ -76,5 +82,5 @@ export const checkAccessToken = async (
     return { accepted: false, reason: 'invalid' };
   if (!(await grants.isLive({ grantId, personId: sub, clientId })))
     return { accepted: false, reason: 'revoked' };
-  return { accepted: true, caller: { personId: sub, clientId, scopes, expiresAt: exp, token } };
+  return { accepted: true, caller: { personId: sub, clientId, scopes, environments, expiresAt: exp, token } };
 };

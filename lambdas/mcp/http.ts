@@ -4,7 +4,8 @@
 // and transport specifications ask for: an `Origin` other than the server's own is refused (403, against
 // DNS rebinding and cross-site requests), and a request without an accepted access token answers 401
 // with `WWW-Authenticate: Bearer resource_metadata="…"`, which is how a client finds the authorization
-// server. Then the SDK's stateless streamable HTTP handler serves it.
+// server. Then the SDK's stateless streamable HTTP handler serves it. Every answer, whichever of these
+// gives it, carries a `Service-Request-Id`, as every response of the API's addresses does (interface.md).
 import {
   type AuthInfo,
   createMcpHandler,
@@ -12,6 +13,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { type ErrorCode, isDependencyUnavailable, ServiceError } from '../core/errors';
 import { log } from '../core/log';
+import { newRequestId } from '../core/request-ids';
 import { MCP_SCOPE, type TokenCheck } from './access-tokens';
 import { type McpAuthExtra, mcpServerFactory } from './server';
 import type { McpWorkspace } from './tools/tool';
@@ -134,7 +136,7 @@ export const mcpHttpHandler = (
       return errorAnswer(code, message, challenge({ error: 'invalid_token', error_description: message }));
     }
     const { caller } = check;
-    const extra: McpAuthExtra = { personId: caller.personId };
+    const extra: McpAuthExtra = { personId: caller.personId, environments: caller.environments };
     const authInfo: AuthInfo = {
       token: caller.token,
       clientId: caller.clientId,
@@ -146,10 +148,17 @@ export const mcpHttpHandler = (
     return mcp.fetch(request, { authInfo });
   };
 
-  return async (request) => {
+  const route = async (request: Request): Promise<Response> => {
     const { pathname } = new URL(request.url);
     if (pathname === MCP_METADATA_PATH) return serveMetadata(request);
     if (pathname === MCP_PATH) return serveMcp(request);
     return errorAnswer('not_found', 'Nothing is here: the MCP server is at /mcp.');
+  };
+
+  return async (request) => {
+    const answer = await route(request);
+    const headers = new Headers(answer.headers);
+    headers.set('Service-Request-Id', newRequestId());
+    return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
   };
 };

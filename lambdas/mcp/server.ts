@@ -3,6 +3,7 @@
 // the current protocol revision (2026-07-28, no session) and the previous one (2025-11-25, served
 // statelessly by the SDK's fallback) for clients that still speak it.
 import { type McpRequestContext, McpServer } from '@modelcontextprotocol/server';
+import { ENVIRONMENTS, type Environment } from '../core/model';
 import { MCP_TOOLS } from './tools';
 import { advertisedOnly, callTool, type McpWorkspace } from './tools/tool';
 
@@ -19,23 +20,26 @@ const INSTRUCTIONS = [
   'No tool sends a contract.',
 ].join(' ');
 
-/** What the bearer check stored for the tools: the person the token was issued for. */
+/** What the bearer check stored for the tools: the person the token was issued for, and the environments their grant allows. */
 export interface McpAuthExtra {
   personId: string;
+  environments: readonly Environment[];
 }
 
-const personOf = (context: McpRequestContext): string => {
-  const personId = (context.authInfo?.extra as Partial<McpAuthExtra> | undefined)?.personId;
+const callerOf = (context: McpRequestContext): McpAuthExtra => {
+  const extra = context.authInfo?.extra as Partial<McpAuthExtra> | undefined;
+  const { personId, environments } = extra ?? {};
   // The HTTP face serves nobody without an accepted token; reaching here without one is a wiring fault.
-  if (typeof personId !== 'string') throw new Error('an MCP server was asked for without an accepted token');
-  return personId;
+  if (typeof personId !== 'string' || !Array.isArray(environments))
+    throw new Error('an MCP server was asked for without an accepted token');
+  return { personId, environments: ENVIRONMENTS.filter((environment) => environments.includes(environment)) };
 };
 
 /** The SDK's server factory: a server whose tools act for the token's person. */
 export const mcpServerFactory =
   (workspace: McpWorkspace) =>
   (context: McpRequestContext): McpServer => {
-    const toolContext = { workspace, personId: personOf(context) };
+    const toolContext = { workspace, ...callerOf(context) };
     const server = new McpServer(MCP_SERVER_INFO, {
       supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
       capabilities: { tools: {} },

@@ -70,10 +70,23 @@ describe('checkAccessToken', () => {
         personId: 'per_maria',
         clientId: 'agent',
         scopes: ['mcp'],
+        environments: [],
         expiresAt: expect.any(Number),
         token,
       },
     });
+  });
+
+  test.each<[string, unknown, string[]]>([
+    ['both environments', ['production', 'sandbox'], ['sandbox', 'production']],
+    ['the sandbox alone', ['sandbox'], ['sandbox']],
+    ['none', [], []],
+    ['names that are not environments, dropped', ['staging', 'sandbox', 7], ['sandbox']],
+    ['a string rather than a list: none', 'production', []],
+  ])('the environments claim names what the grant allows: %s', async (_, environments, allowed) => {
+    const { check, sign } = await setUp();
+    const checked = await check(await sign({ environments } as JWTPayload));
+    expect(checked.accepted && checked.caller.environments).toEqual(allowed);
   });
 
   test.each<[string, JWTPayload]>([

@@ -15,6 +15,7 @@ import {
 import { eventually } from '../support/eventually';
 import { devBootstrap, type RunningStack, useLocalStack } from '../support/local-stack';
 import { contractPdf } from '../support/pdfs';
+import { parseRaw, rawExchange } from '../support/raw-http';
 
 let stack: RunningStack;
 let token: string;
@@ -37,31 +38,6 @@ const get = (path: string): Promise<Answer> => call(`${stack.production}${path}`
 const expectStillAnswering = async (): Promise<void> => {
   const answer = await get('/v1/contract-reviews?limit=1');
   expect(answer.status).toBe(200);
-};
-
-/** Sends `raw` bytes on a fresh connection and reads the whole answer, as text. */
-const rawExchange = (base: string, raw: string): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const { hostname, port } = new URL(base);
-    const socket = connect(Number(port), hostname, () => socket.write(raw));
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-    });
-    socket.on('end', () => resolve(text));
-    socket.on('error', reject);
-  });
-
-/** The status, the `Service-Request-Id` and the error code of a raw HTTP answer. */
-const parseRaw = (text: string) => {
-  const [head = '', body = ''] = text.split('\r\n\r\n');
-  return {
-    status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]),
-    requestId: /^service-request-id: (rqs_\w+)$/im.exec(head)?.[1],
-    contentType: /^content-type: (.+)$/im.exec(head)?.[1],
-    code: (JSON.parse(body) as { error: { code: string } }).error.code,
-  };
 };
 
 describe('malformed percent-encoding in a path id', () => {

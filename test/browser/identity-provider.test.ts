@@ -159,8 +159,12 @@ test('an MCP client: registration, sign-up, consent, code, token for exactly the
     expect(await heading(person)).toBe('Allow Claude <Code> & co to act for you?');
     const consent = (await person.page.locator('main').textContent()) ?? '';
     expect(consent).toContain(email);
-    expect(consent).toContain(
-      `use the service's MCP server for your production environment (${mcpProduction})`,
+    expect(consent).toContain(`use the service's MCP server (${mcpProduction})`);
+    // The environments it may change: the asked address's ticked, the other not, said in words.
+    expect(await person.page.getByLabel('Production', { exact: true }).isChecked()).toBe(true);
+    expect(await person.page.getByLabel('Sandbox', { exact: true }).isChecked()).toBe(false);
+    expect(await person.page.locator('main').innerText()).toContain(
+      'It will be able to change your production environment only, not the sandbox.',
     );
     expect(consent).toContain(new URL(client.redirectUri).host);
     expect(await axeViolations(browser, person)).toEqual([]);
@@ -181,6 +185,7 @@ test('an MCP client: registration, sign-up, consent, code, token for exactly the
       client_id: client.clientId,
       scope: 'mcp',
       sub: expect.stringMatching(/^per_/),
+      environments: ['production'],
     });
     expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBe(900);
 
@@ -193,7 +198,10 @@ test('an MCP client: registration, sign-up, consent, code, token for exactly the
     );
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refresh_token).not.toBe(exchanged.body.refresh_token);
-    await verifyAccessToken(discovery, refreshed.body.access_token, mcpProduction);
+    // Still only what the grant holds.
+    expect(
+      (await verifyAccessToken(discovery, refreshed.body.access_token, mcpProduction)).environments,
+    ).toEqual(['production']);
 
     // The same client again, in the same browser: straight back with a code, no page on the way.
     const shown: string[] = [];
@@ -211,7 +219,7 @@ test('an MCP client: registration, sign-up, consent, code, token for exactly the
     expectOnlyOwnRequests(person.requests, issuer, client.redirectUri);
     expect(await person.violations()).toEqual([]);
   });
-});
+}, 120_000);
 
 test('the sandbox MCP server is a resource of its own: its consent, its audience; the client revokes', async () => {
   const client = await newClient();
@@ -221,7 +229,9 @@ test('the sandbox MCP server is a resource of its own: its consent, its audience
     });
     await person.page.goto(request.url);
     await signUpFromSignIn(person, newEmail(), 'another long password');
-    await expect(person.page.getByText(`your sandbox environment (${mcpSandbox})`).count()).resolves.toBe(1);
+    await expect(person.page.getByText(`MCP server (${mcpSandbox})`).count()).resolves.toBe(1);
+    expect(await person.page.getByLabel('Sandbox', { exact: true }).isChecked()).toBe(true);
+    expect(await person.page.getByLabel('Production', { exact: true }).isChecked()).toBe(false);
     await press(person, 'Allow');
     const answer = await arrivalAt(person.page, client.redirectUri);
     const tokens = await exchangeCode(

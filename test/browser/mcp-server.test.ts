@@ -55,9 +55,11 @@ beforeAll(async () => {
     startReceiver(),
     devBootstrap(stack),
   ]);
+  // The person lets it change both environments: the tasks below use the sandbox through production's /mcp.
   agent = await connectAgent(browser, mcp.production, person, {
     signUp: true,
     clientName: 'Test coding agent',
+    environments: ['sandbox', 'production'],
   });
 }, 180_000);
 

@@ -1,8 +1,10 @@
 // test support -> `npm run fuzz`: the fuzzer (fuzz.ts) over a fresh local stack, FUZZ_CASES cases
 // (10,000 by default) from FUZZ_SEED (random by default, printed so a failure can be replayed), then its
 // figures. Exits 1 on the first answer that is not the service's own, with the request that got it.
+// Then the MCP server's tools (fuzz-mcp.ts), FUZZ_MCP_CASES calls (as many by default; 0 skips them).
 import { bearer, call, exchange } from './api-client';
 import { fuzz, fuzzTarget } from './fuzz';
+import { runMcpFuzz } from './fuzz-mcp';
 import { devBootstrap, removeDataDir, startStack } from './local-stack';
 
 const cases = Number(process.env.FUZZ_CASES ?? 10_000);
@@ -34,6 +36,9 @@ try {
     }),
   );
   failed = after.status !== 200;
+  const mcpCases = Number(process.env.FUZZ_MCP_CASES ?? cases);
+  if (!failed && mcpCases > 0)
+    console.log(JSON.stringify({ fuzz_mcp: await runMcpFuzz(stack, seed, mcpCases) }));
 } catch (error) {
   failed = true;
   console.error(error instanceof Error ? error.message : error);

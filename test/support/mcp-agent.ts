@@ -82,6 +82,22 @@ export interface Person {
   password: string;
 }
 
+/** The environments the person ticks on the consent page (decisions.md §10); left as offered when absent. */
+export type Environments = ReadonlyArray<'sandbox' | 'production'>;
+
+const ENVIRONMENT_LABELS = [
+  ['sandbox', 'Sandbox'],
+  ['production', 'Production'],
+] as const;
+
+/** Which environment checkboxes the consent page offered ticked (absent: not offered). */
+export type Offered = Partial<Record<'sandbox' | 'production', boolean>>;
+
+export interface AuthorizeOptions {
+  signUp?: boolean;
+  environments?: Environments;
+}
+
 const fill = (page: Page, label: string, value: string) =>
   page.getByLabel(label, { exact: true }).fill(value);
 const press = (page: Page, name: string) => page.getByRole('button', { name, exact: true }).click();
@@ -95,12 +111,13 @@ export const authorizeInBrowser = async (
   authorizationUrl: URL,
   redirectUri: string,
   person: Person,
-  { signUp = false }: { signUp?: boolean } = {},
-): Promise<{ params: URLSearchParams; pagesSeen: string[] }> => {
+  { signUp = false, environments }: AuthorizeOptions = {},
+): Promise<{ params: URLSearchParams; pagesSeen: string[]; offered: Offered }> => {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     const pagesSeen: string[] = [];
+    const offered: Offered = {};
     await page.goto(authorizationUrl.toString());
     if (signUp) {
       await page.getByRole('link', { name: 'Create account' }).click();
@@ -121,10 +138,19 @@ export const authorizeInBrowser = async (
       arrived.then(() => 'arrived' as const),
     ]);
     if (consent === 'consent') {
-      pagesSeen.push((await page.locator('main').textContent()) ?? '');
+      // What the person reads as offered (the text shown, not the sentences the stylesheet hides), and
+      // again after ticking the environments they chose.
+      pagesSeen.push(await page.locator('main').innerText());
+      for (const [environment, label] of ENVIRONMENT_LABELS) {
+        const box = page.getByLabel(label, { exact: true });
+        if ((await box.count()) === 0) continue;
+        offered[environment] = await box.isChecked();
+        if (environments) await box.setChecked(environments.includes(environment));
+      }
+      if (environments) pagesSeen.push(await page.locator('main').innerText());
       await allow.click();
     }
-    return { params: await arrived, pagesSeen };
+    return { params: await arrived, pagesSeen, offered };
   } finally {
     await context.close();
   }
@@ -133,8 +159,10 @@ export const authorizeInBrowser = async (
 export interface ConnectedAgent {
   client: Client;
   provider: RecordingOAuthProvider;
-  /** What the consent page said, when the person was asked. */
+  /** What the consent page said, when the person was asked (as offered, then as ticked). */
   consentText: string[];
+  /** Which environments it offered ticked. */
+  consentOffered: Offered;
   close(): Promise<void>;
 }
 
@@ -163,7 +191,7 @@ export const connectAgent = async (
   browser: Browser,
   mcpUrl: string,
   person: Person,
-  options: { signUp?: boolean; revision?: Revision; clientName?: string } = {},
+  options: AuthorizeOptions & { revision?: Revision; clientName?: string } = {},
 ): Promise<ConnectedAgent> => {
   const receiver = await startRedirectReceiver();
   try {
@@ -172,7 +200,7 @@ export const connectAgent = async (
     const first = newClient(options.revision ?? 'current');
     await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
     if (!provider.authorizationUrl) throw new Error('the SDK did not start an authorization');
-    const { params, pagesSeen } = await authorizeInBrowser(
+    const { params, pagesSeen, offered } = await authorizeInBrowser(
       browser,
       provider.authorizationUrl,
       receiver.redirectUri,
@@ -183,35 +211,62 @@ export const connectAgent = async (
     if (!code) throw new Error(`no code came back: ${params.toString()}`);
     await transport.finishAuth(params);
     const client = await connectWith(mcpUrl, provider, options.revision);
-    return { client, provider, consentText: pagesSeen, close: () => client.close() };
+    return {
+      client,
+      provider,
+      consentText: pagesSeen,
+      consentOffered: offered,
+      close: () => client.close(),
+    };
   } finally {
     await receiver.stop();
   }
 };
 
-/** A tool's answer: its structured content, and whether it was an error. */
-export const callTool = async (client: Client, name: string, args: Record<string, unknown> = {}) => {
-  const result = await client.callTool({ name, arguments: args });
-  const content = result.content as Array<{ type: string; text?: string }>;
+/** A tool call's result as either SDK generation answers it. */
+export interface ToolResult {
+  content?: unknown;
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
+/**
+ * A tool's answer in the shape decisions.md §10 fixes: a success is `structuredContent` with the same
+ * JSON as text; an error is `isError` with `{error:{code,message}}` as its text and no `structuredContent`.
+ */
+export const answerOf = (result: ToolResult) => {
+  const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
   const text = content.find((block) => block.type === 'text')?.text;
-  // The same JSON in text as in structuredContent (decisions.md §10).
-  expect(text === undefined ? undefined : JSON.parse(text)).toEqual(result.structuredContent);
+  const json = text === undefined ? undefined : JSON.parse(text);
+  if (result.isError === true) {
+    expect(result.structuredContent).toBeUndefined();
+    expect(json).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
+  } else expect(json).toEqual(result.structuredContent);
   return {
     isError: result.isError === true,
     // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back and assert on it.
-    body: result.structuredContent as Record<string, any>,
+    body: json as Record<string, any>,
   };
 };
 
+/** A client of either SDK generation, as far as calling tools goes. */
+export interface ToolCaller {
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<object>;
+}
+
+/** A tool's answer: its JSON, and whether it was an error. */
+export const callTool = async (client: ToolCaller, name: string, args: Record<string, unknown> = {}) =>
+  answerOf((await client.callTool({ name, arguments: args })) as ToolResult);
+
 /** A tool's answer that must be a success. */
-export const ok = async (client: Client, name: string, args: Record<string, unknown> = {}) => {
+export const ok = async (client: ToolCaller, name: string, args: Record<string, unknown> = {}) => {
   const result = await callTool(client, name, args);
   if (result.isError) throw new Error(`${name} refused: ${JSON.stringify(result.body)}`);
   return result.body;
 };
 
 /** A tool's refusal: its error code. */
-export const refusal = async (client: Client, name: string, args: Record<string, unknown> = {}) => {
+export const refusal = async (client: ToolCaller, name: string, args: Record<string, unknown> = {}) => {
   const result = await callTool(client, name, args);
   if (!result.isError) throw new Error(`${name} answered: ${JSON.stringify(result.body)}`);
   return result.body.error.code as string;

@@ -1,6 +1,5 @@
 // api -> every answer: JSON with `Content-Type: application/json; charset=utf-8` and
 // `Service-Request-Id`, errors as `{ error: { code, message } }`; unknown faults logged, never shown.
-import { randomFillSync } from 'node:crypto';
 import { isDependencyUnavailable, isServiceError, ServiceError } from '../../core/errors';
 import { log } from '../../core/log';
 
@@ -10,24 +9,8 @@ export interface HttpAnswer {
   body: string;
 }
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-const ID_BYTES = 16;
-// One CSPRNG call per 256 ids rather than one per answer: on a cached GET the call cost more than the
-// rest of the answer. A request id names a request in logs; it is not a secret.
-const pool = Buffer.alloc(ID_BYTES * 256);
-let taken = pool.length;
-
-export const newRequestId = (): string => {
-  if (taken === pool.length) {
-    randomFillSync(pool);
-    taken = 0;
-  }
-  let id = 'rqs_';
-  for (let i = taken; i < taken + ID_BYTES; i++) id += ALPHABET[(pool[i] as number) % ALPHABET.length];
-  taken += ID_BYTES;
-  return id;
-};
+// One maker of request ids for every host, the MCP server's included (core/request-ids.ts).
+export { newRequestId } from '../../core/request-ids';
 
 export const jsonAnswer = (
   requestId: string,

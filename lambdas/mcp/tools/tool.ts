@@ -1,12 +1,14 @@
 // mcp -> what a tool is (decisions.md §10): a name, honest words for the model, an input schema it
 // advertises and checks itself, an output schema, annotations, and the core function it runs for the
 // person the access token names. Every answer is `structuredContent` with the same JSON as text; every
-// refusal is `isError` with `{error:{code,message}}` in both.
+// refusal is `isError` with `{error:{code,message}}` as its text alone: no `structuredContent`, which
+// clients of the MCP SDK 1.x check against the tool's output schema, errors included, and reject.
+// A call naming an environment the person's grant does not hold is refused before anything else.
 import type { CallToolResult, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
 import { isDependencyUnavailable, isServiceError, ServiceError } from '../../core/errors';
 import { log } from '../../core/log';
-import type { Environment } from '../../core/model';
+import { ENVIRONMENTS, type Environment } from '../../core/model';
 import type { Directory } from '../../core/organisations';
 import type { Services } from '../../core/services';
 
@@ -16,10 +18,12 @@ export interface McpWorkspace {
   environments: Readonly<Record<Environment, Services>>;
 }
 
-/** One tool call: the workspace, and the person whose token it came with. */
+/** One tool call: the workspace, and the person whose token it came with and what their grant allows. */
 export interface ToolContext {
   workspace: McpWorkspace;
   personId: string;
+  /** The environments the person let this client change (the access token's `environments`). */
+  environments: readonly Environment[];
 }
 
 export interface Tool<Input extends z.ZodType = z.ZodType, Output extends z.ZodType = z.ZodType> {
@@ -51,11 +55,22 @@ export const advertisedOnly = (schema: z.ZodType): StandardSchemaWithJSON => ({
   },
 });
 
-const answer = (structured: Record<string, unknown>, isError: boolean): CallToolResult => ({
+const answer = (structured: Record<string, unknown>): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(structured) }],
   structuredContent: structured,
-  ...(isError && { isError: true }),
 });
+
+const refuse = (error: ServiceError): CallToolResult => {
+  const { code, message } = error.toJSON().error;
+  return { content: [{ type: 'text', text: JSON.stringify({ error: { code, message } }) }], isError: true };
+};
+
+/** The environment the arguments name, when they name one of the service's. */
+const environmentNamed = (args: unknown): Environment | undefined => {
+  const named =
+    typeof args === 'object' && args !== null ? (args as Record<string, unknown>).environment : null;
+  return ENVIRONMENTS.find((environment) => environment === named);
+};
 
 /** What is wrong with the arguments, said as a person would fix them: `events.0: …; url: …`. */
 const inputProblems = (error: z.ZodError): string =>
@@ -80,20 +95,25 @@ export const callTool = async (
   context: ToolContext,
   args: unknown,
 ): Promise<CallToolResult> => {
+  const environment = environmentNamed(args);
+  if (environment !== undefined && !context.environments.includes(environment))
+    return refuse(
+      new ServiceError(
+        'environment_not_allowed',
+        `You did not let this application change your ${environment} environment. To allow it, disconnect the application in the portal and connect it again, ticking ${environment === 'sandbox' ? 'Sandbox' : 'Production'}.`,
+      ),
+    );
   const input = definition.input.safeParse(args ?? {});
   if (!input.success)
-    return answer(
+    return refuse(
       new ServiceError(
         'request_invalid',
         `Invalid arguments for ${definition.name}: ${inputProblems(input.error)}`,
-      ).toJSON(),
-      true,
+      ),
     );
   try {
-    return answer((await definition.run(context, input.data)) as Record<string, unknown>, false);
+    return answer((await definition.run(context, input.data)) as Record<string, unknown>);
   } catch (error) {
-    const refusal = asServiceError(error);
-    const { code, message } = refusal.toJSON().error;
-    return answer({ error: { code, message } }, true);
+    return refuse(asServiceError(error));
   }
 };
