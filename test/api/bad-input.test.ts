@@ -13,6 +13,7 @@ import {
   multipart,
 } from '../support/api-client';
 import { eventually } from '../support/eventually';
+import { frameRequest, newBrowser } from '../support/frame-client';
 import { devBootstrap, type RunningStack, useLocalStack } from '../support/local-stack';
 import { contractPdf } from '../support/pdfs';
 import { parseRaw, rawExchange } from '../support/raw-http';
@@ -107,15 +108,16 @@ describe('JSON nested deeper than anything the service reads', () => {
       headers: { ...bearer(token), 'content-type': 'application/json' },
       body: JSON.stringify({ reference: `deep-${randomUUID()}` }),
     });
+    // As the frame's page calls it: same-origin, with the browser's binding (given by the form's GET).
+    const browser = newBrowser();
+    const sessionToken = session.body.session_token;
+    const form = await frameRequest(`${stack.frame.production}/api/form`, 'GET', {
+      token: sessionToken,
+      browser,
+    });
+    expect(form.status).toBe(200);
     const draft = (body: string) =>
-      call(`${stack.frame.production}/api/draft`, {
-        method: 'PUT',
-        headers: {
-          authorization: `Bearer ${session.body.session_token}`,
-          'content-type': 'application/json',
-        },
-        body,
-      });
+      frameRequest(`${stack.frame.production}/api/draft`, 'PUT', { token: sessionToken, body, browser });
     const deep = `{"answers":{"buyers":${nested(5_000)}}}`;
     expect(deep.length).toBeLessThan(64 * 1024);
     const refused = await draft(deep);

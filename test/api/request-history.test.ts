@@ -15,6 +15,7 @@ import { type ApiRequestJson, listApiRequests } from '../../lambdas/core/request
 import { readApiRequestQuery } from '../../lambdas/core/request-history/query';
 import { type Answer, bearer, call, exchange } from '../support/api-client';
 import { eventually } from '../support/eventually';
+import { frameRequest } from '../support/frame-client';
 import {
   devBootstrap,
   makeDataDir,
@@ -211,8 +212,15 @@ test('refused credentials, calls without one, calls outside /v1, the frame and /
     [await call(`${api}/nothing`, { headers: bearer(token) }), 404],
     [await call(`${api}/v1x`, { headers: bearer(token) }), 404],
     [await call(`${api}/onboarding.js`, { headers: bearer(token) }), 200],
-    [await call(`${stack.frame.sandbox}/api/form`, { headers: bearer(session.body.session_token) }), 200],
-    [await call(`${stack.frame.sandbox}/api/form`, { headers: bearer(token) }), 401],
+    // The frame's API as its own page calls it (same-origin), with the session token and with an access token.
+    [
+      await frameRequest(`${stack.frame.sandbox}/api/form`, 'GET', {
+        token: session.body.session_token,
+        browser: null,
+      }),
+      200,
+    ],
+    [await frameRequest(`${stack.frame.sandbox}/api/form`, 'GET', { token, browser: null }), 401],
     [await call(`${stack.frame.sandbox}/v1/clients`, { headers: bearer(token) }), 404],
   ];
   expect(unrecorded.map(([answer]) => answer.status)).toEqual(unrecorded.map(([, status]) => status));
