@@ -40,6 +40,10 @@ const ALLOWED: Record<string, { rules: Rule[]; why: string }> = {
     rules: ['clock comparison'],
     why: "measures the fuzzer's run for the figures line it prints; nothing is asserted on it",
   },
+  'test/support/fuzz-mcp.ts': {
+    rules: ['clock comparison'],
+    why: "measures the MCP fuzzer's run for the figures line it prints; nothing is asserted on it",
+  },
   'test/api/webhooks-crash.test.ts': {
     rules: ['timer'],
     why: 'a receiver that answers each request 20 ms late, so that attempts are under way at the kill; no test waits on it',
