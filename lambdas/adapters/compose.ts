@@ -18,7 +18,6 @@ import type {
 } from '../core/ports';
 import type { ContractRenderer } from '../core/rendered-contract';
 import { BatchingRecorder, notRecording, type RecorderOptions } from '../core/request-history/recorder';
-import { inlineAnalyser } from './analysis/inline-analyser';
 import { aesGcmAnswerVault } from './answer-vault';
 import { S3BlobStore } from './blobs/s3-blob-store';
 import { createDynamoDbStores, DynamoDbOrganisationStore, DynamoDbPeopleStore } from './dynamodb';
@@ -63,7 +62,7 @@ export interface PortsWiring {
    */
   pdfs?: (blobs: BlobStore) => PdfInspector;
   renderer?: (blobs: BlobStore) => ContractRenderer;
-  /** Where the analysis runs: in the calling thread unless the host says otherwise (the local stack). */
+  /** The contract analyser, for the functions that analyse: in the calling thread (AWS) or a worker (local). */
   analyser?: ContractAnalyser;
 }
 
@@ -107,7 +106,7 @@ export const composePorts = (wiring: PortsWiring): Ports => {
     blobs,
     pdfs: wiring.pdfs?.(blobs) ?? { inspect: () => unwired('PDF inspector') },
     renderer: wiring.renderer?.(blobs) ?? { render: () => unwired('PDF renderer') },
-    analyser: wiring.analyser ?? inlineAnalyser(),
+    analyser: wiring.analyser ?? { analyse: () => unwired('contract analyser') },
     workflows: translatingFaults(wiring.workflows),
     deliveryQueue: translatingFaults(wiring.deliveryQueue(clock)),
     tokenIssuer: translatingFaults(es256TokenIssuer(wiring.environment, wiring.tokenSigner)),

@@ -70,8 +70,11 @@ const startingNoWaits: DeliveryWaits = {
  */
 export type HostWiring = PdfWiring & { tokenKeys?: () => TokenKeys };
 
-/** The PDF ports a function's entry wires in, when it reads PDFs. */
-export type PdfWiring = Pick<PortsWiring, 'pdfs' | 'renderer'>;
+/**
+ * The ports of the contract's heavy work a function's entry wires in: the PDF ports when it reads PDFs, the
+ * analyser when it analyses (so that no other bundle carries pdf.js or the analysis).
+ */
+export type PdfWiring = Pick<PortsWiring, 'pdfs' | 'renderer' | 'analyser'>;
 
 /**
  * The services of one environment over its AWS resources, with the SDK's default region, credentials
@@ -120,6 +123,7 @@ export const composeAwsServices = (
     },
     pdfs: wiring.pdfs,
     renderer: wiring.renderer,
+    analyser: wiring.analyser,
   });
   return {
     ports,

@@ -1,5 +1,7 @@
-// host -> the function of the contract run: analyse a version.
+// host -> the function of the contract run: analyse a version, in this function's own thread (its
+// deadline ends it; the local stack runs it in a worker thread instead).
+import { inlineAnalyser } from '../../../adapters/analysis/inline-analyser';
 import { analyseVersion } from '../../../workers/analyse-contract';
 import { workerLambda } from '../lambda';
 
-export const handler = workerLambda(analyseVersion);
+export const handler = workerLambda(analyseVersion, { analyser: inlineAnalyser() });
