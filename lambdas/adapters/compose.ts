@@ -14,6 +14,7 @@ import type {
   PdfInspector,
   Ports,
   TokenVerifier,
+  WebhookSender,
   Workflows,
 } from '../core/ports';
 import type { ContractRenderer } from '../core/rendered-contract';
@@ -26,7 +27,6 @@ import { randomIds } from './random-ids';
 import { withRecentReads } from './recent-reads';
 import { systemClock } from './system-clock';
 import { translatingFaults } from './unavailable';
-import { webhookSender } from './webhooks/http-sender';
 
 export interface PortsWiring {
   environment: Environment;
@@ -49,8 +49,11 @@ export interface PortsWiring {
   workflows: Workflows;
   /** Where webhook deliveries wait for their next attempt (adapters/queues/delivery-queue.ts). */
   deliveryQueue: (clock: Clock) => DeliveryQueue;
-  /** The local stack alone lets webhooks go to http://127.0.0.1, localhost and [::1]. */
-  allowLoopbackWebhooks: boolean;
+  /**
+   * The webhook sender (adapters/webhooks/http-sender.ts), for the functions that deliver: it carries the
+   * address checks, which no other bundle needs. The local stack's alone lets webhooks go to loopback.
+   */
+  webhookSender?: WebhookSender;
   /**
    * How the request history is written (core/request-history/recorder.ts): on a short timer by a
    * long-running host, only when flushed by a Lambda; `off` records nothing (the local stack's bench switch).
@@ -112,7 +115,7 @@ export const composePorts = (wiring: PortsWiring): Ports => {
     tokenIssuer: translatingFaults(es256TokenIssuer(wiring.environment, wiring.tokenSigner)),
     tokenVerifier: translatingFaults(verifierOnFirstUse(wiring.environment, wiring.tokenPublicKey)),
     answerVault: translatingFaults(aesGcmAnswerVault(wiring.answersKey)),
-    webhookSender: { send: webhookSender({ allowLoopbackHttp: wiring.allowLoopbackWebhooks }) },
+    webhookSender: wiring.webhookSender ?? { send: () => unwired('webhook sender') },
     ...stores,
     contractReviews: contractReviews.store,
     contractReviewReads: contractReviews.reads,

@@ -13,6 +13,7 @@ import { createDocumentClient } from '../adapters/dynamodb';
 import { LOCAL_IDENTITY_TABLE, localTableName } from '../adapters/dynamodb/table-schema';
 import { localEs256Signer } from '../adapters/es256-access-tokens';
 import { lazyPdfInspector, lazyRenderer } from '../adapters/pdf/lazy-pdf-ports';
+import { webhookSender } from '../adapters/webhooks/http-sender';
 import { LocalWaits } from '../adapters/workflows/local-waits';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import type { Directory } from '../core/organisations';
@@ -126,7 +127,8 @@ export const localServices = async (
         tableName: localTableName(environment),
         s3,
         bucket: localBucket(environment),
-        allowLoopbackWebhooks: true,
+        // The local stack alone lets webhooks go to http://127.0.0.1, localhost and [::1].
+        webhookSender: { send: webhookSender({ allowLoopbackHttp: true }) },
         // DynamoDB Local runs on the same cores as the answers: one write at a time.
         requestHistory: config.requestHistory
           ? { flushAfterMs: LOCAL_HISTORY_FLUSH_MS, maxWrites: 1 }

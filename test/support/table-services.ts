@@ -37,7 +37,6 @@ export const tableOnlyServices = (
           throw new Error('this test hands no delivery on');
         },
       })),
-    allowLoopbackWebhooks: false,
     requestHistory: 'off',
   }),
   settings: {

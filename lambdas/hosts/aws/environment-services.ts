@@ -64,7 +64,6 @@ export const bothEnvironments = async (
       tableName: read(environment, 'TABLE_NAME'),
       s3,
       bucket: read(environment, 'BLOB_BUCKET'),
-      allowLoopbackWebhooks: false,
       // Request history records /v1 calls only, never these callers'.
       requestHistory: 'off',
       // Nothing here issues or checks a /v1 access token: the key is never used.

@@ -71,10 +71,11 @@ const startingNoWaits: DeliveryWaits = {
 export type HostWiring = PdfWiring & { tokenKeys?: () => TokenKeys };
 
 /**
- * The ports of the contract's heavy work a function's entry wires in: the PDF ports when it reads PDFs, the
- * analyser when it analyses (so that no other bundle carries pdf.js or the analysis).
+ * The ports of the heavy or outward work a function's entry wires in: the PDF ports when it reads PDFs,
+ * the analyser when it analyses, the webhook sender when it delivers (so that no other bundle carries
+ * pdf.js, the analysis or the address checks).
  */
-export type PdfWiring = Pick<PortsWiring, 'pdfs' | 'renderer' | 'analyser'>;
+export type PdfWiring = Pick<PortsWiring, 'pdfs' | 'renderer' | 'analyser' | 'webhookSender'>;
 
 /**
  * The services of one environment over its AWS resources, with the SDK's default region, credentials
@@ -93,7 +94,6 @@ export const composeAwsServices = (
     tableName: config.TABLE_NAME,
     s3: createS3Client({ region: config.AWS_REGION }),
     bucket: config.BLOB_BUCKET,
-    allowLoopbackWebhooks: false,
     requestHistory,
     ...(wiring.tokenKeys ?? noTokenKeys)(),
     answersKey: async () => {
@@ -124,6 +124,7 @@ export const composeAwsServices = (
     pdfs: wiring.pdfs,
     renderer: wiring.renderer,
     analyser: wiring.analyser,
+    webhookSender: wiring.webhookSender,
   });
   return {
     ports,

@@ -1,6 +1,9 @@
 // host -> the function of webhook delivery: the delivery queue's event source mapping hands it delivery
-// runs, a batch at a time, and brings back only the records it reports failed.
+// runs, a batch at a time, and brings back only the records it reports failed. Only it sends webhooks.
+import { webhookSender } from '../../../adapters/webhooks/http-sender';
 import { deliveryRecords } from '../../delivery-records';
 import { queueLambda } from '../lambda';
 
-export const handler = queueLambda(deliveryRecords);
+export const handler = queueLambda(deliveryRecords, {
+  webhookSender: { send: webhookSender({ allowLoopbackHttp: false }) },
+});
