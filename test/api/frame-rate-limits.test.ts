@@ -4,7 +4,7 @@
 // refused, as is a spent browser on a fresh token, while a fresh browser on a fresh token is not.
 import { randomUUID } from 'node:crypto';
 import { FRAME_WRITE_LIMITS } from '../../lambdas/core/onboarding-frame';
-import { type Answer, bearer, call, exchange } from '../support/api-client';
+import { type Answer, bearer, call, exchange, expectRateLimited } from '../support/api-client';
 import { type FrameBrowser, frameRequest, newBrowser } from '../support/frame-client';
 import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
 
@@ -73,15 +73,6 @@ const write = (kind: Write, token: string, browser: FrameBrowser): Promise<Answe
         browser,
         body: { answers: ANSWERS },
       });
-
-const expectRateLimited = (answer: Answer) => {
-  expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({
-    status: 429,
-    code: 'rate_limited',
-  });
-  expect(answer.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
-  expect(answer.headers.get('service-request-id')).toMatch(/^rqs_/);
-};
 
 /** Writes until the first refusal (at most `most` tries): the statuses before it, and the refusal. */
 const untilRefused = async (kind: Write, token: string, browser: FrameBrowser, most: number) => {

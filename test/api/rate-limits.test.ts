@@ -1,18 +1,9 @@
 // decisions.md §4 rate limits, with the local stack's limits on (its default).
-import { type Answer, bearer, call, exchange } from '../support/api-client';
+import { type Answer, bearer, call, exchange, expectRateLimited } from '../support/api-client';
 import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
 import { createTenant } from '../support/tenants';
 
 let stack: RunningStack;
-
-const expectRateLimited = (answer: Answer) => {
-  expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({
-    status: 429,
-    code: 'rate_limited',
-  });
-  expect(answer.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
-  expect(answer.headers.get('service-request-id')).toMatch(/^rqs_/);
-};
 
 useLocalStack((started) => {
   stack = started;

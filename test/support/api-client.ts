@@ -82,6 +82,16 @@ export const upload = (url: string, token: string, parts: Part[], options: Uploa
 };
 
 /** An error answer as the interface shapes it: the status and code, a message, and the request id. */
+/** A 429 `rate_limited` as §4 shapes it: `Retry-After` in whole seconds, and the request id. */
+export const expectRateLimited = (answer: Answer) => {
+  expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({
+    status: 429,
+    code: 'rate_limited',
+  });
+  expect(answer.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+  expect(answer.headers.get('service-request-id')).toMatch(/^rqs_/);
+};
+
 export const expectError = (answer: Answer, status: number, code: string) => {
   expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({ status, code });
   expect(answer.body.error.message).toEqual(expect.any(String));
