@@ -193,6 +193,11 @@ export const openRecorded = async (
 /** A desktop screen and a small phone's, the widths every page is tried at. */
 export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
 export const PHONE: BrowserContextOptions = { viewport: { width: 320, height: 640 }, deviceScaleFactor: 2 };
+/** A current phone (390 px), where the buyer's pages and the portal are checked beside the 320 px one. */
+export const PHONE_390: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+};
 
 /** Opens `url` recorded (see `openRecorded`) in a new context made with `options`, runs `use`, closes it. */
 export const withRecordedPage = async (

@@ -3,7 +3,6 @@
 // contract), a reference to nothing in the contract stays text; the Text view reflows the contract beside
 // the review; axe finds nothing. Screenshots go to test-results/ to look at.
 import { join } from 'node:path';
-import type { BrowserContextOptions } from 'playwright-core';
 import { writeViewer } from '../../frontend/pages/publication';
 import { type ReviewPageInput, renderReviewPage } from '../../frontend/pages/review';
 import { renderSnapshotPage } from '../../frontend/pages/snapshot';
@@ -13,6 +12,7 @@ import {
   documentWidths,
   expectOnlyOwnRequests,
   type PagesStack,
+  PHONE_390,
   RESULTS,
   startPagesStack,
   withRecordedPage,
@@ -24,7 +24,6 @@ The special conditions favour the vendor; ask about clause 4 before you sign, an
 where you sign. Clause 99 is not in this contract. [Clause 2 explained](https://www.example.com/c2).
 `;
 
-const PHONE_390: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 };
 const SLUGS = { review: 'pub_reviewPhone3mX8qZt2WvR9', snapshot: 'pub_snapPhone7cL4hYs6TgJ1f' } as const;
 
 let stack: PagesStack;

@@ -3,7 +3,7 @@
 // (headings kept, page by page) at a size read without zooming; axe finds nothing in either view.
 // Screenshots go to test-results/ to look at.
 import { join } from 'node:path';
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { writeViewer } from '../../frontend/pages/publication';
 import { renderViewer } from '../../frontend/pages/viewer';
 import {
@@ -12,13 +12,13 @@ import {
   documentWidths,
   expectOnlyOwnRequests,
   type PagesStack,
+  PHONE_390,
   RESULTS,
   startPagesStack,
   withRecordedPage,
 } from './harness';
 
 const SLUG = 'pub_phoneView4Hq2mZx9RkT4vW';
-const PHONE_390: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 };
 
 let stack: PagesStack;
 let url: string;

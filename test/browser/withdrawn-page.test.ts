@@ -3,7 +3,6 @@
 // and whom to ask, and axe finds nothing; every page has an icon the host answers (no 404 for
 // /favicon.ico). Screenshots go to test-results/ to look at.
 import { join } from 'node:path';
-import type { BrowserContextOptions } from 'playwright-core';
 import { writeViewer } from '../../frontend/pages/publication';
 import { renderViewer } from '../../frontend/pages/viewer';
 import { withdrawPublication } from '../../lambdas/core/publications';
@@ -12,6 +11,7 @@ import {
   DESKTOP,
   documentWidths,
   type PagesStack,
+  PHONE_390,
   RESULTS,
   startPagesStack,
   withRecordedPage,
@@ -19,7 +19,6 @@ import {
 
 const SLUG = 'pub_withdrawnPhone8Jk2LmQ2w';
 const LIVE = 'pub_iconLive5Rt7Yu2Io9PaSd';
-const PHONE_390: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 };
 
 let stack: PagesStack;
 
