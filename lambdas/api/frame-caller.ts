@@ -5,6 +5,7 @@
 // blocked, and the customer's page can neither read nor send it); a browser that refuses it still opens
 // and submits the form, and its drafts are not kept.
 
+import { enforceRate } from '../core/auth';
 import { fail } from '../core/errors';
 import type { Onboarding } from '../core/model';
 import {
@@ -67,15 +68,10 @@ export const frameCall = async (
   const token = sessionTokenOf(request.header('authorization'));
   const onboarding = await onboardingOfToken(ports, token);
   const browser = browserOf(ports, readCookies(request.header('cookie')).get(BINDING_COOKIE));
-  if (write !== undefined && settings.rateLimits) {
+  if (write !== undefined) {
     const { ratePerSecond, burst } = FRAME_WRITE_LIMITS[write];
-    for (const bucket of frameWriteBuckets(write, token, browser)) {
-      const taken = await ports.rateLimiter.take(bucket, ratePerSecond, burst);
-      if (!taken.allowed)
-        fail('rate_limited', `Too many requests; retry after ${taken.retryAfterSeconds} s.`, {
-          headers: { 'Retry-After': String(taken.retryAfterSeconds) },
-        });
-    }
+    for (const bucket of frameWriteBuckets(write, token, browser))
+      await enforceRate(ports, settings, bucket, ratePerSecond, burst);
   }
   return { token, onboarding, browser };
 };

@@ -206,7 +206,8 @@ export const REQUESTS_PER_SECOND: Readonly<Record<Environment, number>> = { prod
 const TOKEN_RATE_PER_SECOND = 10 / 60;
 const TOKEN_BURST = 10;
 
-const enforceRate = async (
+/** Takes one from `bucket` when limits are on; over it, `429 rate_limited` with `Retry-After`. */
+export const enforceRate = async (
   ports: Ports,
   settings: Settings,
   bucket: string,
