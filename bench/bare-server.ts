@@ -3,7 +3,7 @@
 // request id per answer made by the service's own function. Prints {"port":N} once listening.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { newRequestId as requestId } from '../lambdas/api/http/answer';
+import { newRequestId as requestId } from '../lambdas/core/request-ids';
 
 const body = Buffer.from(process.env.BENCH_BODY ?? '', 'base64');
 const headers = JSON.parse(process.env.BENCH_HEADERS ?? '{}') as Record<string, string>;

@@ -7,11 +7,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { API_ENDPOINTS } from '../api/endpoints';
-import { clientGoneAnswer, errorAnswer, type HttpAnswer, newRequestId } from '../api/http/answer';
+import { clientGoneAnswer, errorAnswer, type HttpAnswer } from '../api/http/answer';
 import type { RouteTable } from '../api/http/endpoint';
 import { fromNodeRequest, unreadOnReturn } from '../api/http/request';
 import type { Route } from '../api/routes';
 import { ServiceError } from '../core/errors';
+import { newRequestId } from '../core/request-ids';
 import type { Services } from '../core/services';
 import { requestTarget } from './request-target';
 

@@ -10,8 +10,9 @@ import {
   type StaticFile,
 } from '../../frontend/onboarding/served-files';
 import { FRAME_ENDPOINTS } from '../api/frame-endpoints';
-import { errorAnswer, newRequestId } from '../api/http/answer';
+import { errorAnswer } from '../api/http/answer';
 import { ServiceError } from '../core/errors';
+import { newRequestId } from '../core/request-ids';
 import type { Services } from '../core/services';
 import { apiListener } from './api-host';
 import { requestTarget } from './request-target';

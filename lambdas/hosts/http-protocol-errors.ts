@@ -13,8 +13,9 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errorAnswer, newRequestId } from '../api/http/answer';
+import { errorAnswer } from '../api/http/answer';
 import { ServiceError } from '../core/errors';
+import { newRequestId } from '../core/request-ids';
 
 /** What the parser's fault means to the sender, with the status Node itself gives it. */
 const parserFault = (code: string | undefined): { status: number; message: string } => {

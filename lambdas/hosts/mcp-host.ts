@@ -3,8 +3,9 @@
 // Request the face takes (its body read whole, up to the limit a deployed API Gateway keeps), and the
 // Response is written back.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { errorAnswer, type HttpAnswer, newRequestId } from '../api/http/answer';
+import { errorAnswer, type HttpAnswer } from '../api/http/answer';
 import { ServiceError } from '../core/errors';
+import { newRequestId } from '../core/request-ids';
 import { MCP_PATHS } from '../mcp/http';
 import { requestTarget } from './request-target';
 

@@ -8,7 +8,7 @@ import {
   PAGE_SECURITY_HEADERS,
   type PortalFiles,
 } from '../../frontend/portal/served-files';
-import { errorAnswer, type HttpAnswer, jsonAnswer, newRequestId } from '../api/http/answer';
+import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
 import { fail, ServiceError } from '../core/errors';
 import { log } from '../core/log';
 import {
@@ -18,6 +18,7 @@ import {
   SIGN_IN_LIFETIME_MICROS,
 } from '../core/portal-sessions';
 import type { Clock } from '../core/ports';
+import { newRequestId } from '../core/request-ids';
 import { matchRoute, PORTAL_ROUTES, type PortalCore } from './api-routes';
 import { type CookiePolicy, readCookies, sessionCookieName, setCookie, signInCookieName } from './cookies';
 import type { PortalAnswer, PortalRequest } from './http';

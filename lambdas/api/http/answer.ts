@@ -9,9 +9,6 @@ export interface HttpAnswer {
   body: string;
 }
 
-// One maker of request ids for every host, the MCP server's included (core/request-ids.ts).
-export { newRequestId } from '../../core/request-ids';
-
 export const jsonAnswer = (
   requestId: string,
   status: number,

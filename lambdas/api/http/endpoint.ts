@@ -5,8 +5,9 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { log, withLogKeys } from '../../core/log';
 import { REQUEST_MESSAGE } from '../../core/log-lines';
+import { newRequestId } from '../../core/request-ids';
 import type { Services } from '../../core/services';
-import { clientGoneAnswer, errorAnswer, type HttpAnswer, jsonAnswer, newRequestId } from './answer';
+import { clientGoneAnswer, errorAnswer, type HttpAnswer, jsonAnswer } from './answer';
 import { type ApiRequest, fromApiGatewayEvent } from './request';
 import type { Router } from './router';
 
