@@ -7,7 +7,9 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
-  testTimeout: 60_000,
+  // A bound on a test that hangs, not a speed check: stack tests run two at a time on a shared 2-core
+  // machine and take up to three times their idle time there.
+  testTimeout: 120_000,
   // Two test files at once on the two cores: much of a file's time is spent waiting on its stack's
   // processes (test/support/local-stack.ts gives each worker its own ports).
   maxWorkers: 2,

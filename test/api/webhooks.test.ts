@@ -720,7 +720,7 @@ describe('test events and secret rotation', () => {
     expect(refused.stderr).toMatch(/filter_invalid/);
     const unknown = await ops(stack, 'webhook-messages', endpoint.id, '--starting-after', 'msg_unknown');
     expect(unknown.stderr).toMatch(/starting_after_invalid/);
-  });
+  }, 180_000); // two whole retry schedules and a dozen `ops` processes: about 35 s idle, twice that loaded
 
   test('after a rotation the next message carries two signatures: it verifies with the old secret and with the new', async () => {
     const endpoint = await createEndpoint([PUBLISHED]);
