@@ -2,6 +2,8 @@
 // same PORT_BASE and DATA_DIR, or with `--stage` against a deployed stage (bin/ops/deployed-stage.ts):
 // JSON on stdout; a clear message on stderr and exit 1 on error.
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { z } from 'zod';
@@ -126,8 +128,8 @@ const takeStageOptions = (argv: string[]): { stage: Partial<StageOptions>; rest:
 };
 
 /** Both environments of the running local stack, or a message saying how to start it. */
-const localStack = async () => {
-  const config = readLocalConfig();
+const localStack = async (env: NodeJS.ProcessEnv) => {
+  const config = readLocalConfig(env);
   const dynamoUrl = localUrl(config, PORT_OFFSETS.dynamoDb);
   const dynamo = createDocumentClient(dynamoUrl);
   try {
@@ -144,22 +146,31 @@ const knownOrganisation = async (directory: Directory, id: string): Promise<void
   if ((await directory.organisations.get(id)) === null) throw notFound('organisation');
 };
 
-const printLine = (value: unknown) => console.log(JSON.stringify(value));
+/** Where the tool writes: the process's stdout and stderr, or a test's buffers (`main`). */
+export interface OpsIo {
+  out(text: string): void;
+  err(text: string): void;
+}
 
 /** Resolves with the signal's name on Ctrl-C or SIGTERM: a long-running command (`listen`) cleans up then. */
-const stopSignal = new Promise<string>((resolve) => {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
-});
+const processStopSignal = () =>
+  new Promise<string>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+  });
 
 const HELP = new Set(['help', '--help', '-h']);
 
-const run = async (line: string[]): Promise<unknown> => {
+const run = async (
+  line: string[],
+  env: NodeJS.ProcessEnv,
+  printLine: (value: unknown) => void,
+): Promise<unknown> => {
   const { stage, rest: argv } = takeStageOptions(line);
   const command = argv[0] ?? '';
   if (stage.stage === undefined) {
     if (stage.outputsFile !== undefined || stage.identityTable !== undefined)
       throw new UsageError('--outputs and --identity-table go with --stage');
-    const { services, directory } = await localStack();
+    const { services, directory } = await localStack(env);
     if (command === 'dev-bootstrap')
       return devBootstrap(directory, {
         sandbox: services.sandbox.ports,
@@ -167,7 +178,7 @@ const run = async (line: string[]): Promise<unknown> => {
       });
     if (command === 'trigger') return runTriggerCommand(argv.slice(1), services, directory);
     if (command === 'listen')
-      return runListenCommand(argv.slice(1), services, directory, printLine, stopSignal);
+      return runListenCommand(argv.slice(1), services, directory, printLine, processStopSignal());
     return runCommand(argv, services, directory);
   }
   if (LOCAL_ONLY.has(command))
@@ -264,7 +275,6 @@ const isArgumentError = (error: unknown): boolean =>
   ((error as { code: string }).code.startsWith('ERR_PARSE_ARGS_') ||
     (error as { code: string }).code === 'ERR_INVALID_ARG_TYPE');
 
-const argv = process.argv.slice(2);
 /**
  * One command's lines of the usage (its line and the indented lines that follow it), or all of it for
  * no command or one the usage does not name.
@@ -282,22 +292,38 @@ const usageOf = (command: string | undefined): string => {
   ].join('\n');
 };
 
-if (HELP.has(argv[0] ?? '') || argv.includes('--help') || argv.includes('-h')) {
-  // Help is an answer, not an error: the usage on stdout, exit 0, and no running stack needed; after a
-  // command (`ops listen --help`), that command's usage alone.
-  console.log(usageOf(HELP.has(argv[0] ?? '') ? undefined : argv[0]));
-  process.exit(0);
-}
-try {
-  printLine(await run(argv));
-  process.exit(0);
-} catch (error) {
-  if (error instanceof UsageError || isArgumentError(error))
-    console.error(`ops: ${(error as Error).message}\n${USAGE}`);
-  else if (error instanceof ActionRefused || error instanceof NotFound)
-    console.error(`ops: ${error.message}`);
-  else if (isServiceError(error)) console.error(`ops: ${error.code}: ${error.message}`);
-  else
-    console.error(`ops: ${refusalByAws(error) ?? (error instanceof Error ? error.message : String(error))}`);
-  process.exit(1);
+/**
+ * Runs one command line with `env` (PORT_BASE, DATA_DIR) and resolves with the exit code: the tool's
+ * whole behaviour, so tests run it in their own process (`test/support/local-stack.ts`) without starting
+ * a Node and compiling the tool for every call.
+ */
+export const main = async (argv: string[], env: NodeJS.ProcessEnv, io: OpsIo): Promise<number> => {
+  if (HELP.has(argv[0] ?? '') || argv.includes('--help') || argv.includes('-h')) {
+    // Help is an answer, not an error: the usage on stdout, exit 0, and no running stack needed; after a
+    // command (`ops listen --help`), that command's usage alone.
+    io.out(`${usageOf(HELP.has(argv[0] ?? '') ? undefined : argv[0])}\n`);
+    return 0;
+  }
+  const printLine = (value: unknown) => io.out(`${JSON.stringify(value)}\n`);
+  try {
+    printLine(await run(argv, env, printLine));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || isArgumentError(error))
+      io.err(`ops: ${(error as Error).message}\n${USAGE}\n`);
+    else if (error instanceof ActionRefused || error instanceof NotFound) io.err(`ops: ${error.message}\n`);
+    else if (isServiceError(error)) io.err(`ops: ${error.code}: ${error.message}\n`);
+    else io.err(`ops: ${refusalByAws(error) ?? (error instanceof Error ? error.message : String(error))}\n`);
+    return 1;
+  }
+};
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const io: OpsIo = {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+  };
+  // Exits at once when done: the stack's clients keep sockets open that would hold the process.
+  const code = await main(process.argv.slice(2), process.env, io);
+  process.exit(code);
 }
