@@ -71,10 +71,11 @@ export const startStack = async (options: StackOptions = {}): Promise<RunningSta
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`local stack did not start within 90 s:\n${output}`)),
-      90_000,
-    );
+    const timer = setTimeout(() => {
+      // Not left running: a stack that never became ready would keep the test run from exiting.
+      child.kill('SIGKILL');
+      reject(new Error(`local stack did not start within 90 s:\n${output}`));
+    }, 90_000);
     const check = () => {
       if (output.includes('Local stack ready')) {
         clearTimeout(timer);
