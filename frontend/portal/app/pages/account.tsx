@@ -96,11 +96,17 @@ export const OverviewPage = ({ overview }: { overview: OrganisationOverview }) =
             <p data-testid="sandbox-budget">
               {budget.used} of {budget.total} sandbox contracts used ({budget.remaining} left).
             </p>
+            {/* What is left, full when nothing is used (a bar of what was used is an empty line at first):
+                green while plenty is left, amber under half, red under a tenth. */}
             <meter
+              class="budget"
               min={0}
               max={Math.max(budget.total, 1)}
-              value={budget.used}
-              aria-label="Sandbox budget used"
+              value={budget.remaining}
+              low={budget.total * 0.1}
+              high={budget.total * 0.5}
+              optimum={budget.total}
+              aria-label="Sandbox budget left"
             />
           </>
         ) : (
