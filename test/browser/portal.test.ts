@@ -208,9 +208,11 @@ test('a new person signs up, creates the organisation (once) and an integration,
   );
   // The bar shows what is left: full while nothing is used.
   const bar = alice.page.getByRole('meter', { name: 'Sandbox budget left' });
-  expect(await bar.evaluate((m) => [(m as HTMLMeterElement).value, (m as HTMLMeterElement).max])).toEqual([
-    3, 3,
+  expect([await bar.getAttribute('aria-valuenow'), await bar.getAttribute('aria-valuemax')]).toEqual([
+    '3',
+    '3',
   ]);
+  expect(await bar.locator('.bar-fill').evaluate((fill) => (fill as HTMLElement).style.width)).toBe('100%');
   await expect(alice.page.getByText(`Signed in as ${first.email}`).count()).resolves.toBe(1);
   await expectAccessible(alice, 'overview');
 
