@@ -2,38 +2,29 @@
 // notices): the document's language, viewport and title, and its one stylesheet, inline and allowed by
 // its hash (`STYLE_SOURCE`), so the pages load nothing at all: no file, font, image or script.
 import { createHash } from 'node:crypto';
+import { LOOK_CSS } from '../look';
 import { escapeHtml } from '../pages/html';
 
 /** The service's name as people see it on these pages. */
 export const SERVICE_NAME = 'Contract publishing service';
 
-const STYLE = `*{box-sizing:border-box}
-html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;line-height:1.5;color:#1d232a;background:#f4f5f7}
-body{margin:0}
-main{max-width:28rem;margin:2rem auto;padding:1.5rem;background:#fff;border:1px solid #cfd4da;border-radius:.5rem}
+const STYLE = `${LOOK_CSS}html{background:var(--surface)}
+main{max-width:28rem;margin:2rem auto;padding:1.5rem;background:#fff;border:1px solid var(--line);border-radius:.5rem}
 @media (max-width:30rem){main{margin:0;border:0;border-radius:0;min-height:100vh}}
-.service{margin:0 0 .5rem;color:#49525d;font-size:.9375rem}
+.service{margin:0 0 .5rem;color:var(--muted);font-size:.9375rem}
 h1{margin:0 0 1rem;font-size:1.5rem;line-height:1.25}
 p,ul{margin:0 0 1rem}
 ul{padding-left:1.25rem}
 .field{margin:0 0 1rem}
-label{display:block;font-weight:600;margin:0 0 .25rem}
-input{display:block;width:100%;padding:.5rem .625rem;font:inherit;color:inherit;background:#fff;border:1px solid #6b7480;border-radius:.25rem}
-input[aria-invalid=true]{border-color:#b3261e;border-width:2px}
-.hint{margin:.25rem 0 0;color:#49525d;font-size:.9375rem}
-.error{margin:.25rem 0 0;color:#b3261e;font-weight:600}
-.alert{margin:0 0 1rem;padding:.75rem;color:#b3261e;background:#fdf0ef;border:1px solid #b3261e;border-radius:.25rem;font-weight:600}
+label{display:block;margin:0 0 .25rem}
+input{display:block;width:100%;padding:.5rem .625rem}
+.hint{margin:.25rem 0 0}
+.error{margin:.25rem 0 0;color:var(--danger);font-weight:600}
+.alert{margin:0 0 1rem;padding:.75rem;color:var(--danger);background:var(--danger-soft);border:1px solid var(--danger);border-radius:var(--radius);font-weight:600}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem;margin:1.25rem 0 1rem}
-button{padding:.5rem 1.25rem;font:inherit;font-weight:600;color:#fff;background:#1f5fbf;border:2px solid #1f5fbf;border-radius:.25rem;cursor:pointer}
-button:hover{background:#174a96;border-color:#174a96}
-button.secondary{color:#1f5fbf;background:#fff}
-button.secondary:hover{color:#174a96;background:#eef3fb}
-a{color:#1f5fbf}
-a:hover{color:#174a96}
-:focus-visible{outline:3px solid #f0a500;outline-offset:2px}
 .address{overflow-wrap:anywhere}
 fieldset{margin:0 0 1rem;padding:0;border:0}
-legend{font-weight:600;margin:0 0 .5rem;padding:0}
+legend{margin:0 0 .5rem;padding:0}
 .choice{display:flex;align-items:center;gap:.5rem}
 .choice input{display:inline-block;width:1.125rem;height:1.125rem;margin:0}
 .choice label{margin:0}

@@ -3,11 +3,21 @@
 // stylesheet). Every page path answers the same `index.html`; the script shows the page of the path.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type OutputFile } from 'esbuild';
+import { build, type OutputFile, type Plugin } from 'esbuild';
 import { contentTypeOf, single } from '../build-output';
+import { LOOK_CSS } from '../look';
 import { PORTAL_CSP, type PortalAssets } from './served-files';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** `@import "look.css"` in the portal's stylesheet: the look it shares with the sign-in pages (frontend/look.ts). */
+const sharedLook: Plugin = {
+  name: 'shared-look',
+  setup(builder) {
+    builder.onResolve({ filter: /^look\.css$/ }, () => ({ path: 'look.css', namespace: 'shared-look' }));
+    builder.onLoad({ filter: /.*/, namespace: 'shared-look' }, () => ({ contents: LOOK_CSS, loader: 'css' }));
+  },
+};
 
 const indexHtml = (script: string, style: string): string =>
   [
@@ -46,6 +56,7 @@ export const buildPortalAssets = async (): Promise<PortalAssets> => {
     minify: true,
     legalComments: 'none',
     logLevel: 'silent',
+    plugins: [sharedLook],
   });
   const relative = (file: OutputFile) => path.relative(outdir, file.path).split(path.sep).join('/');
   const script = single(result.outputFiles, '.js');

@@ -50,7 +50,9 @@ beforeAll(async () => {
     startStack({ dataDir, env: STACK_ENV }),
     launchChromium(),
     // The failing endpoint answers 500 until the test lets it succeed.
-    startReceiver((request) => (request.path.startsWith('/fail') ? 500 : 200)),
+    startReceiver((request) =>
+      request.path.startsWith('/fail') ? { status: 500, body: 'receiver says: database down' } : 200,
+    ),
     startRedirectReceiver(),
   ]);
   portal = `http://127.0.0.1:${stack.portBase + 6}`;
@@ -107,14 +109,33 @@ const expectAccessible = async (person: PersonPage, name: string) => {
     shown,
   );
   expect(found).toEqual([]);
-  // The phone's view too, for a person to look at.
-  const phone = await browser.newContext({ viewport: { width: 320, height: 640 } });
+  // On a 390 px phone: the page never scrolls sideways, and every control can be brought into view
+  // (a wide table's own region scrolls to it), then kept for a person to look at.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
   try {
     await phone.addCookies(await person.context.cookies());
     const page = await phone.newPage();
     await page.goto(person.page.url());
     await shown(page);
-    await page.screenshot({ path: join(RESULTS, `portal-${name}-320.png`), fullPage: true });
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBe(0);
+    const outOfReach = await page.evaluate(() =>
+      Array.from(
+        document.querySelectorAll<HTMLElement>(
+          'main button, main a[href], main input, main select, main summary',
+        ),
+      )
+        .filter((control) => control.getClientRects().length > 0)
+        .flatMap((control) => {
+          control.scrollIntoView({ block: 'center', inline: 'center' });
+          const box = control.getBoundingClientRect();
+          return box.left >= 0 && box.right <= window.innerWidth ? [] : [control.outerHTML.slice(0, 80)];
+        }),
+    );
+    expect(outOfReach).toEqual([]);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(RESULTS, `portal-${name}-390.png`), fullPage: true });
   } finally {
     await phone.close();
   }
@@ -185,6 +206,13 @@ test('a new person signs up, creates the organisation (once) and an integration,
   expect(await alice.page.getByTestId('sandbox-budget').textContent()).toBe(
     '0 of 3 sandbox contracts used (3 left).',
   );
+  // The bar shows what is left: full while nothing is used.
+  const bar = alice.page.getByRole('meter', { name: 'Sandbox budget left' });
+  expect([await bar.getAttribute('aria-valuenow'), await bar.getAttribute('aria-valuemax')]).toEqual([
+    '3',
+    '3',
+  ]);
+  expect(await bar.locator('.bar-fill').evaluate((fill) => (fill as HTMLElement).style.width)).toBe('100%');
   await expect(alice.page.getByText(`Signed in as ${first.email}`).count()).resolves.toBe(1);
   await expectAccessible(alice, 'overview');
 
@@ -302,7 +330,16 @@ test('an endpoint at a local receiver: registered with its secret shown once, a 
   await page.getByText('No endpoint yet.', { exact: false }).waitFor();
   first.okEndpointUrl = `${receiver.origin}/ok`;
   await page.getByLabel('Endpoint address').fill(first.okEndpointUrl);
+  // Select all ticks every event and unticks them all; one chosen leaves it neither (indeterminate).
+  const selectAll = page.getByRole('checkbox', { name: 'Select all' });
+  const events = page.getByRole('group', { name: 'Events to receive' }).getByRole('checkbox');
+  const ticked = () => events.evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).checked));
+  await selectAll.check();
+  expect(new Set(await ticked())).toEqual(new Set([true]));
+  await selectAll.uncheck();
+  expect(new Set(await ticked())).toEqual(new Set([false]));
   await page.getByRole('checkbox', { name: /^contract-reviews\.publication\.published / }).check();
+  expect(await selectAll.evaluate((box) => (box as HTMLInputElement).indeterminate)).toBe(true);
   await button(page, 'Register endpoint').click();
   await page.getByTestId('secret').waitFor();
   const secret = await shownSecret(page);
@@ -342,6 +379,13 @@ test('a failing endpoint fails every attempt, then a redelivery after the receiv
   // Eight attempts, each answered 500: failed. The page looks again on its own while it is under way.
   await delivery.getByText('test · Failed').waitFor({ timeout: 90_000 });
   expect(await delivery.getByRole('cell', { name: 'HTTP 500' }).count()).toBe(8);
+  // What was sent (the signed envelope) and what the receiver answered, as recorded.
+  await delivery.getByText('Payload (what every attempt sends)').click();
+  const payload = JSON.parse((await delivery.locator('details.body pre').first().textContent()) ?? '');
+  expect(payload).toMatchObject({ type: 'test', test: true, data: expect.any(Object) });
+  const firstAnswer = delivery.getByRole('row').nth(1);
+  await firstAnswer.getByText('Body', { exact: true }).click();
+  expect(await firstAnswer.locator('pre').textContent()).toBe('receiver says: database down');
   await screenshots(page, 'endpoint-failed');
 
   receiver.setPolicy(() => 200);
@@ -383,8 +427,25 @@ test('a revoked key is refused at the next exchange', async () => {
   await page.goto(`${portal}/sandbox/integrations/${first.integrationId}/api-keys`);
   const row = page.getByRole('row', { name: /Build server/ });
   await row.waitFor();
-  await row.getByRole('button', { name: 'Revoke', exact: true }).click();
-  await row.getByRole('button', { name: 'Revoke key' }).click();
+  const region = page.getByRole('region', { name: 'API keys', exact: true });
+  const width = () => region.evaluate((element) => element.scrollWidth);
+  const before = await width();
+  // The question is a modal dialog over the page: the table keeps its width, Cancel has the focus,
+  // and Escape closes it with nothing done, focus back on Revoke.
+  const revoke = row.getByRole('button', { name: 'Revoke', exact: true });
+  await revoke.click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  expect(await width()).toBe(before);
+  expect(
+    await dialog.getByRole('button', { name: 'Cancel' }).evaluate((b) => b === document.activeElement),
+  ).toBe(true);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  expect(await revoke.evaluate((b) => b === document.activeElement)).toBe(true);
+  expect(await row.locator('.state').textContent()).toBe('Active');
+  await revoke.click();
+  await dialog.getByRole('button', { name: 'Revoke key' }).click();
   await row.getByText(/^Revoked /).waitFor();
   const answer = await exchange(first.key);
   expect(answer.status).toBe(401);
@@ -458,6 +519,27 @@ test('request history: the calls with an accepted credential, filtered and paged
   );
   expect(notFound[0]).toContain('/v1/contract-reviews/crv_doesnotexist');
   expect(notFound[0]).toContain('404');
+  // A 404 reads as a warning at a glance; its detail says what it means and which id to quote.
+  expect(await rows.first().locator('.state').getAttribute('class')).toContain('state-warn');
+  await rows
+    .first()
+    .getByRole('button', { name: /^Details of rqs_/ })
+    .click();
+  const detail = page.getByTestId('request-detail');
+  await detail.waitFor();
+  expect(await detail.textContent()).toContain(
+    'Nothing of this integration at this address or with this id.',
+  );
+  await page.keyboard.press('Escape');
+  await detail.waitFor({ state: 'detached' });
+  // The filters' controls stand on one line at 1280 px.
+  const bottoms = await Promise.all(
+    ['Status', 'Method', 'Path starts with', 'Time'].map(async (label) => {
+      const box = await page.getByLabel(label, { exact: true }).boundingBox();
+      return box ? Math.round(box.y + box.height) : -1;
+    }),
+  );
+  expect(new Set(bottoms).size).toBe(1);
   const posts = await eventually(
     () => filter(() => page.getByLabel('Method').selectOption('POST')),
     (found) => found.length === 2,

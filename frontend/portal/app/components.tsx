@@ -102,7 +102,11 @@ export const SecretOnce = ({
   );
 };
 
-/** A button for an action that cannot be undone: it asks, in place, before it acts. */
+/**
+ * A button for an action that cannot be undone: it asks first, in a modal dialog (the page behind stays
+ * where it was: an inline question pushed wide tables sideways). Escape or Cancel closes it; focus then
+ * returns to the button.
+ */
 export const ConfirmButton = ({
   label,
   question,
@@ -116,40 +120,61 @@ export const ConfirmButton = ({
 }) => {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
-  const confirm = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    if (asking) confirm.current?.focus();
+    const element = dialog.current;
+    if (!asking || !element || element.open) return;
+    element.showModal();
+    // The safe choice has the focus: Enter pressed by habit cancels.
+    cancel.current?.focus();
   }, [asking]);
-  if (!asking)
-    return (
-      <button type="button" class="danger" onClick={() => setAsking(true)}>
+  const close = () => {
+    dialog.current?.close();
+    setAsking(false);
+    opener.current?.focus();
+  };
+  return (
+    <>
+      <button type="button" class="danger" ref={opener} onClick={() => setAsking(true)}>
         {label}
       </button>
-    );
-  return (
-    <fieldset class="confirm">
-      <legend>{question}</legend>
-      <button
-        type="button"
-        class="danger"
-        ref={confirm}
-        disabled={busy}
-        onClick={async () => {
-          setBusy(true);
-          try {
-            await onConfirm();
-          } finally {
-            setBusy(false);
-            setAsking(false);
-          }
-        }}
-      >
-        {confirmLabel}
-      </button>{' '}
-      <button type="button" class="secondary" onClick={() => setAsking(false)}>
-        Cancel
-      </button>
-    </fieldset>
+      {asking && (
+        <dialog
+          class="confirm-dialog"
+          ref={dialog}
+          aria-label={question}
+          onCancel={(event) => {
+            event.preventDefault();
+            if (!busy) close();
+          }}
+        >
+          <p class="question">{question}</p>
+          <p class="actions">
+            <button
+              type="button"
+              class="danger"
+              disabled={busy}
+              onClick={async () => {
+                setBusy(true);
+                try {
+                  await onConfirm();
+                } finally {
+                  setBusy(false);
+                  close();
+                }
+              }}
+            >
+              {confirmLabel}
+            </button>{' '}
+            <button type="button" class="secondary" disabled={busy} onClick={close} ref={cancel}>
+              Cancel
+            </button>
+          </p>
+        </dialog>
+      )}
+    </>
   );
 };
 
@@ -257,6 +282,19 @@ export const TableRegion = ({ label, children }: { label: string; children: Comp
       </section>
     </>
   );
+};
+
+/** How an HTTP status reads at a glance: a pill, green for 2xx, amber for 4xx, red for 5xx. */
+export const StatusPill = ({ status }: { status: number | null }) => {
+  const tone =
+    status === null || status >= 500
+      ? 'bad'
+      : status >= 400
+        ? 'warn'
+        : status >= 200 && status < 300
+          ? 'ok'
+          : 'warn';
+  return <span class={`state state-${tone}`}>{status === null ? 'No answer' : status}</span>;
 };
 
 export const when = (time: string | null): string =>

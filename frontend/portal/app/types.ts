@@ -93,6 +93,8 @@ export interface WebhookMessage {
   attempts_in_round: number;
   next_attempt_at: string | null;
   created_at: string;
+  /** The envelope every attempt sends (the message's own page and the deliveries list). */
+  envelope?: Record<string, unknown>;
   attempts?: DeliveryAttempt[];
 }
 

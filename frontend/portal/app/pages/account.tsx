@@ -96,12 +96,22 @@ export const OverviewPage = ({ overview }: { overview: OrganisationOverview }) =
             <p data-testid="sandbox-budget">
               {budget.used} of {budget.total} sandbox contracts used ({budget.remaining} left).
             </p>
-            <meter
-              min={0}
-              max={Math.max(budget.total, 1)}
-              value={budget.used}
-              aria-label="Sandbox budget used"
-            />
+            {/* What is left, full when nothing is used (a bar of what was used is an empty line at first). */}
+            {/* biome-ignore lint/a11y/useSemanticElements: Chromium draws a <meter>'s fill at half its height whatever its styles */}
+            <div
+              class="bar"
+              role="meter"
+              aria-label="Sandbox budget left"
+              aria-valuemin={0}
+              aria-valuemax={budget.total}
+              aria-valuenow={budget.remaining}
+              aria-valuetext={`${budget.remaining} of ${budget.total} left`}
+            >
+              <div
+                class={`bar-fill${budget.remaining * 10 < budget.total ? ' empty' : budget.remaining * 2 < budget.total ? ' low' : ''}`}
+                style={{ width: `${budget.total > 0 ? (100 * budget.remaining) / budget.total : 0}%` }}
+              />
+            </div>
           </>
         ) : (
           <p>No sandbox contracts used yet.</p>

@@ -33,6 +33,10 @@ const STATE_NAMES: Readonly<Record<WebhookMessage['state'], string>> = {
   failed: 'Failed',
 };
 
+/** An answer in 2xx delivered the message; anything else (or none) was a failed attempt. */
+const attemptTone = (attempt: NonNullable<WebhookMessage['attempts']>[number]): 'ok' | 'bad' =>
+  attempt.status !== null && attempt.status >= 200 && attempt.status < 300 ? 'ok' : 'bad';
+
 const attemptOutcome = (attempt: NonNullable<WebhookMessage['attempts']>[number]): string =>
   attempt.status !== null ? `HTTP ${attempt.status}` : `No answer: ${attempt.error ?? 'unknown error'}`;
 
@@ -90,6 +94,12 @@ const Deliveries = ({
                 Message <code>{message.id}</code>, made {when(message.created_at)}
                 {message.next_attempt_at && `; next attempt ${when(message.next_attempt_at)}`}
               </p>
+              {message.envelope && (
+                <details class="body">
+                  <summary>Payload (what every attempt sends)</summary>
+                  <pre>{JSON.stringify(message.envelope, null, 2)}</pre>
+                </details>
+              )}
               <TableRegion label={`Attempts of ${message.id}`}>
                 <table>
                   <caption>Attempts</caption>
@@ -100,12 +110,13 @@ const Deliveries = ({
                       <th scope="col">When</th>
                       <th scope="col">Outcome</th>
                       <th scope="col">Took</th>
+                      <th scope="col">Response</th>
                     </tr>
                   </thead>
                   <tbody>
                     {(message.attempts ?? []).length === 0 ? (
                       <tr>
-                        <td colSpan={5}>No attempt yet.</td>
+                        <td colSpan={6}>No attempt yet.</td>
                       </tr>
                     ) : (
                       (message.attempts ?? []).map((attempt) => (
@@ -113,8 +124,22 @@ const Deliveries = ({
                           <td>{attempt.round}</td>
                           <td>{attempt.number}</td>
                           <td>{when(attempt.at)}</td>
-                          <td>{attemptOutcome(attempt)}</td>
+                          <td>
+                            <span class={`state state-${attemptTone(attempt)}`}>
+                              {attemptOutcome(attempt)}
+                            </span>
+                          </td>
                           <td>{attempt.duration_ms} ms</td>
+                          <td>
+                            {attempt.body === '' ? (
+                              <span class="hint">No body</span>
+                            ) : (
+                              <details class="body">
+                                <summary>Body</summary>
+                                <pre>{attempt.body}</pre>
+                              </details>
+                            )}
+                          </td>
                         </tr>
                       ))
                     )}

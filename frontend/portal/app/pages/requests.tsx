@@ -1,13 +1,14 @@
 // frontend/portal -> an integration's request history in one environment (the last 30 days of calls made
 // with its keys and tokens), newest first, a page at a time, filtered by status (2xx, 4xx, 5xx or a code),
 // method, path prefix and time window.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, queryOf } from '../api';
 import {
   CursorPager,
   EnvironmentBar,
   Loading,
   Notice,
+  StatusPill,
   TableRegion,
   Title,
   useLoaded,
@@ -70,6 +71,7 @@ export const RequestsPage = ({
     at: Date.now(),
   });
   const [cursors, setCursors] = useState<string[]>([]);
+  const [shown, setShown] = useState<ApiRequest | null>(null);
   const base = `/api/${environment}/integrations/${integrationId}/requests`;
   const query = queryFor(applied.filters, cursors.at(-1), applied.at);
   const { value, error } = useLoaded(() => get<PageOf<ApiRequest>>(`${base}${query}`), `${base}${query}`);
@@ -83,7 +85,6 @@ export const RequestsPage = ({
         <Link href={integrationPath(environment, integrationId)}>Back to the integration</Link>
       </p>
       <form
-        class="filters"
         aria-label="Filter requests"
         onSubmit={(event) => {
           event.preventDefault();
@@ -91,82 +92,91 @@ export const RequestsPage = ({
           setApplied({ filters: draft, at: Date.now() });
         }}
       >
-        <div>
-          <label for="filter-status">Status</label>
-          <input
-            id="filter-status"
-            aria-describedby="filter-status-hint"
-            value={draft.status}
-            onInput={set('status')}
-            size={6}
-          />
-          <span id="filter-status-hint" class="hint">
-            2xx, 4xx, 5xx or a code such as 404
-          </span>
+        {/* One row of fields, each a label over its control, aligned on their controls; the status's
+            hint under the row (under its own field it pushed that field's control up). */}
+        <div class="filters">
+          <div>
+            <label for="filter-status">Status</label>
+            <input
+              id="filter-status"
+              aria-describedby="filter-status-hint"
+              value={draft.status}
+              onInput={set('status')}
+              size={6}
+            />
+          </div>
+          <div>
+            <label for="filter-method">Method</label>
+            <select id="filter-method" value={draft.method} onChange={set('method')}>
+              <option value="">Any</option>
+              {['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((method) => (
+                <option key={method} value={method}>
+                  {method}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label for="filter-path">Path starts with</label>
+            <input
+              id="filter-path"
+              placeholder="/v1/"
+              value={draft.path_prefix}
+              onInput={set('path_prefix')}
+            />
+          </div>
+          <div>
+            <label for="filter-window">Time</label>
+            <select id="filter-window" value={draft.window} onChange={set('window')}>
+              {WINDOWS.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
+          {draft.window === 'between' && (
+            <>
+              <div>
+                <label for="filter-since">From</label>
+                <input
+                  id="filter-since"
+                  type="datetime-local"
+                  step={1}
+                  value={draft.since}
+                  onInput={set('since')}
+                />
+              </div>
+              <div>
+                <label for="filter-until">To</label>
+                <input
+                  id="filter-until"
+                  type="datetime-local"
+                  step={1}
+                  value={draft.until}
+                  onInput={set('until')}
+                />
+              </div>
+            </>
+          )}
+          <div class="actions">
+            <button type="submit">Apply filters</button>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => {
+                setDraft(NO_FILTERS);
+                setCursors([]);
+                setApplied({ filters: NO_FILTERS, at: Date.now() });
+              }}
+            >
+              Clear filters
+            </button>
+          </div>
         </div>
-        <div>
-          <label for="filter-method">Method</label>
-          <select id="filter-method" value={draft.method} onChange={set('method')}>
-            <option value="">Any</option>
-            {['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((method) => (
-              <option key={method} value={method}>
-                {method}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label for="filter-path">Path starts with</label>
-          <input id="filter-path" placeholder="/v1/" value={draft.path_prefix} onInput={set('path_prefix')} />
-        </div>
-        <div>
-          <label for="filter-window">Time</label>
-          <select id="filter-window" value={draft.window} onChange={set('window')}>
-            {WINDOWS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        {draft.window === 'between' && (
-          <>
-            <div>
-              <label for="filter-since">From</label>
-              <input
-                id="filter-since"
-                type="datetime-local"
-                step={1}
-                value={draft.since}
-                onInput={set('since')}
-              />
-            </div>
-            <div>
-              <label for="filter-until">To</label>
-              <input
-                id="filter-until"
-                type="datetime-local"
-                step={1}
-                value={draft.until}
-                onInput={set('until')}
-              />
-            </div>
-          </>
-        )}
-        <div class="actions">
-          <button type="submit">Apply filters</button>
-          <button
-            type="button"
-            class="secondary"
-            onClick={() => {
-              setDraft(NO_FILTERS);
-              setCursors([]);
-              setApplied({ filters: NO_FILTERS, at: Date.now() });
-            }}
-          >
-            Clear filters
-          </button>
-        </div>
+        <p id="filter-status-hint" class="hint">
+          Status: 2xx, 4xx, 5xx or a code such as 404.
+        </p>
       </form>
       <Notice error={error} />
       {value === null ? (
@@ -199,10 +209,19 @@ export const RequestsPage = ({
                   <td>
                     <code>{request.path}</code>
                   </td>
-                  <td>{request.status}</td>
+                  <td>
+                    <StatusPill status={request.status} />
+                  </td>
                   <td>{request.duration_ms} ms</td>
                   <td>
-                    <code>{request.id}</code>
+                    <button
+                      type="button"
+                      class="link"
+                      aria-label={`Details of ${request.id}`}
+                      onClick={() => setShown(request)}
+                    >
+                      <code>{request.id}</code>
+                    </button>
                   </td>
                 </tr>
               ))}
@@ -210,6 +229,7 @@ export const RequestsPage = ({
           </table>
         </TableRegion>
       )}
+      {shown && <RequestDetail request={shown} onClose={() => setShown(null)} />}
       <CursorPager
         label="Request pages"
         noun="requests"
@@ -218,5 +238,81 @@ export const RequestsPage = ({
         page={value}
       />
     </>
+  );
+};
+
+/** What a status means to the integrator reading their history (decisions.md §1's codes, in short). */
+const STATUS_MEANINGS: Readonly<Record<number, string>> = {
+  200: 'OK.',
+  201: 'Created.',
+  202: 'Accepted: the work goes on in the background.',
+  204: 'Done; nothing to return.',
+  400: 'The request was refused as invalid: its error names the field.',
+  401: 'No valid access token: exchange an API key at POST /v1/token.',
+  403: 'Refused for this caller (for example budget_used: the sandbox budget is used up).',
+  404: 'Nothing of this integration at this address or with this id.',
+  405: 'This address does not take this method.',
+  409: 'It conflicts with what exists (an external_reference already used, or an Idempotency-Key still in use).',
+  413: 'The body is too large.',
+  422: 'Well formed but refused (for example file_rejected, client_unknown, idempotency_key_reused).',
+  429: 'Too many requests: wait for the Retry-After header’s seconds, then try again.',
+  500: 'A fault of the service: retrying with the same Idempotency-Key does nothing twice.',
+  503: 'A dependency is down: retry after the Retry-After header’s seconds.',
+};
+
+/** One recorded call in full, in a dialog: every field kept, what its status means, and its id to quote. */
+const RequestDetail = ({ request, onClose }: { request: ApiRequest; onClose: () => void }) => {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+  const close = () => {
+    dialog.current?.close();
+    onClose();
+  };
+  return (
+    <dialog
+      class="detail-dialog"
+      ref={dialog}
+      aria-labelledby="request-detail-heading"
+      onCancel={(event) => {
+        event.preventDefault();
+        close();
+      }}
+    >
+      <h2 id="request-detail-heading">
+        {request.method} <code>{request.path}</code>
+      </h2>
+      <dl class="addresses" data-testid="request-detail">
+        <dt>Status</dt>
+        <dd>
+          <StatusPill status={request.status} /> {STATUS_MEANINGS[request.status] ?? ''}
+        </dd>
+        <dt>Time</dt>
+        <dd>
+          {when(request.time)} (<code>{request.time}</code>)
+        </dd>
+        <dt>Took</dt>
+        <dd>{request.duration_ms} ms</dd>
+        <dt>Environment</dt>
+        <dd>{ENVIRONMENT_NAMES[request.environment]}</dd>
+        <dt>Integration</dt>
+        <dd>
+          <code>{request.integration_id}</code>
+        </dd>
+        <dt>Request id</dt>
+        <dd>
+          <code>{request.id}</code>
+          <p class="hint">
+            The answer’s Service-Request-Id header: quote it when you ask about this call. Bodies are never
+            recorded.
+          </p>
+        </dd>
+      </dl>
+      <button type="button" class="secondary" onClick={close}>
+        Close
+      </button>
+    </dialog>
   );
 };

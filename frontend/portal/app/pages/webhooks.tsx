@@ -22,7 +22,7 @@ import {
   type WebhookEndpoint,
 } from '../types';
 
-/** The events to choose from, as checkboxes in a fieldset. */
+/** The events to choose from, as checkboxes in a fieldset, with one that chooses all of them or none. */
 export const EventChoice = ({
   types,
   chosen,
@@ -33,28 +33,42 @@ export const EventChoice = ({
   chosen: readonly string[];
   onChange: (events: string[]) => void;
   legend: string;
-}) => (
-  <fieldset class="events">
-    <legend>{legend}</legend>
-    {types.map((type) => (
-      <label key={type.type} class="checkbox">
+}) => {
+  const all = types.length > 0 && types.every((type) => chosen.includes(type.type));
+  const some = !all && types.some((type) => chosen.includes(type.type));
+  return (
+    <fieldset class="events">
+      <legend>{legend}</legend>
+      <label class="checkbox select-all">
         <input
           type="checkbox"
-          value={type.type}
-          checked={chosen.includes(type.type)}
-          onChange={(event) =>
-            onChange(
-              event.currentTarget.checked
-                ? [...chosen, type.type]
-                : chosen.filter((name) => name !== type.type),
-            )
-          }
+          checked={all}
+          // Some but not all chosen: neither ticked nor empty (and read so by screen readers).
+          indeterminate={some}
+          onChange={(event) => onChange(event.currentTarget.checked ? types.map((type) => type.type) : [])}
         />{' '}
-        <code>{type.type}</code> <span class="hint">{type.when}</span>
+        Select all
       </label>
-    ))}
-  </fieldset>
-);
+      {types.map((type) => (
+        <label key={type.type} class="checkbox">
+          <input
+            type="checkbox"
+            value={type.type}
+            checked={chosen.includes(type.type)}
+            onChange={(event) =>
+              onChange(
+                event.currentTarget.checked
+                  ? [...chosen, type.type]
+                  : chosen.filter((name) => name !== type.type),
+              )
+            }
+          />{' '}
+          <code>{type.type}</code> <span class="hint">{type.when}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+};
 
 export const useEventTypes = () => useLoaded(() => get<ListOf<EventType>>('/api/event-types'), 'event-types');
 
