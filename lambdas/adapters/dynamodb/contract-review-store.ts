@@ -2,6 +2,7 @@
 // the review, the version, its processing run, the sandbox budget use and the idempotent answer.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConcurrentChange, notFound, ServiceError } from '../../core/errors';
+import type { AuditEntry } from '../../core/back-office/audit';
 import type { ServiceEvent } from '../../core/events';
 import type { ContractReview, ContractVersion, Environment, Micros, Page, Scope } from '../../core/model';
 import type {
@@ -13,6 +14,7 @@ import type {
   WorkflowRun,
 } from '../../core/ports';
 import { DEFAULT_SANDBOX_BUDGET } from '../../core/sandbox-budget';
+import { auditWrites } from './audit-log';
 import { claimLost, idempotencyCompletionWrite } from './idempotency-store';
 import {
   contractReviewItem,
@@ -92,6 +94,7 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
     expectedUpdatedAt: Micros,
     events: ServiceEvent[],
     runs: WorkflowRun[] = [],
+    audit: AuditEntry[] = [],
   ): Promise<void> {
     this.checkEnvironment(review.scope);
     await transactWrite(this.doc, [
@@ -103,6 +106,7 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
       ),
       ...eventWrites(this.tableName, events),
       ...runWrites(this.tableName, runs, this.clock.now()),
+      ...auditWrites(this.tableName, audit),
     ]);
   }
 

@@ -3,10 +3,12 @@
 // and the form's sealed answers (kept apart, under ONBANSWERS#, so reading an onboarding never reads them):
 // the latest submission's with the key of the browser that sent it, and each browser's draft on its own.
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '../../core/back-office/audit';
 import { ConcurrentChange, notFound } from '../../core/errors';
 import type { ServiceEvent } from '../../core/events';
 import type { Client, Micros, Onboarding, Scope } from '../../core/model';
 import type { Clock, OnboardingStore, StoredAnswers, SubmittedAnswers, WorkflowRun } from '../../core/ports';
+import { auditWrites } from './audit-log';
 import { clientItem, eventWrites, type Item, onboardingItem, runWrites, toOnboarding } from './items';
 import { keys } from './keys';
 import { getItem } from './table';
@@ -174,7 +176,7 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
   }
 
   /** Sets only the acceptance, so a submission written meanwhile keeps its clients. */
-  async saveAcceptance(onboarding: Onboarding, events: ServiceEvent[]): Promise<void> {
+  async saveAcceptance(onboarding: Onboarding, events: ServiceEvent[], audit: AuditEntry[] = []): Promise<void> {
     await transactWrite(this.doc, [
       {
         write: {
@@ -201,6 +203,7 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
             : new ConcurrentChange(onboarding.id),
       },
       ...eventWrites(this.tableName, events),
+      ...auditWrites(this.tableName, audit),
     ]);
   }
 
