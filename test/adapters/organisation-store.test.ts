@@ -5,8 +5,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { DynamoDbOrganisationStore } from '../../lambdas/adapters/dynamodb/organisation-store';
 import { DynamoDbPeopleStore } from '../../lambdas/adapters/dynamodb/people-store';
-import { DynamoDbStaffStore } from '../../lambdas/adapters/dynamodb/staff-store';
 import { DynamoDbSandboxBudgetStore } from '../../lambdas/adapters/dynamodb/sandbox-budget-store';
+import { DynamoDbStaffStore } from '../../lambdas/adapters/dynamodb/staff-store';
 import { randomIds } from '../../lambdas/adapters/random-ids';
 import { ServiceError } from '../../lambdas/core/errors';
 import {

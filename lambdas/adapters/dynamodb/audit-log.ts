@@ -67,7 +67,8 @@ const partitionOf = (query: AuditQuery) => {
   if (query.staff !== undefined && query.action !== undefined)
     return { index: SECOND_INDEX, partition: keys.auditLogOfStaffAction(query.staff, query.action) };
   if (query.staff !== undefined) return { index: SECOND_INDEX, partition: keys.auditLogOfStaff(query.staff) };
-  if (query.action !== undefined) return { index: LIST_INDEX, partition: keys.auditLogOfAction(query.action) };
+  if (query.action !== undefined)
+    return { index: LIST_INDEX, partition: keys.auditLogOfAction(query.action) };
   return { index: LIST_INDEX, partition: keys.auditLog };
 };
 
@@ -91,7 +92,12 @@ export class DynamoDbAuditLog implements AuditLogReader {
       [index.partitionKey]: partition,
       [index.sortKey]: position(before),
     };
-    const page = await queryNewestFirst(this.doc, this.tableName, { index, partition, limit: query.limit, after });
+    const page = await queryNewestFirst(this.doc, this.tableName, {
+      index,
+      partition,
+      limit: query.limit,
+      after,
+    });
     return { items: page.items.map(toAuditEntry), hasMore: page.hasMore };
   }
 }

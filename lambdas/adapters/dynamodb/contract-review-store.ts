@@ -1,8 +1,8 @@
 // adapter -> contract reviews and their versions. A first send or a new version is one transaction:
 // the review, the version, its processing run, the sandbox budget use and the idempotent answer.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ConcurrentChange, notFound, ServiceError } from '../../core/errors';
 import type { AuditEntry } from '../../core/back-office/audit';
+import { ConcurrentChange, notFound, ServiceError } from '../../core/errors';
 import type { ServiceEvent } from '../../core/events';
 import type { ContractReview, ContractVersion, Environment, Micros, Page, Scope } from '../../core/model';
 import type {

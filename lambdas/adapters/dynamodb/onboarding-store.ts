@@ -176,7 +176,11 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
   }
 
   /** Sets only the acceptance, so a submission written meanwhile keeps its clients. */
-  async saveAcceptance(onboarding: Onboarding, events: ServiceEvent[], audit: AuditEntry[] = []): Promise<void> {
+  async saveAcceptance(
+    onboarding: Onboarding,
+    events: ServiceEvent[],
+    audit: AuditEntry[] = [],
+  ): Promise<void> {
     await transactWrite(this.doc, [
       {
         write: {

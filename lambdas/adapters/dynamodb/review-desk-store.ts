@@ -61,7 +61,8 @@ export class DynamoDbReviewDeskStore implements ReviewDeskStore {
           Update: {
             TableName: this.tableName,
             Key: keys.reviewDesk(contractReviewId),
-            UpdateExpression: 'SET #type = :type, contract_review_id = :id, assignee = :assignee, assigned_at = :at',
+            UpdateExpression:
+              'SET #type = :type, contract_review_id = :id, assignee = :assignee, assigned_at = :at',
             ExpressionAttributeNames: { '#type': 'type' },
             ExpressionAttributeValues: {
               ':type': 'review_desk',
@@ -88,9 +89,7 @@ export class DynamoDbReviewDeskStore implements ReviewDeskStore {
             UpdateExpression:
               'SET #type = :type, contract_review_id = :id, draft = :draft, draft_revision = :revision, draft_version = :version, draft_saved_by = :by, draft_saved_at = :at',
             ConditionExpression:
-              basedOnRevision === 0
-                ? 'attribute_not_exists(draft_revision)'
-                : 'draft_revision = :basedOn',
+              basedOnRevision === 0 ? 'attribute_not_exists(draft_revision)' : 'draft_revision = :basedOn',
             ExpressionAttributeNames: { '#type': 'type' },
             ExpressionAttributeValues: {
               ':type': 'review_desk',

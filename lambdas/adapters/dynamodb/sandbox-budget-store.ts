@@ -6,11 +6,11 @@ import type { AuditEntry } from '../../core/back-office/audit';
 import type { SandboxBudget } from '../../core/model';
 import type { SandboxBudgetStore } from '../../core/ports';
 import { DEFAULT_SANDBOX_BUDGET } from '../../core/sandbox-budget';
+import { auditWrites } from './audit-log';
 import { toSandboxBudget } from './items';
 import { keys } from './keys';
 import { getItem } from './table';
 import { transactWrite } from './transactions';
-import { auditWrites } from './audit-log';
 
 export class DynamoDbSandboxBudgetStore implements SandboxBudgetStore {
   constructor(

@@ -61,7 +61,11 @@ export class DynamoDbStaffStore implements StaffStore {
       await transactWrite(this.doc, [
         {
           write: {
-            Delete: { TableName: this.tableName, Key: keys.staff(email), ConditionExpression: 'attribute_exists(pk)' },
+            Delete: {
+              TableName: this.tableName,
+              Key: keys.staff(email),
+              ConditionExpression: 'attribute_exists(pk)',
+            },
           },
           onConditionFailed: () => new NoSuchStaff(),
         },
