@@ -49,6 +49,8 @@ let s3Client: S3Client;
 let doc: DynamoDBDocumentClient;
 const sent: Array<{ name: string; input: Record<string, unknown> }> = [];
 let faultNextTransaction = false;
+/** An item as the wire carries it. */
+type Item = Record<string, { S?: string }>;
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'back-office-'));
@@ -60,17 +62,19 @@ beforeAll(async () => {
     (next, context) => async (args) => {
       const input = args.input as Record<string, unknown>;
       sent.push({ name: String(context.commandName), input });
-      if (context.commandName === 'TransactWriteItemsCommand' && faultNextTransaction) {
+      const items = (input.TransactItems ?? []) as Array<Record<string, { TableName: string; Item?: Item }>>;
+      const writesAudit = items.some((write) => String(write.Put?.Item?.pk?.S).startsWith('AUDIT#'));
+      // The fault goes into the transaction that writes the audit entry: the change must be in it too.
+      if (context.commandName === 'TransactWriteItemsCommand' && writesAudit && faultNextTransaction) {
         faultNextTransaction = false;
         // DynamoDB itself cancels the whole transaction: one more item whose condition cannot hold.
-        const items = input.TransactItems as unknown[];
         const table = (Object.values(items[0] as object)[0] as { TableName: string }).TableName;
         items.push({
           ConditionCheck: {
             TableName: table,
             Key: { pk: { S: 'FAULT' }, sk: { S: 'FAULT' } },
             ConditionExpression: 'attribute_exists(pk)',
-          },
+          } as never,
         });
       }
       return next(args);
@@ -291,17 +295,20 @@ describe('the audit log', () => {
 
     faultNextTransaction = true;
     await expect(saveReviewDraft(ports, lawyer(), review.id, 'Lost?', 0)).rejects.toThrow();
+    expect(faultNextTransaction).toBe(false);
     expect((await getReviewDraft(ports, lawyer(), review.id)).revision).toBe(0);
     expect((await entries()).data).toEqual([]);
 
     faultNextTransaction = true;
     await expect(publishLawyerReview(ports, lawyer(), review.id, 'Reviewed.')).rejects.toThrow();
+    expect(faultNextTransaction).toBe(false);
     expect((await ports.contractReviews.get(review.id))?.lawyerReview?.state).toBe('requested');
     expect((await entries()).data).toEqual([]);
     expect(await events('contract-reviews.lawyer_review.completed')).toEqual([]);
 
     faultNextTransaction = true;
     await expect(setSandboxBudget(ports, operator, 'org_x', 9)).rejects.toThrow();
+    expect(faultNextTransaction).toBe(false);
     expect(
       (await doc.send(new GetCommand({ TableName: tableName, Key: { pk: 'BUDGET#org_x', sk: 'BUDGET' } })))
         .Item,
