@@ -49,8 +49,8 @@ let s3Client: S3Client;
 let doc: DynamoDBDocumentClient;
 const sent: Array<{ name: string; input: Record<string, unknown> }> = [];
 let faultNextTransaction = false;
-/** An item as the wire carries it. */
-type Item = Record<string, { S?: string }>;
+/** An item as the document client's input holds it (marshalled later). */
+type Item = Record<string, unknown>;
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'back-office-'));
@@ -63,7 +63,7 @@ beforeAll(async () => {
       const input = args.input as Record<string, unknown>;
       sent.push({ name: String(context.commandName), input });
       const items = (input.TransactItems ?? []) as Array<Record<string, { TableName: string; Item?: Item }>>;
-      const writesAudit = items.some((write) => String(write.Put?.Item?.pk?.S).startsWith('AUDIT#'));
+      const writesAudit = items.some((write) => String(write.Put?.Item?.pk).startsWith('AUDIT#'));
       // The fault goes into the transaction that writes the audit entry: the change must be in it too.
       if (context.commandName === 'TransactWriteItemsCommand' && writesAudit && faultNextTransaction) {
         faultNextTransaction = false;
@@ -72,7 +72,7 @@ beforeAll(async () => {
         items.push({
           ConditionCheck: {
             TableName: table,
-            Key: { pk: { S: 'FAULT' }, sk: { S: 'FAULT' } },
+            Key: { pk: 'FAULT', sk: 'FAULT' },
             ConditionExpression: 'attribute_exists(pk)',
           } as never,
         });
@@ -294,20 +294,26 @@ describe('the audit log', () => {
     const review = await requested(T0);
 
     faultNextTransaction = true;
-    await expect(saveReviewDraft(ports, lawyer(), review.id, 'Lost?', 0)).rejects.toThrow();
+    await expect(saveReviewDraft(ports, lawyer(), review.id, 'Lost?', 0)).rejects.toThrow(
+      'a transaction condition failed unexpectedly',
+    );
     expect(faultNextTransaction).toBe(false);
     expect((await getReviewDraft(ports, lawyer(), review.id)).revision).toBe(0);
     expect((await entries()).data).toEqual([]);
 
     faultNextTransaction = true;
-    await expect(publishLawyerReview(ports, lawyer(), review.id, 'Reviewed.')).rejects.toThrow();
+    await expect(publishLawyerReview(ports, lawyer(), review.id, 'Reviewed.')).rejects.toThrow(
+      'a transaction condition failed unexpectedly',
+    );
     expect(faultNextTransaction).toBe(false);
     expect((await ports.contractReviews.get(review.id))?.lawyerReview?.state).toBe('requested');
     expect((await entries()).data).toEqual([]);
     expect(await events('contract-reviews.lawyer_review.completed')).toEqual([]);
 
     faultNextTransaction = true;
-    await expect(setSandboxBudget(ports, operator, 'org_x', 9)).rejects.toThrow();
+    await expect(setSandboxBudget(ports, operator, 'org_x', 9)).rejects.toThrow(
+      'a transaction condition failed unexpectedly',
+    );
     expect(faultNextTransaction).toBe(false);
     expect(
       (await doc.send(new GetCommand({ TableName: tableName, Key: { pk: 'BUDGET#org_x', sk: 'BUDGET' } })))
