@@ -130,6 +130,7 @@ export const composePorts = (wiring: PortsWiring): Ports => {
         : new BatchingRecorder(stores.apiRequests, wiring.requestHistory),
     backOffice: {
       desk: translatingFaults(stores.backOffice.desk),
+      search: translatingFaults(stores.backOffice.search),
       audit: translatingFaults(stores.backOffice.audit),
     },
   };

@@ -349,6 +349,8 @@ export interface OnboardingStore {
    * was not submitted again since it was read (else `ConcurrentChange`).
    */
   saveAcceptance(onboarding: Onboarding, events: ServiceEvent[], audit?: AuditEntry[]): Promise<void>;
+  /** Onboardings submitted and not accepted, oldest submission first, from an index holding only those. */
+  submitted(options: { limit: number; after?: Onboarding }): Promise<Page<Onboarding>>;
 }
 
 export interface ClientStore {

@@ -15,6 +15,7 @@ import { createDocumentClient } from '../../lambdas/adapters/dynamodb/document-c
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
 import { DynamoDbStaffStore } from '../../lambdas/adapters/dynamodb/staff-store';
 import { listAuditLog } from '../../lambdas/core/back-office/audit-log';
+import { listSignUps, searchContractReviews } from '../../lambdas/core/back-office/operations';
 import {
   assignReview,
   getReviewDraft,
@@ -28,7 +29,8 @@ import { artifacts } from '../../lambdas/core/contracts/artifacts';
 import { publishLawyerReview } from '../../lambdas/core/contracts/lawyer-actions';
 import { withNewVersion } from '../../lambdas/core/contracts/shape';
 import { ServiceError } from '../../lambdas/core/errors';
-import type { ContractReview, Micros } from '../../lambdas/core/model';
+import type { ContractReview, Micros, Onboarding } from '../../lambdas/core/model';
+import { acceptOnboarding, openOnboardingSession, submitOnboarding } from '../../lambdas/core/onboarding';
 import type { Ports, WorkflowRun } from '../../lambdas/core/ports';
 import { setSandboxBudget } from '../../lambdas/core/sandbox-budget';
 import { formatTime } from '../../lambdas/core/time';
@@ -421,5 +423,55 @@ describe('the audit log', () => {
     expect(await staff.list()).toEqual([
       expect.objectContaining({ email: 'new@example.com', roles: ['lawyer', 'admin'] }),
     ]);
+  });
+});
+
+describe('the operators’ reads', () => {
+  it('sign-ups: submitted ones oldest first with their clients, from an index; an accepted one leaves', async () => {
+    const { ports, entries } = await setUp();
+    const scope = scopeIn('production');
+    const submit = async (email: string) => {
+      const session = await openOnboardingSession(ports, scope, id('ref-'));
+      const opened = (await ports.onboardings.get(session.id)) as Onboarding;
+      return submitOnboarding(ports, opened, [{ firstName: 'Ada', lastName: 'L', email, mobile: null }]);
+    };
+    const first = await submit('first@example.com');
+    const second = await submit('second@example.com');
+    await openOnboardingSession(ports, scope, id('ref-')); // open, never submitted: not listed
+
+    sent.length = 0;
+    const page = await listSignUps(ports, operator, { limit: 1 });
+    expect(page.data.map((s) => [s.id, s.clients.map((c) => c.email)])).toEqual([
+      [first.id, ['first@example.com']],
+    ]);
+    expect(page.has_more).toBe(true);
+    expect(sent.map((c) => c.name)).not.toContain('ScanCommand');
+    const rest = await listSignUps(ports, operator, { startingAfter: first.id });
+    expect(rest.data.map((s) => s.id)).toEqual([second.id]);
+
+    await acceptOnboarding(ports, first, operator);
+    expect((await listSignUps(ports, operator)).data.map((s) => s.id)).toEqual([second.id]);
+    expect((await entries({ action: 'signup.accepted' })).data).toEqual([
+      expect.objectContaining({ staff: 'operator@example.com', target: first.id, details: { clients: 1 } }),
+    ]);
+  });
+
+  it('contract search: by crv id or by external_reference across integrations', async () => {
+    const { ports, create } = await setUp();
+    const one = contractReview(scopeIn('production'), T0, { externalReference: 'house-12' });
+    const other = contractReview(scopeIn('production'), T0 + SECOND, { externalReference: 'house-12' });
+    const unrelated = contractReview(scopeIn('production'), T0, { externalReference: 'house-13' });
+    for (const review of [one, other, unrelated]) await create(review);
+
+    const byReference = await searchContractReviews(ports, operator, ' house-12 ');
+    expect(byReference.data.map((r) => [r.id, r.organisation_id])).toEqual([
+      [other.id, other.scope.organisationId],
+      [one.id, one.scope.organisationId],
+    ]);
+    expect((await searchContractReviews(ports, operator, unrelated.id)).data.map((r) => r.id)).toEqual([
+      unrelated.id,
+    ]);
+    expect((await searchContractReviews(ports, operator, 'nothing')).data).toEqual([]);
+    expect((await refusal(searchContractReviews(ports, lawyer(), 'house-12'))).code).toBe('role_required');
   });
 });

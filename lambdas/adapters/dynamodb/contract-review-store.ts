@@ -26,7 +26,7 @@ import {
   toContractVersion,
   toSandboxBudget,
 } from './items';
-import { keys } from './keys';
+import { byCreation, keys } from './keys';
 import { getItem, queryNewestFirst } from './table';
 import { LIST_INDEX } from './table-schema';
 import { type GuardedWrite, transactWrite } from './transactions';
@@ -54,6 +54,9 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
               ...keys.externalReference(review.scope.integrationId, reference),
               type: 'contract_review_reference',
               contract_review_id: review.id,
+              // Found by the back office's search across integrations (decisions.md §11).
+              [LIST_INDEX.partitionKey]: keys.externalReferenceSearch(reference),
+              [LIST_INDEX.sortKey]: byCreation(review.createdAt, review.id),
             },
             ConditionExpression: 'attribute_not_exists(pk)',
           },

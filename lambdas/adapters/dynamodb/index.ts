@@ -70,8 +70,10 @@ export const createDynamoDbStores = (
   webhookEndpoints: new DynamoDbWebhookEndpointStore(doc, tableName),
   webhookMessages: new DynamoDbWebhookMessageStore(doc, tableName),
   apiRequests: new DynamoDbApiRequestStore(doc, tableName),
-  backOffice: {
-    desk: new DynamoDbReviewDeskStore(doc, tableName),
-    audit: new DynamoDbAuditLog(doc, tableName),
-  },
+  backOffice: backOfficeStores(doc, tableName),
 });
+
+const backOfficeStores = (doc: DynamoDBDocumentClient, tableName: string): DynamoDbStores['backOffice'] => {
+  const desk = new DynamoDbReviewDeskStore(doc, tableName);
+  return { desk, search: desk, audit: new DynamoDbAuditLog(doc, tableName) };
+};

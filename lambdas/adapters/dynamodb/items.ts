@@ -491,6 +491,12 @@ interface OnboardingItem extends ScopeAttributes {
 export const onboardingItem = (o: Onboarding): Item => ({
   ...keys.onboarding(o.id),
   type: 'onboarding',
+  // While submitted and not accepted: in the back office's sign-ups, oldest submission first.
+  ...(o.state === 'submitted' &&
+    o.submittedAt !== null && {
+      [LIST_INDEX.partitionKey]: keys.submittedOnboardings,
+      [LIST_INDEX.sortKey]: byCreation(o.submittedAt, o.id),
+    }),
   id: o.id,
   ...scopeAttributes(o.scope),
   reference: o.reference,

@@ -27,6 +27,8 @@ export const keys = {
     pk: `CRVREF#${integrationId}#${externalReference}`,
     sk: 'CRVREF',
   }),
+  /** The list index's partition of every integration's reviews with one external_reference. */
+  externalReferenceSearch: (externalReference: string): string => `CRVREFS#${externalReference}`,
   /** The durable record of one workflow run. */
   run: (run: RunRequest): ItemKey => ({ pk: `RUN#${runSubject(run)}`, sk: `RUN#${run.kind}` }),
   /** Local stack only: how the wait of a task token ended (adapters/workflows/local-waits.ts). */
@@ -42,6 +44,8 @@ export const keys = {
     pk: `ONBREF#${integrationId}#${reference}`,
     sk: 'ONBREF',
   }),
+  /** The list index's partition of submitted onboardings waiting for acceptance (the back office's sign-ups). */
+  submittedOnboardings: 'ONBS#submitted',
   sessionToken: (hash: string): ItemKey => ({ pk: `ONBTOKEN#${hash}`, sk: 'ONBTOKEN' }),
   /** The form's answers of one onboarding, sealed: the latest submission's, with the browser that sent it. */
   onboardingAnswers: (id: string): ItemKey => ({ pk: `ONBANSWERS#${id}`, sk: 'ONBANSWERS' }),

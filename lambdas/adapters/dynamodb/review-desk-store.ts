@@ -6,12 +6,12 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '../../core/back-office/audit';
 import { ServiceError } from '../../core/errors';
 import type { ContractReview, Micros, Page } from '../../core/model';
-import type { ReviewDesk, ReviewDeskStore } from '../../core/ports/back-office';
+import type { ContractSearch, ReviewDesk, ReviewDeskStore } from '../../core/ports/back-office';
 import { auditWrites } from './audit-log';
 import { contractReviewItem, type Item, indexPosition, toContractReview } from './items';
 import { keys } from './keys';
-import { getItem, getItems, queryOldestFirst } from './table';
-import { SECOND_INDEX } from './table-schema';
+import { getItem, getItems, queryNewestFirst, queryOldestFirst } from './table';
+import { LIST_INDEX, SECOND_INDEX } from './table-schema';
 import { transactWrite } from './transactions';
 
 const toReviewDesk = (item: Item): ReviewDesk => ({
@@ -25,7 +25,7 @@ const toReviewDesk = (item: Item): ReviewDesk => ({
   draftSavedAt: (item.draft_saved_at as Micros | undefined) ?? null,
 });
 
-export class DynamoDbReviewDeskStore implements ReviewDeskStore {
+export class DynamoDbReviewDeskStore implements ReviewDeskStore, ContractSearch {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -42,6 +42,15 @@ export class DynamoDbReviewDeskStore implements ReviewDeskStore {
       items: items.slice(0, options.limit).map(toContractReview),
       hasMore: items.length > options.limit,
     };
+  }
+
+  async byExternalReference(externalReference: string, limit: number): Promise<string[]> {
+    const page = await queryNewestFirst(this.doc, this.tableName, {
+      index: LIST_INDEX,
+      partition: keys.externalReferenceSearch(externalReference),
+      limit,
+    });
+    return page.items.map((item) => item.contract_review_id as string);
   }
 
   async get(contractReviewId: string): Promise<ReviewDesk | null> {

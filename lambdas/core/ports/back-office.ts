@@ -74,8 +74,15 @@ export interface ReviewDeskStore {
   saveDraft(desk: ReviewDesk, basedOnRevision: number, audit: AuditEntry): Promise<void>;
 }
 
+/** The back office's contract search: by external_reference, across every integration of the environment. */
+export interface ContractSearch {
+  /** The ids of the reviews with this external_reference, newest first, at most `limit`. */
+  byExternalReference(externalReference: string, limit: number): Promise<string[]>;
+}
+
 /** What one environment's ports give the back office (`Ports.backOffice`). */
 export interface BackOfficeStores {
   desk: ReviewDeskStore;
+  search: ContractSearch;
   audit: AuditLogReader;
 }
