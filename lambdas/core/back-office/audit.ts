@@ -1,6 +1,14 @@
 // core -> the back office's audit log (decisions.md §11): one entry per change, with its time, who made
 // it, what was done and to which id, and details (a withdrawal's reason). Entries are only ever added:
 // no port can change or delete one, and none expires (kept at least a year: kept for good).
+//
+// Same transaction, not "before the answer": every change of §11 is recorded by one DynamoDB transaction
+// (a draft or assignment, the review's record with its events and runs, the onboarding's acceptance
+// with its events, the budget, a staff item in the identity table), so its entry joins that transaction
+// and the two are written together or not at all. What a change does outside its record (a publish's
+// review text in the blob store before it, the run it starts after) is not the change of record: a
+// failure before the transaction leaves no entry and no change; one after it leaves both, and the run
+// is re-driven from the recorded change as before.
 import type { Environment, Micros } from '../model';
 import { type Actor, actorName } from './roles';
 
