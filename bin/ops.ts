@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { z } from 'zod';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb';
+import { OPERATOR_TOOL } from '../lambdas/core/back-office/roles';
 import { publishLawyerReview, withdrawChannel } from '../lambdas/core/contracts/lawyer-actions';
 import { devBootstrap } from '../lambdas/core/dev-bootstrap';
 import { ActionRefused, isServiceError, notFound } from '../lambdas/core/errors';
@@ -25,6 +26,7 @@ import { getSandboxBudget, setSandboxBudget } from '../lambdas/core/sandbox-budg
 import { localUrl, PORT_OFFSETS, readLocalConfig } from '../lambdas/hosts/local-config';
 import { localDirectory, localServices } from '../lambdas/hosts/local-wiring';
 import { API_KEY_USAGE, runApiKeyCommand } from './ops/api-key-commands';
+import { BACK_OFFICE_USAGE, runBackOfficeCommand } from './ops/back-office-commands';
 import { deployedStage, refusalByAws, STAGES, type StageOptions } from './ops/deployed-stage';
 import { LISTEN_USAGE, runListenCommand } from './ops/listen-command';
 import { REQUEST_HISTORY_USAGE, runRequestHistoryCommand } from './ops/request-history-command';
@@ -48,7 +50,9 @@ const USAGE = `usage: npm run --silent ops -- <command>
   submit-onboarding <onb_id> --buyers F record a sign-up form submission (F: JSON array of buyers) for testing
   accept-onboarding <onb_id>            accept a submitted sign-up
   publish-review <crv_id> [--text F]    publish the lawyer's review (F: Markdown; default: the analysis)
-  withdraw <crv_id> --channel C         take a publication down (C: contract_viewer, review, review_snapshot)
+  withdraw <crv_id> --channel C [--reason R]
+                                        take a publication down (C: contract_viewer, review, review_snapshot)
+${BACK_OFFICE_USAGE}
 ${API_KEY_USAGE}
 ${WEBHOOK_USAGE}
 ${REQUEST_HISTORY_USAGE}
@@ -194,11 +198,18 @@ const runCommand = async (argv: string[], reach: Reach, directory: Directory): P
   const apiKey = await runApiKeyCommand(argv[0] ?? '', argv.slice(1), reach, directory);
   if (apiKey !== undefined) return apiKey;
   if (argv[0] === 'request-history') return runRequestHistoryCommand(argv.slice(1), reach, directory);
+  const backOffice = await runBackOfficeCommand(argv[0] ?? '', argv.slice(1), reach, directory);
+  if (backOffice !== undefined) return backOffice;
 
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { buyers: { type: 'string' }, text: { type: 'string' }, channel: { type: 'string' } },
+    options: {
+      buyers: { type: 'string' },
+      text: { type: 'string' },
+      channel: { type: 'string' },
+      reason: { type: 'string' },
+    },
   });
   const [command, ...args] = positionals;
 
@@ -208,7 +219,7 @@ const runCommand = async (argv: string[], reach: Reach, directory: Directory): P
       if (!organisationId || !budget || !/^[0-9]+$/.test(budget))
         throw new UsageError('set-budget <org_id> <n>: n is a whole number');
       await knownOrganisation(directory, organisationId);
-      return setSandboxBudget(sandboxPorts(reach), organisationId, Number(budget));
+      return setSandboxBudget(sandboxPorts(reach), OPERATOR_TOOL, organisationId, Number(budget));
     }
     case 'budget': {
       const [organisationId] = args;
@@ -237,21 +248,24 @@ const runCommand = async (argv: string[], reach: Reach, directory: Directory): P
       const [id] = args;
       if (!id) throw new UsageError('accept-onboarding <onb_id>');
       const { ports, onboarding } = await findOnboarding(reach, id);
-      return showOnboarding(ports, await acceptOnboarding(ports, onboarding));
+      return showOnboarding(ports, await acceptOnboarding(ports, onboarding, OPERATOR_TOOL));
     }
     case 'publish-review': {
       const [id] = args;
       if (!id) throw new UsageError('publish-review <crv_id> [--text FILE]');
       const text = values.text === undefined ? undefined : await readReviewFile(values.text);
       const ports = await findContractReview(reach, id);
-      return presentContractReview(await publishLawyerReview(ports, id, text));
+      return presentContractReview(await publishLawyerReview(ports, OPERATOR_TOOL, id, text));
     }
     case 'withdraw': {
       const [id] = args;
       const channel = CHANNELS.find((c) => c === values.channel);
-      if (!id || !channel) throw new UsageError(`withdraw <crv_id> --channel ${CHANNELS.join('|')}`);
+      if (!id || !channel)
+        throw new UsageError(`withdraw <crv_id> --channel ${CHANNELS.join('|')} [--reason R]`);
       const ports = await findContractReview(reach, id);
-      return presentContractReview(await withdrawChannel(ports, id, channel));
+      return presentContractReview(
+        await withdrawChannel(ports, OPERATOR_TOOL, id, channel, values.reason ?? null),
+      );
     }
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'no command');

@@ -118,7 +118,10 @@ export interface OperatorIdentityPolicyProps {
   readonly identityTable: { readonly name: string; readonly keyArn: string };
 }
 
-/** The operators' reads of organisations and integrations: only reads, the key only through DynamoDB. */
+/**
+ * The operators' reads of organisations and integrations, and their management of staff (staff items and
+ * their audit entries only); the key only through DynamoDB.
+ */
 export class OperatorIdentityPolicy extends Construct {
   readonly policy: ManagedPolicy;
 
@@ -141,6 +144,20 @@ export class OperatorIdentityPolicy extends Construct {
         new PolicyStatement({
           sid: 'TheIdentityTablesKeyThroughDynamoDB',
           actions: ['kms:Decrypt'],
+          resources: [props.identityTable.keyArn],
+          conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${stack.region}.${stack.urlSuffix}` } },
+        }),
+        // `ops staff-add` / `staff-remove` (decisions.md §11): a staff item and its audit entries, written
+        // in one transaction; no other item of the identity table can be written.
+        new PolicyStatement({
+          sid: 'ManageStaffAndTheirAuditLog',
+          actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
+          resources: [identityTable],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['STAFF#*', 'AUDIT#*'] } },
+        }),
+        new PolicyStatement({
+          sid: 'WriteTheIdentityTableThroughDynamoDB',
+          actions: ['kms:Encrypt', 'kms:GenerateDataKey'],
           resources: [props.identityTable.keyArn],
           conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${stack.region}.${stack.urlSuffix}` } },
         }),

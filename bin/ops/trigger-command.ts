@@ -12,6 +12,7 @@ import {
   isServiceApiError,
 } from '../../clients/typescript/src/index';
 import { createApiKey, revokeApiKey } from '../../lambdas/core/api-keys';
+import { OPERATOR_TOOL } from '../../lambdas/core/back-office/roles';
 import { publishLawyerReview, withdrawChannel } from '../../lambdas/core/contracts/lawyer-actions';
 import { ActionRefused } from '../../lambdas/core/errors';
 import { EVENT_TYPES, type EventType } from '../../lambdas/core/events';
@@ -72,7 +73,7 @@ const triggerSignUp = async (ports: Ports, scope: Scope, type: EventType) => {
   const submitted = await submitOnboarding(ports, opened, [
     { firstName: 'Sam', lastName: 'Sample', email: 'sam.sample@example.com', mobile: null },
   ]);
-  if (type === 'clients.accepted') await acceptOnboarding(ports, submitted);
+  if (type === 'clients.accepted') await acceptOnboarding(ports, submitted, OPERATOR_TOOL);
   return { event: type, onboarding_id: session.id };
 };
 
@@ -91,10 +92,11 @@ const triggerContract = async (ports: Ports, client: ContractServiceClient, type
   if (viewerOnly) {
     await waitFor('its publication', read, (r) => r.publications.some((p) => p.state === 'published'));
     if (type === 'contract-reviews.publication.withdrawn')
-      await withdrawChannel(ports, id, 'contract_viewer');
+      await withdrawChannel(ports, OPERATOR_TOOL, id, 'contract_viewer');
   } else {
     await waitFor('its lawyer review request', read, (r) => r.lawyerReview?.state === 'requested');
-    if (type === 'contract-reviews.lawyer_review.completed') await publishLawyerReview(ports, id, undefined);
+    if (type === 'contract-reviews.lawyer_review.completed')
+      await publishLawyerReview(ports, OPERATOR_TOOL, id, undefined);
   }
   return { event: type, contract_review_id: id };
 };

@@ -21,7 +21,12 @@ import type { ContractRenderer } from '../core/rendered-contract';
 import { BatchingRecorder, notRecording, type RecorderOptions } from '../core/request-history/recorder';
 import { aesGcmAnswerVault } from './answer-vault';
 import { S3BlobStore } from './blobs/s3-blob-store';
-import { createDynamoDbStores, DynamoDbOrganisationStore, DynamoDbPeopleStore } from './dynamodb';
+import {
+  createDynamoDbStores,
+  DynamoDbOrganisationStore,
+  DynamoDbPeopleStore,
+  DynamoDbStaffStore,
+} from './dynamodb';
 import { type Es256Signer, es256TokenIssuer, es256TokenVerifier } from './es256-access-tokens';
 import { randomIds } from './random-ids';
 import { withRecentReads } from './recent-reads';
@@ -123,6 +128,11 @@ export const composePorts = (wiring: PortsWiring): Ports => {
       wiring.requestHistory === 'off'
         ? notRecording
         : new BatchingRecorder(stores.apiRequests, wiring.requestHistory),
+    backOffice: {
+      desk: translatingFaults(stores.backOffice.desk),
+      search: translatingFaults(stores.backOffice.search),
+      audit: translatingFaults(stores.backOffice.audit),
+    },
   };
 };
 
@@ -130,6 +140,7 @@ export const composePorts = (wiring: PortsWiring): Ports => {
 export const composeDirectory = (dynamo: DynamoDBDocumentClient, identityTableName: string): Directory => ({
   organisations: translatingFaults(new DynamoDbOrganisationStore(dynamo, identityTableName)),
   people: translatingFaults(new DynamoDbPeopleStore(dynamo, identityTableName)),
+  staff: translatingFaults(new DynamoDbStaffStore(dynamo, identityTableName)),
   ids: randomIds(),
   clock: systemClock(),
 });

@@ -44,8 +44,8 @@ export const withRecentReads = (
     store: {
       create: (entry) => forgetAfter(entry.review.id, store.create(entry)),
       addVersion: (entry) => forgetAfter(entry.review.id, store.addVersion(entry)),
-      update: (review, expectedUpdatedAt, events, runs) =>
-        forgetAfter(review.id, store.update(review, expectedUpdatedAt, events, runs)),
+      update: (review, expectedUpdatedAt, events, runs, audit) =>
+        forgetAfter(review.id, store.update(review, expectedUpdatedAt, events, runs, audit)),
       get: (id) => store.get(id),
       getVersion: (id, version) => store.getVersion(id, version),
       findByExternalReference: (scope, reference) => store.findByExternalReference(scope, reference),

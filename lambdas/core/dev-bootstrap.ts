@@ -2,6 +2,8 @@
 // a fresh API key per environment, so that local work starts without the portal. Fixed ids: a second
 // run finds the same records and makes only new keys.
 import { createApiKey } from './api-keys';
+import { OPERATOR_TOOL, type Role } from './back-office/roles';
+import { putStaffMember } from './back-office/staff';
 import { ENVIRONMENTS, type Environment } from './model';
 import type { Directory } from './organisations';
 import { hashPassword } from './people/password-hash';
@@ -18,13 +20,22 @@ export const DEV_PERSON = {
   password: 'local-dev-password',
 } as const;
 
-/** Records the local person once; a second run (or one racing it) finds them. */
-const ensureDevPerson = async (directory: Directory): Promise<void> => {
-  if (await directory.people.findByEmail(DEV_PERSON.email)) return;
+/**
+ * The local stack's staff (decisions.md §11), people the local identity provider signs in with the same
+ * published password; `dev@localhost.test` stays an integrator with no staff role.
+ */
+export const DEV_STAFF = [
+  { id: 'per_locallawyer', email: 'lawyer@localhost.test', roles: ['lawyer'] },
+  { id: 'per_localoperator', email: 'operator@localhost.test', roles: ['operator', 'admin'] },
+] as const satisfies ReadonlyArray<{ id: string; email: string; roles: readonly Role[] }>;
+
+/** Records a local person once; a second run (or one racing it) finds them. */
+const ensurePerson = async (directory: Directory, person: { id: string; email: string }): Promise<void> => {
+  if (await directory.people.findByEmail(person.email)) return;
   try {
     await directory.people.create({
-      id: DEV_PERSON.id,
-      email: DEV_PERSON.email,
+      id: person.id,
+      email: person.email,
       passwordHash: await hashPassword(DEV_PERSON.password),
       createdAt: directory.clock.now(),
       organisationId: null,
@@ -53,8 +64,19 @@ const ensureDevOrganisation = async (directory: Directory): Promise<void> => {
     });
 };
 
+/** Each local staff member with their roles, recorded (and audited) only when not so already. */
+const ensureDevStaff = async (directory: Directory): Promise<void> => {
+  for (const member of DEV_STAFF) {
+    await ensurePerson(directory, member);
+    const stored = await directory.staff.get(member.email);
+    if (stored?.roles.join(',') !== member.roles.join(','))
+      await putStaffMember(directory, OPERATOR_TOOL, member.email, member.roles);
+  }
+};
+
 export const devBootstrap = async (directory: Directory, portsOf: Readonly<Record<Environment, Ports>>) => {
-  await ensureDevPerson(directory);
+  await ensurePerson(directory, DEV_PERSON);
+  await ensureDevStaff(directory);
   await ensureDevOrganisation(directory);
   const keys = {} as Record<Environment, string>;
   for (const environment of ENVIRONMENTS) {

@@ -73,6 +73,11 @@ export const ERROR_STATUS = {
   draft_not_kept: 403,
   // The portal's own API: a change without the session's CSRF token, or from another origin
   csrf_invalid: 403,
+  // The back office's (decisions.md §11): a signed-in person who is not staff, a role that may not do
+  // the action, a draft saved over one it was not based on
+  staff_only: 403,
+  role_required: 403,
+  draft_conflict: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

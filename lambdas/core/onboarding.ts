@@ -1,6 +1,9 @@
 // core -> onboardings: a customer's server opens a sign-up session; the form's submissions make
 // clients, one per buyer; the service accepts the sign-up (interface.md, decisions.md §7).
+
 import { hashSecret } from './auth';
+import { auditEntry } from './back-office/audit';
+import { type Actor, requireRole } from './back-office/roles';
 import { ActionRefused, ConcurrentChange, fail, notFound } from './errors';
 import { clientEvent } from './events';
 import { isOnboardingId } from './ids';
@@ -144,8 +147,17 @@ export const submitOnboarding = async (
   return submitted;
 };
 
-/** The service accepts a submitted sign-up: `accepted_at`, and one `clients.accepted` per buyer. */
-export const acceptOnboarding = async (ports: Ports, onboarding: Onboarding): Promise<Onboarding> => {
+/**
+ * A submitted sign-up is accepted: `accepted_at`, and one `clients.accepted` per buyer. `actor` is the
+ * staff member or the operator tool accepting it (checked, and audited in the same transaction), or null
+ * for the sandbox's automatic acceptance.
+ */
+export const acceptOnboarding = async (
+  ports: Ports,
+  onboarding: Onboarding,
+  actor: Actor | null,
+): Promise<Onboarding> => {
+  if (actor !== null) requireRole(actor, 'signup.accept');
   if (onboarding.state === 'open')
     fail(
       'request_invalid',
@@ -161,7 +173,15 @@ export const acceptOnboarding = async (ports: Ports, onboarding: Onboarding): Pr
   const events = (await currentClients(ports, onboarding)).map((client) =>
     clientEvent(ports.ids, 'clients.accepted', client, now),
   );
-  await ports.onboardings.saveAcceptance(accepted, events);
+  const audit =
+    actor === null
+      ? []
+      : [
+          auditEntry(ports, actor, ports.environment, 'signup.accepted', onboarding.id, {
+            clients: events.length,
+          }),
+        ];
+  await ports.onboardings.saveAcceptance(accepted, events, audit);
   return accepted;
 };
 
@@ -189,7 +209,7 @@ export const acceptWhenDue = async (
   const due = run.submittedAt + Math.round((SANDBOX_ACCEPTANCE_DELAY_MS * 1000) / delayScale);
   if (ports.clock.now() < due) return waitUntil(due);
   try {
-    await acceptOnboarding(ports, onboarding);
+    await acceptOnboarding(ports, onboarding, null);
   } catch (error) {
     // Submitted again meanwhile: that submission's own run accepts it a minute after it was made.
     if (!(error instanceof ConcurrentChange)) throw error;

@@ -6,6 +6,7 @@
 import { fail, notFound, OrganisationExists } from './errors';
 import type { Environment, Integration, Organisation, Scope } from './model';
 import type { Clock, Ids, OrganisationStore, PeopleStore, Ports } from './ports';
+import type { StaffStore } from './ports/back-office';
 import { getSandboxBudget } from './sandbox-budget';
 import { readName } from './text';
 import { formatTime } from './time';
@@ -14,6 +15,8 @@ import { formatTime } from './time';
 export interface Directory {
   organisations: OrganisationStore;
   people: PeopleStore;
+  /** The operator's staff (decisions.md §11), kept with the identity. */
+  staff: StaffStore;
   ids: Ids;
   clock: Clock;
 }

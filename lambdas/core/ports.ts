@@ -2,6 +2,7 @@
 // and S3 deployed and locally (DynamoDB Local, a local S3 twin), Step Functions, jose.
 
 import type { ContractAnalysis } from './analysis/types';
+import type { AuditEntry } from './back-office/audit';
 import type { ServiceEvent } from './events';
 import type {
   ApiKeyRecord,
@@ -18,6 +19,7 @@ import type {
   Scope,
 } from './model';
 import type { Person } from './people/person';
+import type { BackOfficeStores } from './ports/back-office';
 import type { ContractRenderer, RenderedContract } from './rendered-contract';
 import type { ApiRequestFilter, ApiRequestRecord, TimeWindow } from './request-history/model';
 import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from './webhooks/model';
@@ -268,6 +270,7 @@ export interface ContractReviewStore {
     expectedUpdatedAt: Micros,
     events: ServiceEvent[],
     runs?: WorkflowRun[],
+    audit?: AuditEntry[],
   ): Promise<void>;
   get(id: string): Promise<ContractReview | null>;
   getVersion(id: string, version: number): Promise<ContractVersion | null>;
@@ -345,7 +348,9 @@ export interface OnboardingStore {
    * Saves an accepted onboarding (state, `acceptedAt`) and records `events`, in one transaction, if it
    * was not submitted again since it was read (else `ConcurrentChange`).
    */
-  saveAcceptance(onboarding: Onboarding, events: ServiceEvent[]): Promise<void>;
+  saveAcceptance(onboarding: Onboarding, events: ServiceEvent[], audit?: AuditEntry[]): Promise<void>;
+  /** Onboardings submitted and not accepted, oldest submission first, from an index holding only those. */
+  submitted(options: { limit: number; after?: Onboarding }): Promise<Page<Onboarding>>;
 }
 
 export interface ClientStore {
@@ -380,8 +385,8 @@ export interface ApiKeyStore {
  */
 export interface SandboxBudgetStore {
   get(organisationId: string): Promise<SandboxBudget>;
-  /** Sets the total; what was used stays. */
-  set(organisationId: string, total: number): Promise<SandboxBudget>;
+  /** Sets the total; what was used stays. The `audit` entries are written in the same transaction. */
+  set(organisationId: string, total: number, audit?: AuditEntry[]): Promise<SandboxBudget>;
 }
 
 /**
@@ -638,4 +643,5 @@ export interface Ports {
   webhookSender: WebhookSender;
   apiRequests: ApiRequestStore;
   apiRequestRecorder: ApiRequestRecorder;
+  backOffice: BackOfficeStores;
 }

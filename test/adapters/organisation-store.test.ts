@@ -6,6 +6,7 @@ import { describe, expect, test } from '@jest/globals';
 import { DynamoDbOrganisationStore } from '../../lambdas/adapters/dynamodb/organisation-store';
 import { DynamoDbPeopleStore } from '../../lambdas/adapters/dynamodb/people-store';
 import { DynamoDbSandboxBudgetStore } from '../../lambdas/adapters/dynamodb/sandbox-budget-store';
+import { DynamoDbStaffStore } from '../../lambdas/adapters/dynamodb/staff-store';
 import { randomIds } from '../../lambdas/adapters/random-ids';
 import { ServiceError } from '../../lambdas/core/errors';
 import {
@@ -30,6 +31,7 @@ const setUp = async () => {
   const directory: Directory = {
     organisations: new DynamoDbOrganisationStore(db.doc, tableName),
     people: new DynamoDbPeopleStore(db.doc, tableName),
+    staff: new DynamoDbStaffStore(db.doc, tableName),
     ids: randomIds(),
     clock,
   };

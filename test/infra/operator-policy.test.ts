@@ -95,7 +95,7 @@ describe.each(['sandbox', 'production'] as const)('%s: the operators’ policy',
     expect(rendered('EndALawyerReviewWait')).toContain(idOf('contract'));
   });
 
-  test('in the shared stack, a second policy reads organisations and integrations (only reads, its key through DynamoDB)', () => {
+  test('in the shared stack, a second policy reads organisations and integrations and writes only staff and their audit entries (its key through DynamoDB)', () => {
     const stack = shared[environment];
     const policies = Template.fromStack(stack).findResources('AWS::IAM::ManagedPolicy');
     const id = logicalIdOf(stack, stack.operatorIdentityPolicy.policy);
@@ -106,8 +106,20 @@ describe.each(['sandbox', 'production'] as const)('%s: the operators’ policy',
     expect(statements.map((s) => s.Sid)).toEqual([
       'ReadOrganisationsAndIntegrations',
       'TheIdentityTablesKeyThroughDynamoDB',
+      'ManageStaffAndTheirAuditLog',
+      'WriteTheIdentityTableThroughDynamoDB',
     ]);
-    const [identity, key] = statements;
+    const [identity, key, staff, write] = statements;
+    // `ops staff-add` / `staff-remove`: only staff items and audit entries, never a person or an organisation.
+    expect(staff && actionsOf(staff).sort()).toEqual([
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:PutItem',
+    ]);
+    expect((staff as { Condition?: unknown } | undefined)?.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['STAFF#*', 'AUDIT#*'] },
+    });
+    expect(write && actionsOf(write).sort()).toEqual(['kms:Encrypt', 'kms:GenerateDataKey']);
     expect(identity && actionsOf(identity).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
     expect(JSON.stringify(identity?.Resource)).toContain(
       `{"Ref":"${identityParameter(stack, IDENTITY_PARAMETERS.tableName)}"}`,

@@ -1,6 +1,7 @@
 // adapter -> contract reviews and their versions. A first send or a new version is one transaction:
 // the review, the version, its processing run, the sandbox budget use and the idempotent answer.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '../../core/back-office/audit';
 import { ConcurrentChange, notFound, ServiceError } from '../../core/errors';
 import type { ServiceEvent } from '../../core/events';
 import type { ContractReview, ContractVersion, Environment, Micros, Page, Scope } from '../../core/model';
@@ -13,6 +14,7 @@ import type {
   WorkflowRun,
 } from '../../core/ports';
 import { DEFAULT_SANDBOX_BUDGET } from '../../core/sandbox-budget';
+import { auditWrites } from './audit-log';
 import { claimLost, idempotencyCompletionWrite } from './idempotency-store';
 import {
   contractReviewItem,
@@ -24,7 +26,7 @@ import {
   toContractVersion,
   toSandboxBudget,
 } from './items';
-import { keys } from './keys';
+import { byCreation, keys } from './keys';
 import { getItem, queryNewestFirst } from './table';
 import { LIST_INDEX } from './table-schema';
 import { type GuardedWrite, transactWrite } from './transactions';
@@ -52,6 +54,9 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
               ...keys.externalReference(review.scope.integrationId, reference),
               type: 'contract_review_reference',
               contract_review_id: review.id,
+              // Found by the back office's search across integrations (decisions.md §11).
+              [LIST_INDEX.partitionKey]: keys.externalReferenceSearch(reference),
+              [LIST_INDEX.sortKey]: byCreation(review.createdAt, review.id),
             },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
@@ -92,6 +97,7 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
     expectedUpdatedAt: Micros,
     events: ServiceEvent[],
     runs: WorkflowRun[] = [],
+    audit: AuditEntry[] = [],
   ): Promise<void> {
     this.checkEnvironment(review.scope);
     await transactWrite(this.doc, [
@@ -103,6 +109,7 @@ export class DynamoDbContractReviewStore implements ContractReviewStore {
       ),
       ...eventWrites(this.tableName, events),
       ...runWrites(this.tableName, runs, this.clock.now()),
+      ...auditWrites(this.tableName, audit),
     ]);
   }
 

@@ -4,12 +4,14 @@ import type { Environment } from '../../core/model';
 import type { Clock, Ports } from '../../core/ports';
 import { DynamoDbApiKeyStore } from './api-key-store';
 import { DynamoDbApiRequestStore } from './api-request-store';
+import { DynamoDbAuditLog } from './audit-log';
 import { DynamoDbClientStore } from './client-store';
 import { DynamoDbContractReviewStore } from './contract-review-store';
 import { DynamoDbEventOutbox } from './event-outbox';
 import { DynamoDbIdempotencyStore } from './idempotency-store';
 import { DynamoDbOnboardingStore } from './onboarding-store';
 import { DynamoDbRateLimiter } from './rate-limiter';
+import { DynamoDbReviewDeskStore } from './review-desk-store';
 import { DynamoDbRunStore } from './run-store';
 import { DynamoDbSandboxBudgetStore } from './sandbox-budget-store';
 import { DynamoDbWebhookEndpointStore } from './webhook-endpoint-store';
@@ -28,6 +30,7 @@ export { DynamoDbPeopleStore } from './people-store';
 export { DynamoDbRateLimiter } from './rate-limiter';
 export { DynamoDbRunStore } from './run-store';
 export { DynamoDbSandboxBudgetStore } from './sandbox-budget-store';
+export { DynamoDbStaffStore } from './staff-store';
 export { DynamoDbWebhookEndpointStore } from './webhook-endpoint-store';
 export { DynamoDbWebhookMessageStore } from './webhook-message-store';
 
@@ -45,6 +48,7 @@ export type DynamoDbStores = Pick<
   | 'webhookEndpoints'
   | 'webhookMessages'
   | 'apiRequests'
+  | 'backOffice'
 >;
 
 /** Every store of one environment, all in that environment's one table. */
@@ -66,4 +70,10 @@ export const createDynamoDbStores = (
   webhookEndpoints: new DynamoDbWebhookEndpointStore(doc, tableName),
   webhookMessages: new DynamoDbWebhookMessageStore(doc, tableName),
   apiRequests: new DynamoDbApiRequestStore(doc, tableName),
+  backOffice: backOfficeStores(doc, tableName),
 });
+
+const backOfficeStores = (doc: DynamoDBDocumentClient, tableName: string): DynamoDbStores['backOffice'] => {
+  const desk = new DynamoDbReviewDeskStore(doc, tableName);
+  return { desk, search: desk, audit: new DynamoDbAuditLog(doc, tableName) };
+};

@@ -281,11 +281,23 @@ const recipientAttributes = (r: Recipient): RecipientAttributes => ({
   email: r.email,
 });
 
+/** A review whose lawyer review is requested: its place in the review queue, oldest request first. */
+export const reviewQueueKeys = (r: ContractReview): Item =>
+  r.lawyerReview?.state === 'requested'
+    ? {
+        [SECOND_INDEX.partitionKey]: keys.reviewQueue,
+        [SECOND_INDEX.sortKey]: byCreation(r.lawyerReview.requestedAt ?? r.updatedAt, r.id),
+      }
+    : {};
+
 export const contractReviewItem = (r: ContractReview): Item => ({
   ...keys.contractReview(r.id),
   type: 'contract_review',
   [LIST_INDEX.partitionKey]: keys.contractReviewList(r.scope.integrationId),
   [LIST_INDEX.sortKey]: byCreation(r.createdAt, r.id),
+  // In the queue while requested: every write replaces the whole item, so one that publishes the review
+  // or accepts a new version takes it out.
+  ...reviewQueueKeys(r),
   id: r.id,
   ...scopeAttributes(r.scope),
   external_reference: r.externalReference,
@@ -479,6 +491,12 @@ interface OnboardingItem extends ScopeAttributes {
 export const onboardingItem = (o: Onboarding): Item => ({
   ...keys.onboarding(o.id),
   type: 'onboarding',
+  // While submitted and not accepted: in the back office's sign-ups, oldest submission first.
+  ...(o.state === 'submitted' &&
+    o.submittedAt !== null && {
+      [LIST_INDEX.partitionKey]: keys.submittedOnboardings,
+      [LIST_INDEX.sortKey]: byCreation(o.submittedAt, o.id),
+    }),
   id: o.id,
   ...scopeAttributes(o.scope),
   reference: o.reference,

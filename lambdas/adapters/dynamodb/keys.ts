@@ -27,6 +27,8 @@ export const keys = {
     pk: `CRVREF#${integrationId}#${externalReference}`,
     sk: 'CRVREF',
   }),
+  /** The list index's partition of every integration's reviews with one external_reference. */
+  externalReferenceSearch: (externalReference: string): string => `CRVREFS#${externalReference}`,
   /** The durable record of one workflow run. */
   run: (run: RunRequest): ItemKey => ({ pk: `RUN#${runSubject(run)}`, sk: `RUN#${run.kind}` }),
   /** Local stack only: how the wait of a task token ended (adapters/workflows/local-waits.ts). */
@@ -42,6 +44,8 @@ export const keys = {
     pk: `ONBREF#${integrationId}#${reference}`,
     sk: 'ONBREF',
   }),
+  /** The list index's partition of submitted onboardings waiting for acceptance (the back office's sign-ups). */
+  submittedOnboardings: 'ONBS#submitted',
   sessionToken: (hash: string): ItemKey => ({ pk: `ONBTOKEN#${hash}`, sk: 'ONBTOKEN' }),
   /** The form's answers of one onboarding, sealed: the latest submission's, with the browser that sent it. */
   onboardingAnswers: (id: string): ItemKey => ({ pk: `ONBANSWERS#${id}`, sk: 'ONBANSWERS' }),
@@ -102,6 +106,22 @@ export const keys = {
   apiRequest: (id: string): ItemKey => ({ pk: `REQ#${id}`, sk: 'REQ' }),
   /** The list index's partition of an integration's request history, sorted by time then id. */
   apiRequestList: (integrationId: string): string => `REQS#${integrationId}`,
+  /** One audit entry of the back office (decisions.md §11), and its copy indexed by action. */
+  auditEntry: (id: string): ItemKey => ({ pk: `AUDIT#${id}`, sk: 'AUDIT' }),
+  auditEntryByAction: (id: string): ItemKey => ({ pk: `AUDIT#${id}`, sk: 'AUDIT#ACTION' }),
+  /** The audit log's index partitions: all entries and one action's (list index), one staff member's,
+   * and one staff member's of one action (second index). */
+  auditLog: 'AUDITLOG',
+  auditLogOfAction: (action: string): string => `AUDITLOG#${action}`,
+  auditLogOfStaff: (staff: string): string => `AUDITBY#${staff}`,
+  auditLogOfStaffAction: (staff: string, action: string): string => `AUDITBY#${staff}#${action}`,
+  /** The second index's partition of contract reviews whose lawyer review is requested (the review queue). */
+  reviewQueue: 'REVIEWQUEUE',
+  /** The back office's work on one contract review: assignee and draft. */
+  reviewDesk: (contractReviewId: string): ItemKey => ({ pk: `CRV#${contractReviewId}`, sk: 'DESK' }),
+  /** A member of the operator's staff, by email (identity table), and the list index's partition of all. */
+  staff: (email: string): ItemKey => ({ pk: `STAFF#${email}`, sk: 'STAFF' }),
+  staffList: 'STAFF',
   /** A person's session with the portal, under the SHA-256 of its cookie (identity table). */
   portalSession: (id: string): ItemKey => ({ pk: `PORTALSESSION#${id}`, sk: 'PORTALSESSION' }),
   /** A portal sign-in under way, under the SHA-256 of its cookie (identity table). */

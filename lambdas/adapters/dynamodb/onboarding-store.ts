@@ -3,13 +3,24 @@
 // and the form's sealed answers (kept apart, under ONBANSWERS#, so reading an onboarding never reads them):
 // the latest submission's with the key of the browser that sent it, and each browser's draft on its own.
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '../../core/back-office/audit';
 import { ConcurrentChange, notFound } from '../../core/errors';
 import type { ServiceEvent } from '../../core/events';
-import type { Client, Micros, Onboarding, Scope } from '../../core/model';
+import type { Client, Micros, Onboarding, Page, Scope } from '../../core/model';
 import type { Clock, OnboardingStore, StoredAnswers, SubmittedAnswers, WorkflowRun } from '../../core/ports';
-import { clientItem, eventWrites, type Item, onboardingItem, runWrites, toOnboarding } from './items';
+import { auditWrites } from './audit-log';
+import {
+  clientItem,
+  eventWrites,
+  type Item,
+  indexPosition,
+  onboardingItem,
+  runWrites,
+  toOnboarding,
+} from './items';
 import { keys } from './keys';
-import { getItem } from './table';
+import { getItem, queryOldestFirst } from './table';
+import { LIST_INDEX } from './table-schema';
 import { type GuardedWrite, transactWrite } from './transactions';
 
 /** Raised inside `open` when the reference is already taken. */
@@ -174,19 +185,38 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
   }
 
   /** Sets only the acceptance, so a submission written meanwhile keeps its clients. */
-  async saveAcceptance(onboarding: Onboarding, events: ServiceEvent[]): Promise<void> {
+  async submitted(options: { limit: number; after?: Onboarding }): Promise<Page<Onboarding>> {
+    const items = await queryOldestFirst(this.doc, this.tableName, {
+      index: LIST_INDEX,
+      partition: keys.submittedOnboardings,
+      limit: options.limit + 1,
+      after: options.after && indexPosition(onboardingItem(options.after), LIST_INDEX),
+    });
+    return { items: items.slice(0, options.limit).map(toOnboarding), hasMore: items.length > options.limit };
+  }
+
+  async saveAcceptance(
+    onboarding: Onboarding,
+    events: ServiceEvent[],
+    audit: AuditEntry[] = [],
+  ): Promise<void> {
     await transactWrite(this.doc, [
       {
         write: {
           Update: {
             TableName: this.tableName,
             Key: keys.onboarding(onboarding.id),
-            UpdateExpression: 'SET #state = :state, accepted_at = :acceptedAt',
+            // Accepted: out of the sign-ups waiting (the list index holds submitted ones only).
+            UpdateExpression: 'SET #state = :state, accepted_at = :acceptedAt REMOVE #listPk, #listSk',
             // What is accepted is the submission that was read, once: one made since is not (yet)
             // accepted, and of two acceptances racing (the operator's and the sandbox's) one is written.
             ConditionExpression:
               'attribute_exists(pk) AND submitted_at = :submittedAt AND #state = :submitted',
-            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeNames: {
+              '#state': 'state',
+              '#listPk': LIST_INDEX.partitionKey,
+              '#listSk': LIST_INDEX.sortKey,
+            },
             ExpressionAttributeValues: {
               ':state': onboarding.state,
               ':acceptedAt': onboarding.acceptedAt,
@@ -201,6 +231,7 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
             : new ConcurrentChange(onboarding.id),
       },
       ...eventWrites(this.tableName, events),
+      ...auditWrites(this.tableName, audit),
     ]);
   }
 

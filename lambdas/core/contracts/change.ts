@@ -1,5 +1,6 @@
 // core -> every state change of a contract review after it is sent (processing, analysis, lawyer review,
 // publication) goes through one optimistic read-modify-write, with the events that announce it.
+import type { AuditEntry } from '../back-office/audit';
 import { ConcurrentChange, notFound } from '../errors';
 import type { ServiceEvent } from '../events';
 import type { ContractReview, Micros } from '../model';
@@ -10,6 +11,8 @@ export interface Change {
   events: ServiceEvent[];
   /** Workflow runs the change makes due, recorded in its transaction. */
   runs?: WorkflowRun[];
+  /** The back office's audit entries of the change (decisions.md §11), recorded in its transaction. */
+  audit?: AuditEntry[];
 }
 
 /**
@@ -43,7 +46,13 @@ export const changeContractReview = async (
     if (outcome === null) return current;
     const next: ContractReview = { ...outcome.review, updatedAt: now };
     try {
-      await ports.contractReviews.update(next, current.updatedAt, outcome.events, outcome.runs);
+      await ports.contractReviews.update(
+        next,
+        current.updatedAt,
+        outcome.events,
+        outcome.runs,
+        outcome.audit,
+      );
       return next;
     } catch (error) {
       if (!(error instanceof ConcurrentChange) || attempt >= MAX_ATTEMPTS) throw error;

@@ -1,6 +1,9 @@
-// core -> the operator's (or the lawyer's) actions on a contract review, for the operator tool now and
-// the portal later: publish the lawyer's review, withdraw a publication. Both check the record's state
-// before writing anything, so a refused action leaves nothing behind.
+// core -> the lawyer's and the operator's actions on a contract review, one function each for the
+// operator tool and the back office: publish the lawyer's review, withdraw a publication. Both check the
+// actor's role and the record's state before writing anything, so a refused action leaves nothing
+// behind, and record their audit entry in the transaction of the change (decisions.md §11).
+import { auditEntry } from '../back-office/audit';
+import { type Actor, requireRole } from '../back-office/roles';
 import { putText, readText } from '../blobs';
 import { ActionRefused } from '../errors';
 import { isContractReviewId } from '../ids';
@@ -40,9 +43,11 @@ const checkReviewText = (markdown: string): string => {
  */
 export const publishLawyerReview = async (
   ports: Ports,
+  actor: Actor,
   id: string,
   markdown: string | undefined,
 ): Promise<ContractReview> => {
+  requireRole(actor, 'review.publish');
   const current = await latest(ports, id);
   // Checked first, so that nothing is stored for a review that will be refused.
   lawyerReviewCompleted(ports.ids)(current, ports.clock.now());
@@ -58,7 +63,14 @@ export const publishLawyerReview = async (
     if (review.version !== version)
       throw new ActionRefused(`version ${review.version} of ${id} arrived meanwhile; review that one`);
     waitToken = review.lawyerReview?.waitToken;
-    return lawyerReviewCompleted(ports.ids)(review, now);
+    // Of two publishers racing, the second re-reads a completed review here and is refused: one
+    // publish, one audit entry, one set of events.
+    const change = lawyerReviewCompleted(ports.ids)(review, now);
+    const audit = auditEntry(ports, actor, ports.environment, 'review.published', id, {
+      version,
+      bytes: Buffer.byteLength(text, 'utf8'),
+    });
+    return change && { ...change, audit: [audit] };
   });
   if (waitToken !== undefined) await ports.workflows.completeWait(waitToken, {});
   else
@@ -71,16 +83,44 @@ export const publishLawyerReview = async (
   return published;
 };
 
-/** Takes a live publication down: its page answers 410, and `publication.withdrawn` is recorded. */
+/** The longest withdrawal reason kept: a sentence or two for the audit log. */
+export const MAX_WITHDRAWAL_REASON_CHARACTERS = 1000;
+
+const checkReason = (reason: string | null): string | null => {
+  if (reason === null) return null;
+  const trimmed = reason.trim();
+  if (trimmed === '') return null;
+  if (!isPrintableText(trimmed.replace(/[\r\n\t]/g, ' '), MAX_WITHDRAWAL_REASON_CHARACTERS))
+    throw new ActionRefused(
+      `the reason must be plain text of at most ${MAX_WITHDRAWAL_REASON_CHARACTERS} characters`,
+    );
+  return trimmed;
+};
+
+/**
+ * Takes a live publication down: its page answers 410, and `publication.withdrawn` is recorded, with
+ * the audit entry (and its reason) in the same transaction.
+ */
 export const withdrawChannel = async (
   ports: Ports,
+  actor: Actor,
   id: string,
   channel: Channel,
+  reason: string | null = null,
 ): Promise<ContractReview> => {
+  requireRole(actor, 'publication.withdraw');
+  const why = checkReason(reason);
   const current = await latest(ports, id);
   publicationWithdrawn(ports.ids, channel)(current, ports.clock.now());
   const slug = publicationOf(current, channel)?.slug as string;
   // The page goes first: a publication recorded withdrawn is never still being served.
   await withdrawPublication(ports.blobs, slug);
-  return changeContractReview(ports, id, publicationWithdrawn(ports.ids, channel));
+  return changeContractReview(ports, id, (review, now) => {
+    const change = publicationWithdrawn(ports.ids, channel)(review, now);
+    const audit = auditEntry(ports, actor, ports.environment, 'publication.withdrawn', id, {
+      channel,
+      reason: why,
+    });
+    return change && { ...change, audit: [audit] };
+  });
 };

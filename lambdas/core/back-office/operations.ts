@@ -1,0 +1,98 @@
+// core -> the operators' side of the back office (decisions.md §11), the reads the pages need beside the
+// changes `ops` already makes (accept-onboarding, withdraw, set-budget, each taking the actor): the
+// production sign-ups waiting for acceptance, oldest first, with their clients; and the contract search
+// by `crv_…` id or `external_reference`, across the environment's integrations. Both from indexes.
+import { fail } from '../errors';
+import { isContractReviewId } from '../ids';
+import { startingAfterInvalid } from '../lists';
+import type { ContractReview, Onboarding } from '../model';
+import type { Ports } from '../ports';
+import { presentContractReview } from '../present';
+import { formatTime, formatTimeOrNull } from '../time';
+import { type Actor, requireRole } from './roles';
+
+export const MAX_SIGN_UPS_LIMIT = 100;
+/** More reviews than this with one external_reference are not shown at once: refine by id. */
+export const MAX_SEARCH_RESULTS = 20;
+
+const presentSignUp = async (ports: Pick<Ports, 'clients'>, onboarding: Onboarding) => ({
+  id: onboarding.id,
+  organisation_id: onboarding.scope.organisationId,
+  integration_id: onboarding.scope.integrationId,
+  reference: onboarding.reference,
+  state: onboarding.state,
+  submitted_at: formatTimeOrNull(onboarding.submittedAt),
+  clients: (await ports.clients.listByOnboarding(onboarding.id))
+    .filter((client) => onboarding.clientIds.includes(client.id))
+    .map((client) => ({
+      id: client.id,
+      first_name: client.firstName,
+      last_name: client.lastName,
+      email: client.email,
+      mobile: client.mobile,
+      primary: client.primary,
+      created_at: formatTime(client.createdAt),
+    })),
+});
+
+/**
+ * One page of the sign-ups waiting in this environment (`submitted`, not accepted), oldest submission
+ * first: `{ data, has_more }`. Accepting one is `acceptOnboarding(ports, onboarding, actor)`.
+ */
+export const listSignUps = async (
+  ports: Pick<Ports, 'onboardings' | 'clients'>,
+  actor: Actor,
+  options: { limit?: number; startingAfter?: string } = {},
+) => {
+  requireRole(actor, 'signup.read');
+  const limit = options.limit ?? 50;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SIGN_UPS_LIMIT)
+    fail('limit_invalid', `\`limit\` must be an integer from 1 to ${MAX_SIGN_UPS_LIMIT}.`);
+  let after: Onboarding | undefined;
+  if (options.startingAfter !== undefined) {
+    const onboarding = await ports.onboardings.get(options.startingAfter);
+    if (onboarding?.state !== 'submitted') startingAfterInvalid();
+    after = onboarding ?? undefined;
+  }
+  const page = await ports.onboardings.submitted({ limit, after });
+  return {
+    data: await Promise.all(page.items.map((onboarding) => presentSignUp(ports, onboarding))),
+    has_more: page.hasMore,
+  };
+};
+
+/** One sign-up with its clients, for its page; `not_found` for an unknown id. */
+export const getSignUp = async (ports: Pick<Ports, 'onboardings' | 'clients'>, actor: Actor, id: string) => {
+  requireRole(actor, 'signup.read');
+  const onboarding = await ports.onboardings.get(id);
+  if (onboarding === null) fail('not_found', 'No sign-up with that id exists here.');
+  return presentSignUp(ports, onboarding);
+};
+
+/**
+ * The contract search: `q` a `crv_…` id or an `external_reference` (of any integration in this
+ * environment), `{ data }` newest first, each as the API shows it (versions, parts, publications).
+ */
+export const searchContractReviews = async (
+  ports: Pick<Ports, 'contractReviews' | 'backOffice'>,
+  actor: Actor,
+  q: string,
+) => {
+  requireRole(actor, 'contract.read');
+  const query = q.trim();
+  if (query === '' || query.length > 200)
+    fail('filter_invalid', 'Search by a crv_… id or an external_reference of 1 to 200 characters.');
+  const ids = isContractReviewId(query)
+    ? [query]
+    : await ports.backOffice.search.byExternalReference(query, MAX_SEARCH_RESULTS);
+  const reviews = await Promise.all(ids.map((id) => ports.contractReviews.get(id)));
+  return {
+    data: reviews
+      .filter((review): review is ContractReview => review !== null)
+      .map((review) => ({
+        ...presentContractReview(review),
+        organisation_id: review.scope.organisationId,
+        integration_id: review.scope.integrationId,
+      })),
+  };
+};
