@@ -15,7 +15,10 @@ import { lawyerReviewCompleted, publicationOf, publicationWithdrawn } from './pi
 /** A review longer than this is refused: it is a page of advice, not a book. */
 export const MAX_REVIEW_BYTES = 256 * 1024;
 
-const latest = async (ports: Ports, id: string): Promise<ContractReview> => {
+const latest = async (
+  ports: Pick<Ports, 'contractReviews' | 'environment'>,
+  id: string,
+): Promise<ContractReview> => {
   const review = isContractReviewId(id) ? await ports.contractReviews.get(id) : null;
   if (review === null)
     throw new ActionRefused(`no contract review ${id} in the ${ports.environment} environment`);
@@ -39,7 +42,7 @@ const checkReviewText = (markdown: string): string => {
  * the change records a review run that publishes them instead (`lawyerReviewCompleted`).
  */
 export const publishLawyerReview = async (
-  ports: Ports,
+  ports: Pick<Ports, 'blobs' | 'clock' | 'contractReviews' | 'environment' | 'ids' | 'workflows'>,
   id: string,
   markdown: string | undefined,
 ): Promise<ContractReview> => {
@@ -73,7 +76,7 @@ export const publishLawyerReview = async (
 
 /** Takes a live publication down: its page answers 410, and `publication.withdrawn` is recorded. */
 export const withdrawChannel = async (
-  ports: Ports,
+  ports: Pick<Ports, 'blobs' | 'clock' | 'contractReviews' | 'environment' | 'ids'>,
   id: string,
   channel: Channel,
 ): Promise<ContractReview> => {
