@@ -1,13 +1,16 @@
 // api -> every other path and method of the frame API: 404 `not_found`, or 405 `method_not_allowed`
 // with `Allow` where the path is known.
+
 import { fail } from '../core/errors';
+import type { Ports } from '../core/ports';
+import type { Services } from '../core/services';
 import { FRAME_ROUTES } from './frame-routes';
 import { endpoint } from './http/endpoint';
 import { createRouter } from './http/router';
 
 const FRAME_ROUTER = createRouter(FRAME_ROUTES);
 
-export const frameNotFound = endpoint(async (request) => {
+export const frameNotFound = endpoint(async (request, _services: Services<Pick<Ports, never>>) => {
   const allowed = FRAME_ROUTER.methodsAllowed(request.path);
   if (allowed.length > 0) {
     fail('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(' or ')}.`, {

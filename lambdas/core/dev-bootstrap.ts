@@ -53,7 +53,10 @@ const ensureDevOrganisation = async (directory: Directory): Promise<void> => {
     });
 };
 
-export const devBootstrap = async (directory: Directory, portsOf: Readonly<Record<Environment, Ports>>) => {
+export const devBootstrap = async (
+  directory: Directory,
+  portsOf: Readonly<Record<Environment, Pick<Ports, 'apiKeys' | 'clock' | 'environment' | 'ids'>>>,
+) => {
   await ensureDevPerson(directory);
   await ensureDevOrganisation(directory);
   const keys = {} as Record<Environment, string>;

@@ -29,3 +29,21 @@ export interface Ports
     WebhookPorts,
     IdentityPorts,
     RequestHistoryPorts {}
+
+/**
+ * The ports a composition root builds only where its code calls them, each holding a key (access
+ * tokens, the form's answers), a heavy library (pdf.js, the analysis) or a reach outward (the webhook
+ * sender, the delivery queue). A root wires each one its code's `Pick<Ports, …>` names, and no other.
+ */
+export type WiredPortName =
+  | 'tokenIssuer'
+  | 'tokenVerifier'
+  | 'answerVault'
+  | 'pdfs'
+  | 'renderer'
+  | 'analyser'
+  | 'webhookSender'
+  | 'deliveryQueue';
+
+/** What every composition root gives: the stores over its table and bucket, the clock and ids, the workflows and the request history. */
+export type CommonPorts = Omit<Ports, WiredPortName>;

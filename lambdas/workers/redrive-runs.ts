@@ -26,16 +26,7 @@ export const DELIVERY_OVERDUE_MICROS: Micros = 5 * 60 * 1_000_000;
 export const redriveRuns = async (
   ports: Pick<
     Ports,
-    | 'clock'
-    | 'contractReviews'
-    | 'deliveryQueue'
-    | 'ids'
-    | 'outbox'
-    | 'runs'
-    | 'webhookEndpoints'
-    | 'webhookMessages'
-    | 'webhookSender'
-    | 'workflows'
+    'clock' | 'contractReviews' | 'deliveryQueue' | 'runs' | 'webhookMessages' | 'workflows'
   >,
   limit = 100,
 ): Promise<{ workflows: number; deliveries: number }> => {
