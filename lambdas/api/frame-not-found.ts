@@ -2,15 +2,13 @@
 // with `Allow` where the path is known.
 
 import { fail } from '../core/errors';
-import type { Ports } from '../core/ports';
-import type { Services } from '../core/services';
 import { FRAME_ROUTES } from './frame-routes';
 import { endpoint } from './http/endpoint';
 import { createRouter } from './http/router';
 
 const FRAME_ROUTER = createRouter(FRAME_ROUTES);
 
-export const frameNotFound = endpoint(async (request, _services: Services<Pick<Ports, never>>) => {
+export const frameNotFound = endpoint(async (request) => {
   const allowed = FRAME_ROUTER.methodsAllowed(request.path);
   if (allowed.length > 0) {
     fail('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(' or ')}.`, {

@@ -8,9 +8,7 @@
 
 import * as z from 'zod/mini';
 import { log } from '../core/log';
-import type { Ports } from '../core/ports';
 import { runName } from '../core/ports';
-import type { Services } from '../core/services';
 import { DeliveryWaitInput } from './hand-back-delivery';
 import { worker } from './worker';
 
@@ -19,16 +17,13 @@ const GiveUpInput = z.extend(DeliveryWaitInput, {
   error: z.optional(z.partial(z.object({ Error: z.string(), Cause: z.unknown() }))),
 });
 
-export const giveUpDeliveryWait = worker(
-  GiveUpInput,
-  async (input, _services: Services<Pick<Ports, never>>): Promise<null> => {
-    const { error, dueAt, ...run } = input;
-    log.error('webhook delivery wait gave up: the re-drive hands the delivery on', {
-      run: runName(run),
-      messageId: run.messageId,
-      dueAt,
-      error,
-    });
-    return null;
-  },
-);
+export const giveUpDeliveryWait = worker(GiveUpInput, async (input): Promise<null> => {
+  const { error, dueAt, ...run } = input;
+  log.error('webhook delivery wait gave up: the re-drive hands the delivery on', {
+    run: runName(run),
+    messageId: run.messageId,
+    dueAt,
+    error,
+  });
+  return null;
+});

@@ -8,8 +8,7 @@ import { changeContractReview } from '../core/contracts/change';
 import { lawyerReviewAwaited } from '../core/contracts/pipeline';
 import { WorkflowError } from '../core/errors';
 import { log } from '../core/log';
-import type { Ports } from '../core/ports';
-import { SUPERSEDED } from '../core/ports';
+import { type Ports, SUPERSEDED } from '../core/ports';
 import type { Services } from '../core/services';
 import { TokenRunInput, worker } from './worker';
 
