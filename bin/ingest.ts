@@ -6,10 +6,11 @@ import { performance } from 'node:perf_hooks';
 import * as z from 'zod/mini';
 import { sdkOriginSecret } from '../lambdas/adapters/origin-secret-ports';
 import { lazyPdfInspector } from '../lambdas/adapters/pdf/lazy-pdf-ports';
+import { API_ENDPOINTS, type ApiPorts } from '../lambdas/api/endpoints';
 import { log } from '../lambdas/core/log';
 import { acceptedValues } from '../lambdas/core/origin-secret-ports';
 import { apiListener } from '../lambdas/hosts/api-host';
-import { kmsTokenKeys } from '../lambdas/hosts/aws/kms-token-keys';
+import { kmsTokenIssuer, kmsTokenVerifier } from '../lambdas/hosts/aws/kms-token-keys';
 import { awsServices } from '../lambdas/hosts/aws/services';
 import { createJsonServer } from '../lambdas/hosts/http-protocol-errors';
 import { originVerifier } from '../lambdas/hosts/origin-verify';
@@ -32,11 +33,16 @@ const originCheck = originVerifier({ read: () => acceptedValues(secret), now: ()
 await originCheck.start();
 // It serves the two upload routes, which inspect the PDFs they receive. It runs on between requests, so
 // it writes the request history as the local stack does: in batches, on a short timer.
-const services = await awsServices(
-  { pdfs: lazyPdfInspector, tokenKeys: kmsTokenKeys },
+// Its router holds every /v1 endpoint, so it is wired with every port they call.
+const services = await awsServices<ApiPorts>(
+  {
+    tokenIssuer: kmsTokenIssuer,
+    tokenVerifier: kmsTokenVerifier,
+    pdfs: ({ common }) => lazyPdfInspector(common.blobs),
+  },
   { flushAfterMs: HISTORY_FLUSH_MS },
 );
-const serve = apiListener(services, services.settings.environment);
+const serve = apiListener(services, services.settings.environment, API_ENDPOINTS);
 const header = config.ORIGIN_VERIFY_HEADER.toLowerCase();
 
 const server = createJsonServer({ requestTimeout: 15 * 60_000 }, (request, response) => {

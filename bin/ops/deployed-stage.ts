@@ -8,7 +8,7 @@ import { composeDirectory } from '../../lambdas/adapters/compose';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb';
 import type { Environment } from '../../lambdas/core/model';
 import type { Directory } from '../../lambdas/core/organisations';
-import { AwsConfig, composeAwsServices } from '../../lambdas/hosts/aws/services';
+import { AwsConfig, awsDeliveryQueue, composeAwsServices } from '../../lambdas/hosts/aws/services';
 import { serviceStackName, stageId } from '../../lib/environments';
 import type { EnvironmentServices } from './scope';
 
@@ -172,7 +172,9 @@ export const deployedStage = async (options: StageOptions): Promise<DeployedStag
     );
   return {
     environment,
-    services: composeAwsServices(configOf(environment, outputs, region)),
+    services: composeAwsServices<EnvironmentServices['ports']>(configOf(environment, outputs, region), {
+      deliveryQueue: awsDeliveryQueue,
+    }),
     directory: composeDirectory(createDocumentClient(), identityTable),
   };
 };

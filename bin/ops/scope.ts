@@ -6,11 +6,12 @@ import { DEV_INTEGRATION_ID } from '../../lambdas/core/dev-bootstrap';
 import { ActionRefused } from '../../lambdas/core/errors';
 import { ENVIRONMENTS, type Environment, type Scope } from '../../lambdas/core/model';
 import type { Directory } from '../../lambdas/core/organisations';
-import type { Ports } from '../../lambdas/core/ports';
+import type { CommonPorts, Ports } from '../../lambdas/core/ports';
 import type { Settings } from '../../lambdas/core/settings';
 
+/** The operator tool's ports in one environment: the common ones, and the delivery queue (a redelivery, a test event). */
 export interface EnvironmentServices {
-  ports: Ports;
+  ports: CommonPorts & Pick<Ports, 'deliveryQueue'>;
   settings: Settings;
 }
 

@@ -66,7 +66,11 @@ const sendSample = async (client: ContractServiceClient, request: ContractReques
   }
 };
 
-const triggerSignUp = async (ports: Ports, scope: Scope, type: EventType) => {
+const triggerSignUp = async (
+  ports: Pick<Ports, 'clients' | 'clock' | 'environment' | 'ids' | 'onboardings' | 'workflows'>,
+  scope: Scope,
+  type: EventType,
+) => {
   const session = await openOnboardingSession(ports, scope, `trigger-${randomUUID()}`);
   const opened = await ports.onboardings.get(session.id);
   if (opened === null) throw new Error(`the onboarding ${session.id} just opened is missing`);
@@ -77,7 +81,11 @@ const triggerSignUp = async (ports: Ports, scope: Scope, type: EventType) => {
   return { event: type, onboarding_id: session.id };
 };
 
-const triggerContract = async (ports: Ports, client: ContractServiceClient, type: EventType) => {
+const triggerContract = async (
+  ports: Pick<Ports, 'blobs' | 'clock' | 'contractReviews' | 'environment' | 'ids' | 'workflows'>,
+  client: ContractServiceClient,
+  type: EventType,
+) => {
   const viewerOnly =
     type === 'contract-reviews.publication.published' || type === 'contract-reviews.publication.withdrawn';
   const id = await sendSample(client, {

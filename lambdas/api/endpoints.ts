@@ -1,4 +1,6 @@
 // api -> every endpoint by the name `routes.ts` gives it, for the hosts that route in-process.
+
+import type { CommonPorts, Ports } from '../core/ports';
 import { createContractReview } from './create-contract-review';
 import { createContractReviewVersion } from './create-contract-review-version';
 import { createOnboardingSession } from './create-onboarding-session';
@@ -14,7 +16,10 @@ import { openapi } from './openapi';
 import { FALLBACK_HANDLER } from './routes';
 import { token } from './token';
 
-export const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
+/** The ports of every `/v1` endpoint: a host that serves them all (the upload ingest service, the local stack) gives these. */
+export type ApiPorts = CommonPorts & Pick<Ports, 'tokenIssuer' | 'tokenVerifier' | 'pdfs'>;
+
+export const ENDPOINTS: Readonly<Record<string, Endpoint<ApiPorts>>> = {
   token,
   'create-onboarding-session': createOnboardingSession,
   'get-onboarding': getOnboarding,
@@ -29,7 +34,7 @@ export const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
 };
 
 /** The `/v1` API as the hosts route it. */
-export const API_ENDPOINTS: RouteTable = {
+export const API_ENDPOINTS: RouteTable<ApiPorts> = {
   router: API_ROUTER,
   endpoints: ENDPOINTS,
   fallback: FALLBACK_HANDLER,

@@ -16,6 +16,7 @@ import {
   onboardingOfToken,
   sessionTokenOf,
 } from '../core/onboarding-frame';
+import type { Ports } from '../core/ports';
 import type { Services } from '../core/services';
 import { readCookies } from './http/cookies';
 import type { Reply } from './http/endpoint';
@@ -55,7 +56,7 @@ export interface FrameCall {
  */
 export const frameCall = async (
   request: ApiRequest,
-  { ports, settings }: Services,
+  { ports, settings }: Services<Pick<Ports, 'ids' | 'onboardings' | 'rateLimiter'>>,
   write?: keyof typeof FRAME_WRITE_LIMITS,
 ): Promise<FrameCall> => {
   if (!fromTheFrame(request))

@@ -1,4 +1,6 @@
 // api -> every frame API endpoint by the name `frame-routes.ts` gives it, for the hosts that route in-process.
+
+import type { CommonPorts, Ports } from '../core/ports';
 import { frameNotFound } from './frame-not-found';
 import { FRAME_FALLBACK_HANDLER, FRAME_ROUTES } from './frame-routes';
 import { frameSaveDraft } from './frame-save-draft';
@@ -7,7 +9,10 @@ import { frameSubmitForm } from './frame-submit-form';
 import type { RouteTable } from './http/endpoint';
 import { createRouter } from './http/router';
 
-export const FRAME_ENDPOINTS: RouteTable = {
+/** The ports of every frame API endpoint. */
+export type FramePorts = CommonPorts & Pick<Ports, 'answerVault'>;
+
+export const FRAME_ENDPOINTS: RouteTable<FramePorts> = {
   router: createRouter(FRAME_ROUTES),
   endpoints: {
     'frame-show-form': frameShowForm,

@@ -1,5 +1,6 @@
 // api -> every other path and method of the frame API: 404 `not_found`, or 405 `method_not_allowed`
 // with `Allow` where the path is known.
+
 import { fail } from '../core/errors';
 import { FRAME_ROUTES } from './frame-routes';
 import { endpoint } from './http/endpoint';

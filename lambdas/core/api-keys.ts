@@ -13,7 +13,7 @@ import { formatTime, formatTimeOrNull } from './time';
 const SHOWN_KEY_CHARACTERS = 4;
 
 /** A scope of another environment is a fault of the caller's wiring, not of the person's input. */
-const checkEnvironment = (ports: Ports, scope: Scope): void => {
+const checkEnvironment = (ports: Pick<Ports, 'environment'>, scope: Scope): void => {
   if (scope.environment !== ports.environment)
     throw new Error(`a ${scope.environment} scope was given the ${ports.environment} environment's ports`);
 };
@@ -34,7 +34,11 @@ export const presentApiKey = (key: ApiKeyRecord) => ({
  * Makes a key for the integration in this environment (its scope: `integrationScope` checks a person's
  * ids); `key` is the only time it is shown.
  */
-export const createApiKey = async (ports: Ports, scope: Scope, name?: string) => {
+export const createApiKey = async (
+  ports: Pick<Ports, 'apiKeys' | 'clock' | 'environment' | 'ids'>,
+  scope: Scope,
+  name?: string,
+) => {
   checkEnvironment(ports, scope);
   const keyName = name === undefined ? null : readName(name, "A key's name", 'Production server');
   const prefix = API_KEY_PREFIX[ports.environment];
@@ -56,14 +60,18 @@ export const createApiKey = async (ports: Ports, scope: Scope, name?: string) =>
 };
 
 /** The integration's keys in this environment, newest first, revoked ones included. */
-export const listApiKeys = async (ports: Ports, scope: Scope) => {
+export const listApiKeys = async (ports: Pick<Ports, 'apiKeys' | 'environment'>, scope: Scope) => {
   checkEnvironment(ports, scope);
   const keys = await ports.apiKeys.listApiKeys(scope.integrationId);
   return { data: keys.map(presentApiKey) };
 };
 
 /** Revokes one of the organisation's keys; revoking it again answers the first revocation. */
-export const revokeApiKey = async (ports: Ports, organisationId: string, apiKeyId: string) => {
+export const revokeApiKey = async (
+  ports: Pick<Ports, 'apiKeys' | 'clock' | 'environment'>,
+  organisationId: string,
+  apiKeyId: string,
+) => {
   const key = await ports.apiKeys.getApiKey(apiKeyId);
   if (key === null || key.organisationId !== organisationId || key.environment !== ports.environment)
     throw notFound('API key');

@@ -65,7 +65,7 @@ export const bearerCredential = (authorization: string | undefined): string => {
 
 /** `POST /v1/token`: an API key of this environment for a 15-minute access token. */
 export const exchangeApiKey = async (
-  ports: Ports,
+  ports: Pick<Ports, 'apiKeys' | 'clock' | 'rateLimiter' | 'tokenIssuer'>,
   settings: Settings,
   call: CallCredential,
 ): Promise<TokenJson> => {
@@ -103,7 +103,10 @@ export const exchangeApiKey = async (
 const KEY_STATUS_TTL: Micros = 30 * SECOND;
 const keyStatus = new Map<string, { key: ApiKeyRecord | null; readAt: Micros }>();
 
-const currentKey = async (ports: Ports, apiKeyId: string): Promise<ApiKeyRecord | null> => {
+const currentKey = async (
+  ports: Pick<Ports, 'apiKeys' | 'clock'>,
+  apiKeyId: string,
+): Promise<ApiKeyRecord | null> => {
   const now = ports.clock.now();
   const cached = keyStatus.get(apiKeyId);
   if (cached && now - cached.readAt < KEY_STATUS_TTL) return cached.key;
@@ -113,7 +116,11 @@ const currentKey = async (ports: Ports, apiKeyId: string): Promise<ApiKeyRecord 
 };
 
 /** The caller's scope from a valid access token of this environment whose key is not revoked, or its 401. */
-const verifyAccessToken = async (ports: Ports, settings: Settings, credential: string): Promise<Scope> => {
+const verifyAccessToken = async (
+  ports: Pick<Ports, 'apiKeys' | 'clock' | 'tokenVerifier'>,
+  settings: Settings,
+  credential: string,
+): Promise<Scope> => {
   if (credential.startsWith('svc_')) {
     throw unauthorized(
       'token_invalid',
@@ -161,7 +168,11 @@ const verifyAccessToken = async (ports: Ports, settings: Settings, credential: s
 export const PRODUCTION_UPLOADS = { perHour: 120, burst: 30 } as const;
 
 /** The upload endpoints' quota, after `authenticate` and before the upload is read. */
-export const enforceUploadQuota = async (ports: Ports, settings: Settings, scope: Scope): Promise<void> => {
+export const enforceUploadQuota = async (
+  ports: Pick<Ports, 'rateLimiter'>,
+  settings: Settings,
+  scope: Scope,
+): Promise<void> => {
   if (settings.environment !== 'production') return;
   const { perHour, burst } = PRODUCTION_UPLOADS;
   await enforceRate(ports, settings, `uploads#${scope.integrationId}`, perHour / 3600, burst, 'uploads');
@@ -169,7 +180,7 @@ export const enforceUploadQuota = async (ports: Ports, settings: Settings, scope
 
 /** Every endpoint but `POST /v1/token`: the caller's scope from a valid access token, within its rate limit. */
 export const authenticate = async (
-  ports: Ports,
+  ports: Pick<Ports, 'apiKeys' | 'clock' | 'rateLimiter' | 'tokenVerifier'>,
   settings: Settings,
   call: CallCredential,
 ): Promise<Scope> => {
@@ -186,7 +197,7 @@ export const authenticate = async (
  * rate is taken; null when no valid access token was sent.
  */
 export const identifyCaller = async (
-  ports: Ports,
+  ports: Pick<Ports, 'apiKeys' | 'clock' | 'tokenVerifier'>,
   settings: Settings,
   call: CallCredential,
 ): Promise<Scope | null> => {
@@ -208,7 +219,7 @@ const TOKEN_BURST = 10;
 
 /** Takes one from `bucket` when limits are on; over it, `429 rate_limited` with `Retry-After`. */
 export const enforceRate = async (
-  ports: Ports,
+  ports: Pick<Ports, 'rateLimiter'>,
   settings: Settings,
   bucket: string,
   ratePerSecond: number,

@@ -8,7 +8,11 @@ import type { Ports } from './ports';
 import { presentClient, presentList } from './present';
 import { sameScope } from './scope';
 
-export const getOwnClient = async (ports: Ports, scope: Scope, id: string): Promise<Client> => {
+export const getOwnClient = async (
+  ports: Pick<Ports, 'clients'>,
+  scope: Scope,
+  id: string,
+): Promise<Client> => {
   if (!isClientId(id)) throw notFound('client');
   const client = await ports.clients.get(id);
   if (client === null || !sameScope(client.scope, scope)) throw notFound('client');
@@ -16,7 +20,11 @@ export const getOwnClient = async (ports: Ports, scope: Scope, id: string): Prom
 };
 
 /** `GET /v1/clients`: newest first; `onboarding_id` or `reference` selects one sign-up's clients. */
-export const listClients = async (ports: Ports, scope: Scope, query: QueryPairs) => {
+export const listClients = async (
+  ports: Pick<Ports, 'clients' | 'onboardings'>,
+  scope: Scope,
+  query: QueryPairs,
+) => {
   const { limit, startingAfter, filters } = readListQuery(query, CLIENT_LIST_FILTERS);
   let onboardingId = filters.onboarding_id;
   if (filters.reference !== undefined) {

@@ -74,7 +74,10 @@ const ensureDevStaff = async (directory: Directory): Promise<void> => {
   }
 };
 
-export const devBootstrap = async (directory: Directory, portsOf: Readonly<Record<Environment, Ports>>) => {
+export const devBootstrap = async (
+  directory: Directory,
+  portsOf: Readonly<Record<Environment, Pick<Ports, 'apiKeys' | 'clock' | 'environment' | 'ids'>>>,
+) => {
   await ensurePerson(directory, DEV_PERSON);
   await ensureDevStaff(directory);
   await ensureDevOrganisation(directory);

@@ -31,7 +31,7 @@ export interface Browser {
 }
 
 /** The browser of a request that sent `cookie` (the binding cookie's value, if any). */
-export const browserOf = (ports: Ports, cookie: string | undefined): Browser =>
+export const browserOf = (ports: Pick<Ports, 'ids'>, cookie: string | undefined): Browser =>
   cookie !== undefined && BINDING.test(cookie)
     ? { binding: cookie, minted: null }
     : { binding: null, minted: ports.ids.secret('onbb_') };
@@ -71,7 +71,10 @@ export const sessionTokenOf = (authorization: string | undefined): string => {
 };
 
 /** The onboarding a session token was issued for; a malformed or unknown token is `session_invalid`. */
-export const onboardingOfToken = async (ports: Ports, token: string): Promise<Onboarding> => {
+export const onboardingOfToken = async (
+  ports: Pick<Ports, 'onboardings'>,
+  token: string,
+): Promise<Onboarding> => {
   const refused = () => sessionInvalid(`The session token is unknown or malformed; ${OPEN_SESSION}.`, true);
   if (!SESSION_TOKEN.test(token)) throw refused();
   const onboarding = await ports.onboardings.findBySessionTokenHash(hashSecret(token));
@@ -113,7 +116,11 @@ const readAnswersBody = (body: string): unknown => {
  * `GET /api/form`: this browser's draft if it keeps one, else the latest submission's answers if this
  * browser sent it, else null (a new browser, or a token used without the frame, gets an empty form).
  */
-export const showForm = async (ports: Ports, onboarding: Onboarding, browser: Browser) => {
+export const showForm = async (
+  ports: Pick<Ports, 'answerVault' | 'onboardings'>,
+  onboarding: Onboarding,
+  browser: Browser,
+) => {
   let answers: unknown = null;
   if (browser.binding !== null) {
     const key = bindingKey(browser.binding);
@@ -126,7 +133,7 @@ export const showForm = async (ports: Ports, onboarding: Onboarding, browser: Br
 
 /** `PUT /api/draft`: keeps what this browser typed so far, any partial shape, sealed, for it alone. */
 export const saveDraft = async (
-  ports: Ports,
+  ports: Pick<Ports, 'answerVault' | 'clock' | 'onboardings'>,
   onboarding: Onboarding,
   browser: Browser,
   body: string,
@@ -147,7 +154,15 @@ export const saveDraft = async (
  * `POST /api/submit`: judges the answers, then records the submission (clients, events, the sealed
  * answers bound to this browser, its draft cleared) in one write. Every field to fix is `answers_invalid` with `fields`.
  */
-export const submitForm = async (ports: Ports, onboarding: Onboarding, browser: Browser, body: string) => {
+export const submitForm = async (
+  ports: Pick<
+    Ports,
+    'answerVault' | 'clients' | 'clock' | 'environment' | 'ids' | 'onboardings' | 'workflows'
+  >,
+  onboarding: Onboarding,
+  browser: Browser,
+  body: string,
+) => {
   const checked = checkAnswers(readAnswersBody(body), new Date(Math.floor(ports.clock.now() / 1000)));
   if (!checked.ok) {
     const count = checked.fields.length;

@@ -47,7 +47,11 @@ export const readSessionRequest = (body: string): string => {
 };
 
 /** Opens a sign-up session; a reference used before returns the same onboarding with another token. */
-export const openOnboardingSession = async (ports: Ports, scope: Scope, reference: string) => {
+export const openOnboardingSession = async (
+  ports: Pick<Ports, 'clock' | 'ids' | 'onboardings'>,
+  scope: Scope,
+  reference: string,
+) => {
   const sessionToken = ports.ids.secret('onbs_');
   const draft: Onboarding = {
     id: ports.ids.id('onb'),
@@ -63,7 +67,11 @@ export const openOnboardingSession = async (ports: Ports, scope: Scope, referenc
   return presentOnboardingSession(onboarding, sessionToken);
 };
 
-export const getOwnOnboarding = async (ports: Ports, scope: Scope, id: string): Promise<Onboarding> => {
+export const getOwnOnboarding = async (
+  ports: Pick<Ports, 'onboardings'>,
+  scope: Scope,
+  id: string,
+): Promise<Onboarding> => {
   if (!isOnboardingId(id)) throw notFound('onboarding');
   const onboarding = await ports.onboardings.get(id);
   if (onboarding === null || !sameScope(onboarding.scope, scope)) throw notFound('onboarding');
@@ -71,14 +79,14 @@ export const getOwnOnboarding = async (ports: Ports, scope: Scope, id: string): 
 };
 
 /** The clients of the latest submission, primary first. */
-const currentClients = async (ports: Ports, onboarding: Onboarding): Promise<Client[]> => {
+const currentClients = async (ports: Pick<Ports, 'clients'>, onboarding: Onboarding): Promise<Client[]> => {
   const all = new Map(
     (await ports.clients.listByOnboarding(onboarding.id)).map((client) => [client.id, client]),
   );
   return onboarding.clientIds.flatMap((id) => all.get(id) ?? []);
 };
 
-export const showOnboarding = async (ports: Ports, onboarding: Onboarding) =>
+export const showOnboarding = async (ports: Pick<Ports, 'clients'>, onboarding: Onboarding) =>
   presentOnboarding(onboarding, await currentClients(ports, onboarding));
 
 /** One buyer as the form names them. */
@@ -100,7 +108,7 @@ const emailKey = (email: string): string => email.trim().toLowerCase();
  * write, so a recorded submission always has them.
  */
 export const submitOnboarding = async (
-  ports: Ports,
+  ports: Pick<Ports, 'clients' | 'clock' | 'environment' | 'ids' | 'onboardings' | 'workflows'>,
   onboarding: Onboarding,
   buyers: Buyer[],
   answers?: SubmittedAnswers,
@@ -153,7 +161,7 @@ export const submitOnboarding = async (
  * for the sandbox's automatic acceptance.
  */
 export const acceptOnboarding = async (
-  ports: Ports,
+  ports: Pick<Ports, 'clients' | 'clock' | 'environment' | 'ids' | 'onboardings'>,
   onboarding: Onboarding,
   actor: Actor | null,
 ): Promise<Onboarding> => {
@@ -197,7 +205,7 @@ export type AcceptanceStep = TimedStep;
  * run) or accepted already (by the operator). Repeating it after it accepted changes nothing.
  */
 export const acceptWhenDue = async (
-  ports: Ports,
+  ports: Pick<Ports, 'clients' | 'clock' | 'environment' | 'ids' | 'onboardings' | 'runs'>,
   run: Extract<RunRequest, { kind: 'acceptance' }>,
   delayScale: number,
 ): Promise<AcceptanceStep> => {

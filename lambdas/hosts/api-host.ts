@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { API_ENDPOINTS } from '../api/endpoints';
 import { clientGoneAnswer, errorAnswer, type HttpAnswer } from '../api/http/answer';
 import type { RouteTable } from '../api/http/endpoint';
 import { fromNodeRequest, unreadOnReturn } from '../api/http/request';
@@ -21,7 +20,7 @@ const API_GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 /** How long an early answer (401, 413, …) waits for the rest of an unread body before closing. */
 const DRAIN_MS = 5_000;
 
-const endpointOf = (table: RouteTable, name: string) => {
+const endpointOf = <P>(table: RouteTable<P>, name: string) => {
   const found = table.endpoints[name];
   if (!found) throw new Error(`no endpoint named ${name}`);
   return found;
@@ -151,7 +150,7 @@ const send = (request: IncomingMessage, response: ServerResponse, answer: HttpAn
  * resolver reads.
  */
 export const apiListener =
-  (services: Services, stage: string, table: RouteTable = API_ENDPOINTS) =>
+  <P>(services: Services<P>, stage: string, table: RouteTable<P>) =>
   async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     try {
       const url = requestTarget(request.url);

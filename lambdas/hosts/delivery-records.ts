@@ -3,10 +3,11 @@
 // if due, the batch's together (lambdas/core/webhooks/delivery.ts). The runs whose next attempt is to
 // come are handed on, all in one call, before the batch is reported: if that fails, their records are
 // reported failed, so that the queue brings them back and they are handed on then.
+
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { deliveryRunOf } from '../adapters/queues/delivery-queue';
 import { log } from '../core/log';
-import type { DeliveryRun } from '../core/ports';
+import type { DeliveryRun, Ports } from '../core/ports';
 import type { Services } from '../core/services';
 import { dueMicros } from '../core/timed-step';
 import { attemptDeliveries } from '../core/webhooks/delivery';
@@ -20,7 +21,15 @@ const failure = (message: string, records: readonly SQSRecord[], error: unknown)
 };
 
 export const deliveryRecords =
-  ({ ports, settings }: Services) =>
+  ({
+    ports,
+    settings,
+  }: Services<
+    Pick<
+      Ports,
+      'clock' | 'deliveryQueue' | 'environment' | 'webhookEndpoints' | 'webhookMessages' | 'webhookSender'
+    >
+  >) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     const queued: Array<{ record: SQSRecord; run: DeliveryRun }> = [];

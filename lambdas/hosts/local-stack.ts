@@ -3,6 +3,7 @@
 // `/onboarding.js`), each environment's onboarding frame (its files and the frame API), each
 // environment's hosted pages, the developer portal, the identity provider, and the MCP server on each
 // API address.
+
 import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { buildOnboardingAssets } from '../../frontend/onboarding/build';
@@ -14,6 +15,7 @@ import { ensureTable, startLocalDynamoDb } from '../adapters/dynamodb/local-dyna
 import { LOCAL_IDENTITY_TABLE, localTableName } from '../adapters/dynamodb/table-schema';
 import { queuedDeliveries } from '../adapters/queues/delivery-queue';
 import type { LocalStepFunctions } from '../adapters/workflows/local-step-functions';
+import { API_ENDPOINTS } from '../api/endpoints';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import { apiListener } from './api-host';
 import { frameListener, withLoader } from './frame-host';
@@ -94,7 +96,7 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
         localMcpListener(config, dynamo, services, environment),
         withLoader(
           loaderFile(onboarding, frameUrls[environment]),
-          apiListener(services[environment], environment),
+          apiListener(services[environment], environment, API_ENDPOINTS),
         ),
       );
     // The API and frame addresses answer HTTP faults in the API's JSON shape; the pages, in the parser's.

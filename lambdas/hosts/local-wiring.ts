@@ -8,7 +8,14 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { threadAnalyser } from '../adapters/analysis/thread-analyser';
 import { newAnswerKey } from '../adapters/answer-vault';
 import { createS3Client } from '../adapters/blobs/s3-client';
-import { composeDirectory, composePorts } from '../adapters/compose';
+import {
+  answerVaultOver,
+  composeCommonPorts,
+  composeDirectory,
+  deliveryQueueOver,
+  tokenIssuerOver,
+  tokenVerifierOver,
+} from '../adapters/compose';
 import { createDocumentClient } from '../adapters/dynamodb';
 import { LOCAL_IDENTITY_TABLE, localTableName } from '../adapters/dynamodb/table-schema';
 import { localEs256Signer } from '../adapters/es256-access-tokens';
@@ -17,7 +24,7 @@ import { webhookSender } from '../adapters/webhooks/http-sender';
 import { LocalWaits } from '../adapters/workflows/local-waits';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import type { Directory } from '../core/organisations';
-import type { Clock, DeliveryQueue, Workflows } from '../core/ports';
+import type { Clock, DeliveryQueue, Ports, Workflows } from '../core/ports';
 import type { Services } from '../core/services';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 
@@ -121,29 +128,34 @@ export const localServices = async (
         privateKey ??= tokenPrivateKey(config.dataDir, environment);
         return privateKey;
       };
-      const ports = composePorts({
+      const common = composeCommonPorts({
         environment,
         dynamo,
         tableName: localTableName(environment),
         s3,
         bucket: localBucket(environment),
-        // The local stack alone lets webhooks go to http://127.0.0.1, localhost and [::1].
-        webhookSender: { send: webhookSender({ allowLoopbackHttp: true }) },
         // DynamoDB Local runs on the same cores as the answers: one write at a time.
         requestHistory: config.requestHistory
           ? { flushAfterMs: LOCAL_HISTORY_FLUSH_MS, maxWrites: 1 }
           : 'off',
-        tokenSigner: async (signingInput) => localEs256Signer(await tokenKey())(signingInput),
-        tokenPublicKey: async () => createPublicKey(await tokenKey()),
-        answersKey: () => answersKey(config.dataDir, environment),
         workflows: { ...starters.workflows, ...localWaits(dynamo, environment).ending },
-        deliveryQueue: starters.deliveryQueue,
-        // One process serves every endpoint and worker: it reads PDFs.
-        pdfs: lazyPdfInspector,
-        renderer: lazyRenderer,
+      });
+      // One process serves every endpoint and worker: it is wired with every port.
+      const ports: Ports = {
+        ...common,
+        // The local stack alone lets webhooks go to http://127.0.0.1, localhost and [::1].
+        webhookSender: { send: webhookSender({ allowLoopbackHttp: true }) },
+        tokenIssuer: tokenIssuerOver(environment, async (signingInput) =>
+          localEs256Signer(await tokenKey())(signingInput),
+        ),
+        tokenVerifier: tokenVerifierOver(environment, async () => createPublicKey(await tokenKey())),
+        answerVault: answerVaultOver(() => answersKey(config.dataDir, environment)),
+        deliveryQueue: deliveryQueueOver(starters.deliveryQueue(common.clock)),
+        pdfs: lazyPdfInspector(common.blobs),
+        renderer: lazyRenderer(common.blobs),
         // The same process answers every request: a long analysis must not hold its event loop.
         analyser: threadAnalyser(),
-      });
+      };
       return [
         environment,
         {

@@ -4,9 +4,11 @@
 // task token: the consumer runs the step, then answers the Task with the token, with the step's output
 // or its failure by name, which the state retries or catches as when it invoked the step itself. So a
 // burst of uploads waits in the queue, and only so many renders run at once.
+
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { parseJson } from '../core/json';
 import { log } from '../core/log';
+import type { Ports } from '../core/ports';
 import type { Services } from '../core/services';
 import { processContract } from '../workers/process-contract';
 import { TokenRunInput } from '../workers/worker';
@@ -18,7 +20,10 @@ const failed = (record: SQSRecord) => ({ itemIdentifier: record.messageId });
  * way: its message is left to the queue, and the run, re-driven after the restart, sends another.
  */
 export const renderRecords =
-  (services: Services, stopping?: AbortSignal) =>
+  (
+    services: Services<Pick<Ports, 'blobs' | 'clock' | 'contractReviews' | 'ids' | 'renderer' | 'workflows'>>,
+    stopping?: AbortSignal,
+  ) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     for (const record of event.Records) {

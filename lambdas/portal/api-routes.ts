@@ -18,7 +18,7 @@ import {
   organisationOf,
 } from '../core/organisations';
 import type { PortalSession } from '../core/portal-sessions';
-import type { ClientGrants } from '../core/ports';
+import type { ClientGrants, CommonPorts, Ports } from '../core/ports';
 import { listApiRequests } from '../core/request-history/list';
 import { readApiRequestQuery } from '../core/request-history/query';
 import type { Services } from '../core/services';
@@ -43,9 +43,15 @@ import {
 } from '../core/webhooks/messages';
 
 /** What the routes reach: the identity table's directory, each environment's services, the grants. */
+/**
+ * The ports the portal's routes may call in each environment: the common ones, and the delivery queue (a
+ * test event and a redelivery hand their message on). A route calling any other fails to compile.
+ */
+export type PortalPorts = CommonPorts & Pick<Ports, 'deliveryQueue'>;
+
 export interface PortalCore {
   directory: Directory;
-  environments: Readonly<Record<Environment, Services>>;
+  environments: Readonly<Record<Environment, Services<PortalPorts>>>;
   grants: ClientGrants;
   /** The identity provider's id of the portal itself, which is no MCP client of the person's. */
   portalClientId: string;
@@ -132,7 +138,7 @@ const onlyFields = (body: RouteCall['body'], names: readonly string[]): void => 
 };
 
 const environmentOf = (call: RouteCall): Environment => call.params.environment as Environment;
-const servicesOf = (call: RouteCall): Services => call.core.environments[environmentOf(call)];
+const servicesOf = (call: RouteCall): Services<PortalPorts> => call.core.environments[environmentOf(call)];
 const organisationIdOf = (call: RouteCall): Promise<string> =>
   organisationOf(call.core.directory, call.session.personId);
 

@@ -5,6 +5,7 @@
 // hands it on once overdue (workers/redrive-runs.ts). Marking it failed would give up on a receiver that
 // never failed; the re-drive pages through every pending message, so none that keeps failing here can
 // crowd out another.
+
 import * as z from 'zod/mini';
 import { log } from '../core/log';
 import { runName } from '../core/ports';

@@ -10,7 +10,9 @@ import { CHANNELS_OF } from '../core/contracts/shape';
 import { isDependencyUnavailable } from '../core/errors';
 import { log } from '../core/log';
 import type { FailureReason } from '../core/model';
+import type { Ports } from '../core/ports';
 import { pageProblems, RenderFailed } from '../core/rendered-contract';
+import type { Services } from '../core/services';
 import { RunInput, worker } from './worker';
 
 export interface ProcessingPlan {
@@ -31,43 +33,50 @@ export class ProcessingFailed extends Error {
   }
 }
 
-export const processContract = worker(RunInput, async (run, { ports }, signal): Promise<ProcessingPlan> => {
-  const id = run.contractReviewId;
-  const review = await ports.contractReviews.get(id);
-  if (review === null) throw new Error(`no contract review ${id}`);
-  const plan = {
-    current: review.version === run.version,
-    viewer: CHANNELS_OF[review.product].includes('contract_viewer'),
-    analysis: review.analysis !== null,
-  };
-  if (!plan.current || review.processing.state === 'completed') return plan;
+export const processContract = worker(
+  RunInput,
+  async (
+    run,
+    { ports }: Services<Pick<Ports, 'blobs' | 'clock' | 'contractReviews' | 'ids' | 'renderer'>>,
+    signal,
+  ): Promise<ProcessingPlan> => {
+    const id = run.contractReviewId;
+    const review = await ports.contractReviews.get(id);
+    if (review === null) throw new Error(`no contract review ${id}`);
+    const plan = {
+      current: review.version === run.version,
+      viewer: CHANNELS_OF[review.product].includes('contract_viewer'),
+      analysis: review.analysis !== null,
+    };
+    if (!plan.current || review.processing.state === 'completed') return plan;
 
-  const version = await ports.contractReviews.getVersion(id, run.version);
-  if (version === null) throw new Error(`no version ${run.version} of ${id}`);
-  try {
-    const contract = await ports.renderer.render({
-      contractReviewId: id,
-      version: run.version,
-      pdfKey: version.blobKey,
-      pdfSize: version.fileSize,
-      outputPrefix: artifacts.pagesPrefix(id, run.version),
-      deadline: Date.now() + processingTimeLimitMs(version.pageCount),
-      signal,
-    });
-    await putJson(ports.blobs, artifacts.manifest(id, run.version), contract);
-    const problems = pageProblems(contract);
-    // Published all the same; the viewer says which pages are missing what (decisions in the README).
-    if (problems.length > 0) log.warn('pages shown in part', { id, version: run.version, pages: problems });
-  } catch (error) {
-    // A dependency's fault (the PDF stopped coming from S3 part-way): not the file's. The state's
-    // retrier tries again, and the contract is not shown failed meanwhile.
-    if (!(error instanceof RenderFailed) || isDependencyUnavailable(error)) throw error;
-    // Stopped by its host, not failed: the run stays recorded and is re-driven after the restart.
-    if (signal?.aborted) throw new Error('processing stopped: the host is stopping', { cause: error });
-    log.error('processing attempt failed', { id, version: run.version, reason: error.reason, error });
-    await changeContractReview(ports, id, processingFailed(ports.ids, run.version, error.reason));
-    throw new ProcessingFailed(error.reason, error.message);
-  }
-  const after = await changeContractReview(ports, id, processingCompleted(run.version));
-  return { ...plan, current: after.version === run.version };
-});
+    const version = await ports.contractReviews.getVersion(id, run.version);
+    if (version === null) throw new Error(`no version ${run.version} of ${id}`);
+    try {
+      const contract = await ports.renderer.render({
+        contractReviewId: id,
+        version: run.version,
+        pdfKey: version.blobKey,
+        pdfSize: version.fileSize,
+        outputPrefix: artifacts.pagesPrefix(id, run.version),
+        deadline: Date.now() + processingTimeLimitMs(version.pageCount),
+        signal,
+      });
+      await putJson(ports.blobs, artifacts.manifest(id, run.version), contract);
+      const problems = pageProblems(contract);
+      // Published all the same; the viewer says which pages are missing what (decisions in the README).
+      if (problems.length > 0) log.warn('pages shown in part', { id, version: run.version, pages: problems });
+    } catch (error) {
+      // A dependency's fault (the PDF stopped coming from S3 part-way): not the file's. The state's
+      // retrier tries again, and the contract is not shown failed meanwhile.
+      if (!(error instanceof RenderFailed) || isDependencyUnavailable(error)) throw error;
+      // Stopped by its host, not failed: the run stays recorded and is re-driven after the restart.
+      if (signal?.aborted) throw new Error('processing stopped: the host is stopping', { cause: error });
+      log.error('processing attempt failed', { id, version: run.version, reason: error.reason, error });
+      await changeContractReview(ports, id, processingFailed(ports.ids, run.version, error.reason));
+      throw new ProcessingFailed(error.reason, error.message);
+    }
+    const after = await changeContractReview(ports, id, processingCompleted(run.version));
+    return { ...plan, current: after.version === run.version };
+  },
+);

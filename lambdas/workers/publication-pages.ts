@@ -1,11 +1,13 @@
 // workers -> writing a channel's pages for a version and then recording the publication live. The pages
 // go first, so a publication is never announced before its link works; a new version lifts an earlier
 // withdrawal, since the publication is pending again.
+
 import { writeViewer } from '../../frontend/pages/publication';
 import type { ViewerOutput } from '../../frontend/pages/viewer';
 import { changeContractReview } from '../core/contracts/change';
 import { publicationOf, publicationPublished } from '../core/contracts/pipeline';
 import type { Channel, ContractReview } from '../core/model';
+import type { Ports } from '../core/ports';
 import { withdrawnKey } from '../core/publications';
 import type { Services } from '../core/services';
 
@@ -13,7 +15,7 @@ import type { Services } from '../core/services';
 export const publicationUrl = (pagesBaseUrl: string, slug: string): string => `${pagesBaseUrl}/${slug}/`;
 
 export const publishChannel = async (
-  { ports, settings }: Services,
+  { ports, settings }: Services<Pick<Ports, 'blobs' | 'clock' | 'contractReviews' | 'ids'>>,
   review: ContractReview,
   channel: Channel,
   pages: () => ViewerOutput,
@@ -35,5 +37,5 @@ export const publishChannel = async (
 };
 
 /** The publication time shown on a page: now, as the record will say within moments. */
-export const pageTime = (services: Services): string =>
+export const pageTime = (services: Services<Pick<Ports, 'clock'>>): string =>
   new Date(services.ports.clock.now() / 1000).toISOString();

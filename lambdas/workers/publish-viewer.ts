@@ -1,26 +1,35 @@
 // workers -> step `PublishViewer`: the contract viewer of the version, live at its stable link.
+
 import { renderViewer } from '../../frontend/pages/viewer';
 import { readJson } from '../core/blobs';
 import { artifacts } from '../core/contracts/artifacts';
+import type { Ports } from '../core/ports';
 import { documentTitle, type RenderedContract } from '../core/rendered-contract';
+import type { Services } from '../core/services';
 import { pageTime, publishChannel } from './publication-pages';
 import { RunInput, worker } from './worker';
 
-export const publishViewer = worker(RunInput, async (run, services): Promise<null> => {
-  const { ports } = services;
-  const id = run.contractReviewId;
-  const review = await ports.contractReviews.get(id);
-  if (review === null || review.version !== run.version) return null;
-  const version = await ports.contractReviews.getVersion(id, run.version);
-  if (version === null) throw new Error(`no version ${run.version} of ${id}`);
-  const contract = await readJson<RenderedContract>(ports.blobs, artifacts.manifest(id, run.version));
-  await publishChannel(services, review, 'contract_viewer', () =>
-    renderViewer({
-      contract,
-      title: documentTitle(contract),
-      publishedAt: pageTime(services),
-      pdfKey: version.blobKey,
-    }),
-  );
-  return null;
-});
+export const publishViewer = worker(
+  RunInput,
+  async (
+    run,
+    services: Services<Pick<Ports, 'blobs' | 'clock' | 'contractReviews' | 'ids'>>,
+  ): Promise<null> => {
+    const { ports } = services;
+    const id = run.contractReviewId;
+    const review = await ports.contractReviews.get(id);
+    if (review === null || review.version !== run.version) return null;
+    const version = await ports.contractReviews.getVersion(id, run.version);
+    if (version === null) throw new Error(`no version ${run.version} of ${id}`);
+    const contract = await readJson<RenderedContract>(ports.blobs, artifacts.manifest(id, run.version));
+    await publishChannel(services, review, 'contract_viewer', () =>
+      renderViewer({
+        contract,
+        title: documentTitle(contract),
+        publishedAt: pageTime(services),
+        pdfKey: version.blobKey,
+      }),
+    );
+    return null;
+  },
+);

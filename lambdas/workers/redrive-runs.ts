@@ -24,7 +24,10 @@ export const DELIVERY_OVERDUE_MICROS: Micros = 5 * 60 * 1_000_000;
  * (`limit` at a time); resolves with how many of each were looked at.
  */
 export const redriveRuns = async (
-  ports: Ports,
+  ports: Pick<
+    Ports,
+    'clock' | 'contractReviews' | 'deliveryQueue' | 'runs' | 'webhookMessages' | 'workflows'
+  >,
   limit = 100,
 ): Promise<{ workflows: number; deliveries: number }> => {
   // Every unfinished run, a page at a time: runs that keep failing, or wait days for a lawyer, are the

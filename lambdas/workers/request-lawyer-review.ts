@@ -3,16 +3,21 @@
 // the record, where the lawyer's publish finds it to resume the run (core/contracts/lawyer-actions.ts),
 // and returns: the run then waits, for weeks if it must. When there is nothing to wait for, it ends
 // the wait at once by failing with a name the state machine catches.
+
 import { changeContractReview } from '../core/contracts/change';
 import { lawyerReviewAwaited } from '../core/contracts/pipeline';
 import { WorkflowError } from '../core/errors';
 import { log } from '../core/log';
-import { SUPERSEDED } from '../core/ports';
+import { type Ports, SUPERSEDED } from '../core/ports';
+import type { Services } from '../core/services';
 import { TokenRunInput, worker } from './worker';
 
 export const requestLawyerReview = worker(
   TokenRunInput,
-  async ({ taskToken, ...run }, { ports }): Promise<null> => {
+  async (
+    { taskToken, ...run },
+    { ports }: Services<Pick<Ports, 'clock' | 'contractReviews'>>,
+  ): Promise<null> => {
     const id = run.contractReviewId;
     const after = await changeContractReview(ports, id, lawyerReviewAwaited(run.version, taskToken));
     if (after.version !== run.version)

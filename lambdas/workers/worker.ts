@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import { DependencyUnavailable, isDependencyUnavailable } from '../core/errors';
 import { withLogKeys } from '../core/log';
 import { ENVIRONMENTS } from '../core/model';
-import { type RunRequest, runName } from '../core/ports';
+import { type Ports, type RunRequest, runName } from '../core/ports';
 import type { Services } from '../core/services';
 
 /** The input of a contract or review run's task. */
@@ -20,15 +20,20 @@ export const RunInput = z.object({
 export const TokenRunInput = z.extend(RunInput, { taskToken: z.string().check(z.minLength(1)) });
 
 /** `signal`: the host is stopping (the local stack); a worker stops soon and records nothing more. */
-export type WorkerFunction<I, O> = (input: I, services: Services, signal?: AbortSignal) => Promise<O>;
+export type WorkerFunction<I, O, P> = (input: I, services: Services<P>, signal?: AbortSignal) => Promise<O>;
 
-export interface Worker<O> {
+/** A task over the ports `P` it calls; by default, any (a property, so that `P` is checked strictly). */
+export interface Worker<O, P = Ports> {
   /** Runs the task on a state's input; a Lambda's host or the local workflow runner passes the services. */
-  run(input: unknown, services: Services, signal?: AbortSignal): Promise<O>;
+  run: (input: unknown, services: Services<P>, signal?: AbortSignal) => Promise<O>;
 }
 
 /** The run a state's input names, checked against the environment whose services run it. */
-const readInput = <I extends RunRequest>(schema: z.ZodMiniType<I>, input: unknown, services: Services): I => {
+const readInput = <I extends RunRequest>(
+  schema: z.ZodMiniType<I>,
+  input: unknown,
+  services: Services<unknown>,
+): I => {
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw new Error(`not a run of this workflow: ${z.prettifyError(parsed.error)}`);
   if (parsed.data.environment !== services.settings.environment)
@@ -36,11 +41,11 @@ const readInput = <I extends RunRequest>(schema: z.ZodMiniType<I>, input: unknow
   return parsed.data;
 };
 
-export const worker = <I extends RunRequest, O>(
+export const worker = <I extends RunRequest, O, P>(
   schema: z.ZodMiniType<I>,
-  fn: WorkerFunction<I, O>,
-): Worker<O> => {
-  const run = async (input: unknown, services: Services, signal?: AbortSignal): Promise<O> => {
+  fn: WorkerFunction<I, O, P>,
+): Worker<O, P> => {
+  const run = async (input: unknown, services: Services<P>, signal?: AbortSignal): Promise<O> => {
     try {
       const request = readInput(schema, input, services);
       // Every line logged by the task names its run and environment.

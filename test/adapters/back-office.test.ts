@@ -10,7 +10,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
-import { composePorts } from '../../lambdas/adapters/compose';
+import { composeCommonPorts } from '../../lambdas/adapters/compose';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/document-client';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
 import { DynamoDbStaffStore } from '../../lambdas/adapters/dynamodb/staff-store';
@@ -34,7 +34,6 @@ import { acceptOnboarding, openOnboardingSession, submitOnboarding } from '../..
 import type { Ports, WorkflowRun } from '../../lambdas/core/ports';
 import { setSandboxBudget } from '../../lambdas/core/sandbox-budget';
 import { formatTime } from '../../lambdas/core/time';
-import { noTokenKeys } from '../../lambdas/hosts/aws/token-keys';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import { completion, contractReview, contractVersion, id, SECOND, scopeIn } from '../support/fixtures';
 
@@ -95,14 +94,12 @@ afterAll(async () => {
 const setUp = async () => {
   const tableName = await db.freshTable();
   const started: WorkflowRun[] = [];
-  const ports: Ports = composePorts({
+  const ports = composeCommonPorts({
     environment: 'production',
     dynamo: doc,
     tableName,
     s3: s3Client,
     bucket: 'blobs',
-    ...noTokenKeys(),
-    answersKey: async () => new Uint8Array(32),
     // Step Functions' edge: the runs a publish starts are recorded, as the local stack's starters do.
     workflows: {
       start: async (run) => {
@@ -111,7 +108,6 @@ const setUp = async () => {
       completeWait: async () => undefined,
       failWait: async () => undefined,
     },
-    deliveryQueue: () => ({ schedule: async () => undefined }),
     requestHistory: 'off',
   });
   const idempotency = new DynamoDbIdempotencyStore(doc, tableName, ports.clock);

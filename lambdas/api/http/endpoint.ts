@@ -5,6 +5,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { log, withLogKeys } from '../../core/log';
 import { REQUEST_MESSAGE } from '../../core/log-lines';
+import type { Ports } from '../../core/ports';
 import { newRequestId } from '../../core/request-ids';
 import type { Services } from '../../core/services';
 import { clientGoneAnswer, errorAnswer, type HttpAnswer, jsonAnswer } from './answer';
@@ -18,30 +19,41 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export type EndpointFunction = (request: ApiRequest, services: Services) => Promise<Reply>;
+export type EndpointFunction<P> = (request: ApiRequest, services: Services<P>) => Promise<Reply>;
 
-export interface Endpoint {
+/** The ports every endpoint's wrapper calls: the clock it times a call by, and the request history's recorder. */
+export type AnsweringPorts = Pick<Ports, 'clock' | 'apiRequestRecorder'>;
+
+/**
+ * An endpoint over the ports `P` it calls (`AnsweringPorts` among them); by default, any. Its members
+ * are properties, not methods, so that a host's services are checked against `P` strictly.
+ */
+export interface Endpoint<P = Ports> {
   /** Answers a request read by the host (the local stack and the upload service stream bodies). */
-  run(request: ApiRequest, services: Services): Promise<HttpAnswer>;
+  run: (request: ApiRequest, services: Services<P>) => Promise<HttpAnswer>;
   /**
    * Answers the event API Gateway hands a Lambda (payload format 2.0); `services` is asked inside, so
    * that a composition root that cannot be built is answered like any fault (500, in the API's shape).
    */
-  handle(
+  handle: (
     event: APIGatewayProxyEventV2,
-    services: () => Promise<Services>,
-  ): Promise<APIGatewayProxyStructuredResultV2>;
+    services: () => Promise<Services<P>>,
+  ) => Promise<APIGatewayProxyStructuredResultV2>;
 }
 
 /** One API's routes and their endpoints by name, with the endpoint that answers everything else. */
-export interface RouteTable {
+export interface RouteTable<P = Ports> {
   router: Router;
-  endpoints: Readonly<Record<string, Endpoint>>;
+  endpoints: Readonly<Record<string, Endpoint<P>>>;
   fallback: string;
 }
 
-export const endpoint = (fn: EndpointFunction): Endpoint => {
-  const answer = async (request: ApiRequest, services: Services, requestId: string): Promise<HttpAnswer> => {
+export const endpoint = <P>(fn: EndpointFunction<P>): Endpoint<P & AnsweringPorts> => {
+  const answer = async (
+    request: ApiRequest,
+    services: Services<P>,
+    requestId: string,
+  ): Promise<HttpAnswer> => {
     try {
       const reply = await fn(request, services);
       if (reply.status === 204)
@@ -51,7 +63,7 @@ export const endpoint = (fn: EndpointFunction): Endpoint => {
       return request.clientGone() ? clientGoneAnswer(requestId, request) : errorAnswer(requestId, error);
     }
   };
-  const run = async (request: ApiRequest, services: Services): Promise<HttpAnswer> => {
+  const run = async (request: ApiRequest, services: Services<P & AnsweringPorts>): Promise<HttpAnswer> => {
     const requestId = newRequestId();
     const { clock, apiRequestRecorder } = services.ports;
     const started = clock.now();

@@ -53,7 +53,7 @@ export interface ReceivedUpload {
 /** Streams the body into the blob store and checks it against `Content-Digest`. */
 export const receiveUpload = async (
   request: ApiRequest,
-  ports: Ports,
+  ports: Pick<Ports, 'blobs' | 'environment' | 'ids'>,
   headers: UploadHeaders,
 ): Promise<ReceivedUpload> => {
   const blobKey = `uploads/${ports.environment}/${ports.ids.id('upl')}.pdf`;

@@ -18,7 +18,10 @@ import { lawyerReviewCompleted, publicationOf, publicationWithdrawn } from './pi
 /** A review longer than this is refused: it is a page of advice, not a book. */
 export const MAX_REVIEW_BYTES = 256 * 1024;
 
-const latest = async (ports: Ports, id: string): Promise<ContractReview> => {
+const latest = async (
+  ports: Pick<Ports, 'contractReviews' | 'environment'>,
+  id: string,
+): Promise<ContractReview> => {
   const review = isContractReviewId(id) ? await ports.contractReviews.get(id) : null;
   if (review === null)
     throw new ActionRefused(`no contract review ${id} in the ${ports.environment} environment`);
@@ -42,7 +45,7 @@ const checkReviewText = (markdown: string): string => {
  * the change records a review run that publishes them instead (`lawyerReviewCompleted`).
  */
 export const publishLawyerReview = async (
-  ports: Ports,
+  ports: Pick<Ports, 'blobs' | 'clock' | 'contractReviews' | 'environment' | 'ids' | 'workflows'>,
   actor: Actor,
   id: string,
   markdown: string | undefined,
@@ -102,7 +105,7 @@ const checkReason = (reason: string | null): string | null => {
  * the audit entry (and its reason) in the same transaction.
  */
 export const withdrawChannel = async (
-  ports: Ports,
+  ports: Pick<Ports, 'blobs' | 'clock' | 'contractReviews' | 'environment' | 'ids'>,
   actor: Actor,
   id: string,
   channel: Channel,

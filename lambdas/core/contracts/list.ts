@@ -7,7 +7,11 @@ import type { Ports } from '../ports';
 import { presentContractReview, presentList } from '../present';
 import { sameScope } from '../scope';
 
-export const listContractReviews = async (ports: Ports, scope: Scope, query: QueryPairs) => {
+export const listContractReviews = async (
+  ports: Pick<Ports, 'contractReviews'>,
+  scope: Scope,
+  query: QueryPairs,
+) => {
   const { limit, startingAfter, filters } = readListQuery(query, CONTRACT_REVIEW_LIST_FILTERS);
   let after: ContractReview | undefined;
   if (startingAfter !== undefined) {

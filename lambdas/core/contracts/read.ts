@@ -13,9 +13,15 @@ const own = async (reads: ContractReviewReads, scope: Scope, id: string): Promis
 };
 
 /** The current record, for decisions (new versions). */
-export const getOwnContractReview = (ports: Ports, scope: Scope, id: string): Promise<ContractReview> =>
-  own(ports.contractReviews, scope, id);
+export const getOwnContractReview = (
+  ports: Pick<Ports, 'contractReviews'>,
+  scope: Scope,
+  id: string,
+): Promise<ContractReview> => own(ports.contractReviews, scope, id);
 
 /** The record as `GET /v1/contract-reviews/{id}` answers a poll: at most a second old. */
-export const pollOwnContractReview = (ports: Ports, scope: Scope, id: string): Promise<ContractReview> =>
-  own(ports.contractReviewReads, scope, id);
+export const pollOwnContractReview = (
+  ports: Pick<Ports, 'contractReviewReads'>,
+  scope: Scope,
+  id: string,
+): Promise<ContractReview> => own(ports.contractReviewReads, scope, id);

@@ -60,7 +60,11 @@ type Act = (
 ) => Promise<Outcome>;
 
 /** Claims the idempotency key, runs `act`, keeps or releases the key, and never keeps a file it did not use. */
-const runIdempotentUpload = async (ports: Ports, input: UploadInput, act: Act): Promise<UploadAnswer> => {
+const runIdempotentUpload = async (
+  ports: Pick<Ports, 'blobs' | 'idempotency'>,
+  input: UploadInput,
+  act: Act,
+): Promise<UploadAnswer> => {
   const { scope, idempotencyKey: key, fingerprint, parts } = input;
   let fileKept = false;
   try {
@@ -104,7 +108,7 @@ const runIdempotentUpload = async (ports: Ports, input: UploadInput, act: Act): 
   }
 };
 
-const checkFile = async (ports: Ports, file: UploadedFile): Promise<number> => {
+const checkFile = async (ports: Pick<Ports, 'pdfs'>, file: UploadedFile): Promise<number> => {
   const result = await ports.pdfs.inspect(file.blobKey, file.size);
   if (!result.readable)
     return fail(
@@ -115,7 +119,11 @@ const checkFile = async (ports: Ports, file: UploadedFile): Promise<number> => {
 };
 
 /** The named clients, in order; each must be a client of the caller's scope. */
-const resolveClients = async (ports: Ports, scope: Scope, ids: string[]): Promise<Client[]> => {
+const resolveClients = async (
+  ports: Pick<Ports, 'clients'>,
+  scope: Scope,
+  ids: string[],
+): Promise<Client[]> => {
   const clients: Client[] = [];
   for (const id of ids) {
     const client = await ports.clients.get(id);
@@ -155,7 +163,10 @@ const newVersionRecord = (
 });
 
 /** The run is recorded durably with the version; starting it here only saves waiting for the re-drive. */
-const startRun = async (ports: Ports, review: ContractReview): Promise<void> => {
+const startRun = async (
+  ports: Pick<Ports, 'environment' | 'workflows'>,
+  review: ContractReview,
+): Promise<void> => {
   try {
     await ports.workflows.start({
       kind: 'contract',
@@ -173,7 +184,21 @@ const accepted = (review: ContractReview): StoredAnswer => ({
   body: JSON.stringify(presentContractReview(review)),
 });
 
-export const sendContract = (ports: Ports, input: UploadInput): Promise<UploadAnswer> =>
+export const sendContract = (
+  ports: Pick<
+    Ports,
+    | 'blobs'
+    | 'clients'
+    | 'clock'
+    | 'contractReviews'
+    | 'environment'
+    | 'idempotency'
+    | 'ids'
+    | 'pdfs'
+    | 'workflows'
+  >,
+  input: UploadInput,
+): Promise<UploadAnswer> =>
   runIdempotentUpload(ports, input, async ({ requestJson, file }, completion) => {
     const request = readContractRequest(requestJson);
     const pageCount = await checkFile(ports, file);
@@ -207,7 +232,10 @@ export const sendContract = (ports: Ports, input: UploadInput): Promise<UploadAn
   });
 
 export const sendVersion = (
-  ports: Ports,
+  ports: Pick<
+    Ports,
+    'blobs' | 'clients' | 'clock' | 'contractReviews' | 'environment' | 'idempotency' | 'pdfs' | 'workflows'
+  >,
   input: UploadInput & { contractReviewId: string },
 ): Promise<UploadAnswer> =>
   runIdempotentUpload(ports, input, async ({ requestJson, file }, completion) => {
@@ -245,7 +273,7 @@ export const sendVersion = (
  * version asks for its own). Once the version is accepted, a fault here fails nothing: the old run's
  * wait then ends at its timeout, and publishes nothing for a version that is no longer the latest.
  */
-const endReviewWait = async (ports: Ports, previous: ContractReview): Promise<void> => {
+const endReviewWait = async (ports: Pick<Ports, 'workflows'>, previous: ContractReview): Promise<void> => {
   const token = previous.lawyerReview?.waitToken;
   if (token === undefined) return;
   try {

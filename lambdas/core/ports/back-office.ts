@@ -86,3 +86,8 @@ export interface BackOfficeStores {
   search: ContractSearch;
   audit: AuditLogReader;
 }
+
+/** The back office's slice of `Ports`. */
+export interface BackOfficePorts {
+  backOffice: BackOfficeStores;
+}

@@ -16,11 +16,6 @@ import type { DeliveryAttempt, WebhookEndpoint, WebhookMessage } from './model';
 import { nextAttemptAt } from './schedule';
 import { envelopeBody, TEST_EVENT_TYPE, testEventData, webhookHeaders, webhookTimestamp } from './signing';
 
-type DeliveryPorts = Pick<
-  Ports,
-  'clock' | 'deliveryQueue' | 'ids' | 'outbox' | 'webhookEndpoints' | 'webhookMessages' | 'webhookSender'
->;
-
 /**
  * How long a consumer holds the attempt it makes: the sender's 10 s and a margin. Real time, never
  * scaled by DELAY_SCALE: it covers one send, not a pause of the schedule.
@@ -42,7 +37,10 @@ const dueAtOf = (message: WebhookMessage, now: Micros): Micros =>
  * Handing deliveries to the queue is only a head start: each run is recorded with its message, and the
  * re-drive hands on what the queue never got.
  */
-const handOn = async (ports: DeliveryPorts, messages: readonly WebhookMessage[]): Promise<void> => {
+const handOn = async (
+  ports: Pick<Ports, 'clock' | 'deliveryQueue'>,
+  messages: readonly WebhookMessage[],
+): Promise<void> => {
   if (messages.length === 0) return;
   const now = ports.clock.now();
   try {
@@ -62,7 +60,7 @@ const pendingFor = (run: DeliveryRun, message: WebhookMessage | undefined): Webh
   message !== undefined && message.round === run.round && message.state === 'pending' ? message : null;
 
 const newMessage = (
-  ports: DeliveryPorts,
+  ports: Pick<Ports, 'ids'>,
   fields: Pick<WebhookMessage, 'eventId' | 'endpointId' | 'scope' | 'type' | 'occurredAt' | 'data' | 'test'>,
   now: Micros,
 ): WebhookMessage => ({
@@ -78,7 +76,10 @@ const newMessage = (
 });
 
 /** Fans one event out; returns the messages made (none when another fan-out had it already). */
-export const fanOutEvent = async (ports: DeliveryPorts, event: ServiceEvent): Promise<WebhookMessage[]> => {
+export const fanOutEvent = async (
+  ports: Pick<Ports, 'clock' | 'deliveryQueue' | 'ids' | 'webhookEndpoints' | 'webhookMessages'>,
+  event: ServiceEvent,
+): Promise<WebhookMessage[]> => {
   const endpoints = await ports.webhookEndpoints.listByIntegration(event.scope.integrationId);
   const now = ports.clock.now();
   const messages = endpoints
@@ -123,7 +124,7 @@ interface DueAttempt {
 
 /** Makes a held attempt (signed afresh, the same `webhook-id`): the message as it is after it, and the attempt. */
 const makeAttempt = async (
-  ports: DeliveryPorts,
+  ports: Pick<Ports, 'clock' | 'webhookSender'>,
   { message, held }: DueAttempt,
   endpoint: WebhookEndpoint | null,
   now: Micros,
@@ -167,7 +168,7 @@ const makeAttempt = async (
  * when no other writer got in between).
  */
 export const attemptDeliveries = async (
-  ports: DeliveryPorts,
+  ports: Pick<Ports, 'clock' | 'webhookEndpoints' | 'webhookMessages' | 'webhookSender'>,
   runs: readonly DeliveryRun[],
   delayScale: number,
 ): Promise<DeliveryStep[]> => {
@@ -239,7 +240,7 @@ export const attemptDeliveries = async (
 
 /** `attemptDeliveries` of one run. */
 export const attemptDelivery = async (
-  ports: DeliveryPorts,
+  ports: Pick<Ports, 'clock' | 'webhookEndpoints' | 'webhookMessages' | 'webhookSender'>,
   run: DeliveryRun,
   delayScale: number,
 ): Promise<DeliveryStep> => (await attemptDeliveries(ports, [run], delayScale))[0] ?? { done: true };
@@ -251,7 +252,7 @@ export const attemptDelivery = async (
  * time. Answers how many were handed on.
  */
 export const redriveDeliveries = async (
-  ports: DeliveryPorts,
+  ports: Pick<Ports, 'clock' | 'deliveryQueue'>,
   pending: readonly WebhookMessage[],
   overdueBy: Micros | null,
 ): Promise<number> => {
@@ -267,7 +268,11 @@ export const redriveDeliveries = async (
 };
 
 /** A message of the scope's own endpoints (another scope's is as unknown as a made-up id). */
-const ownMessage = async (ports: DeliveryPorts, scope: Scope, id: string): Promise<WebhookMessage> => {
+const ownMessage = async (
+  ports: Pick<Ports, 'webhookMessages'>,
+  scope: Scope,
+  id: string,
+): Promise<WebhookMessage> => {
   const message = isWebhookMessageId(id) ? await ports.webhookMessages.get(id) : null;
   if (message === null || !sameScope(message.scope, scope)) throw notFound('webhook message');
   return message;
@@ -275,7 +280,7 @@ const ownMessage = async (ports: DeliveryPorts, scope: Scope, id: string): Promi
 
 /** Delivers a message again, as a new round of up to 8 attempts with the same `webhook-id`. */
 export const redeliverMessage = async (
-  ports: DeliveryPorts,
+  ports: Pick<Ports, 'clock' | 'deliveryQueue' | 'ids' | 'webhookEndpoints' | 'webhookMessages'>,
   scope: Scope,
   id: string,
 ): Promise<WebhookMessage> => {
@@ -303,7 +308,7 @@ export const redeliverMessage = async (
 
 /** A `test` event to one enabled endpoint, whatever its events, with the data shape of `publication.published` (interface.md "Delivery"). */
 export const sendTestEvent = async (
-  ports: DeliveryPorts,
+  ports: Pick<Ports, 'clock' | 'deliveryQueue' | 'ids' | 'webhookEndpoints' | 'webhookMessages'>,
   scope: Scope,
   endpointId: string,
   pagesBaseUrl: string,

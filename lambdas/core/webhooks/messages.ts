@@ -46,7 +46,7 @@ export const presentWebhookMessage = (message: WebhookMessage) => ({
 const MESSAGE_FILTERS = { state: z.string().check(z.refine(isMessageState)) };
 
 export const listWebhookMessages = async (
-  ports: Ports,
+  ports: Pick<Ports, 'clock' | 'ids' | 'webhookEndpoints' | 'webhookMessages'>,
   scope: Scope,
   endpointId: string,
   query: QueryPairs,
@@ -87,7 +87,11 @@ export const messageScope = async (
 };
 
 /** One message of the caller's: what it is, the envelope every attempt sends, and every attempt. */
-export const getWebhookMessage = async (ports: Ports, scope: Scope, messageId: string) => {
+export const getWebhookMessage = async (
+  ports: Pick<Ports, 'webhookMessages'>,
+  scope: Scope,
+  messageId: string,
+) => {
   const message = isWebhookMessageId(messageId) ? await ports.webhookMessages.get(messageId) : null;
   if (message === null || !sameScope(message.scope, scope)) throw notFound('webhook message');
   const attempts = await ports.webhookMessages.attempts(message.id);

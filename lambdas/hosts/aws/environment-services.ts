@@ -1,11 +1,12 @@
 // host -> both environments' services in one deployed function (the MCP server's and the portal's, whose
 // tools and pages act in either): each environment's table, blob bucket name, pages address and delivery
-// hand-on, read from `SANDBOX_…` and `PRODUCTION_…` settings. No /v1 token, no form answers, no run.
+// hand-on, read from `SANDBOX_…` and `PRODUCTION_…` settings. No /v1 token, no form answers, no run:
+// its ports are the common ones and the delivery queue.
 import { SFNClient } from '@aws-sdk/client-sfn';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { createS3Client } from '../../adapters/blobs/s3-client';
-import { composePorts } from '../../adapters/compose';
+import { composeCommonPorts, deliveryQueueOver } from '../../adapters/compose';
 import { queuedDeliveries } from '../../adapters/queues/delivery-queue';
 import { createSqsClient } from '../../adapters/queues/sqs-client';
 import { sqsWorkQueue } from '../../adapters/queues/sqs-work-queue';
@@ -14,8 +15,8 @@ import {
   stepFunctionsWorkflows,
 } from '../../adapters/workflows/step-functions-workflows';
 import { ENVIRONMENTS, type Environment } from '../../core/model';
+import type { CommonPorts, Ports } from '../../core/ports';
 import type { Services } from '../../core/services';
-import { noTokenKeys } from './token-keys';
 
 export const setting = z.string().check(z.minLength(1));
 
@@ -46,19 +47,24 @@ export const settingOf = (
   return value;
 };
 
+/** The ports of the MCP server's and the portal's environments: the common ones, and the delivery queue. */
+export type BothEnvironmentsPorts = CommonPorts & Pick<Ports, 'deliveryQueue'>;
+
 /** Each environment's services over `dynamo`, from the parsed settings. */
 export const bothEnvironments = async (
   config: Readonly<Record<string, string>>,
   dynamo: DynamoDBDocumentClient,
   region: string,
-): Promise<Record<Environment, Services>> => {
+): Promise<Record<Environment, Services<BothEnvironmentsPorts>>> => {
   const read = (environment: Environment, name: string) => settingOf(config, environment, name);
   const s3 = createS3Client({ region });
   const stepFunctions = new SFNClient({});
   const sqs = createSqsClient({ region });
   const baseUrls = { sandbox: read('sandbox', 'BASE_URL'), production: read('production', 'BASE_URL') };
-  const services = async (environment: Environment): Promise<[Environment, Services]> => {
-    const ports = composePorts({
+  const services = async (
+    environment: Environment,
+  ): Promise<[Environment, Services<BothEnvironmentsPorts>]> => {
+    const common = composeCommonPorts({
       environment,
       dynamo,
       tableName: read(environment, 'TABLE_NAME'),
@@ -66,22 +72,21 @@ export const bothEnvironments = async (
       bucket: read(environment, 'BLOB_BUCKET'),
       // Request history records /v1 calls only, never these callers'.
       requestHistory: 'off',
-      // Nothing here issues or checks a /v1 access token: the key is never used.
-      ...noTokenKeys(),
-      answersKey: async () => {
-        throw new Error('this function never seals or opens form answers');
-      },
       // Nothing here starts a run.
       workflows: stepFunctionsWorkflows(stepFunctions, {}),
+    });
+    const ports: BothEnvironmentsPorts = {
+      ...common,
       // A test event and a redelivery hand their message on.
-      deliveryQueue: (clock) =>
+      deliveryQueue: deliveryQueueOver(
         queuedDeliveries({
           queue: sqsWorkQueue(sqs, read(environment, 'DELIVERY_QUEUE_URL')),
           waits: stepFunctionsDeliveryWaits(stepFunctions, read(environment, 'DELIVERY_STATE_MACHINE_ARN')),
-          clock,
+          clock: common.clock,
           delayScale: 1,
         }),
-    });
+      ),
+    };
     return [
       environment,
       {
@@ -97,5 +102,8 @@ export const bothEnvironments = async (
       },
     ];
   };
-  return Object.fromEntries(await Promise.all(ENVIRONMENTS.map(services))) as Record<Environment, Services>;
+  return Object.fromEntries(await Promise.all(ENVIRONMENTS.map(services))) as Record<
+    Environment,
+    Services<BothEnvironmentsPorts>
+  >;
 };

@@ -9,14 +9,12 @@ import type {
   SQSBatchResponse,
   SQSEvent,
 } from 'aws-lambda';
-import type { Endpoint } from '../../api/http/endpoint';
+import type { AnsweringPorts, Endpoint } from '../../api/http/endpoint';
 import { setPersistentLogKeys } from '../../core/log';
-import type { Ports } from '../../core/ports';
 import type { Services } from '../../core/services';
 import type { Worker } from '../../workers/worker';
 import { type AfterResponse, registerAfterResponse } from './after-response';
-import { kmsTokenKeys } from './kms-token-keys';
-import { awsServices, type PdfWiring } from './services';
+import { type AwsWiringArg, awsServices } from './services';
 
 // Every line this function logs names it (Lambda's JSON log format carries its lines as they are).
 setPersistentLogKeys({ function: process.env.AWS_LAMBDA_FUNCTION_NAME });
@@ -52,16 +50,16 @@ export interface EndpointHandlerOptions {
  * the handler returns, a few milliseconds added to the answer.
  */
 export const endpointHandler =
-  (
-    endpoint: Endpoint,
-    services: () => Promise<Services>,
+  <P extends AnsweringPorts>(
+    endpoint: Endpoint<P>,
+    services: () => Promise<Services<P>>,
     { afterResponse = null, flushWaitMs = HISTORY_FLUSH_WAIT_MS }: EndpointHandlerOptions = {},
   ) =>
   async (
     event: APIGatewayProxyEventV2,
     context?: Pick<Context, 'awsRequestId'>,
   ): Promise<APIGatewayProxyStructuredResultV2> => {
-    let built: Services | undefined;
+    let built: Services<P> | undefined;
     try {
       const result = await endpoint.handle(event, async () => {
         built = await services();
@@ -77,31 +75,34 @@ export const endpointHandler =
   };
 
 /**
- * The handler of an endpoint's function, which checks access tokens; `pdf` for an endpoint that reads
- * PDFs. Awaited by the function's entry: the after-response extension registers during the init.
+ * The handler of an endpoint's function, wired with the ports its code calls (`wiring`). Awaited by the
+ * function's entry: the after-response extension registers during the init.
  */
-export const apiLambda = async (endpoint: Endpoint, pdf?: PdfWiring) =>
-  endpointHandler(endpoint, () => awsServices({ ...pdf, tokenKeys: kmsTokenKeys }), {
+export const apiLambda = async <P extends AnsweringPorts>(
+  endpoint: Endpoint<P>,
+  ...[wiring]: AwsWiringArg<P>
+) =>
+  endpointHandler(endpoint, () => awsServices<P>(wiring ?? ({} as never)), {
     afterResponse: await registerAfterResponse(),
   });
 
 /** The handler of a workflow task's function (Step Functions invokes it with the state's input). */
 export const workerLambda =
-  <O>(worker: Worker<O>, pdf?: PdfWiring) =>
+  <O, P>(worker: Worker<O, P>, ...[wiring]: AwsWiringArg<P>) =>
   async (event: unknown): Promise<O> =>
-    worker.run(event, await awsServices(pdf));
+    worker.run(event, await awsServices<P>(wiring ?? ({} as never)));
 
 /** The handler of a job that only needs the ports (its event says nothing it needs). */
 export const portsLambda =
-  <O>(job: (ports: Ports) => Promise<O>) =>
+  <O, P>(job: (ports: P) => Promise<O>, ...[wiring]: AwsWiringArg<P>) =>
   async (): Promise<O> =>
-    job((await awsServices()).ports);
+    job((await awsServices<P>(wiring ?? ({} as never))).ports);
 
-/**
- * The handler of a queue's consumer: a batch from its event source mapping, failed records reported;
- * `pdf` for a consumer that reads PDFs.
- */
+/** The handler of a queue's consumer: a batch from its event source mapping, failed records reported. */
 export const queueLambda =
-  (consumer: (services: Services) => (event: SQSEvent) => Promise<SQSBatchResponse>, pdf?: PdfWiring) =>
+  <P>(
+    consumer: (services: Services<P>) => (event: SQSEvent) => Promise<SQSBatchResponse>,
+    ...[wiring]: AwsWiringArg<P>
+  ) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> =>
-    consumer(await awsServices(pdf))(event);
+    consumer(await awsServices<P>(wiring ?? ({} as never)))(event);

@@ -1,14 +1,14 @@
 // host -> the composition root of a deployed function or the upload ingest service: configuration read
-// once from the environment and validated, AWS clients built once per instance. The PDF ports and the
-// access-token keys are wired only where a host's entry asks for them (functions/, lambda.ts), so the
-// others carry no pdf.js and no KMS client. The request history is written when the host flushes it (a Lambda, before it returns), or on a timer (the
+// once from the environment and validated, AWS clients built once per instance. The wired ports (PDFs,
+// the analyser, the sender, token keys, the form answers' key, the delivery queue) are built only where a
+// host's entry wires them (functions/, lambda.ts), as its code's types demand. The request history is written when the host flushes it (a Lambda, before it returns), or on a timer (the
 // upload ingest service, which runs on).
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import * as z from 'zod/mini';
 import { decodeAnswerKey } from '../../adapters/answer-vault';
 import { createS3Client } from '../../adapters/blobs/s3-client';
-import { composePorts, type PortsWiring } from '../../adapters/compose';
+import { answerVaultOver, composeCommonPorts, deliveryQueueOver } from '../../adapters/compose';
 import { createDocumentClient } from '../../adapters/dynamodb';
 import { type DeliveryWaits, queuedDeliveries } from '../../adapters/queues/delivery-queue';
 import { createSqsClient } from '../../adapters/queues/sqs-client';
@@ -19,11 +19,10 @@ import {
   stepFunctionsWorkflows,
 } from '../../adapters/workflows/step-functions-workflows';
 import { ENVIRONMENTS } from '../../core/model';
-import type { DeliveryQueue } from '../../core/ports';
+import type { AnswerVault, CommonPorts, DeliveryQueue, Ports, WiredPortName } from '../../core/ports';
 import type { RecorderOptions } from '../../core/request-history/recorder';
 import type { Services } from '../../core/services';
 import { builtOnFirstUse } from './built-on-first-use';
-import { noTokenKeys, type TokenKeys } from './token-keys';
 
 export const AwsConfig = z.object({
   SERVICE_ENVIRONMENT: z.enum(ENVIRONMENTS),
@@ -50,13 +49,6 @@ export const AwsConfig = z.object({
 /** A deployed host's settings, as read from its environment (the operator tool builds them from a stage's outputs). */
 export type AwsConfig = z.infer<typeof AwsConfig>;
 
-/** The delivery queue of a function that hands none on: a call is a fault of its wiring. */
-const notHandingOnDeliveries: DeliveryQueue = {
-  schedule: async () => {
-    throw new Error('this function is not given DELIVERY_QUEUE_URL: it hands no webhook delivery on');
-  },
-};
-
 /** The waits of a function that hands on only what is due (the wait's own task). */
 const startingNoWaits: DeliveryWaits = {
   start: async () => {
@@ -64,68 +56,86 @@ const startingNoWaits: DeliveryWaits = {
   },
 };
 
-/**
- * What a host's entry wires in beyond the common ports: the PDF ports when it reads PDFs, the token keys
- * when it checks access tokens (the API's functions and the ingest service).
- */
-export type HostWiring = PdfWiring & { tokenKeys?: () => TokenKeys };
+/** What a deployed root's wired ports are built from: its settings, its common ports and its Step Functions client. */
+export interface AwsHost {
+  config: AwsConfig;
+  common: CommonPorts;
+  stepFunctions: SFNClient;
+}
 
 /**
- * The ports of the heavy or outward work a function's entry wires in: the PDF ports when it reads PDFs,
- * the analyser when it analyses, the webhook sender when it delivers (so that no other bundle carries
- * pdf.js, the analysis or the address checks).
+ * How a deployed root builds each wired port its code names (`P`), and no other: a port its code calls
+ * that its entry does not wire fails to compile, and so does one wired that nothing calls. The PDF ports,
+ * the analyser, the sender and the token keys are wired only where called, so no other bundle carries
+ * pdf.js, the analysis, the address checks or a KMS client.
  */
-export type PdfWiring = Pick<PortsWiring, 'pdfs' | 'renderer' | 'analyser' | 'webhookSender'>;
+export type AwsWiring<P> = { [K in keyof P & WiredPortName]: (host: AwsHost) => Ports[K] };
+
+/** The wiring of a root's entry: none for code that calls no wired port. */
+export type AwsWiringArg<P> = [keyof P & WiredPortName] extends [never]
+  ? [wiring?: AwsWiring<P>]
+  : [wiring: AwsWiring<P>];
+
+/** The vault of the form's answers, its key read from `ANSWERS_KEY_SECRET_ARN` on first use (the frame API's functions). */
+export const awsAnswerVault = ({ config }: AwsHost): AnswerVault => {
+  const secrets = new SecretsManagerClient({});
+  return answerVaultOver(async () => {
+    if (!config.ANSWERS_KEY_SECRET_ARN)
+      throw new Error('ANSWERS_KEY_SECRET_ARN is not set: this function cannot seal or open form answers');
+    const answers = await secrets.send(
+      new GetSecretValueCommand({ SecretId: config.ANSWERS_KEY_SECRET_ARN }),
+    );
+    if (!answers.SecretString) throw new Error('the answers key secret has no value');
+    return decodeAnswerKey(answers.SecretString);
+  });
+};
+
+/**
+ * The delivery queue of a function that hands webhook deliveries on (`DELIVERY_QUEUE_URL`, and the
+ * wait's `DELIVERY_STATE_MACHINE_ARN` for all but the wait's own task: lib/wiring.ts `handsOnDeliveries`).
+ */
+export const awsDeliveryQueue = ({ config, common, stepFunctions }: AwsHost): DeliveryQueue => {
+  const { DELIVERY_QUEUE_URL: queueUrl, DELIVERY_STATE_MACHINE_ARN: waitArn } = config;
+  if (queueUrl === undefined)
+    throw new Error('DELIVERY_QUEUE_URL is not set: this function cannot hand deliveries on');
+  return deliveryQueueOver(
+    queuedDeliveries({
+      queue: sqsWorkQueue(createSqsClient({ region: config.AWS_REGION }), queueUrl),
+      waits: waitArn === undefined ? startingNoWaits : stepFunctionsDeliveryWaits(stepFunctions, waitArn),
+      clock: common.clock,
+      delayScale: 1,
+    }),
+  );
+};
 
 /**
  * The services of one environment over its AWS resources, with the SDK's default region, credentials
  * and endpoints: a function's, and the operator tool's against a deployed stage (bin/ops/deployed-stage.ts).
  */
-export const composeAwsServices = (
+export const composeAwsServices = <P>(
   config: AwsConfig,
-  wiring: HostWiring = {},
+  wiring: AwsWiring<P>,
   requestHistory: RecorderOptions = {},
-): Services => {
-  const secrets = new SecretsManagerClient({});
+): Services<P> => {
   const stepFunctions = new SFNClient({});
-  const ports = composePorts({
+  const common = composeCommonPorts({
     environment: config.SERVICE_ENVIRONMENT,
     dynamo: createDocumentClient(),
     tableName: config.TABLE_NAME,
     s3: createS3Client({ region: config.AWS_REGION }),
     bucket: config.BLOB_BUCKET,
     requestHistory,
-    ...(wiring.tokenKeys ?? noTokenKeys)(),
-    answersKey: async () => {
-      if (!config.ANSWERS_KEY_SECRET_ARN)
-        throw new Error('ANSWERS_KEY_SECRET_ARN is not set: this function cannot seal or open form answers');
-      const answers = await secrets.send(
-        new GetSecretValueCommand({ SecretId: config.ANSWERS_KEY_SECRET_ARN }),
-      );
-      if (!answers.SecretString) throw new Error('the answers key secret has no value');
-      return decodeAnswerKey(answers.SecretString);
-    },
     workflows: stepFunctionsWorkflows(stepFunctions, {
       contract: config.CONTRACT_STATE_MACHINE_ARN,
       review: config.REVIEW_STATE_MACHINE_ARN,
       acceptance: config.ACCEPTANCE_STATE_MACHINE_ARN,
     }),
-    deliveryQueue: (clock) => {
-      const { DELIVERY_QUEUE_URL: queueUrl, DELIVERY_STATE_MACHINE_ARN: waitArn } = config;
-      // Only the functions that hand deliveries on are given the queue, and the wait (lib/wiring.ts).
-      if (queueUrl === undefined) return notHandingOnDeliveries;
-      return queuedDeliveries({
-        queue: sqsWorkQueue(createSqsClient({ region: config.AWS_REGION }), queueUrl),
-        waits: waitArn === undefined ? startingNoWaits : stepFunctionsDeliveryWaits(stepFunctions, waitArn),
-        clock,
-        delayScale: 1,
-      });
-    },
-    pdfs: wiring.pdfs,
-    renderer: wiring.renderer,
-    analyser: wiring.analyser,
-    webhookSender: wiring.webhookSender,
   });
+  const host: AwsHost = { config, common, stepFunctions };
+  const builders: Array<[string, (host: AwsHost) => unknown]> = Object.entries(wiring);
+  const wired = Object.fromEntries(builders.map(([name, build]) => [name, build(host)]));
+  // `AwsWiring<P>` holds a builder for every wired port `P` names, and `common` every other port.
+  const ports = { ...common, ...wired } as unknown as P;
   return {
     ports,
     settings: {
@@ -139,24 +149,24 @@ export const composeAwsServices = (
   };
 };
 
-const build = async (wiring: HostWiring, requestHistory: RecorderOptions): Promise<Services> =>
+const build = async <P>(wiring: AwsWiring<P>, requestHistory: RecorderOptions): Promise<Services<P>> =>
   composeAwsServices(AwsConfig.parse(process.env), wiring, requestHistory);
 
-let services: (() => Promise<Services>) | undefined;
+let services: (() => Promise<Services<unknown>>) | undefined;
 
 /**
  * The services of this instance, built on first use (a function always asks with the same wiring). By
  * default the request history is written only when flushed: a Lambda flushes before it returns.
  */
-export const awsServices = (
-  wiring: HostWiring = {},
+export const awsServices = <P>(
+  wiring: AwsWiring<P>,
   requestHistory: RecorderOptions = {},
-): Promise<Services> => {
-  services ??= builtOnFirstUse(() =>
+): Promise<Services<P>> => {
+  services ??= builtOnFirstUse<Services<unknown>>(() =>
     // Secrets Manager down: a 503 (or a retried task), like any dependency's fault.
     build(wiring, requestHistory).catch((error: unknown) => {
       throw translateFault(error);
     }),
   );
-  return services();
+  return services() as Promise<Services<P>>;
 };

@@ -10,12 +10,19 @@ import { isDependencyUnavailable, isServiceError, ServiceError } from '../../cor
 import { log } from '../../core/log';
 import { ENVIRONMENTS, type Environment } from '../../core/model';
 import type { Directory } from '../../core/organisations';
+import type { CommonPorts, Ports } from '../../core/ports';
 import type { Services } from '../../core/services';
+
+/**
+ * The ports a tool may call in each environment: the common ones, and the delivery queue (a test event
+ * and a redelivery hand their message on). A tool calling any other fails to compile.
+ */
+export type McpPorts = CommonPorts & Pick<Ports, 'deliveryQueue'>;
 
 /** What the tools reach: the identity table's directory, and each environment's ports and settings. */
 export interface McpWorkspace {
   directory: Directory;
-  environments: Readonly<Record<Environment, Services>>;
+  environments: Readonly<Record<Environment, Services<McpPorts>>>;
 }
 
 /** One tool call: the workspace, and the person whose token it came with and what their grant allows. */

@@ -4,4 +4,4 @@ import { inlineAnalyser } from '../../../adapters/analysis/inline-analyser';
 import { analyseVersion } from '../../../workers/analyse-contract';
 import { workerLambda } from '../lambda';
 
-export const handler = workerLambda(analyseVersion, { analyser: inlineAnalyser() });
+export const handler = workerLambda(analyseVersion, { analyser: () => inlineAnalyser() });

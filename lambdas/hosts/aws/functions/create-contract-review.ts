@@ -1,6 +1,10 @@
 // host -> the function of POST /v1/contract-reviews: it inspects the PDF it receives.
 import { lazyPdfInspector } from '../../../adapters/pdf/lazy-pdf-ports';
 import { createContractReview } from '../../../api/create-contract-review';
+import { kmsTokenVerifier } from '../kms-token-keys';
 import { apiLambda } from '../lambda';
 
-export const handler = await apiLambda(createContractReview, { pdfs: lazyPdfInspector });
+export const handler = await apiLambda(createContractReview, {
+  tokenVerifier: kmsTokenVerifier,
+  pdfs: ({ common }) => lazyPdfInspector(common.blobs),
+});

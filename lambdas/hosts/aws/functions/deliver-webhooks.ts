@@ -3,7 +3,9 @@
 import { webhookSender } from '../../../adapters/webhooks/http-sender';
 import { deliveryRecords } from '../../delivery-records';
 import { queueLambda } from '../lambda';
+import { awsDeliveryQueue } from '../services';
 
 export const handler = queueLambda(deliveryRecords, {
-  webhookSender: { send: webhookSender({ allowLoopbackHttp: false }) },
+  webhookSender: () => ({ send: webhookSender({ allowLoopbackHttp: false }) }),
+  deliveryQueue: awsDeliveryQueue,
 });

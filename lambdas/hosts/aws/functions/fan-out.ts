@@ -2,5 +2,6 @@
 // events the bus routed there, a batch at a time, and retries only the records it reports failed.
 import { fanOutRecords } from '../../fan-out-records';
 import { queueLambda } from '../lambda';
+import { awsDeliveryQueue } from '../services';
 
-export const handler = queueLambda(fanOutRecords);
+export const handler = queueLambda(fanOutRecords, { deliveryQueue: awsDeliveryQueue });

@@ -1,5 +1,6 @@
 // host -> the function of the frame API: the form of a session.
 import { frameShowForm } from '../../../api/frame-show-form';
 import { apiLambda } from '../lambda';
+import { awsAnswerVault } from '../services';
 
-export const handler = await apiLambda(frameShowForm);
+export const handler = await apiLambda(frameShowForm, { answerVault: awsAnswerVault });

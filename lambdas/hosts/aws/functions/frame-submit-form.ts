@@ -1,5 +1,6 @@
 // host -> the function of the frame API: the submission.
 import { frameSubmitForm } from '../../../api/frame-submit-form';
 import { apiLambda } from '../lambda';
+import { awsAnswerVault } from '../services';
 
-export const handler = await apiLambda(frameSubmitForm);
+export const handler = await apiLambda(frameSubmitForm, { answerVault: awsAnswerVault });

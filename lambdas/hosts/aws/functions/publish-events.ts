@@ -2,6 +2,7 @@
 // stream invokes it when events are written, and a schedule, so a missed invocation only delays).
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { eventBridgeBus } from '../../../adapters/events/eventbridge-bus';
+import type { Ports } from '../../../core/ports';
 import { publishPending } from '../../../core/webhooks/publish';
 import { builtOnFirstUse } from '../built-on-first-use';
 import { portsLambda } from '../lambda';
@@ -12,7 +13,7 @@ const bus = builtOnFirstUse(async () => {
   return eventBridgeBus(new EventBridgeClient({}), name);
 });
 
-export const handler = portsLambda(async (ports) => {
+export const handler = portsLambda(async (ports: Pick<Ports, 'clock' | 'outbox'>) => {
   let published = 0;
   // Until none is left; a time-out leaves the rest for the next invocation.
   for (let taken = -1; taken !== 0; published += taken) taken = await publishPending(ports, await bus());

@@ -5,4 +5,4 @@ import { lazyRenderer } from '../../../adapters/pdf/lazy-pdf-ports';
 import { renderRecords } from '../../render-records';
 import { queueLambda } from '../lambda';
 
-export const handler = queueLambda((services) => renderRecords(services), { renderer: lazyRenderer });
+export const handler = queueLambda(renderRecords, { renderer: ({ common }) => lazyRenderer(common.blobs) });
