@@ -31,7 +31,7 @@ import { withNewVersion } from '../../lambdas/core/contracts/shape';
 import { ServiceError } from '../../lambdas/core/errors';
 import type { ContractReview, Micros, Onboarding } from '../../lambdas/core/model';
 import { acceptOnboarding, openOnboardingSession, submitOnboarding } from '../../lambdas/core/onboarding';
-import type { Ports, WorkflowRun } from '../../lambdas/core/ports';
+import type { WorkflowRun } from '../../lambdas/core/ports';
 import { setSandboxBudget } from '../../lambdas/core/sandbox-budget';
 import { formatTime } from '../../lambdas/core/time';
 import { useTestDynamoDb } from '../support/dynamodb-local';
