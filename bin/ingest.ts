@@ -36,7 +36,7 @@ const services = await awsServices(
   { pdfs: lazyPdfInspector, tokenKeys: kmsTokenKeys },
   { flushAfterMs: HISTORY_FLUSH_MS },
 );
-const serve = apiListener(services, services.settings.environment);
+const serve = apiListener(services);
 const header = config.ORIGIN_VERIFY_HEADER.toLowerCase();
 
 const server = createJsonServer({ requestTimeout: 15 * 60_000 }, (request, response) => {

@@ -6,12 +6,11 @@ import { getClient } from './get-client';
 import { getContractReview } from './get-contract-review';
 import { getOnboarding } from './get-onboarding';
 import type { Endpoint, RouteTable } from './http/endpoint';
-import { API_ROUTER } from './http/router';
 import { listClients } from './list-clients';
 import { listContractReviews } from './list-contract-reviews';
 import { notFound } from './not-found';
 import { openapi } from './openapi';
-import { FALLBACK_HANDLER } from './routes';
+import { FALLBACK_HANDLER, ROUTES } from './routes';
 import { token } from './token';
 
 export const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
@@ -30,7 +29,7 @@ export const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
 
 /** The `/v1` API as the hosts route it. */
 export const API_ENDPOINTS: RouteTable = {
-  router: API_ROUTER,
+  routes: ROUTES,
   endpoints: ENDPOINTS,
   fallback: FALLBACK_HANDLER,
 };

@@ -5,10 +5,9 @@ import { frameSaveDraft } from './frame-save-draft';
 import { frameShowForm } from './frame-show-form';
 import { frameSubmitForm } from './frame-submit-form';
 import type { RouteTable } from './http/endpoint';
-import { createRouter } from './http/router';
 
 export const FRAME_ENDPOINTS: RouteTable = {
-  router: createRouter(FRAME_ROUTES),
+  routes: FRAME_ROUTES,
   endpoints: {
     'frame-show-form': frameShowForm,
     'frame-save-draft': frameSaveDraft,

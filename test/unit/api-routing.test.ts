@@ -51,10 +51,6 @@ test('the frame API: every route has its handler module and endpoint; its router
   expect(Object.keys(FRAME_ENDPOINTS.endpoints).sort()).toEqual(
     [...FRAME_ROUTES.map((r) => r.name), FRAME_FALLBACK_HANDLER].sort(),
   );
-  expect(FRAME_ENDPOINTS.router.match('GET', '/api/form')?.route.name).toBe('frame-show-form');
-  expect(FRAME_ENDPOINTS.router.match('PUT', '/api/draft')?.route.name).toBe('frame-save-draft');
-  expect(FRAME_ENDPOINTS.router.match('POST', '/api/submit')?.route.name).toBe('frame-submit-form');
-  expect(FRAME_ENDPOINTS.router.match('GET', '/v1/clients')).toBeNull();
+  expect(FRAME_ENDPOINTS.routes).toBe(FRAME_ROUTES);
   expect(matchRoute('GET', '/api/form')).toBeNull();
-  expect(FRAME_ENDPOINTS.router.methodsAllowed('/api/draft')).toEqual(['PUT']);
 });

@@ -1,12 +1,16 @@
-// unit -> the portal's backend as a Lambda behind API Gateway (lambdas/hosts/aws/portal-services.ts
+// unit -> the portal's backend behind the one Lambda adapter (lambdas/hosts/aws/portal-services.ts
 // `portalLambda`), given an app that echoes what it was handed: method, path, query, headers with the
 // cookies joined, and the body (text or base64) reach it as a PortalRequest; its cookies come back apart
-// and bytes as base64; a body over the portal's limit is refused before the app is built.
+// and a binary answer as base64; a body over the portal's limit is refused before the app is built.
 import { describe, expect, test } from '@jest/globals';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { portalLambda } from '../../lambdas/hosts/aws/portal-services';
-import type { PortalApp } from '../../lambdas/portal/app';
-import { MAX_BODY_BYTES, type PortalAnswer, type PortalRequest } from '../../lambdas/portal/http';
+import {
+  MAX_BODY_BYTES,
+  type PortalAnswer,
+  type PortalApp,
+  type PortalRequest,
+} from '../../lambdas/portal/http';
 
 const event = (overrides: Partial<APIGatewayProxyEventV2> & { method?: string }): APIGatewayProxyEventV2 => {
   const { method = 'POST', ...rest } = overrides;
@@ -40,11 +44,12 @@ const echo = async (): Promise<PortalApp> => {
   builds += 1;
   return async (request: PortalRequest): Promise<PortalAnswer> => {
     seen.push(request);
+    const bytes = request.path === '/api/bytes';
     return {
       status: 201,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': bytes ? 'application/octet-stream' : 'application/json' },
       cookies: ['a=1; HttpOnly', 'b=2; HttpOnly'],
-      body: request.path === '/api/bytes' ? new Uint8Array([0, 255]) : JSON.stringify({ ok: true }),
+      body: bytes ? new Uint8Array([0, 255]) : JSON.stringify({ ok: true }),
     };
   };
 };

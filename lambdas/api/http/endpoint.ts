@@ -1,15 +1,15 @@
 // api -> an endpoint is one function from a request and the environment's services to an answer.
-// `endpoint()` wraps it once for every host: `run` (in-process, streaming bodies) and `handle` (an API
-// Gateway event, in a Lambda or the local stack's API host); the host passes the services it built. Once
-// answered, a call whose credential the core accepted goes to the request history's recorder.
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+// `endpoint()` wraps it once for every host: its `run` answers the one request model (request.ts) that
+// the router (app.ts, locally and in the upload ingest service) or the Lambda adapter (deployed) hands
+// it, with the services the host built. Once answered, a call whose credential the core accepted goes to
+// the request history's recorder.
 import { log, withLogKeys } from '../../core/log';
 import { REQUEST_MESSAGE } from '../../core/log-lines';
 import { newRequestId } from '../../core/request-ids';
 import type { Services } from '../../core/services';
+import type { Route } from '../routes';
 import { clientGoneAnswer, errorAnswer, type HttpAnswer, jsonAnswer } from './answer';
-import { type ApiRequest, fromApiGatewayEvent } from './request';
-import type { Router } from './router';
+import type { ApiRequest } from './request';
 
 export interface Reply {
   status: number;
@@ -21,21 +21,13 @@ export interface Reply {
 export type EndpointFunction = (request: ApiRequest, services: Services) => Promise<Reply>;
 
 export interface Endpoint {
-  /** Answers a request read by the host (the local stack and the upload service stream bodies). */
+  /** Answers a request (a body streams when the host streams it: the upload routes). */
   run(request: ApiRequest, services: Services): Promise<HttpAnswer>;
-  /**
-   * Answers the event API Gateway hands a Lambda (payload format 2.0); `services` is asked inside, so
-   * that a composition root that cannot be built is answered like any fault (500, in the API's shape).
-   */
-  handle(
-    event: APIGatewayProxyEventV2,
-    services: () => Promise<Services>,
-  ): Promise<APIGatewayProxyStructuredResultV2>;
 }
 
 /** One API's routes and their endpoints by name, with the endpoint that answers everything else. */
 export interface RouteTable {
-  router: Router;
+  routes: readonly Route[];
   endpoints: Readonly<Record<string, Endpoint>>;
   fallback: string;
 }
@@ -82,18 +74,7 @@ export const endpoint = (fn: EndpointFunction): Endpoint => {
       });
     return result;
   };
-  return {
-    run,
-    handle: async (event, services) => {
-      let answer: HttpAnswer;
-      try {
-        answer = await run(fromApiGatewayEvent(event), await services());
-      } catch (error) {
-        answer = errorAnswer(newRequestId(), error);
-      }
-      return { statusCode: answer.status, headers: answer.headers, body: answer.body };
-    },
-  };
+  return { run };
 };
 
 export const ok = (body: unknown, status = 200): Reply => ({ status, body });
