@@ -14,7 +14,7 @@ import { requestTarget } from './request-target';
 /** API Gateway's own limit on a request body; MCP messages are far smaller. */
 const MAX_BODY = 10 * 1024 * 1024;
 
-/** `handle` given the body whole, or a 413 once it passes API Gateway's limit. */
+/** `handle` given the body whole (or a 413 once it passes API Gateway's limit), its answer read whole. */
 const whole =
   (handle: FetchHandler): FetchHandler =>
   async (request) => {
@@ -24,7 +24,12 @@ const whole =
       return responseOf(errorAnswer(newRequestId(), tooLarge));
     }
     const { method, headers } = request;
-    return handle(new Request(request.url, { method, headers, ...(bytes.length > 0 && { body: bytes }) }));
+    const answer = await handle(
+      new Request(request.url, { method, headers, ...(bytes.length > 0 && { body: bytes }) }),
+    );
+    // Read whole, as a Lambda's answer is: stateless answers end when their one exchange does.
+    const body = new Uint8Array(await answer.arrayBuffer());
+    return new Response(body, { status: answer.status, headers: answer.headers });
   };
 
 /** A listener over a fetch-shaped handler, at `origin` (the address clients use). */
