@@ -10,10 +10,10 @@ import { listClients } from './list-clients';
 import { listContractReviews } from './list-contract-reviews';
 import { notFound } from './not-found';
 import { openapi } from './openapi';
-import { FALLBACK_HANDLER, ROUTES } from './routes';
+import { type ApiEndpointName, FALLBACK_HANDLER, ROUTES } from './routes';
 import { token } from './token';
 
-export const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
+export const ENDPOINTS: Readonly<Record<ApiEndpointName, Endpoint>> = {
   token,
   'create-onboarding-session': createOnboardingSession,
   'get-onboarding': getOnboarding,
@@ -28,7 +28,7 @@ export const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
 };
 
 /** The `/v1` API as the hosts route it. */
-export const API_ENDPOINTS: RouteTable = {
+export const API_ENDPOINTS: RouteTable<ApiEndpointName> = {
   routes: ROUTES,
   endpoints: ENDPOINTS,
   fallback: FALLBACK_HANDLER,

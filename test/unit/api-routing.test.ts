@@ -5,7 +5,7 @@ import { ENDPOINTS } from '../../lambdas/api/endpoints';
 import { FRAME_ENDPOINTS } from '../../lambdas/api/frame-endpoints';
 import { FRAME_FALLBACK_HANDLER, FRAME_ROUTES } from '../../lambdas/api/frame-routes';
 import { matchRoute, methodsAllowed } from '../../lambdas/api/http/router';
-import { FALLBACK_HANDLER, ROUTES } from '../../lambdas/api/routes';
+import { type ApiEndpointName, FALLBACK_HANDLER, ROUTES } from '../../lambdas/api/routes';
 
 test('every route has its handler module and an endpoint of the same name, and nothing else is registered', () => {
   for (const route of ROUTES) {
@@ -53,4 +53,16 @@ test('the frame API: every route has its handler module and endpoint; its router
   );
   expect(FRAME_ENDPOINTS.routes).toBe(FRAME_ROUTES);
   expect(matchRoute('GET', '/api/form')).toBeNull();
+});
+
+test('a name is one the routes declare: a misspelt one does not compile, and each has its function entry', () => {
+  // @ts-expect-error a name no route declares (tsc -p . fails when it compiles)
+  const misspelt: ApiEndpointName = 'get-clients';
+  expect(Object.keys(ENDPOINTS)).not.toContain(misspelt);
+  for (const name of [...ROUTES, ...FRAME_ROUTES].map((route) => route.name))
+    expect([
+      name,
+      existsSync(fileURLToPath(new URL(`../../lambdas/hosts/aws/functions/${name}.ts`, import.meta.url))),
+    ]).toEqual([name, true]);
+  expect(ROUTES.filter((route) => route.issuesAccessTokens).map((route) => route.name)).toEqual(['token']);
 });

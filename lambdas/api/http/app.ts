@@ -45,12 +45,6 @@ const parametersOf = (route: Route, path: string): Record<string, string> | null
   return parameters;
 };
 
-const endpointOf = (table: RouteTable, name: string): Endpoint => {
-  const found = table.endpoints[name];
-  if (!found) throw new Error(`no endpoint named ${name}`);
-  return found;
-};
-
 /** The request with its body read whole, or null when it passes API Gateway's limit. */
 const taken = async (request: Request): Promise<Request | null> => {
   if (request.body === null) return request;
@@ -68,9 +62,12 @@ const TOO_LARGE = () =>
   );
 
 /** `table` as one fetch handler over `services` (asked per request: a root that cannot be built is a 500). */
-export const apiApp = (table: RouteTable, services: () => Promise<Services>): Hono => {
+export const apiApp = <Name extends string>(
+  table: RouteTable<Name>,
+  services: () => Promise<Services>,
+): Hono => {
   const app = new Hono();
-  const fallback = endpointOf(table, table.fallback);
+  const fallback = table.endpoints[table.fallback];
   // Hono answers HEAD with a GET route; no route of the API takes HEAD, so the fallback answers it (405).
   const answer = async (
     endpoint: Endpoint,
@@ -88,7 +85,7 @@ export const apiApp = (table: RouteTable, services: () => Promise<Services>): Ho
   );
   app.use('*', (c, next) => (c.req.method === 'HEAD' ? answer(fallback, c.req.raw, {}, false) : next()));
   for (const route of routes) {
-    const endpoint = endpointOf(table, route.name);
+    const endpoint = table.endpoints[route.name];
     app.on(route.method, honoPath(route.path), (c) => {
       const parameters = parametersOf(route, new URL(c.req.url).pathname);
       return parameters === null

@@ -26,10 +26,10 @@ export interface Endpoint {
 }
 
 /** One API's routes and their endpoints by name, with the endpoint that answers everything else. */
-export interface RouteTable {
-  routes: readonly Route[];
-  endpoints: Readonly<Record<string, Endpoint>>;
-  fallback: string;
+export interface RouteTable<Name extends string = string> {
+  routes: readonly Route<Name>[];
+  endpoints: Readonly<Record<Name, Endpoint>>;
+  fallback: Name;
 }
 
 export const endpoint = (fn: EndpointFunction): Endpoint => {
