@@ -9,31 +9,14 @@ import { endpoint, ok } from '../../lambdas/api/http/endpoint';
 import type { Services } from '../../lambdas/core/services';
 import { endpointHandler } from '../../lambdas/hosts/aws/lambda';
 import { lambdaHandler } from '../../lambdas/hosts/aws/lambda-adapter';
+import { apiGatewayEvent, type EventOverrides } from '../support/api-gateway-event';
 
-const event = (overrides: Partial<APIGatewayProxyEventV2> & { method?: string }): APIGatewayProxyEventV2 => {
-  const { method = 'POST', ...rest } = overrides;
-  return {
-    version: '2.0',
-    routeKey: 'ANY /mcp',
+const event = (overrides: EventOverrides): APIGatewayProxyEventV2 =>
+  apiGatewayEvent({
     rawPath: '/mcp',
-    rawQueryString: '',
     headers: { 'content-type': 'application/json', authorization: 'Bearer abc' },
-    requestContext: {
-      accountId: '1',
-      apiId: 'api',
-      domainName: 'api.execute-api.eu-west-1.amazonaws.com',
-      domainPrefix: 'api',
-      http: { method, path: '/mcp', protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 'agent' },
-      requestId: 'r1',
-      routeKey: 'ANY /mcp',
-      stage: '$default',
-      time: '26/Nov/2026:07:00:00 +0000',
-      timeEpoch: 0,
-    },
-    isBase64Encoded: false,
-    ...rest,
-  };
-};
+    ...overrides,
+  });
 
 /** Echoes what it was given, as JSON, with a cookie and a header of its own. */
 const echo = async (request: Request): Promise<Response> => {

@@ -8,12 +8,10 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { describe, expect, test } from '@jest/globals';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { listenerLambda, viewerAddress } from '../../lambdas/hosts/aws/listener-lambda';
+import { apiGatewayEvent, type EventOverrides } from '../support/api-gateway-event';
 
-const event = (overrides: Partial<APIGatewayProxyEventV2> & { method?: string }): APIGatewayProxyEventV2 => {
-  const { method = 'POST', ...rest } = overrides;
-  return {
-    version: '2.0',
-    routeKey: '$default',
+const event = (overrides: EventOverrides): APIGatewayProxyEventV2 =>
+  apiGatewayEvent({
     rawPath: '/token',
     rawQueryString: 'a=1&b=two',
     headers: {
@@ -23,22 +21,8 @@ const event = (overrides: Partial<APIGatewayProxyEventV2> & { method?: string })
       'x-forwarded-proto': 'https',
     },
     cookies: ['_session=one', '_interaction=two'],
-    requestContext: {
-      accountId: '1',
-      apiId: 'abc',
-      domainName: 'abc.execute-api.eu-west-1.amazonaws.com',
-      domainPrefix: 'abc',
-      http: { method, path: '/token', protocol: 'HTTP/1.1', sourceIp: '130.176.0.1', userAgent: 'agent' },
-      requestId: 'r1',
-      routeKey: '$default',
-      stage: '$default',
-      time: '26/Nov/2026:07:00:00 +0000',
-      timeEpoch: 0,
-    },
-    isBase64Encoded: false,
-    ...rest,
-  };
-};
+    ...overrides,
+  });
 
 /** Echoes what it was given as JSON, with two cookies of its own. */
 const echo: RequestListener = (request: IncomingMessage, response: ServerResponse) => {

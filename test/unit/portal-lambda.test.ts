@@ -11,32 +11,16 @@ import {
   type PortalApp,
   type PortalRequest,
 } from '../../lambdas/portal/http';
+import { apiGatewayEvent, type EventOverrides } from '../support/api-gateway-event';
 
-const event = (overrides: Partial<APIGatewayProxyEventV2> & { method?: string }): APIGatewayProxyEventV2 => {
-  const { method = 'POST', ...rest } = overrides;
-  return {
-    version: '2.0',
-    routeKey: '$default',
+const event = (overrides: EventOverrides): APIGatewayProxyEventV2 =>
+  apiGatewayEvent({
     rawPath: '/api/sandbox/api-keys',
     rawQueryString: 'limit=2&starting_after=key_1',
     headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': 'csrf' },
     cookies: ['__Host-portal_session=s', 'other=o'],
-    requestContext: {
-      accountId: '1',
-      apiId: 'api',
-      domainName: 'api.execute-api.eu-west-1.amazonaws.com',
-      domainPrefix: 'api',
-      http: { method, path: '/api', protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 'agent' },
-      requestId: 'r1',
-      routeKey: '$default',
-      stage: '$default',
-      time: '26/Nov/2026:07:00:00 +0000',
-      timeEpoch: 0,
-    },
-    isBase64Encoded: false,
-    ...rest,
-  };
-};
+    ...overrides,
+  });
 
 const seen: PortalRequest[] = [];
 let builds = 0;
