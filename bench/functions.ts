@@ -26,6 +26,8 @@ const LAMBDA_ENVIRONMENT = {
   AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '1024',
   NODE_OPTIONS: '--enable-source-maps',
   SERVICE_ENVIRONMENT: 'sandbox',
+  // Read when the identity provider's entry loads (every deployed one has it).
+  IDENTITY_ISSUER: 'https://id.example.com',
 };
 
 /** Bytes of every file under `target` (a file or a directory). */

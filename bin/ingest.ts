@@ -42,7 +42,7 @@ const services = await awsServices<ApiPorts>(
   },
   { flushAfterMs: HISTORY_FLUSH_MS },
 );
-const serve = apiListener(services, services.settings.environment, API_ENDPOINTS);
+const serve = apiListener(services, API_ENDPOINTS);
 const header = config.ORIGIN_VERIFY_HEADER.toLowerCase();
 
 const server = createJsonServer({ requestTimeout: 15 * 60_000 }, (request, response) => {

@@ -44,7 +44,7 @@ import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deplo
 import { Construct } from 'constructs';
 import { FRAME_ORIGIN_PLACEHOLDER, type OnboardingAssets } from '../frontend/onboarding/build';
 import { FRAME_SECURITY_HEADERS, frameFiles, LOADER_CACHE } from '../frontend/onboarding/served-files';
-import { FRAME_FALLBACK_HANDLER, FRAME_ROUTES } from '../lambdas/api/frame-routes';
+import { FRAME_FALLBACK_HANDLER, FRAME_ROUTES, type FrameEndpointName } from '../lambdas/api/frame-routes';
 import { acknowledgeBucketDeployment } from './checks';
 import {
   addressOf,
@@ -235,7 +235,7 @@ export class OnboardingFrame extends Construct {
     // The frame API. Only its functions may read the answers key; the fallback never seals or opens
     // answers, so it is not given it. A submission may start the runs it makes due.
     const functions = new Map<string, ServiceFunction>();
-    const frameFunction = (name: string, description: string): ServiceFunction => {
+    const frameFunction = (name: FrameEndpointName, description: string): ServiceFunction => {
       const fn = new ServiceFunction(this, name, { entry: handlerEntry(name), description });
       connectService(fn, resources, { table: 'endpoint', blobs: NO_BLOBS });
       functions.set(name, fn);

@@ -5,7 +5,8 @@ import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { FALLBACK_HANDLER, ROUTES, type Route } from '../lambdas/api/routes';
+import type { FrameEndpointName } from '../lambdas/api/frame-routes';
+import { type ApiEndpointName, FALLBACK_HANDLER, ROUTES, type Route } from '../lambdas/api/routes';
 import { protectHttpApi } from './http-api-protection';
 import { ServiceFunction } from './service-function';
 import {
@@ -25,7 +26,8 @@ import {
 export const API_THROTTLE = { rate: 500, burst: 1000 } as const;
 
 /** Handler module of an endpoint, relative to the repository root. */
-export const handlerEntry = (name: string): string => `lambdas/hosts/aws/functions/${name}.ts`;
+export const handlerEntry = (name: ApiEndpointName | FrameEndpointName): string =>
+  `lambdas/hosts/aws/functions/${name}.ts`;
 
 /** Uploads keep PDFs; no other endpoint reads or writes blobs (they answer from the table). */
 const blobAccessOf = (route: Route): BlobAccess => (route.upload ? UPLOAD_BLOBS : NO_BLOBS);
@@ -41,7 +43,7 @@ export class ServiceApi extends Construct {
     super(scope, id);
     const functions = new Map<string, ServiceFunction>();
     const endpointFunction = (
-      name: string,
+      name: ApiEndpointName,
       description: string,
       blobAccess: BlobAccess,
       readsPdfs = false,
@@ -67,8 +69,7 @@ export class ServiceApi extends Construct {
         blobAccessOf(route),
         route.upload,
       );
-      // The one function that may sign access tokens.
-      if (route.name === 'token') issuesAccessTokens(fn, resources);
+      if (route.issuesAccessTokens) issuesAccessTokens(fn, resources);
       if (route.upload) {
         useStateMachines(fn, stateMachines);
         endsReviewWaits(fn, stateMachines);

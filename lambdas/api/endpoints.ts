@@ -8,18 +8,17 @@ import { getClient } from './get-client';
 import { getContractReview } from './get-contract-review';
 import { getOnboarding } from './get-onboarding';
 import type { Endpoint, RouteTable } from './http/endpoint';
-import { API_ROUTER } from './http/router';
 import { listClients } from './list-clients';
 import { listContractReviews } from './list-contract-reviews';
 import { notFound } from './not-found';
 import { openapi } from './openapi';
-import { FALLBACK_HANDLER } from './routes';
+import { type ApiEndpointName, FALLBACK_HANDLER, ROUTES } from './routes';
 import { token } from './token';
 
 /** The ports of every `/v1` endpoint: a host that serves them all (the upload ingest service, the local stack) gives these. */
 export type ApiPorts = CommonPorts & Pick<Ports, 'tokenIssuer' | 'tokenVerifier' | 'pdfs'>;
 
-export const ENDPOINTS: Readonly<Record<string, Endpoint<ApiPorts>>> = {
+export const ENDPOINTS: Readonly<Record<ApiEndpointName, Endpoint<ApiPorts>>> = {
   token,
   'create-onboarding-session': createOnboardingSession,
   'get-onboarding': getOnboarding,
@@ -34,8 +33,8 @@ export const ENDPOINTS: Readonly<Record<string, Endpoint<ApiPorts>>> = {
 };
 
 /** The `/v1` API as the hosts route it. */
-export const API_ENDPOINTS: RouteTable<ApiPorts> = {
-  router: API_ROUTER,
+export const API_ENDPOINTS: RouteTable<ApiEndpointName, ApiPorts> = {
+  routes: ROUTES,
   endpoints: ENDPOINTS,
   fallback: FALLBACK_HANDLER,
 };

@@ -2,18 +2,17 @@
 
 import type { CommonPorts, Ports } from '../core/ports';
 import { frameNotFound } from './frame-not-found';
-import { FRAME_FALLBACK_HANDLER, FRAME_ROUTES } from './frame-routes';
+import { FRAME_FALLBACK_HANDLER, FRAME_ROUTES, type FrameEndpointName } from './frame-routes';
 import { frameSaveDraft } from './frame-save-draft';
 import { frameShowForm } from './frame-show-form';
 import { frameSubmitForm } from './frame-submit-form';
 import type { RouteTable } from './http/endpoint';
-import { createRouter } from './http/router';
 
 /** The ports of every frame API endpoint. */
 export type FramePorts = CommonPorts & Pick<Ports, 'answerVault'>;
 
-export const FRAME_ENDPOINTS: RouteTable<FramePorts> = {
-  router: createRouter(FRAME_ROUTES),
+export const FRAME_ENDPOINTS: RouteTable<FrameEndpointName, FramePorts> = {
+  routes: FRAME_ROUTES,
   endpoints: {
     'frame-show-form': frameShowForm,
     'frame-save-draft': frameSaveDraft,

@@ -1,9 +1,12 @@
-// api -> the nine endpoints of the interface and its OpenAPI document: one handler module each (`lambdas/api/<name>.ts`,
-// exporting `handler`). The CDK app routes each to its own Lambda; the local stack to the same module.
+// api -> the nine endpoints of the interface and its OpenAPI document, one typed declaration each: its
+// name (the endpoint's module `lambdas/api/<name>.ts`, and its function's entry
+// `lambdas/hosts/aws/functions/<name>.ts`), method, path and what its function is given. The router
+// (http/app.ts), the endpoint registry (endpoints.ts, keyed by these names: a misspelt or missing one is
+// a compile error) and the CDK wiring (lib/service-api.ts) are derived from it.
 
-export interface Route {
-  /** The handler module's file name, without `.ts`. */
-  readonly name: string;
+export interface Route<Name extends string = string> {
+  /** The endpoint's module and its function's entry, by file name without `.ts`. */
+  readonly name: Name;
   readonly method: 'GET' | 'POST' | 'PUT';
   /** API Gateway route path, `{id}` for a path parameter. */
   readonly path: string;
@@ -11,10 +14,12 @@ export interface Route {
   readonly upload?: true;
   /** Answered to anyone, whatever credential is sent or none (the OpenAPI document). */
   readonly public?: true;
+  /** The one endpoint that signs access tokens: only its function is given the signing key. */
+  readonly issuesAccessTokens?: true;
 }
 
-export const ROUTES: readonly Route[] = [
-  { name: 'token', method: 'POST', path: '/v1/token' },
+const DECLARED = [
+  { name: 'token', method: 'POST', path: '/v1/token', issuesAccessTokens: true },
   { name: 'create-onboarding-session', method: 'POST', path: '/v1/clients/onboardings/sessions' },
   { name: 'get-onboarding', method: 'GET', path: '/v1/clients/onboardings/{id}' },
   { name: 'get-client', method: 'GET', path: '/v1/clients/{id}' },
@@ -29,7 +34,12 @@ export const ROUTES: readonly Route[] = [
     upload: true,
   },
   { name: 'openapi', method: 'GET', path: '/v1/openapi.json', public: true },
-];
+] as const satisfies readonly Route[];
+
+export const ROUTES: readonly Route<(typeof DECLARED)[number]['name']>[] = DECLARED;
 
 /** The handler module that answers every other path and method: 404 `not_found` or 405 `method_not_allowed`. */
-export const FALLBACK_HANDLER = 'not-found';
+export const FALLBACK_HANDLER = 'not-found' as const;
+
+/** The name of every `/v1` endpoint, the fallback included. */
+export type ApiEndpointName = (typeof ROUTES)[number]['name'] | typeof FALLBACK_HANDLER;

@@ -69,8 +69,8 @@ const serveFile = (
 const isRead = (request: IncomingMessage): boolean => request.method === 'GET' || request.method === 'HEAD';
 
 /** The frame address of one environment: its files, and the frame API under `/api/`. */
-export const frameListener = (services: Services, stage: string, files: FrameFiles): RequestListener => {
-  const api = apiListener(services, stage, FRAME_ENDPOINTS);
+export const frameListener = (services: Services, files: FrameFiles): RequestListener => {
+  const api = apiListener(services, FRAME_ENDPOINTS);
   return (request, response) => {
     const { pathname } = requestTarget(request.url);
     if (pathname === '/api' || pathname.startsWith('/api/')) return api(request, response);

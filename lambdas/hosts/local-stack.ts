@@ -96,20 +96,15 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
         localMcpListener(config, dynamo, services, environment),
         withLoader(
           loaderFile(onboarding, frameUrls[environment]),
-          apiListener(services[environment], environment, API_ENDPOINTS),
+          apiListener(services[environment], API_ENDPOINTS),
         ),
       );
     // The API and frame addresses answer HTTP faults in the API's JSON shape; the pages, in the parser's.
     const hosts: Array<[string, number, RequestListener, 'json'?]> = [
       ['production API', PORT_OFFSETS.productionApi, api('production'), 'json'],
       ['sandbox API', PORT_OFFSETS.sandboxApi, api('sandbox'), 'json'],
-      [
-        'production frame',
-        PORT_OFFSETS.productionFrame,
-        frameListener(services.production, 'production', files),
-        'json',
-      ],
-      ['sandbox frame', PORT_OFFSETS.sandboxFrame, frameListener(services.sandbox, 'sandbox', files), 'json'],
+      ['production frame', PORT_OFFSETS.productionFrame, frameListener(services.production, files), 'json'],
+      ['sandbox frame', PORT_OFFSETS.sandboxFrame, frameListener(services.sandbox, files), 'json'],
       ['production pages', PORT_OFFSETS.productionPages, pagesListener(services.production.ports.blobs)],
       ['sandbox pages', PORT_OFFSETS.sandboxPages, pagesListener(services.sandbox.ports.blobs)],
       ['portal', PORT_OFFSETS.portal, await localPortal(config, dynamo, services)],

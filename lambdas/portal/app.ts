@@ -21,7 +21,7 @@ import type { Clock } from '../core/ports';
 import { newRequestId } from '../core/request-ids';
 import { matchRoute, PORTAL_ROUTES, type PortalCore } from './api-routes';
 import { type CookiePolicy, readCookies, sessionCookieName, setCookie, signInCookieName } from './cookies';
-import type { PortalAnswer, PortalRequest } from './http';
+import type { PortalAnswer, PortalApp, PortalRequest } from './http';
 import { type PortalSignIn, SignInFailed } from './sign-in';
 
 export interface PortalBackend {
@@ -64,7 +64,7 @@ const redirect = (location: string, cookies: string[] = []): PortalAnswer => ({
 
 const isChange = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
 
-export const portalApp = (backend: PortalBackend) => {
+export const portalApp = (backend: PortalBackend): PortalApp => {
   const sessionCookie = sessionCookieName(backend.cookies);
   const signInCookie = signInCookieName(backend.cookies);
 
@@ -229,5 +229,3 @@ export const portalApp = (backend: PortalBackend) => {
     }
   };
 };
-
-export type PortalApp = ReturnType<typeof portalApp>;

@@ -10,7 +10,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { fontPackageRoot } from '../../frontend/pages/text-layer-font';
 import { TEXT_LAYER_FONT_DATA } from '../../frontend/pages/text-layer-font-data';
 import { CJK_FACE_FILE, CJK_FACE_PACKAGE } from '../../lambdas/adapters/pdf/cjk-face-file';
-import { ROUTES } from '../../lambdas/api/routes';
+import { FALLBACK_HANDLER, ROUTES } from '../../lambdas/api/routes';
 import { RENDER_CONTRACTS, WORKERS } from '../../lib/contract-pipeline';
 import { fromRoot } from '../../lib/paths';
 import { handlerEntry } from '../../lib/service-api';
@@ -91,7 +91,9 @@ describe('CDK app', () => {
   ];
 
   it('has a handler module for every endpoint, the fallback, every worker, the render and delivery consumers, the hand-back, the fan-out and the re-drive', () => {
-    const entries = [...ROUTES.map((route) => route.name), 'not-found'].map(handlerEntry);
+    const entries = [...ROUTES.map((route) => route.name), FALLBACK_HANDLER].map((name) =>
+      handlerEntry(name),
+    );
     for (const entry of [...entries, ...WORKERS.map((worker) => worker.entry), ...OTHER_ENTRIES]) {
       expect([entry, existsSync(fromRoot(entry))]).toEqual([entry, true]);
     }

@@ -686,7 +686,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       const startedBy = (name: string): readonly RunKind[] => {
         if (name === REDRIVE) return kinds;
         if (name === FAN_OUT || name === DELIVER) return ['delivery'];
-        return uploads.includes(name) ? ['contract'] : [];
+        return (uploads as readonly string[]).includes(name) ? ['contract'] : [];
       };
       const settingsOf = (kinds: readonly RunKind[]) =>
         Object.fromEntries(kinds.map((kind) => [STATE_MACHINE_SETTINGS[kind], machineRef(kind)]));

@@ -33,6 +33,7 @@ export const LAYERS: readonly Layer[] = [
     mayImport: [
       'lambdas/core',
       'lambdas/api/http/answer.ts',
+      'lambdas/api/http/body.ts',
       'lambdas/api/http/cookies.ts',
       'frontend/portal/served-files.ts',
       OIDC_DISCOVERY,

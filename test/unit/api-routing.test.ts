@@ -5,7 +5,7 @@ import { ENDPOINTS } from '../../lambdas/api/endpoints';
 import { FRAME_ENDPOINTS } from '../../lambdas/api/frame-endpoints';
 import { FRAME_FALLBACK_HANDLER, FRAME_ROUTES } from '../../lambdas/api/frame-routes';
 import { matchRoute, methodsAllowed } from '../../lambdas/api/http/router';
-import { FALLBACK_HANDLER, ROUTES } from '../../lambdas/api/routes';
+import { type ApiEndpointName, FALLBACK_HANDLER, ROUTES } from '../../lambdas/api/routes';
 
 test('every route has its handler module and an endpoint of the same name, and nothing else is registered', () => {
   for (const route of ROUTES) {
@@ -51,10 +51,18 @@ test('the frame API: every route has its handler module and endpoint; its router
   expect(Object.keys(FRAME_ENDPOINTS.endpoints).sort()).toEqual(
     [...FRAME_ROUTES.map((r) => r.name), FRAME_FALLBACK_HANDLER].sort(),
   );
-  expect(FRAME_ENDPOINTS.router.match('GET', '/api/form')?.route.name).toBe('frame-show-form');
-  expect(FRAME_ENDPOINTS.router.match('PUT', '/api/draft')?.route.name).toBe('frame-save-draft');
-  expect(FRAME_ENDPOINTS.router.match('POST', '/api/submit')?.route.name).toBe('frame-submit-form');
-  expect(FRAME_ENDPOINTS.router.match('GET', '/v1/clients')).toBeNull();
+  expect(FRAME_ENDPOINTS.routes).toBe(FRAME_ROUTES);
   expect(matchRoute('GET', '/api/form')).toBeNull();
-  expect(FRAME_ENDPOINTS.router.methodsAllowed('/api/draft')).toEqual(['PUT']);
+});
+
+test('a name is one the routes declare: a misspelt one does not compile, and each has its function entry', () => {
+  // @ts-expect-error a name no route declares (tsc -p . fails when it compiles)
+  const misspelt: ApiEndpointName = 'get-clients';
+  expect(Object.keys(ENDPOINTS)).not.toContain(misspelt);
+  for (const name of [...ROUTES, ...FRAME_ROUTES].map((route) => route.name))
+    expect([
+      name,
+      existsSync(fileURLToPath(new URL(`../../lambdas/hosts/aws/functions/${name}.ts`, import.meta.url))),
+    ]).toEqual([name, true]);
+  expect(ROUTES.filter((route) => route.issuesAccessTokens).map((route) => route.name)).toEqual(['token']);
 });

@@ -71,7 +71,7 @@ test('the record of an accepted call is written before the handler returns', asy
   expect(result.statusCode).toBe(200);
   expect(written).toEqual([
     expect.objectContaining({
-      id: result.headers?.['Service-Request-Id'],
+      id: result.headers?.['service-request-id'],
       method: 'GET',
       path: '/v1/clients',
       status: 200,
@@ -173,7 +173,7 @@ describe('with the after-response extension', () => {
       );
       // At each ask, what was written: nothing at init, the call's record when it let the instance go.
       expect(api.asks).toEqual([0, 1]);
-      expect(written[0]).toMatchObject({ id: result.headers?.['Service-Request-Id'], status: 200 });
+      expect(written[0]).toMatchObject({ id: result.headers?.['service-request-id'], status: 200 });
     } finally {
       api.close();
     }

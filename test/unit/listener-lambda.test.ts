@@ -1,19 +1,17 @@
-// unit -> a Node HTTP listener as a Lambda behind API Gateway behind CloudFront (lambdas/hosts/aws/
+// unit -> a Node HTTP listener behind the one Lambda adapter behind CloudFront (lambdas/hosts/aws/
 // listener-lambda.ts), as the identity provider's function runs: the listener sees the public host and
 // https, the viewer's address CloudFront added (not what the client claimed), the cookies, the query and
-// the body; each Set-Cookie comes back apart and the body whole. A listener whose build fails is built
-// again on the next event.
+// the body; each Set-Cookie comes back apart and the body whole. A listener whose build fails is answered
+// 500 in the API's shape and built again on the next event.
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { describe, expect, test } from '@jest/globals';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { listenerLambda, viewerAddress } from '../../lambdas/hosts/aws/listener-lambda';
+import { apiGatewayEvent, type EventOverrides } from '../support/api-gateway-event';
 
-const event = (overrides: Partial<APIGatewayProxyEventV2> & { method?: string }): APIGatewayProxyEventV2 => {
-  const { method = 'POST', ...rest } = overrides;
-  return {
-    version: '2.0',
-    routeKey: '$default',
+const event = (overrides: EventOverrides): APIGatewayProxyEventV2 =>
+  apiGatewayEvent({
     rawPath: '/token',
     rawQueryString: 'a=1&b=two',
     headers: {
@@ -23,22 +21,8 @@ const event = (overrides: Partial<APIGatewayProxyEventV2> & { method?: string })
       'x-forwarded-proto': 'https',
     },
     cookies: ['_session=one', '_interaction=two'],
-    requestContext: {
-      accountId: '1',
-      apiId: 'abc',
-      domainName: 'abc.execute-api.eu-west-1.amazonaws.com',
-      domainPrefix: 'abc',
-      http: { method, path: '/token', protocol: 'HTTP/1.1', sourceIp: '130.176.0.1', userAgent: 'agent' },
-      requestId: 'r1',
-      routeKey: '$default',
-      stage: '$default',
-      time: '26/Nov/2026:07:00:00 +0000',
-      timeEpoch: 0,
-    },
-    isBase64Encoded: false,
-    ...rest,
-  };
-};
+    ...overrides,
+  });
 
 /** Echoes what it was given as JSON, with two cookies of its own. */
 const echo: RequestListener = (request: IncomingMessage, response: ServerResponse) => {
@@ -61,8 +45,7 @@ const echo: RequestListener = (request: IncomingMessage, response: ServerRespons
   });
 };
 
-const decoded = (body: string | undefined): unknown =>
-  JSON.parse(Buffer.from(body ?? '', 'base64').toString('utf8'));
+const decoded = (body: string | undefined): unknown => JSON.parse(body ?? '');
 
 describe('listenerLambda', () => {
   test('hands the listener the public address, the viewer, the cookies, query and body, and returns its answer', async () => {
@@ -71,7 +54,7 @@ describe('listenerLambda', () => {
     expect(result.statusCode).toBe(200);
     expect(result.cookies).toEqual(['a=1; Path=/; HttpOnly', 'b=2; Path=/auth']);
     expect(result.headers?.['content-type']).toBe('application/json');
-    expect(result.isBase64Encoded).toBe(true);
+    expect(result.isBase64Encoded).toBe(false);
     expect(decoded(result.body)).toEqual({
       method: 'POST',
       url: '/token?a=1&b=two',
@@ -100,7 +83,9 @@ describe('listenerLambda', () => {
       if (builds === 1) throw new Error('the table is not there yet');
       return echo;
     }, 'https://id.example.com');
-    await expect(handler(event({}))).rejects.toThrow('the table is not there yet');
+    const failed = await handler(event({}));
+    expect(failed.statusCode).toBe(500);
+    expect(JSON.parse(failed.body ?? '')).toMatchObject({ error: { code: 'internal_error' } });
     expect((await handler(event({}))).statusCode).toBe(200);
     expect(builds).toBe(2);
   });

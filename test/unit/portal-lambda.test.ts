@@ -1,38 +1,26 @@
-// unit -> the portal's backend as a Lambda behind API Gateway (lambdas/hosts/aws/portal-services.ts
+// unit -> the portal's backend behind the one Lambda adapter (lambdas/hosts/aws/portal-services.ts
 // `portalLambda`), given an app that echoes what it was handed: method, path, query, headers with the
 // cookies joined, and the body (text or base64) reach it as a PortalRequest; its cookies come back apart
-// and bytes as base64; a body over the portal's limit is refused before the app is built.
+// and a binary answer as base64; a body over the portal's limit is refused before the app is built.
 import { describe, expect, test } from '@jest/globals';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { portalLambda } from '../../lambdas/hosts/aws/portal-services';
-import type { PortalApp } from '../../lambdas/portal/app';
-import { MAX_BODY_BYTES, type PortalAnswer, type PortalRequest } from '../../lambdas/portal/http';
+import {
+  MAX_BODY_BYTES,
+  type PortalAnswer,
+  type PortalApp,
+  type PortalRequest,
+} from '../../lambdas/portal/http';
+import { apiGatewayEvent, type EventOverrides } from '../support/api-gateway-event';
 
-const event = (overrides: Partial<APIGatewayProxyEventV2> & { method?: string }): APIGatewayProxyEventV2 => {
-  const { method = 'POST', ...rest } = overrides;
-  return {
-    version: '2.0',
-    routeKey: '$default',
+const event = (overrides: EventOverrides): APIGatewayProxyEventV2 =>
+  apiGatewayEvent({
     rawPath: '/api/sandbox/api-keys',
     rawQueryString: 'limit=2&starting_after=key_1',
     headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': 'csrf' },
     cookies: ['__Host-portal_session=s', 'other=o'],
-    requestContext: {
-      accountId: '1',
-      apiId: 'api',
-      domainName: 'api.execute-api.eu-west-1.amazonaws.com',
-      domainPrefix: 'api',
-      http: { method, path: '/api', protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 'agent' },
-      requestId: 'r1',
-      routeKey: '$default',
-      stage: '$default',
-      time: '26/Nov/2026:07:00:00 +0000',
-      timeEpoch: 0,
-    },
-    isBase64Encoded: false,
-    ...rest,
-  };
-};
+    ...overrides,
+  });
 
 const seen: PortalRequest[] = [];
 let builds = 0;
@@ -40,11 +28,12 @@ const echo = async (): Promise<PortalApp> => {
   builds += 1;
   return async (request: PortalRequest): Promise<PortalAnswer> => {
     seen.push(request);
+    const bytes = request.path === '/api/bytes';
     return {
       status: 201,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': bytes ? 'application/octet-stream' : 'application/json' },
       cookies: ['a=1; HttpOnly', 'b=2; HttpOnly'],
-      body: request.path === '/api/bytes' ? new Uint8Array([0, 255]) : JSON.stringify({ ok: true }),
+      body: bytes ? new Uint8Array([0, 255]) : JSON.stringify({ ok: true }),
     };
   };
 };

@@ -9,6 +9,13 @@ export interface HttpAnswer {
   body: string;
 }
 
+/** An answer as a web-standard Response, what the adapters send; a 204 or 304 has no body. */
+export const responseOf = (answer: HttpAnswer): Response =>
+  new Response(answer.status === 204 || answer.status === 304 ? null : answer.body, {
+    status: answer.status,
+    headers: answer.headers,
+  });
+
 export const jsonAnswer = (
   requestId: string,
   status: number,

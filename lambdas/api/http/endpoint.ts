@@ -1,16 +1,16 @@
 // api -> an endpoint is one function from a request and the environment's services to an answer.
-// `endpoint()` wraps it once for every host: `run` (in-process, streaming bodies) and `handle` (an API
-// Gateway event, in a Lambda or the local stack's API host); the host passes the services it built. Once
-// answered, a call whose credential the core accepted goes to the request history's recorder.
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+// `endpoint()` wraps it once for every host: its `run` answers the one request model (request.ts) that
+// the router (app.ts, locally and in the upload ingest service) or the Lambda adapter (deployed) hands
+// it, with the services the host built. Once answered, a call whose credential the core accepted goes to
+// the request history's recorder.
 import { log, withLogKeys } from '../../core/log';
 import { REQUEST_MESSAGE } from '../../core/log-lines';
 import type { Ports } from '../../core/ports';
 import { newRequestId } from '../../core/request-ids';
 import type { Services } from '../../core/services';
+import type { Route } from '../routes';
 import { clientGoneAnswer, errorAnswer, type HttpAnswer, jsonAnswer } from './answer';
-import { type ApiRequest, fromApiGatewayEvent } from './request';
-import type { Router } from './router';
+import type { ApiRequest } from './request';
 
 export interface Reply {
   status: number;
@@ -25,27 +25,19 @@ export type EndpointFunction<P> = (request: ApiRequest, services: Services<P>) =
 export type AnsweringPorts = Pick<Ports, 'clock' | 'apiRequestRecorder'>;
 
 /**
- * An endpoint over the ports `P` it calls (`AnsweringPorts` among them); by default, any. Its members
- * are properties, not methods, so that a host's services are checked against `P` strictly.
+ * An endpoint over the ports `P` it calls (`AnsweringPorts` among them); by default, any. Its member is a
+ * property, not a method, so that a host's services are checked against `P` strictly.
  */
 export interface Endpoint<P = Ports> {
-  /** Answers a request read by the host (the local stack and the upload service stream bodies). */
+  /** Answers a request (a body streams when the host streams it: the upload routes). */
   run: (request: ApiRequest, services: Services<P>) => Promise<HttpAnswer>;
-  /**
-   * Answers the event API Gateway hands a Lambda (payload format 2.0); `services` is asked inside, so
-   * that a composition root that cannot be built is answered like any fault (500, in the API's shape).
-   */
-  handle: (
-    event: APIGatewayProxyEventV2,
-    services: () => Promise<Services<P>>,
-  ) => Promise<APIGatewayProxyStructuredResultV2>;
 }
 
 /** One API's routes and their endpoints by name, with the endpoint that answers everything else. */
-export interface RouteTable<P = Ports> {
-  router: Router;
-  endpoints: Readonly<Record<string, Endpoint<P>>>;
-  fallback: string;
+export interface RouteTable<Name extends string = string, P = Ports> {
+  routes: readonly Route<Name>[];
+  endpoints: Readonly<Record<Name, Endpoint<P>>>;
+  fallback: Name;
 }
 
 export const endpoint = <P>(fn: EndpointFunction<P>): Endpoint<P & AnsweringPorts> => {
@@ -94,18 +86,7 @@ export const endpoint = <P>(fn: EndpointFunction<P>): Endpoint<P & AnsweringPort
       });
     return result;
   };
-  return {
-    run,
-    handle: async (event, services) => {
-      let answer: HttpAnswer;
-      try {
-        answer = await run(fromApiGatewayEvent(event), await services());
-      } catch (error) {
-        answer = errorAnswer(newRequestId(), error);
-      }
-      return { statusCode: answer.status, headers: answer.headers, body: answer.body };
-    },
-  };
+  return { run };
 };
 
 export const ok = (body: unknown, status = 200): Reply => ({ status, body });

@@ -9,11 +9,14 @@ import type {
   SQSBatchResponse,
   SQSEvent,
 } from 'aws-lambda';
+import { responseOf } from '../../api/http/answer';
 import type { AnsweringPorts, Endpoint } from '../../api/http/endpoint';
+import { fromRequest } from '../../api/http/request';
 import { setPersistentLogKeys } from '../../core/log';
 import type { Services } from '../../core/services';
 import type { Worker } from '../../workers/worker';
 import { type AfterResponse, registerAfterResponse } from './after-response';
+import { lambdaHandler } from './lambda-adapter';
 import { type AwsWiringArg, awsServices } from './services';
 
 // Every line this function logs names it (Lambda's JSON log format carries its lines as they are).
@@ -60,12 +63,14 @@ export const endpointHandler =
     context?: Pick<Context, 'awsRequestId'>,
   ): Promise<APIGatewayProxyStructuredResultV2> => {
     let built: Services<P> | undefined;
+    // API Gateway matched the route: its path parameters are the event's. `services` is asked inside, so
+    // that a composition root that cannot be built is answered like any fault (500, in the API's shape).
+    const serve = lambdaHandler(async (request, matched) => {
+      built = await services();
+      return responseOf(await endpoint.run(fromRequest(request, matched.pathParameters ?? {}), built));
+    });
     try {
-      const result = await endpoint.handle(event, async () => {
-        built = await services();
-        return built;
-      });
-      return result;
+      return await serve(event, context as Context | undefined);
     } finally {
       const flushed = built ? built.ports.apiRequestRecorder.flush() : Promise.resolve();
       // Every invocation is handed over, written or not: the extension waits for each.

@@ -1,10 +1,11 @@
-// host -> a Node HTTP listener (oidc-provider's Koa app and the identity provider's pages) as a Lambda behind
-// API Gateway (HTTP API, payload 2.0) behind CloudFront. The listener runs on a loopback server of the
-// instance's own, started on first use, and each event is sent to it as a request, as a Lambda web adapter
-// would: the listener keeps the `IncomingMessage`/`ServerResponse` it was written for, unchanged.
+// host -> a Node HTTP listener (oidc-provider's Koa app and the identity provider's pages) behind the one
+// Lambda adapter (lambda-adapter.ts), behind CloudFront. oidc-provider is written for Node's
+// `IncomingMessage`/`ServerResponse`, not for a fetch handler, so the listener runs unchanged on a
+// loopback server of the instance's own, started on first use, and each Request is replayed to it, as a
+// Lambda web adapter would.
 import { createServer, type IncomingHttpHeaders, type RequestListener, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { type LambdaHandler, lambdaHandler } from './lambda-adapter';
 
 /** The loopback port `listener` answers on, started once per instance. */
 const startLoopback = (listener: RequestListener): Promise<number> =>
@@ -28,12 +29,11 @@ export const viewerAddress = (forwardedFor: string | undefined): string | undefi
   return entries.length >= 2 ? entries.at(-2) : entries.at(-1);
 };
 
-const headersOf = (event: APIGatewayProxyEventV2, publicOrigin: URL): Record<string, string> => {
+const headersOf = (sent: Request, publicOrigin: URL): Record<string, string> => {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(event.headers ?? {}))
-    if (value !== undefined) headers[name.toLowerCase()] = value;
-  // API Gateway joins repeated headers with commas, except cookies, which it passes apart.
-  if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
+  sent.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
   // The listener sees the public address (CloudFront does not pass Host on) and one proxy before it.
   headers.host = publicOrigin.host;
   headers['x-forwarded-proto'] = publicOrigin.protocol.replace(':', '');
@@ -43,27 +43,54 @@ const headersOf = (event: APIGatewayProxyEventV2, publicOrigin: URL): Record<str
   return headers;
 };
 
-const resultOf = (
-  status: number,
-  headers: IncomingHttpHeaders,
-  body: Buffer,
-): APIGatewayProxyStructuredResultV2 => {
-  const single: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers))
-    if (name !== 'set-cookie' && name !== 'connection' && name !== 'transfer-encoding' && value !== undefined)
-      single[name] = Array.isArray(value) ? value.join(', ') : value;
-  const cookies = headers['set-cookie'] ?? [];
-  return {
-    statusCode: status,
-    headers: single,
-    ...(cookies.length > 0 && { cookies }),
-    body: body.toString('base64'),
-    isBase64Encoded: true,
-  };
+const responseOf = (status: number, headers: IncomingHttpHeaders, body: Buffer): Response => {
+  const answer = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || name === 'connection' || name === 'transfer-encoding') continue;
+    for (const one of Array.isArray(value) ? value : [value]) answer.append(name, one);
+  }
+  return new Response(status === 204 || status === 304 ? null : new Uint8Array(body), {
+    status,
+    headers: answer,
+  });
+};
+
+/** `sent` replayed to the listener on `port`, its answer read whole (a Lambda's answer is buffered). */
+const replay = async (sent: Request, port: number, publicOrigin: URL): Promise<Response> => {
+  const body = sent.body === null ? undefined : Buffer.from(await sent.arrayBuffer());
+  const headers = headersOf(sent, publicOrigin);
+  if (body) headers['content-length'] = String(body.length);
+  const url = new URL(sent.url);
+  return new Promise((resolve, reject) => {
+    // A connection per event: nothing is left open between events (the instance may be frozen).
+    const out = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: sent.method,
+        path: url.pathname + url.search,
+        headers,
+        agent: false,
+      },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () =>
+          resolve(responseOf(answer.statusCode ?? 502, answer.headers, Buffer.concat(chunks))),
+        );
+        answer.on('error', reject);
+      },
+    );
+    out.on('error', reject);
+    out.end(body);
+  });
 };
 
 /** A Lambda handler serving `listener` (built on first use by `build`) at `publicOrigin`. */
-export const listenerLambda = (build: () => Promise<RequestListener>, publicOrigin: string) => {
+export const listenerLambda = (
+  build: () => Promise<RequestListener>,
+  publicOrigin: string,
+): LambdaHandler => {
   const origin = new URL(publicOrigin);
   let port: Promise<number> | undefined;
   const loopback = (): Promise<number> => {
@@ -75,31 +102,5 @@ export const listenerLambda = (build: () => Promise<RequestListener>, publicOrig
       });
     return port;
   };
-  return async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
-    const target = await loopback();
-    const method = event.requestContext.http.method.toUpperCase();
-    const body =
-      event.body === undefined || method === 'GET' || method === 'HEAD'
-        ? undefined
-        : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
-    const headers = headersOf(event, origin);
-    if (body) headers['content-length'] = String(body.length);
-    const path = event.rawPath + (event.rawQueryString ? `?${event.rawQueryString}` : '');
-    return new Promise((resolve, reject) => {
-      // A connection per event: nothing is left open between events (the instance may be frozen).
-      const sent = request(
-        { host: '127.0.0.1', port: target, method, path, headers, agent: false },
-        (answer) => {
-          const chunks: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-          answer.on('end', () =>
-            resolve(resultOf(answer.statusCode ?? 502, answer.headers, Buffer.concat(chunks))),
-          );
-          answer.on('error', reject);
-        },
-      );
-      sent.on('error', reject);
-      sent.end(body);
-    });
-  };
+  return lambdaHandler(async (sent) => replay(sent, await loopback(), origin));
 };

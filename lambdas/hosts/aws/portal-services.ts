@@ -3,7 +3,6 @@
 // table, each environment's services, and the sign-in at the identity provider as the client `portal`,
 // whose secret only this function (and the provider) reads. Built once per instance.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { composeDirectory } from '../../adapters/compose';
 import { createDocumentClient } from '../../adapters/dynamodb';
@@ -12,11 +11,12 @@ import { DynamoDbPortalSessionStore } from '../../adapters/dynamodb/portal-sessi
 import { systemClock } from '../../adapters/system-clock';
 import { translateFault, translatingFaults } from '../../adapters/unavailable';
 import { PORTAL_CLIENT_ID, portalRedirectUri } from '../../identity-provider/portal-client';
-import { type PortalApp, portalApp } from '../../portal/app';
-import { MAX_BODY_BYTES, type PortalRequest } from '../../portal/http';
+import { portalApp } from '../../portal/app';
+import { type PortalApp, portalFetch } from '../../portal/http';
 import { PortalSignIn } from '../../portal/sign-in';
 import { builtOnFirstUse } from './built-on-first-use';
 import { BOTH_ENVIRONMENTS_SETTINGS, bothEnvironments, setting } from './environment-services';
+import { lambdaHandler } from './lambda-adapter';
 
 const PortalConfig = z.object({
   /** The portal's own https address: the only origin a change may come from. */
@@ -69,43 +69,8 @@ const portal = builtOnFirstUse(() =>
   }),
 );
 
-const TOO_LARGE = JSON.stringify({
-  error: { code: 'payload_too_large', message: `The portal reads bodies of up to ${MAX_BODY_BYTES} bytes.` },
-});
-
-/** A portal's backend (built on first use) as a Lambda handler (API Gateway HTTP API, payload 2.0). */
-export const portalLambda =
-  (app: () => Promise<PortalApp>) =>
-  async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
-    const body =
-      event.body === undefined ? '' : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
-    if (body.length > MAX_BODY_BYTES)
-      return {
-        statusCode: 413,
-        headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
-        body: TOO_LARGE,
-      };
-    const headers: Record<string, string | undefined> = {};
-    for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
-    // API Gateway joins repeated headers with commas, except cookies, which it passes apart.
-    if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
-    const request: PortalRequest = {
-      method: event.requestContext.http.method.toUpperCase(),
-      path: event.rawPath,
-      query: new URLSearchParams(event.rawQueryString ?? ''),
-      headers,
-      body: body.toString('utf8'),
-    };
-    const answer = await (await app())(request);
-    const binary = typeof answer.body !== 'string';
-    return {
-      statusCode: answer.status,
-      headers: answer.headers,
-      ...(answer.cookies.length > 0 && { cookies: answer.cookies }),
-      body: binary ? Buffer.from(answer.body).toString('base64') : (answer.body as string),
-      isBase64Encoded: binary,
-    };
-  };
+/** A portal's backend (built on first use) behind the one Lambda adapter. */
+export const portalLambda = (app: () => Promise<PortalApp>) => lambdaHandler(portalFetch(app));
 
 /** The deployed portal's backend. */
 export const portalHandler = portalLambda(portal);

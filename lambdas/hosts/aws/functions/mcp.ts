@@ -1,9 +1,10 @@
-// host -> the function of the MCP server (`/mcp` and its protected resource metadata) on one API address.
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { fetchLambda } from '../fetch-lambda';
+// host -> the function of the MCP server (`/mcp` and its protected resource metadata) on one API address,
+// at the public address clients use (the API's CloudFront front, not API Gateway's own).
+import { atOrigin } from '../../http/fetch-handler';
+import { lambdaHandler } from '../lambda-adapter';
 import { awsMcpServer } from '../mcp-services';
 
-export const handler = async (event: APIGatewayProxyEventV2) => {
+export const handler = lambdaHandler(async (request) => {
   const { handle, origin } = await awsMcpServer();
-  return fetchLambda(handle, origin)(event);
-};
+  return handle(atOrigin(request, origin));
+});

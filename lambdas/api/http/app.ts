@@ -1,0 +1,98 @@
+// api -> the one router of an API's route table (`routes.ts`, `frame-routes.ts`), on Hono: each route to
+// its endpoint with the path parameters it names, decoded; every other method and path to the table's
+// fallback (404 `not_found`, 405 `method_not_allowed`). An ordinary route takes its body whole, up to
+// API Gateway's limit; an upload route streams its body into the endpoint.
+import { Hono } from 'hono';
+import { ServiceError } from '../../core/errors';
+import { newRequestId } from '../../core/request-ids';
+import type { Services } from '../../core/services';
+import type { Route } from '../routes';
+import { errorAnswer, responseOf } from './answer';
+import { readBodyUpTo } from './body';
+import type { Endpoint, RouteTable } from './endpoint';
+import { fromRequest } from './request';
+
+/** API Gateway's own limit on a request body. */
+export const API_GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+
+/** A path segment decoded, or null when its percent-encoding is malformed or not UTF-8 (`%zz`, `%c0%af`). */
+const decodeSegment = (segment: string): string | null => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+};
+
+/** `{id}` as Hono writes it, `:id`. */
+const honoPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * The route's parameters in `path`, each decoded from its own segment (a route's parameters are whole
+ * segments); null when one cannot be decoded, which no id can be.
+ */
+const parametersOf = (route: Route, path: string): Record<string, string> | null => {
+  const names = route.path.split('/');
+  const segments = path.split('/');
+  const parameters: Record<string, string> = {};
+  for (const [index, name] of names.entries()) {
+    const named = /^\{(\w+)\}$/.exec(name)?.[1];
+    if (named === undefined) continue;
+    const value = decodeSegment(segments[index] ?? '');
+    if (value === null) return null;
+    parameters[named] = value;
+  }
+  return parameters;
+};
+
+/** The request with its body read whole, or null when it passes API Gateway's limit. */
+const taken = async (request: Request): Promise<Request | null> => {
+  if (request.body === null) return request;
+  const { bytes, whole } = await readBodyUpTo(request, API_GATEWAY_MAX_BODY);
+  if (!whole) return null;
+  return new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
+};
+
+const TOO_LARGE = () =>
+  responseOf(
+    errorAnswer(
+      newRequestId(),
+      new ServiceError('payload_too_large', 'A request body here may be up to 10 MB.'),
+    ),
+  );
+
+/** `table` as one fetch handler over `services` (asked per request: a root that cannot be built is a 500). */
+export const apiApp = <Name extends string, P>(
+  table: RouteTable<Name, P>,
+  services: () => Promise<Services<P>>,
+): Hono => {
+  const app = new Hono();
+  const fallback = table.endpoints[table.fallback];
+  // Hono answers HEAD with a GET route; no route of the API takes HEAD, so the fallback answers it (405).
+  const answer = async (
+    endpoint: Endpoint<P>,
+    request: Request,
+    parameters: Record<string, string>,
+    upload: boolean,
+  ): Promise<Response> => {
+    const whole = upload ? request : await taken(request);
+    if (whole === null) return TOO_LARGE();
+    return responseOf(await endpoint.run(fromRequest(whole, parameters), await services()));
+  };
+  // Literal routes before parameterised ones, as API Gateway prefers the most specific.
+  const routes = [...table.routes].sort(
+    (a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0),
+  );
+  app.use('*', (c, next) => (c.req.method === 'HEAD' ? answer(fallback, c.req.raw, {}, false) : next()));
+  for (const route of routes) {
+    const endpoint = table.endpoints[route.name];
+    app.on(route.method, honoPath(route.path), (c) => {
+      const parameters = parametersOf(route, new URL(c.req.url).pathname);
+      return parameters === null
+        ? answer(fallback, c.req.raw, {}, false)
+        : answer(endpoint, c.req.raw, parameters, route.upload === true);
+    });
+  }
+  app.all('*', (c) => answer(fallback, c.req.raw, {}, false));
+  return app;
+};

@@ -1,0 +1,46 @@
+// host -> the one Node adapter: a web-standard handler served over Node HTTP (@hono/node-server), its
+// request body streaming as it arrives. An answer given before the body was read whole (401, 413, …)
+// closes the connection once what is still coming has been discarded, so the client reads the answer
+// instead of a reset.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { atOrigin, type FetchHandler, guarded } from './fetch-handler';
+
+/** How long an early answer waits for the rest of an unread body before closing. */
+const DRAIN_MS = 5_000;
+
+const closingEarly =
+  (listener: RequestListener): RequestListener =>
+  (request: IncomingMessage, response: ServerResponse) => {
+    const writeHead = response.writeHead;
+    response.writeHead = ((...args: Parameters<typeof writeHead>) => {
+      if (!request.complete) response.setHeader('Connection', 'close');
+      return writeHead.apply(response, args);
+    }) as typeof writeHead;
+    response.once('finish', () => {
+      if (request.complete || request.destroyed) return;
+      // Null once the client has gone; taken now, as Node detaches it from a finished exchange.
+      const socket = request.socket;
+      const hangUp = setTimeout(() => socket?.destroy(), DRAIN_MS).unref();
+      request.once('end', () => clearTimeout(hangUp));
+      // Nobody reads the rest: the body's stream (which pauses the request when its queue is full) lets go.
+      request.removeAllListeners('data');
+      request.resume();
+    });
+    return listener(request, response);
+  };
+
+/** `handle` as a Node listener; with `origin`, every request is at that address, whatever `Host` said. */
+export const nodeListener = (handle: FetchHandler, origin?: string): RequestListener => {
+  const safe = guarded(handle);
+  return closingEarly(
+    getRequestListener(
+      (request: Request) => safe(origin === undefined ? request : atOrigin(request, origin)),
+      {
+        hostname: 'localhost',
+        // The drain above is the one this service gives: its own bound, and `Connection: close`.
+        autoCleanupIncoming: false,
+      },
+    ) as RequestListener,
+  );
+};
