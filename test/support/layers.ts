@@ -45,11 +45,13 @@ export const LAYERS: readonly Layer[] = [
   { folder: 'frontend/pages', mayImport: ['lambdas/core'] },
   { folder: 'frontend/onboarding', mayImport: ['lambdas/core', 'frontend/build-output.ts'] },
   // The portal's pages talk to their backend over HTTP only; its build shares the front ends' helpers.
-  { folder: 'frontend/portal', mayImport: ['frontend/build-output.ts'] },
+  { folder: 'frontend/portal', mayImport: ['frontend/build-output.ts', 'frontend/look.ts'] },
   // What the front ends' builds share.
   { folder: 'frontend/build-output.ts', mayImport: [] },
+  // The one look of the pages people sign in to and work in.
+  { folder: 'frontend/look.ts', mayImport: [] },
   // The sign-in pages share the hosted pages' HTML escaping.
-  { folder: 'frontend/identity', mayImport: ['lambdas/core', 'frontend/pages/html.ts'] },
+  { folder: 'frontend/identity', mayImport: ['lambdas/core', 'frontend/pages/html.ts', 'frontend/look.ts'] },
   // The CDK app reads the route tables, the table schema and the built frontend; never a host or a worker.
   { folder: 'lib', mayImport: ['lambdas/core', 'lambdas/api', 'lambdas/adapters', 'frontend'] },
   // The operator tool sends contracts as an integrator does, through the typed client.
