@@ -6,6 +6,7 @@ import { API_KEY_PREFIX, hashSecret } from './auth';
 import { notFound } from './errors';
 import type { ApiKeyRecord, Scope } from './model';
 import type { Ports } from './ports';
+import type { ApiKeyJson, CreatedApiKeyJson, ListOf, RevokedApiKeyJson } from './shapes';
 import { readName } from './text';
 import { formatTime, formatTimeOrNull } from './time';
 
@@ -19,7 +20,7 @@ const checkEnvironment = (ports: Ports, scope: Scope): void => {
 };
 
 /** A key as lists show it: never the key, never its hash. */
-export const presentApiKey = (key: ApiKeyRecord) => ({
+export const presentApiKey = (key: ApiKeyRecord): ApiKeyJson => ({
   id: key.id,
   name: key.name,
   prefix: key.prefix,
@@ -34,7 +35,7 @@ export const presentApiKey = (key: ApiKeyRecord) => ({
  * Makes a key for the integration in this environment (its scope: `integrationScope` checks a person's
  * ids); `key` is the only time it is shown.
  */
-export const createApiKey = async (ports: Ports, scope: Scope, name?: string) => {
+export const createApiKey = async (ports: Ports, scope: Scope, name?: string): Promise<CreatedApiKeyJson> => {
   checkEnvironment(ports, scope);
   const keyName = name === undefined ? null : readName(name, "A key's name", 'Production server');
   const prefix = API_KEY_PREFIX[ports.environment];
@@ -56,14 +57,18 @@ export const createApiKey = async (ports: Ports, scope: Scope, name?: string) =>
 };
 
 /** The integration's keys in this environment, newest first, revoked ones included. */
-export const listApiKeys = async (ports: Ports, scope: Scope) => {
+export const listApiKeys = async (ports: Ports, scope: Scope): Promise<ListOf<ApiKeyJson>> => {
   checkEnvironment(ports, scope);
   const keys = await ports.apiKeys.listApiKeys(scope.integrationId);
   return { data: keys.map(presentApiKey) };
 };
 
 /** Revokes one of the organisation's keys; revoking it again answers the first revocation. */
-export const revokeApiKey = async (ports: Ports, organisationId: string, apiKeyId: string) => {
+export const revokeApiKey = async (
+  ports: Ports,
+  organisationId: string,
+  apiKeyId: string,
+): Promise<RevokedApiKeyJson> => {
   const key = await ports.apiKeys.getApiKey(apiKeyId);
   if (key === null || key.organisationId !== organisationId || key.environment !== ports.environment)
     throw notFound('API key');
