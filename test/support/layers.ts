@@ -43,8 +43,9 @@ export const LAYERS: readonly Layer[] = [
   { folder: 'lambdas/hosts', mayImport: ['lambdas', 'frontend'] },
   { folder: 'frontend/pages', mayImport: ['lambdas/core'] },
   { folder: 'frontend/onboarding', mayImport: ['lambdas/core', 'frontend/build-output.ts'] },
-  // The portal's pages talk to their backend over HTTP only; its build shares the front ends' helpers.
-  { folder: 'frontend/portal', mayImport: ['frontend/build-output.ts'] },
+  // The portal's pages talk to their backend over HTTP only; its build shares the front ends' helpers. They
+  // read the answers' types from the core's schemas, type-only (test/unit/shapes.test.ts checks it).
+  { folder: 'frontend/portal', mayImport: ['frontend/build-output.ts', 'lambdas/core/shapes.ts'] },
   // What the front ends' builds share.
   { folder: 'frontend/build-output.ts', mayImport: [] },
   // The sign-in pages share the hosted pages' HTML escaping.

@@ -12,6 +12,9 @@ import { ENVIRONMENTS, type Environment } from '../../core/model';
 import type { Directory } from '../../core/organisations';
 import type { Services } from '../../core/services';
 
+// zod/mini loads no words for its messages; a refused argument is told in English (`inputProblems`).
+z.config(z.locales.en());
+
 /** What the tools reach: the identity table's directory, and each environment's ports and settings. */
 export interface McpWorkspace {
   directory: Directory;

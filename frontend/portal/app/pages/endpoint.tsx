@@ -19,11 +19,13 @@ import {
 } from '../components';
 import { integrationPath, Link, navigate } from '../router';
 import {
+  type DeliveryAttempt,
   ENVIRONMENT_NAMES,
   type Environment,
   type PageOf,
   type WebhookEndpoint,
   type WebhookMessage,
+  type WebhookMessageDetail,
 } from '../types';
 import { EventChoice, useEventTypes } from './webhooks';
 
@@ -33,7 +35,7 @@ const STATE_NAMES: Readonly<Record<WebhookMessage['state'], string>> = {
   failed: 'Failed',
 };
 
-const attemptOutcome = (attempt: NonNullable<WebhookMessage['attempts']>[number]): string =>
+const attemptOutcome = (attempt: DeliveryAttempt): string =>
   attempt.status !== null ? `HTTP ${attempt.status}` : `No answer: ${attempt.error ?? 'unknown error'}`;
 
 const Deliveries = ({
@@ -54,7 +56,7 @@ const Deliveries = ({
   const after = cursors.at(-1);
   const base = `/api/${environment}/webhook-endpoints/${endpointId}/messages`;
   const { value, error, reload } = useLoaded(
-    () => get<PageOf<WebhookMessage>>(`${base}${queryOf({ limit: '10', starting_after: after })}`),
+    () => get<PageOf<WebhookMessageDetail>>(`${base}${queryOf({ limit: '10', starting_after: after })}`),
     `${base}#${after ?? ''}#${round}`,
   );
   const underWay = value?.data.some((message) => message.state === 'pending') ?? false;
@@ -103,12 +105,12 @@ const Deliveries = ({
                     </tr>
                   </thead>
                   <tbody>
-                    {(message.attempts ?? []).length === 0 ? (
+                    {message.attempts.length === 0 ? (
                       <tr>
                         <td colSpan={5}>No attempt yet.</td>
                       </tr>
                     ) : (
-                      (message.attempts ?? []).map((attempt) => (
+                      message.attempts.map((attempt) => (
                         <tr key={`${attempt.round}-${attempt.number}`}>
                           <td>{attempt.round}</td>
                           <td>{attempt.number}</td>
