@@ -50,8 +50,12 @@ export const LAYERS: readonly Layer[] = [
   { folder: 'frontend/build-output.ts', mayImport: [] },
   // The sign-in pages share the hosted pages' HTML escaping.
   { folder: 'frontend/identity', mayImport: ['lambdas/core', 'frontend/pages/html.ts'] },
-  // The CDK app reads the route tables, the table schema and the built frontend; never a host or a worker.
-  { folder: 'lib', mayImport: ['lambdas/core', 'lambdas/api', 'lambdas/adapters', 'frontend'] },
+  // The CDK app reads the route tables, the table schema, the workflow tasks' declarations (data only) and
+  // the built frontend; never a host or a worker.
+  {
+    folder: 'lib',
+    mayImport: ['lambdas/core', 'lambdas/api', 'lambdas/adapters', 'lambdas/workers/tasks.ts', 'frontend'],
+  },
   // The operator tool sends contracts as an integrator does, through the typed client.
   { folder: 'bin', mayImport: ['lambdas', 'frontend', 'lib', 'clients/typescript'] },
 ];
