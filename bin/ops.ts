@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb';
 import { OPERATOR_TOOL } from '../lambdas/core/back-office/roles';
 import { publishLawyerReview, withdrawChannel } from '../lambdas/core/contracts/lawyer-actions';
@@ -66,17 +66,21 @@ class NotFound extends Error {}
 /** No stack to work on: the message alone. */
 class NotRunning extends Error {}
 
+// The operator reads zod's own words for a bad --buyers file.
+z.config(z.locales.en());
+
+const trimmedText = () => z.string().check(z.trim(), z.minLength(1));
+
 const BuyersFile = z
   .array(
     z.object({
-      first_name: z.string().trim().min(1),
-      last_name: z.string().trim().min(1),
-      email: z.string().trim().pipe(z.email()),
-      mobile: z.string().trim().min(1).nullable().default(null),
+      first_name: trimmedText(),
+      last_name: trimmedText(),
+      email: z.pipe(z.string().check(z.trim()), z.email()),
+      mobile: z._default(z.nullable(trimmedText()), null),
     }),
   )
-  .min(1)
-  .max(MAX_BUYERS);
+  .check(z.minLength(1), z.maxLength(MAX_BUYERS));
 
 /** Finds which environment's table holds the contract review. */
 const findContractReview = async (reach: Reach, id: string) => {

@@ -9,6 +9,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { ContractRun } from '../lambdas/core/ports';
+import { WORKFLOW_TASKS, type WorkflowQueueName, type WorkflowTaskName } from '../lambdas/workers/tasks';
 import { alarmedWorkQueue } from './dead-letters';
 import { ServiceFunction } from './service-function';
 import { type BlobAccess, connectService, type HostResources, NO_BLOBS } from './wiring';
@@ -18,9 +19,9 @@ import { workflowStateMachine } from './workflow-state-machine';
 type ContractRunKind = ContractRun['kind'];
 
 export interface Worker {
-  /** Construct id; the ASL files name the function `${<id>FunctionArn}`. */
-  readonly id: string;
-  /** Handler module, relative to the repository root (exporting `handler`). */
+  /** Construct id: the task's name (lambdas/workers/tasks.ts). */
+  readonly id: WorkflowTaskName;
+  /** Handler module, relative to the repository root (exporting `handler`): the task's. */
   readonly entry: string;
   readonly description: string;
   readonly memorySize: number;
@@ -30,59 +31,56 @@ export interface Worker {
   readonly publishesPages?: boolean;
 }
 
+/** A task's function as the pipeline deploys it: its entry is the task's. */
+const worker = (id: WorkflowTaskName, props: Omit<Worker, 'id' | 'entry'>): Worker => ({
+  id,
+  entry: WORKFLOW_TASKS[id].entry,
+  ...props,
+});
+
 /** The workers of both state machines. Timeouts match their Task states' `TimeoutSeconds`. */
 export const WORKERS: readonly Worker[] = [
-  {
-    id: 'PublishViewer',
-    entry: 'lambdas/hosts/aws/functions/publish-viewer.ts',
+  worker('PublishViewer', {
     description: 'contract run: publish the contract viewer',
     memorySize: 1024,
     timeout: Duration.minutes(15),
     // The manifest, the uploaded PDF (a copy is published), the pages it writes and replaces.
     blobAccess: { get: ['renders', 'uploads'], put: ['published'], delete: ['published'] },
     publishesPages: true,
-  },
-  {
-    id: 'AnalyseContract',
-    entry: 'lambdas/hosts/aws/functions/analyse-contract.ts',
+  }),
+  worker('AnalyseContract', {
     description: 'contract run: analyse a version',
     memorySize: 1024,
     timeout: Duration.minutes(5),
     // Reads the manifest, writes the analysis beside it.
     blobAccess: { get: ['renders'], put: ['renders'] },
-  },
-  {
-    id: 'RequestLawyerReview',
-    entry: 'lambdas/hosts/aws/functions/request-lawyer-review.ts',
+  }),
+  worker('RequestLawyerReview', {
     description: "contract run: keep the task token of the wait for the lawyer's review",
     memorySize: 256,
     timeout: Duration.minutes(1),
     blobAccess: NO_BLOBS,
-  },
-  {
-    id: 'PublishReview',
-    entry: 'lambdas/hosts/aws/functions/publish-review.ts',
+  }),
+  worker('PublishReview', {
     description: 'contract run (resumed by the lawyer) and review run: publish the review channels',
     memorySize: 1024,
     timeout: Duration.minutes(15),
     // The manifest, the lawyer's review and the uploaded PDF; the pages it writes and replaces.
     blobAccess: { get: ['renders', 'reviews', 'uploads'], put: ['published'], delete: ['published'] },
     publishesPages: true,
-  },
-  {
-    id: 'FinishRun',
-    entry: 'lambdas/hosts/aws/functions/finish-run.ts',
+  }),
+  worker('FinishRun', {
     description: 'both runs: record the outcome (and mark what failed)',
     memorySize: 256,
     timeout: Duration.minutes(1),
     // Records outcomes in the table only.
     blobAccess: NO_BLOBS,
-  },
+  }),
 ];
 
 /** The render queue's name; its construct id is `RenderQueue`, as the contract file sends to it (`${RenderQueueUrl}`). */
 const RENDER = 'Render';
-export const RENDER_QUEUE = `${RENDER}Queue`;
+export const RENDER_QUEUE = `${RENDER}Queue` satisfies WorkflowQueueName;
 /** The render consumer's construct id. */
 export const RENDER_CONTRACTS = 'RenderContracts';
 /** Receives of a render message before it goes to the dead-letter queue (each a whole render). */
@@ -97,7 +95,7 @@ export const RENDERS_AT_ONCE = 10;
 
 export class ContractPipeline extends Construct {
   /** Worker functions by construct id. */
-  readonly workers: ReadonlyMap<string, ServiceFunction>;
+  readonly workers: ReadonlyMap<WorkflowTaskName, ServiceFunction>;
   /** Reads versions: the render queue's consumer. */
   readonly render: ServiceFunction;
   /** The contract runs' Process state sends each attempt here, with its task token. */
@@ -108,7 +106,7 @@ export class ContractPipeline extends Construct {
 
   constructor(scope: Construct, id: string, resources: HostResources) {
     super(scope, id);
-    const workers = new Map<string, ServiceFunction>();
+    const workers = new Map<WorkflowTaskName, ServiceFunction>();
     for (const worker of WORKERS) {
       const fn = new ServiceFunction(this, worker.id, {
         entry: worker.entry,

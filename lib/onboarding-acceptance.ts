@@ -4,14 +4,14 @@
 import { Duration } from 'aws-cdk-lib';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { WORKFLOW_TASKS, type WorkflowTaskName } from '../lambdas/workers/tasks';
 import { ServiceFunction } from './service-function';
 import { connectService, type HostResources, TABLE_WORKER } from './wiring';
 import { workflowStateMachine } from './workflow-state-machine';
 
-/** Construct id of the task's function (the ASL file names it `${AcceptOnboardingFunctionArn}`). */
-export const ACCEPT_ONBOARDING = 'AcceptOnboarding';
-/** Construct id of the last resort's function (`${GiveUpAcceptanceFunctionArn}`). */
-export const GIVE_UP_ACCEPTANCE = 'GiveUpAcceptance';
+/** Construct ids of the task's function and of its last resort: their tasks (lambdas/workers/tasks.ts). */
+export const ACCEPT_ONBOARDING = 'AcceptOnboarding' satisfies WorkflowTaskName;
+export const GIVE_UP_ACCEPTANCE = 'GiveUpAcceptance' satisfies WorkflowTaskName;
 
 export class OnboardingAcceptance extends Construct {
   readonly accept: ServiceFunction;
@@ -22,7 +22,7 @@ export class OnboardingAcceptance extends Construct {
   constructor(scope: Construct, id: string, resources: HostResources) {
     super(scope, id);
     this.accept = new ServiceFunction(this, ACCEPT_ONBOARDING, {
-      entry: 'lambdas/hosts/aws/functions/accept-onboarding.ts',
+      entry: WORKFLOW_TASKS[ACCEPT_ONBOARDING].entry,
       description: 'acceptance run: accept a sandbox sign-up a minute after it was submitted',
       memorySize: 256,
       // The Task's TimeoutSeconds.
@@ -30,7 +30,7 @@ export class OnboardingAcceptance extends Construct {
     });
     connectService(this.accept, resources, TABLE_WORKER);
     this.giveUp = new ServiceFunction(this, GIVE_UP_ACCEPTANCE, {
-      entry: 'lambdas/hosts/aws/functions/give-up-acceptance.ts',
+      entry: WORKFLOW_TASKS[GIVE_UP_ACCEPTANCE].entry,
       description: 'acceptance run: record a run whose task kept failing as failed',
       memorySize: 256,
       timeout: Duration.seconds(60),

@@ -18,18 +18,16 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { BUS_RULES, type EventPattern as BusPattern } from '../lambdas/adapters/events/bus-rules';
+import { WORKFLOW_TASKS, type WorkflowTaskName } from '../lambdas/workers/tasks';
 import { alarmedWorkQueue } from './dead-letters';
 import { ServiceFunction } from './service-function';
 import { connectService, type HostResources, handsOnDeliveries, TABLE_WORKER } from './wiring';
 import { workflowStateMachine } from './workflow-state-machine';
 
-/**
- * Construct ids of the functions (the ASL file names the hand-back `${HandBackDeliveryFunctionArn}`, its
- * last resort `${GiveUpDeliveryWaitFunctionArn}`).
- */
+/** Construct ids of the functions; the delivery wait's two are its tasks (lambdas/workers/tasks.ts). */
 export const DELIVER = 'DeliverWebhooks';
-export const HAND_BACK_DELIVERY = 'HandBackDelivery';
-export const GIVE_UP_DELIVERY_WAIT = 'GiveUpDeliveryWait';
+export const HAND_BACK_DELIVERY = 'HandBackDelivery' satisfies WorkflowTaskName;
+export const GIVE_UP_DELIVERY_WAIT = 'GiveUpDeliveryWait' satisfies WorkflowTaskName;
 export const FAN_OUT = 'FanOut';
 export const PUBLISH_EVENTS = 'PublishEvents';
 
@@ -90,7 +88,7 @@ export class WebhookDelivery extends Construct {
 
     // The wait of a retry past the queue's 15 minutes: its one task hands the run back to the queue.
     this.handBack = new ServiceFunction(this, HAND_BACK_DELIVERY, {
-      entry: 'lambdas/hosts/aws/functions/hand-back-delivery.ts',
+      entry: WORKFLOW_TASKS[HAND_BACK_DELIVERY].entry,
       description: 'delivery wait: hand a webhook delivery back to the delivery queue once due',
       memorySize: 256,
       // The Task's TimeoutSeconds.
@@ -98,7 +96,7 @@ export class WebhookDelivery extends Construct {
     });
     connectService(this.handBack, resources, TABLE_WORKER);
     this.giveUp = new ServiceFunction(this, GIVE_UP_DELIVERY_WAIT, {
-      entry: 'lambdas/hosts/aws/functions/give-up-delivery-wait.ts',
+      entry: WORKFLOW_TASKS[GIVE_UP_DELIVERY_WAIT].entry,
       description: 'delivery wait: say at ERROR that a hand-back kept failing (the re-drive hands it on)',
       memorySize: 256,
       timeout: Duration.seconds(30),

@@ -9,6 +9,12 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { RunKind } from '../lambdas/core/ports';
+import {
+  queuePlaceholder,
+  taskPlaceholder,
+  type WorkflowQueueName,
+  type WorkflowTaskName,
+} from '../lambdas/workers/tasks';
 import { acknowledge, acknowledgeFindings } from './checks';
 import { fromRoot } from './paths';
 
@@ -19,12 +25,6 @@ export const WORKFLOW_FILES: Readonly<Record<RunKind, string>> = {
   delivery: 'lib/workflows/webhook-delivery.asl.json',
   acceptance: 'lib/workflows/onboarding-acceptance.asl.json',
 };
-
-/** The substitution placeholder of a function's ARN in the ASL files, by its construct id. */
-export const arnPlaceholder = (fn: { readonly id: string }): string => `${fn.id}FunctionArn`;
-
-/** The substitution placeholder of a queue's URL in the ASL files, by its construct id. */
-export const queuePlaceholder = (queue: { readonly id: string }): string => `${queue.id}Url`;
 
 /** The placeholders (`${Name}`) an ASL file uses, each once, in order of first use. */
 export const placeholdersOf = (definition: string): string[] => [
@@ -65,12 +65,14 @@ export function workflowStateMachine(
   scope: Construct,
   id: string,
   kind: RunKind,
-  functions: ReadonlyMap<string, IFunction>,
-  queues: ReadonlyMap<string, IQueue> = new Map(),
+  functions: ReadonlyMap<WorkflowTaskName, IFunction>,
+  queues: ReadonlyMap<WorkflowQueueName, IQueue> = new Map(),
 ): WorkflowStateMachine {
-  const byPlaceholder = new Map([...functions].map(([fnId, fn]) => [arnPlaceholder({ id: fnId }), fn]));
-  const queueByPlaceholder = new Map(
-    [...queues].map(([queueId, queue]) => [queuePlaceholder({ id: queueId }), queue]),
+  const byPlaceholder = new Map<string, IFunction>(
+    [...functions].map(([name, fn]) => [taskPlaceholder(name), fn]),
+  );
+  const queueByPlaceholder = new Map<string, IQueue>(
+    [...queues].map(([name, queue]) => [queuePlaceholder(name), queue]),
   );
   const file = fromRoot(WORKFLOW_FILES[kind]);
   const placeholders = placeholdersOf(readFileSync(file, 'utf8'));

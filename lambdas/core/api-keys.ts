@@ -6,6 +6,7 @@ import { API_KEY_PREFIX, hashSecret } from './auth';
 import { notFound } from './errors';
 import type { ApiKeyRecord, Scope } from './model';
 import type { Ports } from './ports';
+import type { ApiKeyJson, CreatedApiKeyJson, ListOf, RevokedApiKeyJson } from './shapes';
 import { readName } from './text';
 import { formatTime, formatTimeOrNull } from './time';
 
@@ -19,7 +20,7 @@ const checkEnvironment = (ports: Pick<Ports, 'environment'>, scope: Scope): void
 };
 
 /** A key as lists show it: never the key, never its hash. */
-export const presentApiKey = (key: ApiKeyRecord) => ({
+export const presentApiKey = (key: ApiKeyRecord): ApiKeyJson => ({
   id: key.id,
   name: key.name,
   prefix: key.prefix,
@@ -38,7 +39,7 @@ export const createApiKey = async (
   ports: Pick<Ports, 'apiKeys' | 'clock' | 'environment' | 'ids'>,
   scope: Scope,
   name?: string,
-) => {
+): Promise<CreatedApiKeyJson> => {
   checkEnvironment(ports, scope);
   const keyName = name === undefined ? null : readName(name, "A key's name", 'Production server');
   const prefix = API_KEY_PREFIX[ports.environment];
@@ -60,7 +61,10 @@ export const createApiKey = async (
 };
 
 /** The integration's keys in this environment, newest first, revoked ones included. */
-export const listApiKeys = async (ports: Pick<Ports, 'apiKeys' | 'environment'>, scope: Scope) => {
+export const listApiKeys = async (
+  ports: Pick<Ports, 'apiKeys' | 'environment'>,
+  scope: Scope,
+): Promise<ListOf<ApiKeyJson>> => {
   checkEnvironment(ports, scope);
   const keys = await ports.apiKeys.listApiKeys(scope.integrationId);
   return { data: keys.map(presentApiKey) };
@@ -71,7 +75,7 @@ export const revokeApiKey = async (
   ports: Pick<Ports, 'apiKeys' | 'clock' | 'environment'>,
   organisationId: string,
   apiKeyId: string,
-) => {
+): Promise<RevokedApiKeyJson> => {
   const key = await ports.apiKeys.getApiKey(apiKeyId);
   if (key === null || key.organisationId !== organisationId || key.environment !== ports.environment)
     throw notFound('API key');

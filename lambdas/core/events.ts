@@ -3,6 +3,7 @@
 import type { Client, ContractReview, Micros, Scope } from './model';
 import type { Ids } from './ports';
 import { presentContractReview } from './present';
+import type { EventTypeJson, ListOf } from './shapes';
 
 export const EVENT_TYPES = [
   'contract-reviews.processing.failed',
@@ -59,7 +60,7 @@ const EVENT_DESCRIPTIONS: Readonly<Record<EventType, { when: string; data: strin
 };
 
 /** The events an endpoint can subscribe to, each with when it happens and its `data`: `{data}`. */
-export const listEventTypes = () => ({
+export const listEventTypes = (): ListOf<EventTypeJson> => ({
   data: EVENT_TYPES.map((type) => ({ type, ...EVENT_DESCRIPTIONS[type] })),
 });
 

@@ -1,8 +1,9 @@
 // core -> the answers of the sign-up form (frontend/onboarding/README.md): one zod schema that the form
 // and the frame API both judge them by, with messages that tell a person what to fix. Framework-free and
 // without node: imports, as the form bundles it too.
-// By namespace from zod/v4, so that a bundle keeps only what the schema uses (about 90 KB, not 450).
-import * as z from 'zod/v4';
+// zod/mini, as everywhere: a bundle keeps only what the schema uses. Every message is the schema's own,
+// so zod's English words are not needed.
+import * as z from 'zod/mini';
 import type { Buyer } from './onboarding';
 
 /** The most buyers one sign-up names (interface.md, Limits). */
@@ -26,17 +27,19 @@ export const MAX_LENGTH = {
 const text = (what: string, max: number) =>
   z
     .string({ error: `Enter ${what}.` })
-    .trim()
-    .min(1, { error: `Enter ${what}.` })
-    .max(max, { error: `Shorten ${what} to at most ${max} characters.` });
+    .check(
+      z.trim(),
+      z.minLength(1, { error: `Enter ${what}.` }),
+      z.maxLength(max, { error: `Shorten ${what} to at most ${max} characters.` }),
+    );
 
 /** A field a person may leave empty. */
 const optionalText = (what: string, max: number) =>
-  z
-    .string({ error: `Enter ${what} as text, or leave it out.` })
-    .trim()
-    .max(max, { error: `Shorten ${what} to at most ${max} characters.` })
-    .optional();
+  z.optional(
+    z
+      .string({ error: `Enter ${what} as text, or leave it out.` })
+      .check(z.trim(), z.maxLength(max, { error: `Shorten ${what} to at most ${max} characters.` })),
+  );
 
 /** An object of the form: exactly these fields (any other is named in its own message). */
 const group = <Shape extends z.core.$ZodLooseShape>(missing: string, shape: Shape) =>
@@ -44,25 +47,31 @@ const group = <Shape extends z.core.$ZodLooseShape>(missing: string, shape: Shap
     error: (issue) => (issue.code === 'unrecognized_keys' ? undefined : missing),
   });
 
-const email = z
-  .string({ error: 'Enter an email address, like name@example.com.' })
-  .trim()
-  .min(1, { error: 'Enter an email address, like name@example.com.' })
-  .max(MAX_LENGTH.email, { error: `Shorten the email address to at most ${MAX_LENGTH.email} characters.` })
-  .pipe(z.email({ error: 'Enter a whole email address, like name@example.com.' }));
+const email = z.pipe(
+  z.string({ error: 'Enter an email address, like name@example.com.' }).check(
+    z.trim(),
+    z.minLength(1, { error: 'Enter an email address, like name@example.com.' }),
+    z.maxLength(MAX_LENGTH.email, {
+      error: `Shorten the email address to at most ${MAX_LENGTH.email} characters.`,
+    }),
+  ),
+  z.email({ error: 'Enter a whole email address, like name@example.com.' }),
+);
 
 const MOBILE_CHARACTERS = /^[0-9 +()-]+$/;
 
-const mobile = text('a mobile number', MAX_LENGTH.mobile).superRefine((value, context) => {
-  const digits = value.replace(/[^0-9]/g, '').length;
-  if (!MOBILE_CHARACTERS.test(value))
-    context.addIssue({
-      code: 'custom',
-      message: 'Write the mobile number with digits, spaces, +, ( ) and - only.',
-    });
-  else if (digits < 6 || digits > 15)
-    context.addIssue({ code: 'custom', message: 'Enter a mobile number of 6 to 15 digits.' });
-});
+const mobile = text('a mobile number', MAX_LENGTH.mobile).check(
+  z.superRefine((value, context) => {
+    const digits = value.replace(/[^0-9]/g, '').length;
+    if (!MOBILE_CHARACTERS.test(value))
+      context.addIssue({
+        code: 'custom',
+        message: 'Write the mobile number with digits, spaces, +, ( ) and - only.',
+      });
+    else if (digits < 6 || digits > 15)
+      context.addIssue({ code: 'custom', message: 'Enter a mobile number of 6 to 15 digits.' });
+  }),
+);
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -90,10 +99,9 @@ const compareDates = (a: [number, number, number], b: [number, number, number]):
   a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 
 const dateOfBirth = (now: Date) =>
-  z
-    .string({ error: 'Enter the date of birth as YYYY-MM-DD, like 1990-07-31.' })
-    .trim()
-    .superRefine((value, context) => {
+  z.string({ error: 'Enter the date of birth as YYYY-MM-DD, like 1990-07-31.' }).check(
+    z.trim(),
+    z.superRefine((value, context) => {
       const born = calendarDate(value);
       const fail = (message: string) => context.addIssue({ code: 'custom', message });
       if (!ISO_DATE.test(value)) return fail('Enter the date of birth as YYYY-MM-DD, like 1990-07-31.');
@@ -104,15 +112,17 @@ const dateOfBirth = (now: Date) =>
       const eighteenth: [number, number, number] = [born[0] + MIN_BUYER_AGE, born[1], born[2]];
       if (compareDates(today, eighteenth) < 0)
         return fail(`Each buyer must be ${MIN_BUYER_AGE} or older; this date of birth is too recent.`);
-    });
+    }),
+  );
 
 const POSTCODE = /^[A-Za-z0-9][A-Za-z0-9 -]*$/;
 /** Postcodes carry a digit (3122, SW1A 1AA, K1A 0B1, D02 X285): a word such as "Test" is refused. */
 const HAS_DIGIT = /[0-9]/;
 
-const postcode = text('the postcode', MAX_LENGTH.postcode)
-  .regex(POSTCODE, { error: 'Write the postcode with letters, digits, spaces and - only.' })
-  .regex(HAS_DIGIT, { error: 'Write the postcode as it appears on post, such as 3122 or SW1A 1AA.' });
+const postcode = text('the postcode', MAX_LENGTH.postcode).check(
+  z.regex(POSTCODE, { error: 'Write the postcode with letters, digits, spaces and - only.' }),
+  z.regex(HAS_DIGIT, { error: 'Write the postcode as it appears on post, such as 3122 or SW1A 1AA.' }),
+);
 
 const residentialAddress = group("Fill in the buyer's residential address.", {
   line1: text('the street address', MAX_LENGTH.addressLine),
@@ -148,7 +158,7 @@ const payment = group('Choose how the purchase is paid for.', {
     error: 'Choose how the purchase is paid for: cash, a loan, or cash and a loan.',
   }),
   lender: optionalText('the lender', MAX_LENGTH.lender),
-  loan_preapproved: z.boolean({ error: 'Answer yes or no: is the loan pre-approved?' }).optional(),
+  loan_preapproved: z.optional(z.boolean({ error: 'Answer yes or no: is the loan pre-approved?' })),
 });
 
 const consents = group('Agree to the privacy policy and the terms to go on.', {
@@ -161,8 +171,10 @@ export const answersSchema = (now: Date) =>
   group('Send the answers of the form as an object.', {
     buyers: z
       .array(buyer(now), { error: 'Name at least one buyer.' })
-      .min(1, { error: 'Name at least one buyer.' })
-      .max(MAX_BUYERS, { error: `Name at most ${MAX_BUYERS} buyers.` }),
+      .check(
+        z.minLength(1, { error: 'Name at least one buyer.' }),
+        z.maxLength(MAX_BUYERS, { error: `Name at most ${MAX_BUYERS} buyers.` }),
+      ),
     property: group("Fill in the property's address.", { address: propertyAddress }),
     payment,
     consents,
@@ -215,7 +227,7 @@ const formOrder = (path: string): number => {
  * field to fix, one message each.
  */
 export const checkAnswers = (value: unknown, now: Date): AnswersCheck => {
-  const parsed = answersSchema(now).safeParse(value);
+  const parsed = z.safeParse(answersSchema(now), value);
   const problems: FieldProblem[] = [];
   for (const issue of parsed.success ? [] : parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {

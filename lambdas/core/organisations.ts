@@ -8,6 +8,7 @@ import type { Environment, Integration, Organisation, Scope } from './model';
 import type { Clock, Ids, OrganisationStore, PeopleStore, Ports } from './ports';
 import type { StaffStore } from './ports/back-office';
 import { getSandboxBudget } from './sandbox-budget';
+import type { IntegrationJson, ListOf, OrganisationJson, OrganisationOverviewJson } from './shapes';
 import { readName } from './text';
 import { formatTime } from './time';
 
@@ -21,13 +22,13 @@ export interface Directory {
   clock: Clock;
 }
 
-export const presentOrganisation = (organisation: Organisation) => ({
+export const presentOrganisation = (organisation: Organisation): OrganisationJson => ({
   id: organisation.id,
   name: organisation.name,
   created_at: formatTime(organisation.createdAt),
 });
 
-export const presentIntegration = (integration: Integration) => ({
+export const presentIntegration = (integration: Integration): IntegrationJson => ({
   id: integration.id,
   organisation_id: integration.organisationId,
   type: integration.type,
@@ -51,7 +52,7 @@ export const getOrganisation = async (
   directory: Directory,
   sandbox: Pick<Ports, 'sandboxBudgets'>,
   personId: string,
-) => {
+): Promise<OrganisationOverviewJson> => {
   const person = await directory.people.get(personId);
   const organisation = person?.organisationId
     ? await directory.organisations.get(person.organisationId)
@@ -92,7 +93,10 @@ export const createOrganisation = async (directory: Directory, personId: string,
   return presentOrganisation(organisation);
 };
 
-export const listIntegrations = async (directory: Directory, organisationId: string) => ({
+export const listIntegrations = async (
+  directory: Directory,
+  organisationId: string,
+): Promise<ListOf<IntegrationJson>> => ({
   data: (await directory.organisations.listIntegrations(organisationId)).map(presentIntegration),
 });
 

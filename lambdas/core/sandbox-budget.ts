@@ -6,12 +6,13 @@ import { type Actor, requireRole } from './back-office/roles';
 import { fail } from './errors';
 import type { SandboxBudget } from './model';
 import type { Ports } from './ports';
+import type { SandboxBudgetJson } from './shapes';
 
 export const DEFAULT_SANDBOX_BUDGET = 3;
 
 export const MAX_SANDBOX_BUDGET = 1_000_000;
 
-export const presentSandboxBudget = (budget: SandboxBudget) => ({
+export const presentSandboxBudget = (budget: SandboxBudget): SandboxBudgetJson => ({
   organisation_id: budget.organisationId,
   total: budget.total,
   used: budget.used,

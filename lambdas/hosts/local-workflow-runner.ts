@@ -7,6 +7,7 @@ import type { Environment } from '../core/model';
 import type { WorkQueue } from '../core/ports';
 import type { Services } from '../core/services';
 import { WORKERS } from '../workers';
+import { queuePlaceholder, taskPlaceholder, WORKFLOW_TASK_NAMES } from '../workers/tasks';
 
 const workflowFile = (name: string) => fileURLToPath(new URL(`../../lib/workflows/${name}`, import.meta.url));
 
@@ -17,10 +18,10 @@ export const localWorkflowRunner = (
   delayScale: number,
 ): Promise<LocalStepFunctions> => {
   const tasks: Record<string, LocalTask> = Object.fromEntries(
-    Object.entries(WORKERS).map(([name, worker]) => [
-      name,
+    WORKFLOW_TASK_NAMES.map((name) => [
+      taskPlaceholder(name),
       (input: unknown, environment: Environment, signal: AbortSignal) =>
-        worker.run(input, services[environment], signal),
+        WORKERS[name].run(input, services[environment], signal),
     ]),
   );
   return LocalStepFunctions.load({
@@ -34,7 +35,7 @@ export const localWorkflowRunner = (
     runs: { production: services.production.ports.runs, sandbox: services.sandbox.ports.runs },
     waits,
     // The Process state sends each attempt to the render queue (its consumer: local-event-flow.ts).
-    queues: { RenderQueueUrl: renderQueues },
+    queues: { [queuePlaceholder('RenderQueue')]: renderQueues },
     delayScale,
   });
 };

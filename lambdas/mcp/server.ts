@@ -5,7 +5,7 @@
 import { type McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import { MCP_TOOLS } from './tools';
-import { advertisedOnly, callTool, type McpWorkspace } from './tools/tool';
+import { advertisedOnly, callTool, type McpWorkspace, outputSchemaOf } from './tools/tool';
 
 /** The revisions served: the current one first. */
 export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25'];
@@ -52,7 +52,7 @@ export const mcpServerFactory =
           title: definition.title,
           description: definition.description,
           inputSchema: advertisedOnly(definition.input),
-          outputSchema: definition.output,
+          outputSchema: outputSchemaOf(definition.output),
           annotations: { title: definition.title, ...definition.annotations },
         },
         (args: unknown) => callTool(definition, toolContext, args),

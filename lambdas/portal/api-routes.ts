@@ -22,6 +22,7 @@ import type { ClientGrants, CommonPorts, Ports } from '../core/ports';
 import { listApiRequests } from '../core/request-history/list';
 import { readApiRequestQuery } from '../core/request-history/query';
 import type { Services } from '../core/services';
+import type { ConnectedClientJson, IntegrationAddressesJson } from '../core/shapes';
 import { formatTime } from '../core/time';
 import { redeliverMessage, sendTestEvent } from '../core/webhooks/delivery';
 import {
@@ -193,12 +194,15 @@ export const PORTAL_ROUTES: readonly Route[] = [
     return {
       data: grants
         .filter((grant) => grant.clientId !== call.core.portalClientId)
-        .map((grant) => ({
-          id: grant.grantId,
-          client_id: grant.clientId,
-          client_name: grant.clientName,
-          granted_at: formatTime(grant.grantedAt),
-        })),
+        .map(
+          (grant) =>
+            ({
+              id: grant.grantId,
+              client_id: grant.clientId,
+              client_name: grant.clientName,
+              granted_at: formatTime(grant.grantedAt),
+            }) satisfies ConnectedClientJson,
+        ),
     };
   }),
   route('DELETE', `/api/mcp-clients/${ID}`, ['grant'], async (call) => {
@@ -223,7 +227,7 @@ export const PORTAL_ROUTES: readonly Route[] = [
       environment,
       base_url: servicesOf(call).settings.baseUrls[environment],
       frame_url: call.core.frameUrls[environment],
-    };
+    } satisfies IntegrationAddressesJson;
   }),
 
   // API keys.

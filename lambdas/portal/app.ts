@@ -19,6 +19,7 @@ import {
 } from '../core/portal-sessions';
 import type { Clock } from '../core/ports';
 import { newRequestId } from '../core/request-ids';
+import type { SessionJson } from '../core/shapes';
 import { matchRoute, PORTAL_ROUTES, type PortalCore } from './api-routes';
 import { type CookiePolicy, readCookies, sessionCookieName, setCookie, signInCookieName } from './cookies';
 import type { PortalAnswer, PortalApp, PortalRequest } from './http';
@@ -155,7 +156,7 @@ export const portalApp = (backend: PortalBackend): PortalApp => {
           signed_in: session !== null,
           email: session?.email ?? null,
           csrf_token: session?.csrfToken ?? null,
-        }),
+        } satisfies SessionJson),
       );
     if (session === null)
       fail('authentication_required', 'Sign in to the portal first.', {

@@ -1,6 +1,6 @@
-// workers -> every workflow task, under the name its state machine definition gives the function that
-// runs it (`${AnalyseContractFunctionArn}` in lib/workflows/*.asl.json), for the local workflow runner;
-// CDK deploys each module as its own Lambda under the same name.
+// workers -> the worker of every workflow task (tasks.ts declares them), for the local workflow runner;
+// CDK deploys each as its own Lambda (the task's `entry`). A task without a worker, or a worker of no
+// declared task, does not compile.
 import { acceptOnboarding } from './accept-onboarding';
 import { analyseVersion } from './analyse-contract';
 import { finishRun } from './finish-run';
@@ -10,16 +10,17 @@ import { handBackDelivery } from './hand-back-delivery';
 import { publishReview } from './publish-review';
 import { publishViewer } from './publish-viewer';
 import { requestLawyerReview } from './request-lawyer-review';
+import type { WorkflowTaskName } from './tasks';
 import type { Worker } from './worker';
 
-export const WORKERS: Readonly<Record<string, Worker<unknown>>> = {
-  PublishViewerFunctionArn: publishViewer,
-  AnalyseContractFunctionArn: analyseVersion,
-  RequestLawyerReviewFunctionArn: requestLawyerReview,
-  PublishReviewFunctionArn: publishReview,
-  FinishRunFunctionArn: finishRun,
-  HandBackDeliveryFunctionArn: handBackDelivery,
-  GiveUpDeliveryWaitFunctionArn: giveUpDeliveryWait,
-  AcceptOnboardingFunctionArn: acceptOnboarding,
-  GiveUpAcceptanceFunctionArn: giveUpAcceptance,
+export const WORKERS: Readonly<Record<WorkflowTaskName, Worker<unknown>>> = {
+  PublishViewer: publishViewer,
+  AnalyseContract: analyseVersion,
+  RequestLawyerReview: requestLawyerReview,
+  PublishReview: publishReview,
+  FinishRun: finishRun,
+  HandBackDelivery: handBackDelivery,
+  GiveUpDeliveryWait: giveUpDeliveryWait,
+  AcceptOnboarding: acceptOnboarding,
+  GiveUpAcceptance: giveUpAcceptance,
 };

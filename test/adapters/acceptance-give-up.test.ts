@@ -71,5 +71,5 @@ test('the workflow catches every failure of its task into GiveUp, which the loca
     Next: 'GaveUp',
   });
   expect(definition.States.GaveUp?.Type).toBe('Fail');
-  expect(WORKERS.GiveUpAcceptanceFunctionArn).toBe(giveUpAcceptance);
+  expect(WORKERS.GiveUpAcceptance).toBe(giveUpAcceptance);
 });

@@ -88,5 +88,5 @@ test('the give-up refuses a run of another environment', async () => {
 });
 
 test('the local runner knows the give-up by the name the workflow gives it', () => {
-  expect(WORKERS.GiveUpDeliveryWaitFunctionArn).toBe(giveUpDeliveryWait);
+  expect(WORKERS.GiveUpDeliveryWait).toBe(giveUpDeliveryWait);
 });

@@ -212,7 +212,9 @@ describe('CDK app', () => {
 
   it('installs @napi-rs/canvas with its Linux ARM64 binary beside the rendering worker only', () => {
     const rendering = new Set([RENDER_CONTRACTS]);
-    const publishing = new Set(WORKERS.filter((worker) => worker.publishesPages).map((worker) => worker.id));
+    const publishing = new Set<string>(
+      WORKERS.filter((worker) => worker.publishesPages).map((worker) => worker.id),
+    );
     for (const [name, directory] of bundlesByFunction()) {
       const files = readdirSync(directory).sort();
       if (!rendering.has(name)) {

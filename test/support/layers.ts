@@ -44,16 +44,24 @@ export const LAYERS: readonly Layer[] = [
   { folder: 'lambdas/hosts', mayImport: ['lambdas', 'frontend'] },
   { folder: 'frontend/pages', mayImport: ['lambdas/core'] },
   { folder: 'frontend/onboarding', mayImport: ['lambdas/core', 'frontend/build-output.ts'] },
-  // The portal's pages talk to their backend over HTTP only; its build shares the front ends' helpers.
-  { folder: 'frontend/portal', mayImport: ['frontend/build-output.ts', 'frontend/look.ts'] },
+  // The portal's pages talk to their backend over HTTP only; its build shares the front ends' helpers. They
+  // read the answers' types from the core's schemas, type-only (test/unit/shapes.test.ts checks it).
+  {
+    folder: 'frontend/portal',
+    mayImport: ['frontend/build-output.ts', 'frontend/look.ts', 'lambdas/core/shapes.ts'],
+  },
   // What the front ends' builds share.
   { folder: 'frontend/build-output.ts', mayImport: [] },
   // The one look of the pages people sign in to and work in.
   { folder: 'frontend/look.ts', mayImport: [] },
   // The sign-in pages share the hosted pages' HTML escaping.
   { folder: 'frontend/identity', mayImport: ['lambdas/core', 'frontend/pages/html.ts', 'frontend/look.ts'] },
-  // The CDK app reads the route tables, the table schema and the built frontend; never a host or a worker.
-  { folder: 'lib', mayImport: ['lambdas/core', 'lambdas/api', 'lambdas/adapters', 'frontend'] },
+  // The CDK app reads the route tables, the table schema, the workflow tasks' declarations (data only) and
+  // the built frontend; never a host or a worker.
+  {
+    folder: 'lib',
+    mayImport: ['lambdas/core', 'lambdas/api', 'lambdas/adapters', 'lambdas/workers/tasks.ts', 'frontend'],
+  },
   // The operator tool sends contracts as an integrator does, through the typed client.
   { folder: 'bin', mayImport: ['lambdas', 'frontend', 'lib', 'clients/typescript'] },
 ];

@@ -5,6 +5,7 @@ import { startingAfterInvalid } from '../lists';
 import type { Micros } from '../model';
 import type { Ports } from '../ports';
 import { presentList } from '../present';
+import type { ApiRequestJson, PageOf } from '../shapes';
 import { formatTime } from '../time';
 import {
   type ApiRequestRecord,
@@ -16,7 +17,7 @@ import {
 } from './model';
 import type { ApiRequestQuery } from './query';
 
-export const presentApiRequest = (record: ApiRequestRecord) => ({
+export const presentApiRequest = (record: ApiRequestRecord): ApiRequestJson => ({
   id: record.id,
   time: formatTime(record.time),
   method: record.method,
@@ -27,7 +28,7 @@ export const presentApiRequest = (record: ApiRequestRecord) => ({
   integration_id: record.integrationId,
 });
 
-export type ApiRequestJson = ReturnType<typeof presentApiRequest>;
+export type { ApiRequestJson };
 
 /** The asked window, within what is kept: a record older than 30 days is gone, even before it expires. */
 const keptWindow = (query: ApiRequestQuery, now: Micros): TimeWindow => {
@@ -64,7 +65,11 @@ const startingRecord = async (
  * One page of `scope`'s request history. The caller has checked that the integration is the person's (the
  * portal, the MCP tool); `ports` are those of the scope's environment, whose table holds its history.
  */
-export const listApiRequests = async (ports: HistoryPorts, scope: HistoryScope, query: ApiRequestQuery) => {
+export const listApiRequests = async (
+  ports: HistoryPorts,
+  scope: HistoryScope,
+  query: ApiRequestQuery,
+): Promise<PageOf<ApiRequestJson>> => {
   if (scope.environment !== ports.environment)
     throw new Error(`the ${scope.environment} history is asked of the ${ports.environment} ports`);
   const window = keptWindow(query, ports.clock.now());

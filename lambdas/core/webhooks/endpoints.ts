@@ -8,6 +8,7 @@ import { isWebhookEndpointId } from '../ids';
 import type { Micros, Scope } from '../model';
 import type { Ports } from '../ports';
 import { isOrganisations, sameScope } from '../scope';
+import type { WebhookEndpointJson } from '../shapes';
 import { formatTime } from '../time';
 import type { EndpointSecret, WebhookEndpoint } from './model';
 import { newSigningSecret } from './signing';
@@ -181,7 +182,7 @@ export const rotateWebhookEndpointSecret = async (
 };
 
 /** An endpoint as shown to its owner: never its secrets. */
-export const presentWebhookEndpoint = (endpoint: WebhookEndpoint, now: Micros) => ({
+export const presentWebhookEndpoint = (endpoint: WebhookEndpoint, now: Micros): WebhookEndpointJson => ({
   id: endpoint.id,
   url: endpoint.url,
   events: EVENT_TYPES.filter((e) => endpoint.subscriptions[e] !== undefined),

@@ -9,6 +9,7 @@ import type { Scope } from '../model';
 import type { Ports } from '../ports';
 import { presentList } from '../present';
 import { isOrganisations, sameScope } from '../scope';
+import type { DeliveryAttemptJson, PageOf, WebhookMessageDetailJson, WebhookMessageJson } from '../shapes';
 import { formatTime, formatTimeOrNull } from '../time';
 import { ownEndpoint } from './endpoints';
 import type { DeliveryAttempt, WebhookMessage } from './model';
@@ -19,7 +20,7 @@ export const MESSAGE_STATES: readonly WebhookMessage['state'][] = ['pending', 'd
 const isMessageState = (value: string): value is WebhookMessage['state'] =>
   (MESSAGE_STATES as readonly string[]).includes(value);
 
-export const presentDeliveryAttempt = (attempt: DeliveryAttempt) => ({
+export const presentDeliveryAttempt = (attempt: DeliveryAttempt): DeliveryAttemptJson => ({
   round: attempt.round,
   number: attempt.number,
   at: formatTime(attempt.at),
@@ -30,7 +31,7 @@ export const presentDeliveryAttempt = (attempt: DeliveryAttempt) => ({
   body: attempt.body,
 });
 
-export const presentWebhookMessage = (message: WebhookMessage) => ({
+export const presentWebhookMessage = (message: WebhookMessage): WebhookMessageJson => ({
   id: message.id,
   endpoint_id: message.endpointId,
   type: message.type,
@@ -50,7 +51,7 @@ export const listWebhookMessages = async (
   scope: Scope,
   endpointId: string,
   query: QueryPairs,
-) => {
+): Promise<PageOf<WebhookMessageJson>> => {
   await ownEndpoint(ports, scope, endpointId);
   const { limit, startingAfter, filters } = readListQuery(query, MESSAGE_FILTERS);
   const state = filters.state as WebhookMessage['state'] | undefined;
@@ -91,7 +92,7 @@ export const getWebhookMessage = async (
   ports: Pick<Ports, 'webhookMessages'>,
   scope: Scope,
   messageId: string,
-) => {
+): Promise<WebhookMessageDetailJson> => {
   const message = isWebhookMessageId(messageId) ? await ports.webhookMessages.get(messageId) : null;
   if (message === null || !sameScope(message.scope, scope)) throw notFound('webhook message');
   const attempts = await ports.webhookMessages.attempts(message.id);

@@ -1,11 +1,12 @@
 // mcp -> the tools of an integration's API keys in one environment: the same core functions as the
 // portal's API keys page. The key itself is answered once, at creation.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../core/api-keys';
 import type { Environment, Scope } from '../../core/model';
 import { integrationScope } from '../../core/organisations';
+import { ApiKeyShape, CreatedApiKeyShape, listOf, RevokedApiKeyShape } from '../../core/shapes';
 import { callerOrganisation } from './organisation-tools';
-import { apiKeyShape, environmentArgument, integrationIdArgument } from './shapes';
+import { boundedString, described, environmentArgument, integrationIdArgument } from './shapes';
 import { type Tool, type ToolContext, tool } from './tool';
 
 /** The caller's integration in one environment; another organisation's id answers `not_found`. */
@@ -33,9 +34,9 @@ export const apiKeyTools: Tool[] = [
     input: z.strictObject({
       environment: environmentArgument,
       integration_id: integrationIdArgument,
-      name: z.string().describe('A name to tell the key apart, such as "Production server".').optional(),
+      name: z.optional(described(z.string(), 'A name to tell the key apart, such as "Production server".')),
     }),
-    output: apiKeyShape.extend({ key: z.string().describe('The API key, shown this once.') }),
+    output: CreatedApiKeyShape,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: async (context, { environment, integration_id, name }) =>
       createApiKey(
@@ -50,7 +51,7 @@ export const apiKeyTools: Tool[] = [
     description:
       "Lists an integration's API keys in one environment, newest first, revoked ones included: each with its prefix (to tell keys apart), when it was last used and whether it is revoked. Never the keys themselves. Changes nothing.",
     input: z.strictObject({ environment: environmentArgument, integration_id: integrationIdArgument }),
-    output: z.object({ data: z.array(apiKeyShape) }),
+    output: listOf(ApiKeyShape),
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: async (context, { environment, integration_id }) =>
       listApiKeys(
@@ -65,9 +66,9 @@ export const apiKeyTools: Tool[] = [
       'Revokes an API key: POST /v1/token refuses it at once and the access tokens it gave stop working within 60 seconds; it cannot be undone, and whatever program uses the key stops working. Only when the person asked for it. Revoking it again answers the first revocation.',
     input: z.strictObject({
       environment: environmentArgument,
-      api_key_id: z.string().min(1).max(100).describe('The key id, `key_…` (not the key).'),
+      api_key_id: described(boundedString(100), 'The key id, `key_…` (not the key).'),
     }),
-    output: z.object({ id: z.string(), revoked_at: z.string().nullable() }),
+    output: RevokedApiKeyShape,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async (context, { environment, api_key_id }) =>
       revokeApiKey(portsOf(context, environment), await callerOrganisation(context), api_key_id),

@@ -1,6 +1,6 @@
 // mcp -> the tools of the person's organisation, its integrations, its sandbox budget and the events
 // there are: the same core functions as the portal's overview and integrations pages.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { listEventTypes } from '../../core/events';
 import {
   createIntegration,
@@ -10,7 +10,15 @@ import {
   organisationOf,
 } from '../../core/organisations';
 import { getSandboxBudget } from '../../core/sandbox-budget';
-import { integrationShape, organisationShape, sandboxBudgetShape } from './shapes';
+import {
+  EventTypeShape,
+  IntegrationShape,
+  listOf,
+  OrganisationOverviewShape,
+  OrganisationShape,
+  SandboxBudgetShape,
+} from '../../core/shapes';
+import { described } from './shapes';
 import { type Tool, type ToolContext, tool } from './tool';
 
 /** The caller's organisation id; `organisation_required` before they have one. */
@@ -20,7 +28,7 @@ export const callerOrganisation = (context: ToolContext): Promise<string> =>
 const nothing = z.strictObject({});
 
 const nameArgument = (what: string, example: string) =>
-  z.string().describe(`The ${what}'s name, 1 to 100 characters, such as "${example}".`);
+  described(z.string(), `The ${what}'s name, 1 to 100 characters, such as "${example}".`);
 
 export const organisationTools: Tool[] = [
   tool({
@@ -29,11 +37,7 @@ export const organisationTools: Tool[] = [
     description:
       'Reads your organisation (null if you have not created one yet), its sandbox budget of processed PDFs, and its integrations. Changes nothing. Call this first: every other tool but create_organisation needs the organisation.',
     input: nothing,
-    output: z.object({
-      organisation: organisationShape.nullable(),
-      sandbox_budget: sandboxBudgetShape.nullable(),
-      integrations: z.array(integrationShape),
-    }),
+    output: OrganisationOverviewShape,
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: ({ workspace, personId }) =>
       getOrganisation(workspace.directory, workspace.environments.sandbox.ports, personId),
@@ -44,7 +48,7 @@ export const organisationTools: Tool[] = [
     description:
       'Creates your organisation, which holds your integrations, API keys and webhook endpoints in both environments. A person has one organisation: a second call answers organisation_exists. Ask the person for the name; do not invent one.',
     input: z.strictObject({ name: nameArgument('organisation', 'Harbour Conveyancing') }),
-    output: organisationShape,
+    output: OrganisationShape,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: ({ workspace, personId }, { name }) => createOrganisation(workspace.directory, personId, name),
   }),
@@ -54,7 +58,7 @@ export const organisationTools: Tool[] = [
     description:
       "Lists your organisation's integrations (type contract_reviews), newest first. Each exists in both environments; API keys and webhook endpoints belong to an integration in one environment. Changes nothing.",
     input: nothing,
-    output: z.object({ data: z.array(integrationShape) }),
+    output: listOf(IntegrationShape),
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: async (context) => listIntegrations(context.workspace.directory, await callerOrganisation(context)),
   }),
@@ -64,7 +68,7 @@ export const organisationTools: Tool[] = [
     description:
       'Creates an integration of type contract_reviews in your organisation, in both environments at once: the program of yours that will call the API. Each call makes a new one.',
     input: z.strictObject({ name: nameArgument('integration', 'Conveyancing app') }),
-    output: integrationShape,
+    output: IntegrationShape,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: async (context, { name }) =>
       createIntegration(context.workspace.directory, await callerOrganisation(context), name),
@@ -75,7 +79,7 @@ export const organisationTools: Tool[] = [
     description:
       "Reads your organisation's sandbox budget: processed PDFs allowed in the sandbox in all, used, and remaining (every contract and every new version counts). Only the service operator can raise it. Changes nothing.",
     input: nothing,
-    output: sandboxBudgetShape,
+    output: SandboxBudgetShape,
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: async (context) =>
       getSandboxBudget(context.workspace.environments.sandbox.ports, await callerOrganisation(context)),
@@ -86,7 +90,7 @@ export const organisationTools: Tool[] = [
     description:
       'Lists the events a webhook endpoint can subscribe to, each with when it happens and the data it carries. Changes nothing.',
     input: nothing,
-    output: z.object({ data: z.array(z.object({ type: z.string(), when: z.string(), data: z.string() })) }),
+    output: listOf(EventTypeShape),
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: async (context) => {
       await callerOrganisation(context);

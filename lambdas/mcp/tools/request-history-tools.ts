@@ -1,11 +1,12 @@
 // mcp -> the tool of an integration's request history in one environment: the same core function as the
 // portal's request history page. It lists `/v1` calls only; calls to the MCP server are not recorded.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { listApiRequests } from '../../core/request-history/list';
 import { apiRequestQueryOf } from '../../core/request-history/query';
+import { ApiRequestShape, pageOf } from '../../core/shapes';
 import { callerIntegration } from './api-key-tools';
 import {
-  apiRequestShape,
+  described,
   environmentArgument,
   integrationIdArgument,
   limitArgument,
@@ -14,7 +15,7 @@ import {
 import { type Tool, tool } from './tool';
 
 const timeArgument = (which: string) =>
-  z.string().describe(`${which}, a UTC date-time such as 2026-11-21T09:30:00.123456Z.`).optional();
+  z.optional(described(z.string(), `${which}, a UTC date-time such as 2026-11-21T09:30:00.123456Z.`));
 
 export const requestHistoryTools: Tool[] = [
   tool({
@@ -25,15 +26,15 @@ export const requestHistoryTools: Tool[] = [
     input: z.strictObject({
       environment: environmentArgument,
       integration_id: integrationIdArgument,
-      status: z.string().describe('`2xx`, `4xx`, `5xx`, or a status code such as `404`.').optional(),
-      method: z.string().describe('An HTTP method, such as POST.').optional(),
-      path_prefix: z.string().describe('The start of a path, beginning with /v1.').optional(),
+      status: z.optional(described(z.string(), '`2xx`, `4xx`, `5xx`, or a status code such as `404`.')),
+      method: z.optional(described(z.string(), 'An HTTP method, such as POST.')),
+      path_prefix: z.optional(described(z.string(), 'The start of a path, beginning with /v1.')),
       since: timeArgument('Calls at or after this time'),
       until: timeArgument('Calls before this time'),
       limit: limitArgument,
       starting_after: startingAfterArgument,
     }),
-    output: z.object({ data: z.array(apiRequestShape), has_more: z.boolean() }),
+    output: pageOf(ApiRequestShape),
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: async (context, { environment, integration_id, ...filters }) => {
       const scope = await callerIntegration(context, environment, integration_id);

@@ -5,7 +5,7 @@
 // clients of the MCP SDK 1.x check against the tool's output schema, errors included, and reject.
 // A call naming an environment the person's grant does not hold is refused before anything else.
 import type { CallToolResult, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import { isDependencyUnavailable, isServiceError, ServiceError } from '../../core/errors';
 import { log } from '../../core/log';
 import { ENVIRONMENTS, type Environment } from '../../core/model';
@@ -18,6 +18,9 @@ import type { Services } from '../../core/services';
  * and a redelivery hand their message on). A tool calling any other fails to compile.
  */
 export type McpPorts = CommonPorts & Pick<Ports, 'deliveryQueue'>;
+
+// zod/mini loads no words for its messages; a refused argument is told in English (`inputProblems`).
+z.config(z.locales.en());
 
 /** What the tools reach: the identity table's directory, and each environment's ports and settings. */
 export interface McpWorkspace {
@@ -33,7 +36,10 @@ export interface ToolContext {
   environments: readonly Environment[];
 }
 
-export interface Tool<Input extends z.ZodType = z.ZodType, Output extends z.ZodType = z.ZodType> {
+export interface Tool<
+  Input extends z.ZodMiniType = z.ZodMiniType,
+  Output extends z.ZodMiniType = z.ZodMiniType,
+> {
   name: string;
   title: string;
   description: string;
@@ -44,21 +50,42 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output extends z.ZodT
 }
 
 /** Keeps each tool's input and output types tied to its own schemas. */
-export const tool = <Input extends z.ZodType, Output extends z.ZodType>(
+export const tool = <Input extends z.ZodMiniType, Output extends z.ZodMiniType>(
   definition: Tool<Input, Output>,
 ): Tool => definition as unknown as Tool;
+
+/**
+ * The JSON Schema converter the SDK asks of a schema for `tools/list`. zod/mini's schemas, unlike the
+ * classic API's, carry none (the classic API is the 450 KB that interface-schemas.ts keeps out of the
+ * functions), so it is made here from `toJSONSchema`, which both APIs share.
+ */
+const jsonSchemaOf = (schema: z.ZodMiniType): StandardSchemaWithJSON['~standard']['jsonSchema'] => {
+  const convert =
+    (io: 'input' | 'output') =>
+    (options: { target?: string; libraryOptions?: Record<string, unknown> } = {}) =>
+      z.toJSONSchema(schema, { ...options.libraryOptions, target: options.target, io }) as Record<
+        string,
+        unknown
+      >;
+  return { input: convert('input'), output: convert('output') };
+};
+
+/** A tool's output schema as the SDK takes it: checked as zod checks it, advertised as JSON Schema. */
+export const outputSchemaOf = (schema: z.ZodMiniType): StandardSchemaWithJSON => ({
+  '~standard': { ...schema['~standard'], jsonSchema: jsonSchemaOf(schema) },
+});
 
 /**
  * The schema the SDK advertises in `tools/list`, without its checking: an argument the schema refuses
  * would otherwise come back as the SDK's own text, not the service's `request_invalid`. The tool checks
  * its input itself (`callTool`).
  */
-export const advertisedOnly = (schema: z.ZodType): StandardSchemaWithJSON => ({
+export const advertisedOnly = (schema: z.ZodMiniType): StandardSchemaWithJSON => ({
   '~standard': {
     version: 1,
     vendor: 'service',
     validate: (value: unknown) => ({ value }),
-    jsonSchema: schema['~standard'].jsonSchema,
+    jsonSchema: jsonSchemaOf(schema),
   },
 });
 
@@ -80,7 +107,7 @@ const environmentNamed = (args: unknown): Environment | undefined => {
 };
 
 /** What is wrong with the arguments, said as a person would fix them: `events.0: …; url: …`. */
-const inputProblems = (error: z.ZodError): string =>
+const inputProblems = (error: z.core.$ZodError): string =>
   error.issues
     .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
     .join('; ');
@@ -110,7 +137,7 @@ export const callTool = async (
         `You did not let this application change your ${environment} environment. To allow it, disconnect the application in the portal and connect it again, ticking ${environment === 'sandbox' ? 'Sandbox' : 'Production'}.`,
       ),
     );
-  const input = definition.input.safeParse(args ?? {});
+  const input = z.safeParse(definition.input, args ?? {});
   if (!input.success)
     return refuse(
       new ServiceError(

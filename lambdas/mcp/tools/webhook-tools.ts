@@ -1,9 +1,19 @@
 // mcp -> the tools of an integration's webhook endpoints and their messages in one environment: the same
 // core functions as the portal's webhook pages. An endpoint's secret is answered once (creation,
 // rotation); a test event and a redelivery send real HTTP requests to the endpoint's address.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { fail } from '../../core/errors';
 import type { Environment } from '../../core/model';
+import {
+  CreatedWebhookEndpointShape,
+  DeletedWebhookEndpointShape,
+  listOf,
+  pageOf,
+  RotatedWebhookSecretShape,
+  WebhookEndpointShape,
+  WebhookMessageDetailShape,
+  WebhookMessageShape,
+} from '../../core/shapes';
 import { redeliverMessage, sendTestEvent } from '../../core/webhooks/delivery';
 import {
   createWebhookEndpoint,
@@ -24,21 +34,21 @@ import {
 import { callerIntegration } from './api-key-tools';
 import { callerOrganisation } from './organisation-tools';
 import {
-  deliveryAttemptShape,
+  boundedString,
+  described,
   environmentArgument,
   integrationIdArgument,
   limitArgument,
   startingAfterArgument,
-  webhookEndpointShape,
-  webhookMessageShape,
 } from './shapes';
 import { type Tool, type ToolContext, tool } from './tool';
 
-const endpointIdArgument = z.string().min(1).max(100).describe('A webhook endpoint id, `whe_…`.');
-const messageIdArgument = z.string().min(1).max(100).describe('A webhook message id, `msg_…`.');
-const eventsArgument = z
-  .array(z.string())
-  .describe('Event types named in full, no wildcards (list_event_types lists them), at least one.');
+const endpointIdArgument = described(boundedString(100), 'A webhook endpoint id, `whe_…`.');
+const messageIdArgument = described(boundedString(100), 'A webhook message id, `msg_…`.');
+const eventsArgument = described(
+  z.array(z.string()),
+  'Event types named in full, no wildcards (list_event_types lists them), at least one.',
+);
 
 const servicesOf = (context: ToolContext, environment: Environment) =>
   context.workspace.environments[environment];
@@ -68,10 +78,10 @@ export const webhookTools: Tool[] = [
     input: z.strictObject({
       environment: environmentArgument,
       integration_id: integrationIdArgument,
-      url: z.string().max(2048).describe('The receiver address, https to a public host.'),
+      url: described(z.string().check(z.maxLength(2048)), 'The receiver address, https to a public host.'),
       events: eventsArgument,
     }),
-    output: z.object({ endpoint: webhookEndpointShape, secret: z.string().describe('Shown this once.') }),
+    output: CreatedWebhookEndpointShape,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (context, { environment, integration_id, url, events }) => {
       const { ports, settings } = servicesOf(context, environment);
@@ -91,7 +101,7 @@ export const webhookTools: Tool[] = [
     description:
       "Lists an integration's webhook endpoints in one environment, with their events and whether each is enabled. Never their secrets. Changes nothing.",
     input: z.strictObject({ environment: environmentArgument, integration_id: integrationIdArgument }),
-    output: z.object({ data: z.array(webhookEndpointShape) }),
+    output: listOf(WebhookEndpointShape),
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: async (context, { environment, integration_id }) => {
       const { ports } = servicesOf(context, environment);
@@ -106,10 +116,10 @@ export const webhookTools: Tool[] = [
     input: z.strictObject({
       environment: environmentArgument,
       endpoint_id: endpointIdArgument,
-      events: eventsArgument.optional(),
-      enabled: z.boolean().describe('false turns the endpoint off, true on again.').optional(),
+      events: z.optional(eventsArgument),
+      enabled: z.optional(described(z.boolean(), 'false turns the endpoint off, true on again.')),
     }),
-    output: webhookEndpointShape,
+    output: WebhookEndpointShape,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async (context, { environment, endpoint_id, events, enabled }) => {
       if (events === undefined && enabled === undefined)
@@ -130,7 +140,7 @@ export const webhookTools: Tool[] = [
     title: "Rotate a webhook endpoint's secret",
     description: `Makes a new signing secret for an endpoint; the old one keeps signing beside it (two signatures) for 24 hours, so the receiver can switch over. ${secretNotice}`,
     input: z.strictObject({ environment: environmentArgument, endpoint_id: endpointIdArgument }),
-    output: z.object({ id: z.string(), secret: z.string().describe('Shown this once.') }),
+    output: RotatedWebhookSecretShape,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: async (context, { environment, endpoint_id }) => {
       const { ports, scope } = await callerEndpoint(context, environment, endpoint_id);
@@ -144,7 +154,7 @@ export const webhookTools: Tool[] = [
     description:
       'Deletes an endpoint: it gets no more messages, and it cannot be undone (its past messages stay readable). Only when the person asked for it.',
     input: z.strictObject({ environment: environmentArgument, endpoint_id: endpointIdArgument }),
-    output: z.object({ id: z.string(), deleted: z.literal(true) }),
+    output: DeletedWebhookEndpointShape,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     run: async (context, { environment, endpoint_id }) => {
       const { ports, scope } = await callerEndpoint(context, environment, endpoint_id);
@@ -158,7 +168,7 @@ export const webhookTools: Tool[] = [
     description:
       "Sends a real, signed HTTP POST to the endpoint's address: an event of type `test` (`test` true) with the data shape of contract-reviews.publication.published, whatever events the endpoint chose; retried like any message. Refused with endpoint_disabled while the endpoint is disabled. Answers the message; read its attempts with get_webhook_message.",
     input: z.strictObject({ environment: environmentArgument, endpoint_id: endpointIdArgument }),
-    output: webhookMessageShape,
+    output: WebhookMessageShape,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (context, { environment, endpoint_id }) => {
       const { ports, settings, scope } = await callerEndpoint(context, environment, endpoint_id);
@@ -173,11 +183,11 @@ export const webhookTools: Tool[] = [
     input: z.strictObject({
       environment: environmentArgument,
       endpoint_id: endpointIdArgument,
-      state: z.enum(['pending', 'delivered', 'failed']).describe('Only messages in this state.').optional(),
+      state: z.optional(described(WebhookMessageShape.shape.state, 'Only messages in this state.')),
       limit: limitArgument,
       starting_after: startingAfterArgument,
     }),
-    output: z.object({ data: z.array(webhookMessageShape), has_more: z.boolean() }),
+    output: pageOf(WebhookMessageShape),
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: async (context, { environment, endpoint_id, state, limit, starting_after }) => {
       const { ports, scope } = await callerEndpoint(context, environment, endpoint_id);
@@ -194,10 +204,7 @@ export const webhookTools: Tool[] = [
     description:
       'Reads one message: its state, the envelope every attempt sends, and every attempt of every round (time, HTTP status or error, duration, the first 1 KiB of the answer). Changes nothing.',
     input: z.strictObject({ environment: environmentArgument, message_id: messageIdArgument }),
-    output: webhookMessageShape.extend({
-      envelope: z.record(z.string(), z.unknown()),
-      attempts: z.array(deliveryAttemptShape),
-    }),
+    output: WebhookMessageDetailShape,
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: async (context, { environment, message_id }) => {
       const { ports, scope } = await callerMessage(context, environment, message_id);
@@ -210,7 +217,7 @@ export const webhookTools: Tool[] = [
     description:
       "Sends a delivered or failed message again: a new round of up to 8 real HTTP attempts to the endpoint's address, with the same webhook-id (the receiver drops it if it handled it already). Answers the message.",
     input: z.strictObject({ environment: environmentArgument, message_id: messageIdArgument }),
-    output: webhookMessageShape,
+    output: WebhookMessageShape,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (context, { environment, message_id }) => {
       const { ports, scope } = await callerMessage(context, environment, message_id);

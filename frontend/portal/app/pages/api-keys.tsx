@@ -18,6 +18,7 @@ import {
 import { integrationPath, Link } from '../router';
 import {
   type ApiKey,
+  type CreatedApiKey,
   ENVIRONMENT_NAMES,
   type Environment,
   type IntegrationAddresses,
@@ -79,7 +80,7 @@ export const ApiKeysPage = ({
             event.preventDefault();
             setProblem(null);
             try {
-              const key = await call<ApiKey & { key: string }>('POST', base, name.trim() ? { name } : {});
+              const key = await call<CreatedApiKey>('POST', base, name.trim() ? { name } : {});
               setCreated(key.key);
               setName('');
               setStatus(`Key ${key.prefix}… created.`);

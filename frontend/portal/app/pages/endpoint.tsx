@@ -19,11 +19,13 @@ import {
 } from '../components';
 import { integrationPath, Link, navigate } from '../router';
 import {
+  type DeliveryAttempt,
   ENVIRONMENT_NAMES,
   type Environment,
   type PageOf,
   type WebhookEndpoint,
   type WebhookMessage,
+  type WebhookMessageDetail,
 } from '../types';
 import { EventChoice, useEventTypes } from './webhooks';
 
@@ -34,10 +36,10 @@ const STATE_NAMES: Readonly<Record<WebhookMessage['state'], string>> = {
 };
 
 /** An answer in 2xx delivered the message; anything else (or none) was a failed attempt. */
-const attemptTone = (attempt: NonNullable<WebhookMessage['attempts']>[number]): 'ok' | 'bad' =>
+const attemptTone = (attempt: DeliveryAttempt): 'ok' | 'bad' =>
   attempt.status !== null && attempt.status >= 200 && attempt.status < 300 ? 'ok' : 'bad';
 
-const attemptOutcome = (attempt: NonNullable<WebhookMessage['attempts']>[number]): string =>
+const attemptOutcome = (attempt: DeliveryAttempt): string =>
   attempt.status !== null ? `HTTP ${attempt.status}` : `No answer: ${attempt.error ?? 'unknown error'}`;
 
 const Deliveries = ({
@@ -58,7 +60,7 @@ const Deliveries = ({
   const after = cursors.at(-1);
   const base = `/api/${environment}/webhook-endpoints/${endpointId}/messages`;
   const { value, error, reload } = useLoaded(
-    () => get<PageOf<WebhookMessage>>(`${base}${queryOf({ limit: '10', starting_after: after })}`),
+    () => get<PageOf<WebhookMessageDetail>>(`${base}${queryOf({ limit: '10', starting_after: after })}`),
     `${base}#${after ?? ''}#${round}`,
   );
   const underWay = value?.data.some((message) => message.state === 'pending') ?? false;
@@ -114,12 +116,12 @@ const Deliveries = ({
                     </tr>
                   </thead>
                   <tbody>
-                    {(message.attempts ?? []).length === 0 ? (
+                    {message.attempts.length === 0 ? (
                       <tr>
                         <td colSpan={6}>No attempt yet.</td>
                       </tr>
                     ) : (
-                      (message.attempts ?? []).map((attempt) => (
+                      message.attempts.map((attempt) => (
                         <tr key={`${attempt.round}-${attempt.number}`}>
                           <td>{attempt.round}</td>
                           <td>{attempt.number}</td>
