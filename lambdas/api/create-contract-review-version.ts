@@ -3,35 +3,17 @@
 import { authenticate, enforceUploadQuota } from '../core/auth';
 import { getOwnContractReview } from '../core/contracts/read';
 import { sendVersion } from '../core/contracts/send';
-import type { Ports } from '../core/ports';
 import type { Services } from '../core/services';
 import { endpoint } from './http/endpoint';
-import { checkUploadHeaders, receiveUpload, uploadReply } from './http/receive-upload';
+import {
+  checkUploadHeaders,
+  receiveUpload,
+  type UploadEndpointPorts,
+  uploadReply,
+} from './http/receive-upload';
 
 export const createContractReviewVersion = endpoint(
-  async (
-    request,
-    {
-      ports,
-      settings,
-    }: Services<
-      Pick<
-        Ports,
-        | 'apiKeys'
-        | 'blobs'
-        | 'clients'
-        | 'clock'
-        | 'contractReviews'
-        | 'environment'
-        | 'idempotency'
-        | 'ids'
-        | 'pdfs'
-        | 'rateLimiter'
-        | 'tokenVerifier'
-        | 'workflows'
-      >
-    >,
-  ) => {
+  async (request, { ports, settings }: Services<UploadEndpointPorts>) => {
     const scope = await authenticate(ports, settings, request);
     await enforceUploadQuota(ports, settings, scope);
     const headers = checkUploadHeaders(request);

@@ -2,13 +2,16 @@
 // `Idempotency-Key` and `Content-Digest` headers, the size, then the body streamed to the blob store
 // and its digest checked. What comes after (idempotency, multipart, fields) is the core's.
 import { createHash } from 'node:crypto';
-import type { UploadAnswer, UploadedParts } from '../../core/contracts/send';
+import type { SendPorts, UploadAnswer, UploadedParts } from '../../core/contracts/send';
 import { fail } from '../../core/errors';
 import type { Ports } from '../../core/ports';
 import { formatContentDigest, parseContentDigest } from '../upload/content-digest';
 import { MAX_UPLOAD_BODY_BYTES, payloadTooLarge, readUpload } from '../upload/read-upload';
 import type { Reply } from './endpoint';
 import type { ApiRequest } from './request';
+
+/** The ports of the two upload endpoints: the caller's checks (token, key, rate and quota), then the send. */
+export type UploadEndpointPorts = SendPorts & Pick<Ports, 'apiKeys' | 'rateLimiter' | 'tokenVerifier'>;
 
 export interface UploadHeaders {
   idempotencyKey: string;

@@ -184,21 +184,21 @@ const accepted = (review: ContractReview): StoredAnswer => ({
   body: JSON.stringify(presentContractReview(review)),
 });
 
-export const sendContract = (
-  ports: Pick<
-    Ports,
-    | 'blobs'
-    | 'clients'
-    | 'clock'
-    | 'contractReviews'
-    | 'environment'
-    | 'idempotency'
-    | 'ids'
-    | 'pdfs'
-    | 'workflows'
-  >,
-  input: UploadInput,
-): Promise<UploadAnswer> =>
+/** The ports a first send or a new version calls: what the two upload endpoints give them. */
+export type SendPorts = Pick<
+  Ports,
+  | 'blobs'
+  | 'clients'
+  | 'clock'
+  | 'contractReviews'
+  | 'environment'
+  | 'idempotency'
+  | 'ids'
+  | 'pdfs'
+  | 'workflows'
+>;
+
+export const sendContract = (ports: SendPorts, input: UploadInput): Promise<UploadAnswer> =>
   runIdempotentUpload(ports, input, async ({ requestJson, file }, completion) => {
     const request = readContractRequest(requestJson);
     const pageCount = await checkFile(ports, file);
@@ -232,10 +232,7 @@ export const sendContract = (
   });
 
 export const sendVersion = (
-  ports: Pick<
-    Ports,
-    'blobs' | 'clients' | 'clock' | 'contractReviews' | 'environment' | 'idempotency' | 'pdfs' | 'workflows'
-  >,
+  ports: Omit<SendPorts, 'ids'>,
   input: UploadInput & { contractReviewId: string },
 ): Promise<UploadAnswer> =>
   runIdempotentUpload(ports, input, async ({ requestJson, file }, completion) => {
