@@ -13,7 +13,7 @@ writeFileSync(
   [
     `// frontend/pages -> the text layer's font, as read from ${data.package}@${data.version} by \`npm run fonts\``,
     '// (bin/fonts.ts): do not edit by hand.',
-    "import type { TextLayerFontData } from './text-layer-font';",
+    "import type { TextLayerFontData } from './text-layer-font-shape';",
     '',
     `export const TEXT_LAYER_FONT_DATA: TextLayerFontData = ${JSON.stringify(data)};`,
     '',

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as fontkit from 'fontkit';
-import type { FontSubset, TextLayerFontData } from './text-layer-font';
+import type { FontSubset, TextLayerFontData } from './text-layer-font-shape';
 
 /** The npm package whose files the pages ship. */
 export const FONT_PACKAGE = '@fontsource/arimo';

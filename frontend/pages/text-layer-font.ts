@@ -10,28 +10,12 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { hasCjk } from '../../lambdas/core/cjk-text';
 import { TEXT_LAYER_FONT_DATA } from './text-layer-font-data';
+import type { FontSubset } from './text-layer-font-shape';
+
+export type { FontSubset, TextLayerFontData } from './text-layer-font-shape';
 
 /** The layer's `font-family`: a name of our own, so no font installed on the reader's device stands in. */
 export const TEXT_LAYER_FAMILY = 'Contract Text Layer';
-
-export interface FontSubset {
-  /** The package's WOFF2 file of this subset, under `files/`. */
-  file: string;
-  /** The CSS `unicode-range` of the subset, as the package declares it. */
-  unicodeRange: string;
-  /** The same range as inclusive code point pairs. */
-  ranges: Array<[number, number]>;
-}
-
-export interface TextLayerFontData {
-  /** The npm package whose files the pages ship, and the version these data were read from. */
-  package: string;
-  version: string;
-  unitsPerEm: number;
-  subsets: FontSubset[];
-  /** Advance widths in font units, as runs of consecutive code points: `[first, width, width, …]`. */
-  advanceRuns: number[][];
-}
 
 /**
  * The installed font package's folder: in the repository, or in a deployed bundle the copy of its files

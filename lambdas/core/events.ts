@@ -1,7 +1,7 @@
 // core -> the events the interface announces ("Events": event kinds), recorded in the outbox in the same
 // transaction as the state change they announce, for webhook delivery to fan out.
 import type { Client, ContractReview, Micros, Scope } from './model';
-import type { Ids } from './ports';
+import type { Ids } from './ports/foundation';
 import { presentContractReview } from './present';
 import type { EventTypeJson, ListOf } from './shapes';
 

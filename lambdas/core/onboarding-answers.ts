@@ -4,7 +4,6 @@
 // zod/mini, as everywhere: a bundle keeps only what the schema uses. Every message is the schema's own,
 // so zod's English words are not needed.
 import * as z from 'zod/mini';
-import type { Buyer } from './onboarding';
 
 /** The most buyers one sign-up names (interface.md, Limits). */
 export const MAX_BUYERS = 4;
@@ -247,6 +246,14 @@ export const checkAnswers = (value: unknown, now: Date): AnswersCheck => {
   if (parsed.success && fields.length === 0) return { ok: true, answers: parsed.data };
   return { ok: false, fields };
 };
+
+/** One buyer as the form names them. */
+export interface Buyer {
+  firstName: string;
+  lastName: string;
+  email: string;
+  mobile: string | null;
+}
 
 /** The buyers a submission names, as clients take them: names and email trimmed, the mobile as typed. */
 export const buyersOf = (answers: Answers): Buyer[] =>

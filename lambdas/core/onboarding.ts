@@ -10,7 +10,10 @@ import { isOnboardingId } from './ids';
 import { SessionRequest } from './interface-schemas';
 import { parseJson } from './json';
 import type { Client, Onboarding, Scope } from './model';
-import { MAX_BUYERS } from './onboarding-answers';
+import { type Buyer, MAX_BUYERS } from './onboarding-answers';
+
+export type { Buyer } from './onboarding-answers';
+
 import type { Ports, RunRequest, SubmittedAnswers, WorkflowRun } from './ports';
 import { presentOnboarding, presentOnboardingSession } from './present';
 import { sameScope } from './scope';
@@ -88,14 +91,6 @@ const currentClients = async (ports: Pick<Ports, 'clients'>, onboarding: Onboard
 
 export const showOnboarding = async (ports: Pick<Ports, 'clients'>, onboarding: Onboarding) =>
   presentOnboarding(onboarding, await currentClients(ports, onboarding));
-
-/** One buyer as the form names them. */
-export interface Buyer {
-  firstName: string;
-  lastName: string;
-  email: string;
-  mobile: string | null;
-}
 
 export { MAX_BUYERS };
 
