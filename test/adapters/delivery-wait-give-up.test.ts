@@ -4,6 +4,7 @@ import { LocalWaits } from '../../lambdas/adapters/workflows/local-waits';
 import type { DeliveryRun } from '../../lambdas/core/ports';
 import { WORKERS } from '../../lambdas/workers';
 import { giveUpDeliveryWait } from '../../lambdas/workers/give-up-delivery-wait';
+import { taskPlaceholder, WORKFLOW_TASK_NAMES } from '../../lambdas/workers/tasks';
 import { fromRoot } from '../../lib/paths';
 import { WORKFLOW_FILES } from '../../lib/workflow-state-machine';
 import { useTestDynamoDb } from '../support/dynamodb-local';
@@ -35,9 +36,9 @@ test('a hand-back that keeps failing is caught into GiveUp: an ERROR line with t
   const runner = await LocalStepFunctions.load({
     definitionFiles: { delivery: fromRoot(WORKFLOW_FILES.delivery) },
     tasks: Object.fromEntries(
-      Object.entries(WORKERS).map(([name, worker]) => [
-        name,
-        (input: unknown) => worker.run(input, services),
+      WORKFLOW_TASK_NAMES.map((name) => [
+        taskPlaceholder(name),
+        (input: unknown) => WORKERS[name].run(input, services),
       ]),
     ),
     runs: { production: runs, sandbox: runs },

@@ -5,7 +5,14 @@ import { keys } from '../../lambdas/adapters/dynamodb/keys';
 import { getItem } from '../../lambdas/adapters/dynamodb/table';
 import { localTableName } from '../../lambdas/adapters/dynamodb/table-schema';
 import { PORT_OFFSETS } from '../../lambdas/hosts/local-config';
-import { type Answer, bearer, call, exchange, expectRateLimited } from '../support/api-client';
+import {
+  type Answer,
+  bearer,
+  call,
+  exchange,
+  expectRateLimited,
+  sendUntilLimited,
+} from '../support/api-client';
 import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
 import { createTenant } from '../support/tenants';
 
@@ -17,13 +24,15 @@ useLocalStack((started) => {
 
 test('POST /v1/token: 10 a minute per key, then 429 with Retry-After; another key is unaffected', async () => {
   const keys = (await ops(stack, 'dev-bootstrap')).json?.keys as { production: string };
-  const answers: Answer[] = [];
-  for (let i = 0; i < 11; i++)
-    answers.push(
-      await call(`${stack.production}/v1/token`, { method: 'POST', headers: bearer(keys.production) }),
-    );
-  expect(answers.slice(0, 10).map((a) => a.status)).toEqual(Array(10).fill(200));
-  expectRateLimited(answers[10] as Answer);
+  const { answers, elapsedMs } = await sendUntilLimited(() =>
+    call(`${stack.production}/v1/token`, { method: 'POST', headers: bearer(keys.production) }),
+  );
+  const admitted = answers.slice(0, -1);
+  expect(admitted.map((a) => a.status)).toEqual(Array(admitted.length).fill(200));
+  expectRateLimited(answers.at(-1) as Answer);
+  // Ten at once, then one more for each 6 s the sending itself took (a loaded machine is slow).
+  expect(admitted.length).toBeGreaterThanOrEqual(10);
+  expect(admitted.length).toBeLessThanOrEqual(10 + Math.ceil(elapsedMs / 6_000));
   const other = await createTenant(stack, 'rate');
   expect(
     (await call(`${stack.production}/v1/token`, { method: 'POST', headers: bearer(other.keys.production) }))
@@ -73,28 +82,31 @@ test('sandbox: 25 requests a second per integration with bursts of 50, exactly a
   expect(tat - INTERVAL_US).toBeGreaterThanOrEqual(first.sent - SKEW_US);
   expect(tat - INTERVAL_US).toBeLessThanOrEqual(first.answered + SKEW_US);
 
-  // A flood, then volleys of ten until the refill has admitted some: each checked against the stored
-  // debt before and after it.
+  // Floods until one is refused (a loaded machine may answer a flood no faster than the rate refills),
+  // then volleys of ten until the refill has admitted some: each checked against the stored debt before
+  // and after it.
+  let full = false;
   let refilled = 0;
-  for (let round = 0; round < 50 && refilled === 0; round++) {
+  for (let round = 0; round < 40 && refilled === 0; round++) {
     const before = tat;
-    const { sent, answered, ok, answers } = await volley(round === 0 ? 199 : 10, list);
+    const { sent, answered, ok, answers } = await volley(full ? 10 : 199, list);
     const limited = answers.filter((a) => a.status === 429);
     expect(ok + limited.length).toBe(answers.length);
     for (const answer of limited) expectRateLimited(answer);
     tat = await storedTat(flooder.integrationId);
     // Every admitted request moved the debt on by exactly one interval: from where it stood, or from the
-    // moment of a take that found the bucket full again (never later than the volley's end).
+    // moment of a take that found no debt left (never later than the volley's end).
     expect(tat).toBeGreaterThanOrEqual(Math.max(before, sent - SKEW_US) + ok * INTERVAL_US);
     expect(tat).toBeLessThanOrEqual(Math.max(before, answered + SKEW_US) + ok * INTERVAL_US);
     // Never more than the burst: the last admitted request left at most 50 intervals of debt.
     expect(tat - BURST * INTERVAL_US).toBeLessThanOrEqual(answered + SKEW_US);
     // Refused only when full: a refused request found more than 49 intervals of debt.
-    if (round === 0) expect(limited.length).toBeGreaterThan(0);
     expect(limited.length === 0 || tat - (BURST - 1) * INTERVAL_US > sent - SKEW_US).toBe(true);
-    if (round > 0) refilled += ok;
+    if (full) refilled += ok;
+    if (limited.length > 0) full = true;
   }
-  // The bucket refilled after the flood, at the rate: the bounds above held for what it admitted.
+  // A flood filled the bucket, and it refilled after, at the rate: the bounds above held for what it admitted.
+  expect(full).toBe(true);
   expect(refilled).toBeGreaterThan(0);
 
   expect((await call(`${stack.sandbox}/v1/contract-reviews`, { headers: bearer(calmToken) })).status).toBe(

@@ -81,7 +81,6 @@ export const upload = (url: string, token: string, parts: Part[], options: Uploa
   return call(url, { method: 'POST', headers, body });
 };
 
-/** An error answer as the interface shapes it: the status and code, a message, and the request id. */
 /** A 429 `rate_limited` as §4 shapes it: `Retry-After` in whole seconds, and the request id. */
 export const expectRateLimited = (answer: Answer) => {
   expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({
@@ -92,6 +91,19 @@ export const expectRateLimited = (answer: Answer) => {
   expect(answer.headers.get('service-request-id')).toMatch(/^rqs_/);
 };
 
+/**
+ * Sends one request after another until one is refused 429 (at most `max`): the answers, and how long
+ * the sending took. A loaded machine may answer slower than a limit refills, so a test counts what was
+ * admitted against that time rather than expecting a fixed number.
+ */
+export const sendUntilLimited = async (send: () => Promise<Answer>, max = 40) => {
+  const started = performance.now();
+  const answers: Answer[] = [];
+  while (answers.length < max && answers.at(-1)?.status !== 429) answers.push(await send());
+  return { answers, elapsedMs: performance.now() - started };
+};
+
+/** An error answer as the interface shapes it: the status and code, a message, and the request id. */
 export const expectError = (answer: Answer, status: number, code: string) => {
   expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({ status, code });
   expect(answer.body.error.message).toEqual(expect.any(String));
