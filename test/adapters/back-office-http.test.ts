@@ -397,8 +397,11 @@ const codeOf = async (response: Response): Promise<string | undefined> =>
   ((await response.clone().json()) as { error?: { code: string } }).error?.code;
 
 describe('the authorisation matrix', () => {
+  // One set of tables for the matrix: each cell makes its own target, so no cell sees another's change.
+  let shared: Promise<Setup> | undefined;
   it.each(ROUTES.map((route) => [route.name, route] as const))('%s', async (_, route) => {
-    const setup = await setUp();
+    shared ??= setUp();
+    const setup = await shared;
     const { app } = setup;
     const callers: Record<string, Caller> = {
       none: {},
