@@ -227,9 +227,21 @@ export const backOfficeApp = (backend: BackOfficeBackend): BackOfficeApp => {
     await next();
   });
 
-  app.route('/api', backOfficeRoutes(backend.core));
+  const routes = backOfficeRoutes(backend.core);
+  app.route('/api', routes);
 
-  app.all('/api/*', () => fail('not_found', 'No back-office route answers this path.'));
+  // A known path asked with another method: 405 with the methods it takes; any other path: 404.
+  const known = routes.routes.map((route) => ({
+    method: route.method,
+    pattern: new RegExp(`^/api${route.path.replace(/:\w+/g, '[^/]+')}$`),
+  }));
+  app.all('/api/*', (c) => {
+    const allowed = [...new Set(known.filter((r) => r.pattern.test(c.req.path)).map((r) => r.method))];
+    if (allowed.length === 0) fail('not_found', 'No back-office route answers this path.');
+    fail('method_not_allowed', `Use ${allowed.join(' or ')} here.`, {
+      headers: { Allow: allowed.join(', ') },
+    });
+  });
 
   app.get('*', () => {
     const headers = {

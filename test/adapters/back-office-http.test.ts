@@ -463,6 +463,12 @@ describe('the authorisation matrix', () => {
       { error: expect.objectContaining({ code: 'not_found' }) },
     ]);
     expect((await get('/api/production/nothing'))[0]).toBe(404);
+    const wrong = await send(setup.app, { method: 'DELETE', path: '/api/production/reviews' }, everything);
+    expect([wrong.status, wrong.headers.get('allow'), await codeOf(wrong)]).toEqual([
+      405,
+      'GET',
+      'method_not_allowed',
+    ]);
   });
 
   it('answers who is signed in, to anyone; a back-office session is no portal session', async () => {
