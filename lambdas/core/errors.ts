@@ -78,6 +78,9 @@ export const ERROR_STATUS = {
   staff_only: 403,
   role_required: 403,
   draft_conflict: 409,
+  // An action the record's state does not allow (`ActionRefused`: publishing a review nobody asked for,
+  // accepting a sign-up twice, withdrawing what is not live), answered by the back office's API
+  action_refused: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -47,6 +47,7 @@ export const PORT_OFFSETS = {
   sandboxPages: 5,
   portal: 6,
   identityProvider: 7,
+  backOffice: 8,
   dynamoDb: 10,
   blobStore: 11,
 } as const;

@@ -1,6 +1,6 @@
 // host -> the identity provider on the local stack (offset 7): its state and the people in the identity
 // table of DynamoDB Local, and its keys made once under DATA_DIR/keys (the signing JWKS, the cookie key,
-// the portal's client secret), so that a restart keeps registered clients, sessions, grants and tokens.
+// the portal's and the back office's client secrets), so that a restart keeps registered clients, sessions, grants and tokens.
 // The operator tool reaches the same people through `localDirectory` (local-wiring.ts).
 import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
@@ -16,6 +16,7 @@ import { translatingFaults } from '../adapters/unavailable';
 import { ENVIRONMENTS } from '../core/model';
 import type { PeopleServices } from '../core/people/accounts';
 import { mcpServerUrl } from '../core/settings';
+import { backOfficeClient, backOfficeRedirectUri } from '../identity-provider/back-office-client';
 import { identityProviderListener } from '../identity-provider/listener';
 import { portalClient, portalRedirectUri } from '../identity-provider/portal-client';
 import { createIdentityProvider } from '../identity-provider/provider';
@@ -24,6 +25,7 @@ import { newSigningJwks } from '../identity-provider/signing-keys';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 import { keyText, localBaseUrls, localDirectory } from './local-wiring';
 
+export { BACK_OFFICE_CLIENT_ID } from '../identity-provider/back-office-client';
 export { PORTAL_CLIENT_ID } from '../identity-provider/portal-client';
 
 /** Where the portal's sign-in returns (the portal host, offset 6). */
@@ -33,6 +35,14 @@ export const localPortalRedirectUri = (config: LocalConfig): string =>
 /** The portal's client secret at the identity provider, made once; the portal's host reads the same file. */
 export const localPortalClientSecret = (dataDir: string): Promise<string> =>
   keyText(dataDir, 'portal-client-secret', () => randomBytes(32).toString('base64url'));
+
+/** Where the back office's sign-in returns (the back office host, offset 8). */
+export const localBackOfficeRedirectUri = (config: LocalConfig): string =>
+  backOfficeRedirectUri(localUrl(config, PORT_OFFSETS.backOffice));
+
+/** The back office's client secret at the identity provider, made once; its host reads the same file. */
+export const localBackOfficeClientSecret = (dataDir: string): Promise<string> =>
+  keyText(dataDir, 'back-office-client-secret', () => randomBytes(32).toString('base64url'));
 
 const localSettings = async (config: LocalConfig): Promise<IdentityProviderSettings> => {
   const baseUrls = localBaseUrls(config);
@@ -47,6 +57,10 @@ const localSettings = async (config: LocalConfig): Promise<IdentityProviderSetti
       environment,
     })),
     portal: portalClient(portal, await localPortalClientSecret(config.dataDir)),
+    backOffice: backOfficeClient(
+      localUrl(config, PORT_OFFSETS.backOffice),
+      await localBackOfficeClientSecret(config.dataDir),
+    ),
     signingKeys: jwks.keys,
     cookieKeys: [
       await keyText(config.dataDir, 'identity-provider-cookies.key', () =>

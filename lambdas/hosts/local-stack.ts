@@ -1,7 +1,7 @@
 // host -> the whole service on one machine (`npm start`): DynamoDB Local and the S3 twin under
 // DATA_DIR, each environment's API on its port (every request going to the deployed handler code, and
 // `/onboarding.js`), each environment's onboarding frame (its files and the frame API), each
-// environment's hosted pages, the developer portal, the identity provider, and the MCP server on each
+// environment's hosted pages, the developer portal, the identity provider, the back office, and the MCP server on each
 // API address.
 
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -20,6 +20,7 @@ import { ENVIRONMENTS, type Environment } from '../core/model';
 import { apiListener } from './api-host';
 import { frameListener, withLoader } from './frame-host';
 import { createJsonServer } from './http-protocol-errors';
+import { localBackOffice } from './local-back-office';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 import { startLocalEventFlow, startLocalQueues } from './local-event-flow';
 import { localIdentityProvider } from './local-identity-provider';
@@ -109,6 +110,7 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
       ['sandbox pages', PORT_OFFSETS.sandboxPages, pagesListener(services.sandbox.ports.blobs)],
       ['portal', PORT_OFFSETS.portal, await localPortal(config, dynamo, services)],
       ['identity provider', PORT_OFFSETS.identityProvider, await localIdentityProvider(config, dynamo)],
+      ['back office', PORT_OFFSETS.backOffice, await localBackOffice(config, dynamo, services)],
     ];
     const servers: Server[] = [];
     const addresses: Record<string, string> = {};

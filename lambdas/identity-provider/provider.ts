@@ -15,7 +15,7 @@ import { guardedFetch } from './guarded-fetch';
 import { securingAnswers } from './provider-answers';
 import { limitingRegistration } from './registration-limit';
 import { grantedEnvironments, implyResourceScope, MCP_SCOPE, resourceServerInfo } from './resources';
-import type { IdentityProviderServices, IdentityProviderSettings } from './settings';
+import type { FirstPartyClient, IdentityProviderServices, IdentityProviderSettings } from './settings';
 
 const MINUTE = 60;
 const DAY = 24 * 60 * MINUTE;
@@ -39,26 +39,31 @@ export const LIFETIMES = {
 /** The cookies, named apart from the other services on the same host (cookies ignore the port). */
 const COOKIE_NAMES = { session: 'idp_session', interaction: 'idp_interaction', resume: 'idp_resume' };
 
+/** The service's own clients: the portal, and the back office where one is served. */
+const firstPartyClients = (settings: IdentityProviderSettings): FirstPartyClient[] => [
+  settings.portal,
+  ...(settings.backOffice ? [settings.backOffice] : []),
+];
+
 const configuration = (
   settings: IdentityProviderSettings,
   services: IdentityProviderServices,
 ): Configuration => {
-  const firstParty = new Set([settings.portal.clientId]);
+  const ownClients = firstPartyClients(settings);
+  const firstParty = new Set(ownClients.map((client) => client.clientId));
   const cookie = { httpOnly: true, sameSite: 'lax', signed: true } as const;
   return {
     adapter: services.storage,
-    clients: [
-      {
-        client_id: settings.portal.clientId,
-        client_name: settings.portal.clientName,
-        client_secret: settings.portal.clientSecret,
-        redirect_uris: [...settings.portal.redirectUris],
-        post_logout_redirect_uris: [...settings.portal.postLogoutRedirectUris],
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_basic',
-      },
-    ],
+    clients: ownClients.map((client) => ({
+      client_id: client.clientId,
+      client_name: client.clientName,
+      client_secret: client.clientSecret,
+      redirect_uris: [...client.redirectUris],
+      post_logout_redirect_uris: [...client.postLogoutRedirectUris],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    })),
     findAccount: async (_ctx, sub) => {
       const person = isPersonId(sub) ? await services.people.people.get(sub) : null;
       if (!person) return undefined;
@@ -82,7 +87,10 @@ const configuration = (
     // Not extra metadata: the standard redirect properties and name, put through the service's rules too.
     extraClientMetadata: {
       properties: [...CHECKED_METADATA],
-      validator: clientMetadataRules(firstParty, [...OWN_CLIENT_NAMES, settings.portal.clientName]),
+      validator: clientMetadataRules(firstParty, [
+        ...OWN_CLIENT_NAMES,
+        ...ownClients.map((client) => client.clientName),
+      ]),
     },
     features: {
       devInteractions: { enabled: false },
@@ -174,7 +182,11 @@ export const createIdentityProvider = (
   provider.proxy = settings.behindProxy;
   provider.use(securingAnswers);
   provider.use(limitingRegistration(provider.pathFor('registration'), services.people, settings.behindProxy));
-  showErrorsOfUntrustedClientsHere(provider, new Set([settings.portal.clientId]), services.grants);
+  showErrorsOfUntrustedClientsHere(
+    provider,
+    new Set(firstPartyClients(settings).map((client) => client.clientId)),
+    services.grants,
+  );
   provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) =>
     log.error('identity provider fault', { error }),
   );

@@ -1,5 +1,5 @@
 // identity provider -> what a host gives it: its issuer, the resources it issues tokens for, the
-// service's own client (the portal), its keys, and the stores it keeps state in.
+// service's own clients (the portal, the back office), its keys, and the stores it keeps state in.
 import type { AdapterFactory, JWK } from 'oidc-provider';
 import type { PeopleServices } from '../core/people/accounts';
 import type { ClientGrants } from '../core/ports';
@@ -20,6 +20,8 @@ export interface IdentityProviderSettings {
   issuer: string;
   mcpResources: readonly McpResource[];
   portal: FirstPartyClient;
+  /** The back office's client, where the host serves one (the local stack, offset 8). */
+  backOffice?: FirstPartyClient;
   /** The private signing keys (JWKS), the signing one first; the public halves are served at /jwks. */
   signingKeys: readonly JWK[];
   /** Keys that sign its cookies, the current one first. */

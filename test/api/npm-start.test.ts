@@ -97,8 +97,10 @@ test.each(['SIGTERM', 'SIGINT'] as const)(
       expect(stack.length).toBeGreaterThanOrEqual(3);
       const ports = Array.from({ length: 22 }, (_, i) => portBase + i);
       const open = await answering(ports);
-      // The APIs, pages, frames, portal, identity provider, DynamoDB Local and the S3 twin.
-      expect(open).toEqual(expect.arrayContaining([0, 1, 2, 3, 4, 5, 6, 7, 10, 11].map((i) => portBase + i)));
+      // The APIs, pages, frames, portal, identity provider, back office, DynamoDB Local and the S3 twin.
+      expect(open).toEqual(
+        expect.arrayContaining([0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11].map((i) => portBase + i)),
+      );
 
       process.kill(pid, signal);
       await exitOf(npm);

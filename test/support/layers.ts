@@ -39,6 +39,21 @@ export const LAYERS: readonly Layer[] = [
       OIDC_DISCOVERY,
     ],
   },
+  // The back office's backend: as the portal's, and the portal's cookies and sign-in, which it reuses with a
+  // cookie and session records of its own.
+  {
+    folder: 'lambdas/back-office',
+    mayImport: [
+      'lambdas/core',
+      'lambdas/api/http/answer.ts',
+      'lambdas/api/http/body.ts',
+      'lambdas/api/http/cookies.ts',
+      'lambdas/portal/cookies.ts',
+      'lambdas/portal/sign-in.ts',
+      'frontend/portal/served-files.ts',
+      OIDC_DISCOVERY,
+    ],
+  },
   // The MCP server: the SDK's server over the core's functions, the portal's tasks as tools.
   { folder: 'lambdas/mcp', mayImport: ['lambdas/core'] },
   { folder: 'lambdas/hosts', mayImport: ['lambdas', 'frontend'] },

@@ -126,4 +126,8 @@ export const keys = {
   portalSession: (id: string): ItemKey => ({ pk: `PORTALSESSION#${id}`, sk: 'PORTALSESSION' }),
   /** A portal sign-in under way, under the SHA-256 of its cookie (identity table). */
   portalSignIn: (id: string): ItemKey => ({ pk: `PORTALSIGNIN#${id}`, sk: 'PORTALSIGNIN' }),
+  /** A back-office session, apart from the portal's: neither is ever found as the other (identity table). */
+  backOfficeSession: (id: string): ItemKey => ({ pk: `BACKOFFICESESSION#${id}`, sk: 'BACKOFFICESESSION' }),
+  /** A back-office sign-in under way (identity table). */
+  backOfficeSignIn: (id: string): ItemKey => ({ pk: `BACKOFFICESIGNIN#${id}`, sk: 'BACKOFFICESIGNIN' }),
 };

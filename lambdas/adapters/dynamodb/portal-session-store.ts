@@ -1,6 +1,7 @@
 // adapter -> the portal's sessions and sign-ins under way, in the identity table: one item each, under
 // the hash of its cookie, expiring by the table's TTL. DynamoDB deletes expired items only within a day
-// or two, so reads treat an item past its expiry as gone.
+// or two, so reads treat an item past its expiry as gone. The back office keeps its sessions the same way
+// under keys of its own (`scope`), so that a portal session is never a back-office one, nor the reverse.
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { PendingSignIn, PortalSession, PortalSessionStore } from '../../core/portal-sessions';
 import type { Clock } from '../../core/ports';
@@ -12,17 +13,26 @@ import { isConditionFailed } from './transactions';
 
 const ttl = (expiresAt: number): number => Math.ceil(expiresAt / 1e6);
 
+/** Whose sessions a store keeps: the portal's or the back office's (decisions.md §11 Rules). */
+export type SessionScope = 'portal' | 'back_office';
+
+const SCOPE_KEYS = {
+  portal: { session: keys.portalSession, signIn: keys.portalSignIn },
+  back_office: { session: keys.backOfficeSession, signIn: keys.backOfficeSignIn },
+} as const;
+
 export class DynamoDbPortalSessionStore implements PortalSessionStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly clock: Clock,
+    private readonly scope: SessionScope = 'portal',
   ) {}
 
   async putSession(session: PortalSession): Promise<void> {
     await this.put({
-      ...keys.portalSession(session.id),
-      type: 'portal_session',
+      ...SCOPE_KEYS[this.scope].session(session.id),
+      type: `${this.scope}_session`,
       id: session.id,
       person_id: session.personId,
       email: session.email,
@@ -34,7 +44,7 @@ export class DynamoDbPortalSessionStore implements PortalSessionStore {
   }
 
   async getSession(id: string): Promise<PortalSession | null> {
-    const item = await getItem(this.doc, this.tableName, keys.portalSession(id));
+    const item = await getItem(this.doc, this.tableName, SCOPE_KEYS[this.scope].session(id));
     if (!item || !this.current(item)) return null;
     return {
       id: item.id as string,
@@ -47,13 +57,15 @@ export class DynamoDbPortalSessionStore implements PortalSessionStore {
   }
 
   async deleteSession(id: string): Promise<void> {
-    await this.doc.send(new DeleteCommand({ TableName: this.tableName, Key: keys.portalSession(id) }));
+    await this.doc.send(
+      new DeleteCommand({ TableName: this.tableName, Key: SCOPE_KEYS[this.scope].session(id) }),
+    );
   }
 
   async putSignIn(signIn: PendingSignIn): Promise<void> {
     await this.put({
-      ...keys.portalSignIn(signIn.id),
-      type: 'portal_sign_in',
+      ...SCOPE_KEYS[this.scope].signIn(signIn.id),
+      type: `${this.scope}_sign_in`,
       id: signIn.id,
       state: signIn.state,
       nonce: signIn.nonce,
@@ -72,7 +84,7 @@ export class DynamoDbPortalSessionStore implements PortalSessionStore {
       ({ Attributes: item } = await this.doc.send(
         new DeleteCommand({
           TableName: this.tableName,
-          Key: keys.portalSignIn(id),
+          Key: SCOPE_KEYS[this.scope].signIn(id),
           ConditionExpression: 'attribute_exists(pk)',
           ReturnValues: 'ALL_OLD',
         }),

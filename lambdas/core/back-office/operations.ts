@@ -6,8 +6,10 @@ import { fail } from '../errors';
 import { isContractReviewId } from '../ids';
 import { startingAfterInvalid } from '../lists';
 import type { ContractReview, Onboarding } from '../model';
+import { type Directory, presentOrganisation } from '../organisations';
 import type { Ports } from '../ports';
 import { presentContractReview } from '../present';
+import { getSandboxBudget } from '../sandbox-budget';
 import { formatTime, formatTimeOrNull } from '../time';
 import { type Actor, requireRole } from './roles';
 
@@ -95,4 +97,20 @@ export const searchContractReviews = async (
         integration_id: review.scope.integrationId,
       })),
   };
+};
+
+/**
+ * An organisation with its sandbox budget (kept by the sandbox, whatever environment asks), for the
+ * Organisations page; `not_found` for an unknown id. Setting the total is `setSandboxBudget`.
+ */
+export const getOrganisationBudget = async (
+  directory: Pick<Directory, 'organisations'>,
+  sandbox: Pick<Ports, 'sandboxBudgets'>,
+  actor: Actor,
+  id: string,
+) => {
+  requireRole(actor, 'organisation.read');
+  const organisation = await directory.organisations.get(id);
+  if (organisation === null) fail('not_found', 'No organisation with that id exists.');
+  return { ...presentOrganisation(organisation), sandbox_budget: await getSandboxBudget(sandbox, id) };
 };

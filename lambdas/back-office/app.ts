@@ -1,0 +1,259 @@
+// back office -> the backend of the operator's staff's web application (decisions.md §11), one Hono app
+// that both adapters serve: sign-in with the identity provider (`/auth/sign-in`, `/auth/callback`) into a
+// session of the back office's own (its cookie, its records: never the portal's), and the JSON API under
+// `/api/` (routes.ts). Every API call needs a session; a person with no staff role gets 403 `staff_only`
+// on all of it but `GET /api/session`; every change carries the session's CSRF token and comes from the
+// back office's own origin. Roles are checked by the core's use cases: this layer maps their errors.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { type Context, Hono } from 'hono';
+import { API_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from '../../frontend/portal/served-files';
+import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
+import { readBodyUpTo } from '../api/http/body';
+import type { Staff } from '../core/back-office/roles';
+import { staffActor } from '../core/back-office/staff';
+import { ActionRefused, fail, ServiceError } from '../core/errors';
+import { log } from '../core/log';
+import {
+  type PortalSession,
+  type PortalSessionStore,
+  SESSION_LIFETIME_MICROS,
+  SIGN_IN_LIFETIME_MICROS,
+} from '../core/portal-sessions';
+import type { Clock } from '../core/ports';
+import { newRequestId } from '../core/request-ids';
+import type { PortalSignIn } from '../portal/sign-in';
+import { SignInFailed } from '../portal/sign-in';
+import {
+  backOfficeSessionCookie,
+  backOfficeSignInCookie,
+  type CookiePolicy,
+  readCookies,
+  setCookie,
+} from './cookies';
+import { type BackOfficeCore, type BackOfficeEnv, backOfficeRoutes } from './routes';
+
+export interface BackOfficeBackend {
+  /** The back office's own origin, `http://127.0.0.1:3008` locally: the only `Origin` a change may come from. */
+  origin: string;
+  cookies: CookiePolicy;
+  core: BackOfficeCore;
+  /** The back office's own sessions (`DynamoDbPortalSessionStore` in scope `back_office`). */
+  sessions: PortalSessionStore;
+  signIn: Pick<PortalSignIn, 'start' | 'finish' | 'endSessionUrl'>;
+  clock: Clock;
+  /** The page every other GET answers (the pages' shell). */
+  page: string;
+}
+
+/** The largest body a route reads: a review of 256 KB as JSON text, with room for its escapes. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const newSecret = (): string => randomBytes(32).toString('base64url');
+const hashOf = (value: string): string => createHash('sha256').update(value).digest('base64url');
+
+const sameText = (a: string, b: string): boolean => {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+};
+
+/** Where a sign-in may return: a path of this origin (never `//host` or `/\host`, which leave it). */
+const safeReturnPath = (value: string | undefined): string =>
+  value !== undefined && /^\/(?![/\\])[A-Za-z0-9_\-/]{0,200}$/.test(value) ? value : '/';
+
+const isChange = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
+
+const responseOf = (answer: HttpAnswer, cookies: readonly string[] = []): Response => {
+  const headers = new Headers({ ...API_SECURITY_HEADERS, ...answer.headers });
+  for (const cookie of cookies) headers.append('Set-Cookie', cookie);
+  return new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers });
+};
+
+const redirect = (location: string, cookies: readonly string[]): Response => {
+  const headers = new Headers({ ...PAGE_SECURITY_HEADERS, Location: location, 'Cache-Control': 'no-store' });
+  for (const cookie of cookies) headers.append('Set-Cookie', cookie);
+  return new Response(null, { status: 303, headers });
+};
+
+/** The body of a change as a JSON object (`{}` when empty). */
+const readBody = async (request: Request): Promise<Record<string, unknown>> => {
+  const { bytes, whole } = await readBodyUpTo(request, MAX_BODY_BYTES);
+  if (!whole) fail('payload_too_large', `The back office reads bodies of up to ${MAX_BODY_BYTES} bytes.`);
+  const text = Buffer.from(bytes).toString('utf8');
+  if (text === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    fail('request_invalid', 'The body is not JSON.');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    fail('request_invalid', 'The body must be a JSON object.');
+  return parsed as Record<string, unknown>;
+};
+
+export type BackOfficeApp = Hono<BackOfficeEnv>;
+
+export const backOfficeApp = (backend: BackOfficeBackend): BackOfficeApp => {
+  const sessionCookie = backOfficeSessionCookie(backend.cookies);
+  const signInCookie = backOfficeSignInCookie(backend.cookies);
+  const app = new Hono<BackOfficeEnv>();
+
+  const currentSession = async (cookieHeader: string | undefined): Promise<PortalSession | null> => {
+    const value = readCookies(cookieHeader).get(sessionCookie);
+    return value ? backend.sessions.getSession(hashOf(value)) : null;
+  };
+
+  /** A change must come from this origin (when the browser says where from) with the session's token. */
+  const checkChange = (c: Context<BackOfficeEnv>, session: PortalSession): void => {
+    const origin = c.req.header('origin');
+    if (origin !== undefined && origin !== backend.origin)
+      fail('csrf_invalid', 'Changes are accepted only from the back office itself.');
+    const token = c.req.header('x-csrf-token');
+    if (token === undefined || !sameText(token, session.csrfToken))
+      fail('csrf_invalid', 'Reload the page: this change did not carry the session’s CSRF token.');
+    const type = c.req.header('content-type') ?? '';
+    if (c.req.raw.body !== null && type !== '' && !/^application\/json\b/i.test(type))
+      fail('request_invalid', 'Send the body as application/json.');
+  };
+
+  app.onError((error, c) => {
+    // An action the record's state does not allow is a conflict with that state, said in its words.
+    const answered =
+      error instanceof ActionRefused
+        ? new ServiceError('action_refused', `Refused: ${error.message}.`)
+        : error;
+    return responseOf(errorAnswer(c.get('requestId') ?? newRequestId(), answered));
+  });
+
+  app.use('*', async (c, next) => {
+    c.set('requestId', newRequestId());
+    await next();
+    // Every JSON answer, the routes' included: never cached, never framed, never sniffed.
+    if (c.req.path.startsWith('/api/'))
+      for (const [name, value] of Object.entries(API_SECURITY_HEADERS))
+        if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+  });
+
+  app.get('/auth/sign-in', async (c) => {
+    const started = await backend.signIn.start();
+    const cookie = newSecret();
+    await backend.sessions.putSignIn({
+      id: hashOf(cookie),
+      state: started.state,
+      nonce: started.nonce,
+      codeVerifier: started.codeVerifier,
+      returnTo: safeReturnPath(c.req.query('return_to')),
+      expiresAt: backend.clock.now() + SIGN_IN_LIFETIME_MICROS,
+    });
+    return redirect(started.url, [
+      setCookie(signInCookie, cookie, SIGN_IN_LIFETIME_MICROS / 1e6, backend.cookies),
+    ]);
+  });
+
+  app.get('/auth/callback', async (c) => {
+    const cookies = readCookies(c.req.header('cookie'));
+    const cookie = cookies.get(signInCookie);
+    const cleared = setCookie(signInCookie, '', 0, backend.cookies);
+    const pending = cookie ? await backend.sessions.takeSignIn(hashOf(cookie)) : null;
+    if (!pending) return redirect('/?sign_in=expired', [cleared]);
+    const callback = new URL(`${backend.origin}/auth/callback`);
+    callback.search = new URL(c.req.url).search;
+    try {
+      const person = await backend.signIn.finish(callback, pending);
+      // A session this browser held before is replaced, not left behind.
+      const previous = cookies.get(sessionCookie);
+      if (previous) await backend.sessions.deleteSession(hashOf(previous));
+      const value = newSecret();
+      const now = backend.clock.now();
+      await backend.sessions.putSession({
+        id: hashOf(value),
+        personId: person.personId,
+        email: person.email,
+        csrfToken: newSecret(),
+        createdAt: now,
+        expiresAt: now + SESSION_LIFETIME_MICROS,
+      });
+      return redirect(pending.returnTo, [
+        cleared,
+        setCookie(sessionCookie, value, SESSION_LIFETIME_MICROS / 1e6, backend.cookies),
+      ]);
+    } catch (error) {
+      if (!(error instanceof SignInFailed)) throw error;
+      log.info('back office sign-in refused', { reason: error.message });
+      return redirect('/?sign_in=failed', [cleared]);
+    }
+  });
+
+  // Who is signed in: answered to anyone, so the pages can say the back office is for staff only.
+  app.get('/api/session', async (c) => {
+    const session = await currentSession(c.req.header('cookie'));
+    const actor = session === null ? null : await staffActor(backend.core.directory, session.email);
+    return responseOf(
+      jsonAnswer(c.get('requestId'), 200, {
+        signed_in: session !== null,
+        email: actor?.email ?? null,
+        roles: actor?.roles ?? [],
+        csrf_token: session?.csrfToken ?? null,
+      }),
+    );
+  });
+
+  app.use('/api/*', async (c, next) => {
+    const session = await currentSession(c.req.header('cookie'));
+    if (session === null)
+      fail('authentication_required', 'Sign in to the back office first.', {
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      });
+    if (isChange(c.req.method)) checkChange(c, session);
+    c.set('session', session);
+    c.set('actor', await staffActor(backend.core.directory, session.email));
+    c.set('body', isChange(c.req.method) ? await readBody(c.req.raw) : {});
+    await next();
+  });
+
+  app.post('/api/sign-out', async (c) => {
+    await backend.sessions.deleteSession(c.get('session').id);
+    return responseOf(
+      jsonAnswer(c.get('requestId'), 200, { signed_out: true, next: await backend.signIn.endSessionUrl() }),
+      [setCookie(sessionCookie, '', 0, backend.cookies)],
+    );
+  });
+
+  // Not staff: nothing else of the API answers them (the core would refuse each action the same way).
+  app.use('/api/*', async (c, next) => {
+    const actor: Staff = c.get('actor');
+    if (actor.roles.length === 0) fail('staff_only', "The back office is for the operator's staff only.");
+    await next();
+  });
+
+  const routes = backOfficeRoutes(backend.core);
+  app.route('/api', routes);
+
+  // A known path asked with another method: 405 with the methods it takes; any other path: 404.
+  const known = routes.routes.map((route) => ({
+    method: route.method,
+    pattern: new RegExp(`^/api${route.path.replace(/:\w+/g, '[^/]+')}$`),
+  }));
+  app.all('/api/*', (c) => {
+    const allowed = [...new Set(known.filter((r) => r.pattern.test(c.req.path)).map((r) => r.method))];
+    if (allowed.length === 0) fail('not_found', 'No back-office route answers this path.');
+    fail('method_not_allowed', `Use ${allowed.join(' or ')} here.`, {
+      headers: { Allow: allowed.join(', ') },
+    });
+  });
+
+  app.get('*', () => {
+    const headers = {
+      ...PAGE_SECURITY_HEADERS,
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+    };
+    return new Response(backend.page, { status: 200, headers });
+  });
+  app.all('*', () =>
+    fail('method_not_allowed', 'Only GET is allowed here.', { headers: { Allow: 'GET, HEAD' } }),
+  );
+
+  return app;
+};

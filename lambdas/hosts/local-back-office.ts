@@ -1,0 +1,66 @@
+// host -> the back office on the local stack (offset 8, decisions.md §9 and §11): its backend over Node
+// HTTP, signing staff in at the local identity provider as the client `back_office` (its secret under
+// DATA_DIR/keys), with sessions of its own in the identity table of DynamoDB Local (never the portal's),
+// the staff and organisations of the identity, and each environment's ports. Its pages are a shell for now.
+import type { RequestListener } from 'node:http';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDbPortalSessionStore } from '../adapters/dynamodb/portal-session-store';
+import { LOCAL_IDENTITY_TABLE } from '../adapters/dynamodb/table-schema';
+import { systemClock } from '../adapters/system-clock';
+import { translatingFaults } from '../adapters/unavailable';
+import { backOfficeApp } from '../back-office/app';
+import type { Environment } from '../core/model';
+import type { Services } from '../core/services';
+import { PortalSignIn } from '../portal/sign-in';
+import { nodeListener } from './http/node-adapter';
+import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
+import {
+  BACK_OFFICE_CLIENT_ID,
+  localBackOfficeClientSecret,
+  localBackOfficeRedirectUri,
+} from './local-identity-provider';
+import { localDirectory } from './local-wiring';
+
+/** Until the pages come: what the back office is, and where to sign in. No script, nothing inline. */
+const SHELL = [
+  '<!doctype html>',
+  '<html lang="en">',
+  '<meta charset="utf-8">',
+  '<meta name="viewport" content="width=device-width, initial-scale=1">',
+  '<title>Back office</title>',
+  '<h1>Back office</h1>',
+  "<p>The workspace of the operator's staff: lawyers and operators.</p>",
+  '<p><a href="/auth/sign-in">Sign in</a></p>',
+  '',
+].join('\n');
+
+/** The back office's listener, over the identity table (which must exist) and each environment's services. */
+export const localBackOffice = async (
+  config: LocalConfig,
+  dynamo: DynamoDBDocumentClient,
+  environments: Readonly<Record<Environment, Services>>,
+): Promise<RequestListener> => {
+  const clock = systemClock();
+  const origin = localUrl(config, PORT_OFFSETS.backOffice);
+  const app = backOfficeApp({
+    origin,
+    cookies: { secure: false },
+    core: {
+      directory: localDirectory(dynamo),
+      environments: { sandbox: environments.sandbox.ports, production: environments.production.ports },
+    },
+    sessions: translatingFaults(
+      new DynamoDbPortalSessionStore(dynamo, LOCAL_IDENTITY_TABLE, clock, 'back_office'),
+    ),
+    signIn: new PortalSignIn({
+      issuer: localUrl(config, PORT_OFFSETS.identityProvider),
+      clientId: BACK_OFFICE_CLIENT_ID,
+      clientSecret: await localBackOfficeClientSecret(config.dataDir),
+      redirectUri: localBackOfficeRedirectUri(config),
+      postLogoutRedirectUri: `${origin}/`,
+    }),
+    clock,
+    page: SHELL,
+  });
+  return nodeListener(app.fetch);
+};
