@@ -514,7 +514,7 @@ test('request history: the calls with an accepted credential, filtered and paged
     return rows.allTextContents();
   };
   const notFound = await eventually(
-    () => filter(() => page.getByLabel('Status').fill('4xx')),
+    () => filter(() => page.getByLabel('Status', { exact: true }).fill('4xx')),
     (found) => found.length === 1,
   );
   expect(notFound[0]).toContain('/v1/contract-reviews/crv_doesnotexist');
@@ -541,7 +541,7 @@ test('request history: the calls with an accepted credential, filtered and paged
   );
   expect(new Set(bottoms).size).toBe(1);
   const posts = await eventually(
-    () => filter(() => page.getByLabel('Method').selectOption('POST')),
+    () => filter(() => page.getByLabel('Method', { exact: true }).selectOption('POST')),
     (found) => found.length === 2,
   );
   expect(posts.every((text) => text.includes('/v1/token'))).toBe(true);
@@ -552,15 +552,15 @@ test('request history: the calls with an accepted credential, filtered and paged
   expect(clients[0]).toContain('200');
   // The last hour holds them all (a first page); a window that ended before they were made holds none.
   await eventually(
-    () => filter(() => page.getByLabel('Time').selectOption('hour')),
+    () => filter(() => page.getByLabel('Time', { exact: true }).selectOption('hour')),
     (found) => found.length === 20,
   );
   await eventually(
     () =>
       filter(async () => {
-        await page.getByLabel('Time').selectOption('between');
-        await page.getByLabel('From').fill('2026-01-01T00:00:00');
-        await page.getByLabel('To').fill('2026-01-02T00:00:00');
+        await page.getByLabel('Time', { exact: true }).selectOption('between');
+        await page.getByLabel('From', { exact: true }).fill('2026-01-01T00:00:00');
+        await page.getByLabel('To', { exact: true }).fill('2026-01-02T00:00:00');
       }),
     (found) => found.length === 0,
   );
