@@ -4,7 +4,7 @@
 // `/api/` (routes.ts). Every API call needs a session; a person with no staff role gets 403 `staff_only`
 // on all of it but `GET /api/session`; every change carries the session's CSRF token and comes from the
 // back office's own origin. Roles are checked by the core's use cases: this layer maps their errors.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import { API_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from '../../frontend/portal/served-files';
 import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
@@ -21,6 +21,7 @@ import {
 } from '../core/portal-sessions';
 import type { Clock } from '../core/ports';
 import { newRequestId } from '../core/request-ids';
+import { hashOf, newSecret, replaceSession } from '../portal/session-secrets';
 import type { PortalSignIn } from '../portal/sign-in';
 import { SignInFailed } from '../portal/sign-in';
 import {
@@ -47,9 +48,6 @@ export interface BackOfficeBackend {
 
 /** The largest body a route reads: a review of 256 KB as JSON text, with room for its escapes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
-
-const newSecret = (): string => randomBytes(32).toString('base64url');
-const hashOf = (value: string): string => createHash('sha256').update(value).digest('base64url');
 
 const sameText = (a: string, b: string): boolean => {
   const left = Buffer.from(a);
@@ -161,19 +159,7 @@ export const backOfficeApp = (backend: BackOfficeBackend): BackOfficeApp => {
     callback.search = new URL(c.req.url).search;
     try {
       const person = await backend.signIn.finish(callback, pending);
-      // A session this browser held before is replaced, not left behind.
-      const previous = cookies.get(sessionCookie);
-      if (previous) await backend.sessions.deleteSession(hashOf(previous));
-      const value = newSecret();
-      const now = backend.clock.now();
-      await backend.sessions.putSession({
-        id: hashOf(value),
-        personId: person.personId,
-        email: person.email,
-        csrfToken: newSecret(),
-        createdAt: now,
-        expiresAt: now + SESSION_LIFETIME_MICROS,
-      });
+      const value = await replaceSession(backend.sessions, backend.clock, person, cookies.get(sessionCookie));
       return redirect(pending.returnTo, [
         cleared,
         setCookie(sessionCookie, value, SESSION_LIFETIME_MICROS / 1e6, backend.cookies),

@@ -2,7 +2,7 @@
 // answers the one `index.html`; the script routes by path), the sign-in with the identity provider
 // (`/auth/sign-in`, `/auth/callback`), and the JSON routes under `/api/` for a signed-in person. Every
 // change carries the session's CSRF token in `X-CSRF-Token` and comes from the portal's own origin.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import {
   API_SECURITY_HEADERS,
   PAGE_SECURITY_HEADERS,
@@ -23,6 +23,7 @@ import type { SessionJson } from '../core/shapes';
 import { matchRoute, PORTAL_ROUTES, type PortalCore } from './api-routes';
 import { type CookiePolicy, readCookies, sessionCookieName, setCookie, signInCookieName } from './cookies';
 import type { PortalAnswer, PortalApp, PortalRequest } from './http';
+import { hashOf, newSecret, replaceSession } from './session-secrets';
 import { type PortalSignIn, SignInFailed } from './sign-in';
 
 export interface PortalBackend {
@@ -35,9 +36,6 @@ export interface PortalBackend {
   clock: Clock;
   files: PortalFiles;
 }
-
-const newSecret = (): string => randomBytes(32).toString('base64url');
-const hashOf = (value: string): string => createHash('sha256').update(value).digest('base64url');
 
 const sameText = (a: string, b: string): boolean => {
   const left = Buffer.from(a);
@@ -99,19 +97,12 @@ export const portalApp = (backend: PortalBackend): PortalApp => {
     callback.search = request.query.toString();
     try {
       const person = await backend.signIn.finish(callback, pending);
-      // A session this browser held before is replaced, not left behind.
-      const previous = readCookies(request.headers.cookie).get(sessionCookie);
-      if (previous) await backend.sessions.deleteSession(hashOf(previous));
-      const value = newSecret();
-      const now = backend.clock.now();
-      await backend.sessions.putSession({
-        id: hashOf(value),
-        personId: person.personId,
-        email: person.email,
-        csrfToken: newSecret(),
-        createdAt: now,
-        expiresAt: now + SESSION_LIFETIME_MICROS,
-      });
+      const value = await replaceSession(
+        backend.sessions,
+        backend.clock,
+        person,
+        readCookies(request.headers.cookie).get(sessionCookie),
+      );
       return redirect(pending.returnTo, [
         cleared,
         setCookie(sessionCookie, value, SESSION_LIFETIME_MICROS / 1e6, backend.cookies),

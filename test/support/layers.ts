@@ -50,6 +50,7 @@ export const LAYERS: readonly Layer[] = [
       'lambdas/api/http/cookies.ts',
       'lambdas/portal/cookies.ts',
       'lambdas/portal/sign-in.ts',
+      'lambdas/portal/session-secrets.ts',
       'frontend/portal/served-files.ts',
       OIDC_DISCOVERY,
     ],
