@@ -201,6 +201,23 @@ const onStep = async (f: FrameLocator, title: string | RegExp) => {
 };
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * The draft holding `text` is stored and the frame knows it: the save's response arrived and the frame
+ * says so. Reloading before the frame has read the response would (rightly) send the draft again with
+ * `keepalive` as the page goes, and that request is cut off by the reload.
+ */
+const savedDraft = async (page: Page, f: FrameLocator, text: string, type: () => Promise<void>) => {
+  const saved = page.waitForResponse(
+    (r) =>
+      r.url() === `${frameAddress}/api/draft` &&
+      r.request().method() === 'PUT' &&
+      (r.request().postData() ?? '').includes(text),
+  );
+  await type();
+  expect((await saved).status()).toBe(204);
+  await f.locator('.save-status', { hasText: /^Your answers are saved\.$/ }).waitFor();
+};
+
 const next = async (f: FrameLocator, title: string | RegExp) => {
   await f.getByRole('button', { name: 'Continue' }).click();
   await onStep(f, title);
@@ -598,14 +615,7 @@ describe('the sign-up form on a customer’s page', () => {
       await next(f, 'Buyer 1: name and contact details');
       await f.getByLabel('First name').fill('Maria');
       await f.getByLabel('Last name').fill('Rossi');
-      const saved = page.waitForResponse(
-        (r) =>
-          r.url() === `${frameAddress}/api/draft` &&
-          r.request().method() === 'PUT' &&
-          (r.request().postData() ?? '').includes('maria@example.com'),
-      );
-      await f.getByLabel('Email').fill('maria@example.com');
-      expect((await saved).status()).toBe(204);
+      await savedDraft(page, f, 'maria@example.com', () => f.getByLabel('Email').fill('maria@example.com'));
       await page.reload();
       // Back on the first step with something to fill in, with what was typed.
       await onStep(f, 'Buyer 1: name and contact details');
@@ -901,11 +911,7 @@ describe('with third-party cookies blocked, on a page of another site than the f
         await onStep(f, 'Buyers');
         await f.getByLabel('4 buyers').check();
         await next(f, 'Buyer 1: name and contact details');
-        const saved = page.waitForResponse(
-          (r) => r.url() === `${frameAddress}/api/draft` && (r.request().postData() ?? '').includes('Maria'),
-        );
-        await f.getByLabel('First name').fill('Maria');
-        expect((await saved).status()).toBe(204);
+        await savedDraft(page, f, 'Maria', () => f.getByLabel('First name').fill('Maria'));
         // The partitioned binding cookie is kept: a reload shows the draft.
         await page.reload();
         await onStep(f, 'Buyer 1: name and contact details');
@@ -980,11 +986,7 @@ describe('with third-party cookies blocked, on a page of another site than the f
         await onStep(f, 'Buyers');
         await f.getByLabel('2 buyers').check();
         await next(f, 'Buyer 1: name and contact details');
-        const saved = page.waitForResponse(
-          (r) => r.url() === `${frameAddress}/api/draft` && (r.request().postData() ?? '').includes('Secret'),
-        );
-        await f.getByLabel('First name').fill('Secret');
-        expect((await saved).status()).toBe(204);
+        await savedDraft(page, f, 'Secret', () => f.getByLabel('First name').fill('Secret'));
       },
       blocking,
     );
