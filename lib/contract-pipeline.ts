@@ -8,6 +8,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { rendersPerOrganisation } from '../lambdas/core/contracts/render-slots';
 import type { ContractRun } from '../lambdas/core/ports';
 import { WORKFLOW_TASKS, type WorkflowQueueName, type WorkflowTaskName } from '../lambdas/workers/tasks';
 import { alarmedWorkQueue } from './dead-letters';
@@ -146,6 +147,11 @@ export class ContractPipeline extends Construct {
       table: 'worker',
       blobs: { get: ['uploads'], put: ['renders'], delete: ['renders'] },
     });
+    // An attempt over its organisation's share of the renders goes back to this queue for a while
+    // (lambdas/hosts/render-records.ts), so one organisation's burst never holds every render.
+    this.renderQueue.grantSendMessages(this.render);
+    this.render.addEnvironment('RENDER_QUEUE_URL', this.renderQueue.queueUrl);
+    this.render.addEnvironment('RENDERS_PER_ORGANISATION', String(rendersPerOrganisation(RENDERS_AT_ONCE)));
     this.render.addEventSource(
       new SqsEventSource(this.renderQueue, {
         // One version a function: a render takes the whole function.

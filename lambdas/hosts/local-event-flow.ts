@@ -12,6 +12,7 @@ import { localEventBus } from '../adapters/events/local-event-bus';
 import { type LocalQueue, type LocalSqs, startLocalSqs } from '../adapters/queues/local-sqs';
 import { createSqsClient } from '../adapters/queues/sqs-client';
 import { sqsWorkQueue } from '../adapters/queues/sqs-work-queue';
+import { rendersPerOrganisation } from '../core/contracts/render-slots';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import type { WorkQueue } from '../core/ports';
 import type { Services } from '../core/services';
@@ -35,6 +36,8 @@ const DELIVERY = { batchSize: 10, concurrency: 8, visibilityTimeoutSeconds: 60, 
  * one machine; deployed, Lambda scales out to the mapping's limit). A render may take 15 minutes.
  */
 const RENDER = { batchSize: 1, concurrency: 2, visibilityTimeoutSeconds: 16 * 60, receives: 3 };
+/** How long a render over its organisation's share (one of the two) waits in the queue before it is seen again. */
+const RENDER_RETRY_SECONDS = 2;
 
 /** The local queues' names in an environment. */
 const queueNames = (environment: Environment) => ({
@@ -126,7 +129,19 @@ export const startLocalEventFlow = (
     const consumers = [
       consumer(fanOut, fanOutRecords(own), FAN_OUT),
       consumer(delivery, deliveryRecords(own), DELIVERY),
-      consumer(render, renderRecords(own, stopping.signal), RENDER),
+      consumer(
+        render,
+        renderRecords(
+          own,
+          {
+            perOrganisation: rendersPerOrganisation(RENDER.concurrency),
+            queue: sqsWorkQueue(client, render.url),
+            retrySeconds: RENDER_RETRY_SECONDS,
+          },
+          stopping.signal,
+        ),
+        RENDER,
+      ),
     ];
     const queueIdle = () => {
       const { ready, inFlight } = sqs.depth(queueNames(environment).delivery);

@@ -991,7 +991,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       expect(mappings()).toHaveLength(4);
     });
 
-    it('renders from the render queue, which only the contract state machine sends to: one version a function, failed records reported, a bounded number at once', () => {
+    it('renders from the render queue, which only the contract state machine and the render consumer (an attempt waiting its organisation’s turn) send to: one version a function, failed records reported, a bounded number at once, half of them for one organisation', () => {
       const queueId = queueIdOf(stage.stateless.pipeline.renderQueue);
       const fromQueue = mappingsFrom(stage.stateless.pipeline.renderQueue);
       expect(fromQueue).toEqual([
@@ -1014,9 +1014,17 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
             JSON.stringify(statement.Resource).includes(queueId),
         ),
       );
-      expect(senders.map((policy) => policy.Properties.Roles)).toEqual([
-        [{ Ref: roleIdOf(stateMachineOf('contract').machine.role) }],
-      ]);
+      const roles = (list: unknown[]) => list.map((roles) => JSON.stringify(roles)).sort();
+      expect(roles(senders.map((policy) => policy.Properties.Roles))).toEqual(
+        roles([
+          [{ Ref: roleIdOf(stateMachineOf('contract').machine.role) }],
+          [{ Ref: roleIdOf(stage.stateless.pipeline.render.role) }],
+        ]),
+      );
+      expect(functionOf(RENDER_CONTRACTS).properties.Environment.Variables).toMatchObject({
+        RENDER_QUEUE_URL: { Ref: queueId },
+        RENDERS_PER_ORGANISATION: String(RENDERS_AT_ONCE / 2),
+      });
     });
 
     it('gives every queue a dead-letter queue, and every dead-letter queue (kept 14 days) an alarm; TLS only, encrypted', () => {

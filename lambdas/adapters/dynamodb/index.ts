@@ -11,6 +11,7 @@ import { DynamoDbEventOutbox } from './event-outbox';
 import { DynamoDbIdempotencyStore } from './idempotency-store';
 import { DynamoDbOnboardingStore } from './onboarding-store';
 import { DynamoDbRateLimiter } from './rate-limiter';
+import { DynamoDbRenderSlots } from './render-slots';
 import { DynamoDbReviewDeskStore } from './review-desk-store';
 import { DynamoDbRunStore } from './run-store';
 import { DynamoDbSandboxBudgetStore } from './sandbox-budget-store';
@@ -43,6 +44,7 @@ export type DynamoDbStores = Pick<
   | 'clients'
   | 'idempotency'
   | 'rateLimiter'
+  | 'renderSlots'
   | 'outbox'
   | 'runs'
   | 'webhookEndpoints'
@@ -65,6 +67,7 @@ export const createDynamoDbStores = (
   clients: new DynamoDbClientStore(doc, tableName, clock),
   idempotency: new DynamoDbIdempotencyStore(doc, tableName, clock),
   rateLimiter: new DynamoDbRateLimiter(doc, tableName, clock),
+  renderSlots: new DynamoDbRenderSlots(doc, tableName, clock),
   outbox: new DynamoDbEventOutbox(doc, tableName),
   runs: new DynamoDbRunStore(doc, tableName, clock),
   webhookEndpoints: new DynamoDbWebhookEndpointStore(doc, tableName),

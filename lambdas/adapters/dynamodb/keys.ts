@@ -64,6 +64,11 @@ export const keys = {
     sk: 'IDEM',
   }),
   rateBucket: (bucket: string): ItemKey => ({ pk: `RATE#${bucket}`, sk: 'RATE' }),
+  /** Slot `index` of an organisation's renders under way (a lease; adapters/dynamodb/render-slots.ts). */
+  renderSlot: (organisationId: string, index: number): ItemKey => ({
+    pk: `RENDERSLOT#${organisationId}`,
+    sk: `SLOT#${index}`,
+  }),
   attemptDelay: (key: string): ItemKey => ({ pk: `ATTEMPTS#${key}`, sk: 'ATTEMPTS' }),
 
   event: (id: string): ItemKey => ({ pk: `EVT#${id}`, sk: 'EVT' }),

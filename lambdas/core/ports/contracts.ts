@@ -76,6 +76,20 @@ export interface ContractAnalyser {
   analyse(contract: RenderedContract, deadlineMs: number): Promise<ContractAnalysis>;
 }
 
+/**
+ * Renders under way per organisation, as leases: a render holds one of its organisation's few slots
+ * while it runs, so one tenant's burst cannot take every render at once (core/contracts/render-slots.ts).
+ * A lease that is not renewed (its host died) frees itself at `until`.
+ */
+export interface RenderSlots {
+  /** Takes a free one of the organisation's `limit` slots for `holder` until `until`: its index, or null when all are held. */
+  take(organisationId: string, holder: string, limit: number, until: Micros): Promise<number | null>;
+  /** Moves the holder's lease on to `until`; false when it had lapsed and another holder took the slot. */
+  renew(organisationId: string, index: number, holder: string, until: Micros): Promise<boolean>;
+  /** Frees the slot if the holder still has it. */
+  give(organisationId: string, index: number, holder: string): Promise<void>;
+}
+
 /** The contracts area: reviews and their reads, and the PDF work (pdf.js, the analysis) of their versions. */
 export interface ContractPorts {
   contractReviews: ContractReviewStore;
@@ -83,4 +97,5 @@ export interface ContractPorts {
   pdfs: PdfInspector;
   renderer: ContractRenderer;
   analyser: ContractAnalyser;
+  renderSlots: RenderSlots;
 }
