@@ -6,7 +6,7 @@ import { errorAnswer, responseOf } from '../api/http/answer';
 import { readBodyUpTo } from '../api/http/body';
 import { ServiceError } from '../core/errors';
 import { newRequestId } from '../core/request-ids';
-import { MCP_PATHS } from '../mcp/http';
+import { isMcpPath } from '../mcp/http';
 import type { FetchHandler } from './http/fetch-handler';
 import { nodeListener } from './http/node-adapter';
 import { requestTarget } from './request-target';
@@ -41,5 +41,5 @@ export const withMcp =
   (mcp: RequestListener, next: RequestListener): RequestListener =>
   (request, response) => {
     const { pathname } = requestTarget(request.url);
-    return MCP_PATHS.includes(pathname) ? mcp(request, response) : next(request, response);
+    return isMcpPath(pathname) ? mcp(request, response) : next(request, response);
   };

@@ -4,13 +4,18 @@
 // and transport specifications ask for: an `Origin` other than the server's own is refused (403, against
 // DNS rebinding and cross-site requests), and a request without an accepted access token answers 401
 // with `WWW-Authenticate: Bearer resource_metadata="…"`, which is how a client finds the authorization
-// server. Then the SDK's stateless streamable HTTP handler serves it. Every answer, whichever of these
-// gives it, carries a `Service-Request-Id`, as every response of the API's addresses does (interface.md).
+// server. Then the SDK's stateless streamable HTTP handler serves it (a POST: the only method it takes). One
+// Hono app routes them, and any other method or path answers as the API's do: 405 `method_not_allowed`
+// with `Allow`, or 404 `not_found`. Every answer, whichever of these gives it, carries a
+// `Service-Request-Id`, as every response of the API's addresses does (interface.md).
+
 import {
   type AuthInfo,
   createMcpHandler,
   getOAuthProtectedResourceMetadataUrl,
 } from '@modelcontextprotocol/server';
+import { Hono } from 'hono';
+import { createRouter } from '../api/http/router';
 import { type ErrorCode, isDependencyUnavailable, ServiceError } from '../core/errors';
 import { log } from '../core/log';
 import { newRequestId } from '../core/request-ids';
@@ -21,8 +26,21 @@ import type { McpWorkspace } from './tools/tool';
 export const MCP_PATH = '/mcp';
 export const MCP_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp';
 
-/** The paths a host routes here, on each API address. */
-export const MCP_PATHS: readonly string[] = [MCP_PATH, MCP_METADATA_PATH];
+/**
+ * What the MCP server answers: its metadata (HEAD answered as GET; OPTIONS for a browser's preflight),
+ * and `/mcp`, which takes POST alone (stateless: no GET stream, no DELETE of a session).
+ */
+export const MCP_ROUTES = [
+  { method: 'GET', path: MCP_METADATA_PATH },
+  { method: 'HEAD', path: MCP_METADATA_PATH },
+  { method: 'OPTIONS', path: MCP_METADATA_PATH },
+  { method: 'POST', path: MCP_PATH },
+] as const;
+
+const MCP_ROUTER = createRouter(MCP_ROUTES);
+
+/** Whether `path` is one of the MCP server's, on an API address (any method: the server answers them all). */
+export const isMcpPath = (path: string): boolean => MCP_ROUTER.methodsAllowed(path).length > 0;
 
 export interface McpHttpSettings {
   /** This server's address, exactly (`{base_url}/mcp`): the resource its tokens are for. */
@@ -39,7 +57,7 @@ export type TokenChecker = (token: string) => Promise<TokenCheck>;
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
   new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers },
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
   });
 
 const errorAnswer = (code: ErrorCode, message: string, headers: Record<string, string> = {}): Response => {
@@ -100,12 +118,11 @@ export const mcpHttpHandler = (
         status: 204,
         headers: { ...cors, 'Access-Control-Allow-Methods': 'GET', 'Access-Control-Allow-Headers': '*' },
       });
-    if (request.method !== 'GET' && request.method !== 'HEAD')
-      return errorAnswer('method_not_allowed', 'Read this document with GET.', { Allow: 'GET, HEAD' });
     return json(200, metadata, { ...cors, 'Cache-Control': 'public, max-age=3600' });
   };
 
-  const serveMcp = async (request: Request): Promise<Response> => {
+  /** Who may call `/mcp` (with any method): the server's own origin, with an accepted access token. */
+  const admit = async (request: Request): Promise<Response | AuthInfo> => {
     const origin = request.headers.get('origin');
     if (origin !== null && origin !== resourceUrl.origin)
       return json(403, {
@@ -137,7 +154,7 @@ export const mcpHttpHandler = (
     }
     const { caller } = check;
     const extra: McpAuthExtra = { personId: caller.personId, environments: caller.environments };
-    const authInfo: AuthInfo = {
+    return {
       token: caller.token,
       clientId: caller.clientId,
       scopes: [...caller.scopes],
@@ -145,18 +162,36 @@ export const mcpHttpHandler = (
       resource: resourceUrl,
       extra: { ...extra },
     };
-    return mcp.fetch(request, { authInfo });
   };
 
-  const route = async (request: Request): Promise<Response> => {
-    const { pathname } = new URL(request.url);
-    if (pathname === MCP_METADATA_PATH) return serveMetadata(request);
-    if (pathname === MCP_PATH) return serveMcp(request);
-    return errorAnswer('not_found', 'Nothing is here: the MCP server is at /mcp.');
+  /** Any other method or path: 405 with the methods the path takes, or 404. */
+  const notRouted = (request: Request): Response => {
+    const allowed = MCP_ROUTER.methodsAllowed(new URL(request.url).pathname);
+    if (allowed.length === 0) return errorAnswer('not_found', 'Nothing is here: the MCP server is at /mcp.');
+    return errorAnswer('method_not_allowed', `Use ${allowed.join(' or ')} here.`, {
+      Allow: allowed.join(', '),
+    });
   };
+
+  const app = new Hono<{ Variables: { authInfo: AuthInfo } }>();
+  // A fault goes on to the adapter, which answers it in the service's shape (hosts/http/fetch-handler.ts).
+  app.onError((error) => {
+    throw error;
+  });
+  app.get(MCP_METADATA_PATH, (c) => serveMetadata(c.req.raw));
+  app.options(MCP_METADATA_PATH, (c) => serveMetadata(c.req.raw));
+  // Every method at `/mcp` is admitted first, so an unknown caller learns nothing before the 401.
+  app.use(MCP_PATH, async (c, next) => {
+    const admitted = await admit(c.req.raw);
+    if (admitted instanceof Response) return admitted;
+    c.set('authInfo', admitted);
+    await next();
+  });
+  app.post(MCP_PATH, (c) => mcp.fetch(c.req.raw, { authInfo: c.get('authInfo') }));
+  app.all('*', (c) => notRouted(c.req.raw));
 
   return async (request) => {
-    const answer = await route(request);
+    const answer = await app.fetch(request);
     const headers = new Headers(answer.headers);
     headers.set('Service-Request-Id', newRequestId());
     return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });

@@ -76,47 +76,24 @@ export interface RouteResult {
 
 export interface Route {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  pattern: RegExp;
-  /** The names of the pattern's groups, in order. */
-  names: readonly string[];
+  /** Hono's path syntax, each parameter held to what it can be (anything else is no route: 404). */
+  path: string;
   run(call: RouteCall): Promise<RouteResult>;
 }
 
-const ID = '([A-Za-z0-9_-]{1,100})';
-const ENV = `(${ENVIRONMENTS.join('|')})`;
+/** A path parameter named `name` that is an id of this service, or an environment. */
+const id = (name: string): string => `:${name}{[A-Za-z0-9_-]{1,100}}`;
+const ENV = `:environment{${ENVIRONMENTS.join('|')}}`;
+const INTEGRATION = id('integration');
+const ENDPOINT = id('endpoint');
+const MESSAGE = id('message');
 
 const route = (
   method: Route['method'],
   path: string,
-  names: readonly string[],
   run: (call: RouteCall) => Promise<unknown>,
   status = 200,
-): Route => ({
-  method,
-  pattern: new RegExp(`^${path}$`),
-  names,
-  run: async (call) => ({ status, body: await run(call) }),
-});
-
-/** The route that answers `method` and `path`, with its parameters by name; `allowed` when only the method differs. */
-export const matchRoute = (
-  routes: readonly Route[],
-  method: string,
-  path: string,
-): { route: Route; params: Record<string, string> } | { allowed: string[] } | null => {
-  const allowed: string[] = [];
-  for (const candidate of routes) {
-    const found = candidate.pattern.exec(path);
-    if (!found) continue;
-    if (candidate.method !== method) {
-      allowed.push(candidate.method);
-      continue;
-    }
-    const params = Object.fromEntries(candidate.names.map((name, index) => [name, found[index + 1] ?? '']));
-    return { route: candidate, params };
-  }
-  return allowed.length > 0 ? { allowed } : null;
-};
+): Route => ({ method, path, run: async (call) => ({ status, body: await run(call) }) });
 
 const text = (body: RouteCall['body'], name: string, required: boolean): string | undefined => {
   const value = body[name];
@@ -162,34 +139,32 @@ const presentEndpoint = (call: RouteCall, endpoint: Parameters<typeof presentWeb
   presentWebhookEndpoint(endpoint, servicesOf(call).ports.clock.now());
 
 export const PORTAL_ROUTES: readonly Route[] = [
-  route('GET', '/api/organisation', [], (call) =>
+  route('GET', '/api/organisation', (call) =>
     getOrganisation(call.core.directory, call.core.environments.sandbox.ports, call.session.personId),
   ),
   route(
     'POST',
     '/api/organisation',
-    [],
     async (call) => {
       onlyFields(call.body, ['name']);
       return createOrganisation(call.core.directory, call.session.personId, call.body.name);
     },
     201,
   ),
-  route('GET', '/api/integrations', [], async (call) =>
+  route('GET', '/api/integrations', async (call) =>
     listIntegrations(call.core.directory, await organisationIdOf(call)),
   ),
   route(
     'POST',
     '/api/integrations',
-    [],
     async (call) => {
       onlyFields(call.body, ['name']);
       return createIntegration(call.core.directory, await organisationIdOf(call), call.body.name);
     },
     201,
   ),
-  route('GET', '/api/event-types', [], async () => listEventTypes()),
-  route('GET', '/api/mcp-clients', [], async (call) => {
+  route('GET', '/api/event-types', async () => listEventTypes()),
+  route('GET', '/api/mcp-clients', async (call) => {
     const grants = await call.core.grants.listByPerson(call.session.personId);
     return {
       data: grants
@@ -205,7 +180,7 @@ export const PORTAL_ROUTES: readonly Route[] = [
         ),
     };
   }),
-  route('DELETE', `/api/mcp-clients/${ID}`, ['grant'], async (call) => {
+  route('DELETE', `/api/mcp-clients/${id('grant')}`, async (call) => {
     const grantId = call.params.grant ?? '';
     const isPortal = (await call.core.grants.listByPerson(call.session.personId)).some(
       (grant) => grant.grantId === grantId && grant.clientId === call.core.portalClientId,
@@ -216,7 +191,7 @@ export const PORTAL_ROUTES: readonly Route[] = [
   }),
 
   // One integration in one environment: where its calls go.
-  route('GET', `/api/${ENV}/integrations/${ID}`, ['environment', 'integration'], async (call) => {
+  route('GET', `/api/${ENV}/integrations/${INTEGRATION}`, async (call) => {
     const scope = await integrationScopeOf(call);
     const { data } = await listIntegrations(call.core.directory, scope.organisationId);
     const integration = data.find((candidate) => candidate.id === scope.integrationId);
@@ -231,13 +206,12 @@ export const PORTAL_ROUTES: readonly Route[] = [
   }),
 
   // API keys.
-  route('GET', `/api/${ENV}/integrations/${ID}/api-keys`, ['environment', 'integration'], async (call) =>
+  route('GET', `/api/${ENV}/integrations/${INTEGRATION}/api-keys`, async (call) =>
     listApiKeys(servicesOf(call).ports, await integrationScopeOf(call)),
   ),
   route(
     'POST',
-    `/api/${ENV}/integrations/${ID}/api-keys`,
-    ['environment', 'integration'],
+    `/api/${ENV}/integrations/${INTEGRATION}/api-keys`,
     async (call) => {
       onlyFields(call.body, ['name']);
       return createApiKey(
@@ -248,21 +222,17 @@ export const PORTAL_ROUTES: readonly Route[] = [
     },
     201,
   ),
-  route('POST', `/api/${ENV}/api-keys/${ID}/revoke`, ['environment', 'key'], async (call) =>
+  route('POST', `/api/${ENV}/api-keys/${id('key')}/revoke`, async (call) =>
     revokeApiKey(servicesOf(call).ports, await organisationIdOf(call), call.params.key ?? ''),
   ),
 
   // Webhook endpoints.
-  route(
-    'GET',
-    `/api/${ENV}/integrations/${ID}/webhook-endpoints`,
-    ['environment', 'integration'],
-    async (call) => listWebhookEndpoints(servicesOf(call).ports, await integrationScopeOf(call)),
+  route('GET', `/api/${ENV}/integrations/${INTEGRATION}/webhook-endpoints`, async (call) =>
+    listWebhookEndpoints(servicesOf(call).ports, await integrationScopeOf(call)),
   ),
   route(
     'POST',
-    `/api/${ENV}/integrations/${ID}/webhook-endpoints`,
-    ['environment', 'integration'],
+    `/api/${ENV}/integrations/${INTEGRATION}/webhook-endpoints`,
     async (call) => {
       onlyFields(call.body, ['url', 'events']);
       const { ports, settings } = servicesOf(call);
@@ -276,14 +246,14 @@ export const PORTAL_ROUTES: readonly Route[] = [
     },
     201,
   ),
-  route('GET', `/api/${ENV}/webhook-endpoints/${ID}`, ['environment', 'endpoint'], async (call) => {
+  route('GET', `/api/${ENV}/webhook-endpoints/${ENDPOINT}`, async (call) => {
     const scope = await endpointScopeOf(call);
     return presentEndpoint(
       call,
       await ownEndpoint(servicesOf(call).ports, scope, call.params.endpoint ?? ''),
     );
   }),
-  route('PATCH', `/api/${ENV}/webhook-endpoints/${ID}`, ['environment', 'endpoint'], async (call) => {
+  route('PATCH', `/api/${ENV}/webhook-endpoints/${ENDPOINT}`, async (call) => {
     onlyFields(call.body, ['events', 'enabled']);
     const events = texts(call.body, 'events');
     const enabled = call.body.enabled;
@@ -299,28 +269,22 @@ export const PORTAL_ROUTES: readonly Route[] = [
     if (enabled !== undefined) endpoint = await setWebhookEndpointEnabled(ports, scope, id, enabled);
     return presentEndpoint(call, endpoint);
   }),
-  route('DELETE', `/api/${ENV}/webhook-endpoints/${ID}`, ['environment', 'endpoint'], async (call) => {
+  route('DELETE', `/api/${ENV}/webhook-endpoints/${ENDPOINT}`, async (call) => {
     const id = call.params.endpoint ?? '';
     await deleteWebhookEndpoint(servicesOf(call).ports, await endpointScopeOf(call), id);
     return { id, deleted: true };
   }),
+  route('POST', `/api/${ENV}/webhook-endpoints/${ENDPOINT}/rotate-secret`, async (call) => {
+    const { endpoint, secret } = await rotateWebhookEndpointSecret(
+      servicesOf(call).ports,
+      await endpointScopeOf(call),
+      call.params.endpoint ?? '',
+    );
+    return { id: endpoint.id, secret };
+  }),
   route(
     'POST',
-    `/api/${ENV}/webhook-endpoints/${ID}/rotate-secret`,
-    ['environment', 'endpoint'],
-    async (call) => {
-      const { endpoint, secret } = await rotateWebhookEndpointSecret(
-        servicesOf(call).ports,
-        await endpointScopeOf(call),
-        call.params.endpoint ?? '',
-      );
-      return { id: endpoint.id, secret };
-    },
-  ),
-  route(
-    'POST',
-    `/api/${ENV}/webhook-endpoints/${ID}/test-event`,
-    ['environment', 'endpoint'],
+    `/api/${ENV}/webhook-endpoints/${ENDPOINT}/test-event`,
     async (call) => {
       const { ports, settings } = servicesOf(call);
       const message = await sendTestEvent(
@@ -334,16 +298,16 @@ export const PORTAL_ROUTES: readonly Route[] = [
     201,
   ),
   // A page of deliveries, each with its every attempt: what the deliveries page shows.
-  route('GET', `/api/${ENV}/webhook-endpoints/${ID}/messages`, ['environment', 'endpoint'], async (call) => {
+  route('GET', `/api/${ENV}/webhook-endpoints/${ENDPOINT}/messages`, async (call) => {
     const { ports } = servicesOf(call);
     const scope = await endpointScopeOf(call);
     const page = await listWebhookMessages(ports, scope, call.params.endpoint ?? '', call.query);
     return { ...page, data: await Promise.all(page.data.map((m) => getWebhookMessage(ports, scope, m.id))) };
   }),
-  route('GET', `/api/${ENV}/webhook-messages/${ID}`, ['environment', 'message'], async (call) =>
+  route('GET', `/api/${ENV}/webhook-messages/${MESSAGE}`, async (call) =>
     getWebhookMessage(servicesOf(call).ports, await messageScopeOf(call), call.params.message ?? ''),
   ),
-  route('POST', `/api/${ENV}/webhook-messages/${ID}/redeliver`, ['environment', 'message'], async (call) => {
+  route('POST', `/api/${ENV}/webhook-messages/${MESSAGE}/redeliver`, async (call) => {
     const { ports } = servicesOf(call);
     return presentWebhookMessage(
       await redeliverMessage(ports, await messageScopeOf(call), call.params.message ?? ''),
@@ -351,7 +315,7 @@ export const PORTAL_ROUTES: readonly Route[] = [
   }),
 
   // Request history.
-  route('GET', `/api/${ENV}/integrations/${ID}/requests`, ['environment', 'integration'], async (call) =>
+  route('GET', `/api/${ENV}/integrations/${INTEGRATION}/requests`, async (call) =>
     listApiRequests(servicesOf(call).ports, await integrationScopeOf(call), readApiRequestQuery(call.query)),
   ),
 ];

@@ -1,15 +1,17 @@
-// portal -> the portal's backend, one function from request to answer: its built pages (every page path
+// portal -> the portal's backend, one Hono app that both adapters serve: its built pages (every page path
 // answers the one `index.html`; the script routes by path), the sign-in with the identity provider
-// (`/auth/sign-in`, `/auth/callback`), and the JSON routes under `/api/` for a signed-in person. Every
-// change carries the session's CSRF token in `X-CSRF-Token` and comes from the portal's own origin.
+// (`/auth/sign-in`, `/auth/callback`), and the JSON routes under `/api/` for a signed-in person
+// (api-routes.ts; 404 and 405 answered as the API answers them). Every change carries the session's CSRF token in `X-CSRF-Token` and comes from the portal's own origin.
 import { timingSafeEqual } from 'node:crypto';
+import { type Context, Hono } from 'hono';
 import {
   API_SECURITY_HEADERS,
   PAGE_SECURITY_HEADERS,
   type PortalFiles,
 } from '../../frontend/portal/served-files';
 import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
-import { fail, ServiceError } from '../core/errors';
+import { createRouter } from '../api/http/router';
+import { fail } from '../core/errors';
 import { log } from '../core/log';
 import {
   type PortalSession,
@@ -20,9 +22,8 @@ import {
 import type { Clock } from '../core/ports';
 import { newRequestId } from '../core/request-ids';
 import type { SessionJson } from '../core/shapes';
-import { matchRoute, PORTAL_ROUTES, type PortalCore } from './api-routes';
+import { PORTAL_ROUTES, type PortalCore } from './api-routes';
 import { type CookiePolicy, readCookies, sessionCookieName, setCookie, signInCookieName } from './cookies';
-import type { PortalAnswer, PortalApp, PortalRequest } from './http';
 import { hashOf, newSecret, replaceSession } from './session-secrets';
 import { type PortalSignIn, SignInFailed } from './sign-in';
 
@@ -44,35 +45,93 @@ const sameText = (a: string, b: string): boolean => {
 };
 
 /** Where a sign-in may return: a path of this origin (never `//host` or `/\host`, which leave it). */
-const safeReturnPath = (value: string | null): string =>
-  value !== null && /^\/(?![/\\])[A-Za-z0-9_\-/]{0,200}$/.test(value) ? value : '/';
+const safeReturnPath = (value: string | undefined): string =>
+  value !== undefined && /^\/(?![/\\])[A-Za-z0-9_\-/]{0,200}$/.test(value) ? value : '/';
 
-const answerOf = (answer: HttpAnswer, cookies: string[] = []): PortalAnswer => ({
-  status: answer.status,
-  headers: { ...API_SECURITY_HEADERS, ...answer.headers },
-  cookies,
-  body: answer.body,
-});
+/** A JSON answer of the API's shape, with the portal's security headers and its cookies. */
+const answerOf = (answer: HttpAnswer, cookies: readonly string[] = []): Response => {
+  const headers = new Headers({ ...API_SECURITY_HEADERS, ...answer.headers });
+  for (const cookie of cookies) headers.append('Set-Cookie', cookie);
+  return new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers });
+};
 
-const redirect = (location: string, cookies: string[] = []): PortalAnswer => ({
-  status: 303,
-  headers: { ...PAGE_SECURITY_HEADERS, Location: location, 'Cache-Control': 'no-store' },
-  cookies,
-  body: '',
-});
+const redirect = (location: string, cookies: readonly string[] = []): Response => {
+  const headers = new Headers({ ...PAGE_SECURITY_HEADERS, Location: location, 'Cache-Control': 'no-store' });
+  for (const cookie of cookies) headers.append('Set-Cookie', cookie);
+  return new Response(null, { status: 303, headers });
+};
+
+const pageText = (status: number, text: string, headers: Record<string, string> = {}): Response =>
+  new Response(text, {
+    status,
+    headers: { ...PAGE_SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', ...headers },
+  });
 
 const isChange = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
 
-export const portalApp = (backend: PortalBackend): PortalApp => {
+const readBody = (body: string): Record<string, unknown> => {
+  if (body === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    fail('request_invalid', 'The body is not JSON.');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    fail('request_invalid', 'The body must be a JSON object.');
+  return parsed as Record<string, unknown>;
+};
+
+/** Every route under `/api/`: the table's, and the session's own two. */
+const API_ROUTER = createRouter([
+  ...PORTAL_ROUTES,
+  { method: 'GET', path: '/api/session' },
+  { method: 'POST', path: '/api/sign-out' },
+]);
+
+/** A path under `/api/` that no route answers with this method: 405 where the path is known, else 404. */
+const notRouted = (c: Context<PortalEnv>): never => {
+  const allowed = API_ROUTER.methodsAllowed(c.req.path);
+  if (allowed.length === 0) fail('not_found', 'No portal route answers this path.');
+  return fail('method_not_allowed', `Use ${allowed.join(' or ')} here.`, {
+    headers: { Allow: allowed.join(', ') },
+  });
+};
+
+export interface PortalEnv {
+  Variables: { requestId: string; session: PortalSession };
+}
+
+export const portalApp = (backend: PortalBackend): Hono<PortalEnv> => {
   const sessionCookie = sessionCookieName(backend.cookies);
   const signInCookie = signInCookieName(backend.cookies);
+  const app = new Hono<PortalEnv>();
 
-  const currentSession = async (request: PortalRequest): Promise<PortalSession | null> => {
-    const value = readCookies(request.headers.cookie).get(sessionCookie);
+  const currentSession = async (cookieHeader: string | undefined): Promise<PortalSession | null> => {
+    const value = readCookies(cookieHeader).get(sessionCookie);
     return value ? backend.sessions.getSession(hashOf(value)) : null;
   };
 
-  const startSignIn = async (request: PortalRequest): Promise<PortalAnswer> => {
+  /** A change must come from this origin (when the browser says where from) with the session's token. */
+  const checkChange = (c: Context<PortalEnv>, session: PortalSession): void => {
+    const origin = c.req.header('origin');
+    if (origin !== undefined && origin !== backend.origin)
+      fail('csrf_invalid', 'Changes are accepted only from the portal itself.');
+    const token = c.req.header('x-csrf-token');
+    if (token === undefined || !sameText(token, session.csrfToken))
+      fail('csrf_invalid', 'Reload the page: this change did not carry the session’s CSRF token.');
+    if (c.req.raw.body !== null && !/^application\/json\b/i.test(c.req.header('content-type') ?? ''))
+      fail('request_invalid', 'Send the body as application/json.');
+  };
+
+  app.onError((error, c) => answerOf(errorAnswer(c.get('requestId') ?? newRequestId(), error)));
+
+  app.use('*', async (c, next) => {
+    c.set('requestId', newRequestId());
+    await next();
+  });
+
+  app.get('/auth/sign-in', async (c) => {
     const started = await backend.signIn.start();
     const cookie = newSecret();
     await backend.sessions.putSignIn({
@@ -80,29 +139,25 @@ export const portalApp = (backend: PortalBackend): PortalApp => {
       state: started.state,
       nonce: started.nonce,
       codeVerifier: started.codeVerifier,
-      returnTo: safeReturnPath(request.query.get('return_to')),
+      returnTo: safeReturnPath(c.req.query('return_to')),
       expiresAt: backend.clock.now() + SIGN_IN_LIFETIME_MICROS,
     });
     return redirect(started.url, [
       setCookie(signInCookie, cookie, SIGN_IN_LIFETIME_MICROS / 1e6, backend.cookies),
     ]);
-  };
+  });
 
-  const finishSignIn = async (request: PortalRequest): Promise<PortalAnswer> => {
-    const cookie = readCookies(request.headers.cookie).get(signInCookie);
+  app.get('/auth/callback', async (c) => {
+    const cookies = readCookies(c.req.header('cookie'));
+    const cookie = cookies.get(signInCookie);
     const cleared = setCookie(signInCookie, '', 0, backend.cookies);
     const pending = cookie ? await backend.sessions.takeSignIn(hashOf(cookie)) : null;
     if (!pending) return redirect('/?sign_in=expired', [cleared]);
     const callback = new URL(`${backend.origin}/auth/callback`);
-    callback.search = request.query.toString();
+    callback.search = new URL(c.req.url).search;
     try {
       const person = await backend.signIn.finish(callback, pending);
-      const value = await replaceSession(
-        backend.sessions,
-        backend.clock,
-        person,
-        readCookies(request.headers.cookie).get(sessionCookie),
-      );
+      const value = await replaceSession(backend.sessions, backend.clock, person, cookies.get(sessionCookie));
       return redirect(pending.returnTo, [
         cleared,
         setCookie(sessionCookie, value, SESSION_LIFETIME_MICROS / 1e6, backend.cookies),
@@ -112,112 +167,73 @@ export const portalApp = (backend: PortalBackend): PortalApp => {
       log.info('portal sign-in refused', { reason: error.message });
       return redirect('/?sign_in=failed', [cleared]);
     }
-  };
+  });
 
-  /** A change must come from this origin (when the browser says where from) with the session's token. */
-  const checkChange = (request: PortalRequest, session: PortalSession): void => {
-    const origin = request.headers.origin;
-    if (origin !== undefined && origin !== backend.origin)
-      fail('csrf_invalid', 'Changes are accepted only from the portal itself.');
-    const token = request.headers['x-csrf-token'];
-    if (token === undefined || !sameText(token, session.csrfToken))
-      fail('csrf_invalid', 'Reload the page: this change did not carry the session’s CSRF token.');
-    if (request.body !== '' && !/^application\/json\b/i.test(request.headers['content-type'] ?? ''))
-      fail('request_invalid', 'Send the body as application/json.');
-  };
+  // Hono answers HEAD with a GET route; no route of the API takes HEAD, so it is answered as not routed.
+  app.use('/api/*', async (c, next) => (c.req.method === 'HEAD' ? notRouted(c) : next()));
 
-  const readBody = (body: string): Record<string, unknown> => {
-    if (body === '') return {};
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      fail('request_invalid', 'The body is not JSON.');
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-      fail('request_invalid', 'The body must be a JSON object.');
-    return parsed as Record<string, unknown>;
-  };
+  // Who is signed in, and the session's CSRF token: answered to anyone.
+  app.get('/api/session', async (c) => {
+    const session = await currentSession(c.req.header('cookie'));
+    return answerOf(
+      jsonAnswer(c.get('requestId'), 200, {
+        signed_in: session !== null,
+        email: session?.email ?? null,
+        csrf_token: session?.csrfToken ?? null,
+      } satisfies SessionJson),
+    );
+  });
 
-  const api = async (request: PortalRequest, requestId: string): Promise<PortalAnswer> => {
-    const session = await currentSession(request);
-    if (request.path === '/api/session' && request.method === 'GET')
-      return answerOf(
-        jsonAnswer(requestId, 200, {
-          signed_in: session !== null,
-          email: session?.email ?? null,
-          csrf_token: session?.csrfToken ?? null,
-        } satisfies SessionJson),
-      );
+  // Everything else under `/api/` (unknown paths too) needs a session; a change, its CSRF token.
+  app.use('/api/*', async (c, next) => {
+    const session = await currentSession(c.req.header('cookie'));
     if (session === null)
       fail('authentication_required', 'Sign in to the portal first.', {
         headers: { 'WWW-Authenticate': 'Bearer' },
       });
-    if (isChange(request.method)) checkChange(request, session);
-    if (request.path === '/api/sign-out' && request.method === 'POST') {
-      await backend.sessions.deleteSession(session.id);
-      return answerOf(
-        jsonAnswer(requestId, 200, { signed_out: true, next: await backend.signIn.endSessionUrl() }),
-        [setCookie(sessionCookie, '', 0, backend.cookies)],
-      );
-    }
-    const matched = matchRoute(PORTAL_ROUTES, request.method, request.path);
-    if (matched === null) throw new ServiceError('not_found', 'No portal route answers this path.');
-    if ('allowed' in matched)
-      throw new ServiceError('method_not_allowed', `Use ${matched.allowed.join(' or ')} here.`, {
-        headers: { Allow: matched.allowed.join(', ') },
-      });
-    const result = await matched.route.run({
-      core: backend.core,
-      session,
-      params: matched.params,
-      query: [...request.query.entries()],
-      body: readBody(request.body),
-    });
-    return answerOf(jsonAnswer(requestId, result.status ?? 200, result.body));
-  };
+    if (isChange(c.req.method)) checkChange(c, session);
+    c.set('session', session);
+    await next();
+  });
 
-  const page = (request: PortalRequest): PortalAnswer => {
-    if (request.method !== 'GET' && request.method !== 'HEAD')
-      return {
-        status: 405,
-        headers: {
-          ...PAGE_SECURITY_HEADERS,
-          Allow: 'GET, HEAD',
-          'Content-Type': 'text/plain; charset=utf-8',
-        },
-        cookies: [],
-        body: 'Only GET and HEAD are allowed here.\n',
-      };
-    const asset = request.path.startsWith('/assets/');
-    const file = backend.files.get(asset ? request.path : '/index.html');
-    if (!file)
-      return {
-        status: 404,
-        headers: { ...PAGE_SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' },
-        cookies: [],
-        body: 'Not found.\n',
-      };
+  app.post('/api/sign-out', async (c) => {
+    await backend.sessions.deleteSession(c.get('session').id);
+    return answerOf(
+      jsonAnswer(c.get('requestId'), 200, { signed_out: true, next: await backend.signIn.endSessionUrl() }),
+      [setCookie(sessionCookie, '', 0, backend.cookies)],
+    );
+  });
+
+  for (const route of PORTAL_ROUTES)
+    app.on(route.method, route.path, async (c) => {
+      const result = await route.run({
+        core: backend.core,
+        session: c.get('session'),
+        params: c.req.param() as Record<string, string>,
+        query: [...new URL(c.req.url).searchParams],
+        body: readBody(await c.req.text()),
+      });
+      return answerOf(jsonAnswer(c.get('requestId'), result.status ?? 200, result.body));
+    });
+
+  app.all('/api/*', notRouted);
+
+  // The pages: every page path answers the one `index.html` (the script routes by path), and the assets.
+  app.get('*', (c) => {
+    const asset = c.req.path.startsWith('/assets/');
+    const file = backend.files.get(asset ? c.req.path : '/index.html');
+    if (!file) return pageText(404, 'Not found.\n');
     const headers = {
       ...PAGE_SECURITY_HEADERS,
       'Content-Type': file.contentType,
       'Cache-Control': file.cacheControl,
       ETag: file.etag,
     };
-    const etags = (request.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim());
-    if (etags.includes(file.etag)) return { status: 304, headers, cookies: [], body: '' };
-    return { status: 200, headers, cookies: [], body: request.method === 'HEAD' ? '' : file.body };
-  };
+    const etags = (c.req.header('if-none-match') ?? '').split(',').map((tag) => tag.trim());
+    if (etags.includes(file.etag)) return new Response(null, { status: 304, headers });
+    return new Response(file.body as BodyInit, { status: 200, headers });
+  });
+  app.all('*', () => pageText(405, 'Only GET and HEAD are allowed here.\n', { Allow: 'GET, HEAD' }));
 
-  return async (request: PortalRequest): Promise<PortalAnswer> => {
-    const requestId = newRequestId();
-    try {
-      if (request.path === '/api' || request.path.startsWith('/api/')) return await api(request, requestId);
-      if (request.path === '/auth/sign-in' && request.method === 'GET') return await startSignIn(request);
-      if (request.path === '/auth/callback' && request.method === 'GET') return await finishSignIn(request);
-      return page(request);
-    } catch (error) {
-      return answerOf(errorAnswer(requestId, error));
-    }
-  };
+  return app;
 };

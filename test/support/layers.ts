@@ -35,6 +35,7 @@ export const LAYERS: readonly Layer[] = [
       'lambdas/api/http/answer.ts',
       'lambdas/api/http/body.ts',
       'lambdas/api/http/cookies.ts',
+      'lambdas/api/http/router.ts',
       'frontend/portal/served-files.ts',
       OIDC_DISCOVERY,
     ],
@@ -55,8 +56,9 @@ export const LAYERS: readonly Layer[] = [
       OIDC_DISCOVERY,
     ],
   },
-  // The MCP server: the SDK's server over the core's functions, the portal's tasks as tools.
-  { folder: 'lambdas/mcp', mayImport: ['lambdas/core'] },
+  // The MCP server: the SDK's server over the core's functions, the portal's tasks as tools, routed as the
+  // API's paths are.
+  { folder: 'lambdas/mcp', mayImport: ['lambdas/core', 'lambdas/api/http/router.ts'] },
   { folder: 'lambdas/hosts', mayImport: ['lambdas', 'frontend'] },
   { folder: 'frontend/pages', mayImport: ['lambdas/core'] },
   { folder: 'frontend/onboarding', mayImport: ['lambdas/core', 'frontend/build-output.ts'] },

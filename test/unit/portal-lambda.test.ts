@@ -1,16 +1,11 @@
 // unit -> the portal's backend behind the one Lambda adapter (lambdas/hosts/aws/portal-services.ts
 // `portalLambda`), given an app that echoes what it was handed: method, path, query, headers with the
-// cookies joined, and the body (text or base64) reach it as a PortalRequest; its cookies come back apart
-// and a binary answer as base64; a body over the portal's limit is refused before the app is built.
+// cookies joined, and the body (text or base64) reach it as a Request; its cookies come back apart and a
+// binary answer as base64; a body over the portal's limit is refused before the app is built.
 import { describe, expect, test } from '@jest/globals';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { portalLambda } from '../../lambdas/hosts/aws/portal-services';
-import {
-  MAX_BODY_BYTES,
-  type PortalAnswer,
-  type PortalApp,
-  type PortalRequest,
-} from '../../lambdas/portal/http';
+import { MAX_BODY_BYTES, type PortalApp } from '../../lambdas/portal/http';
 import { apiGatewayEvent, type EventOverrides } from '../support/api-gateway-event';
 
 const event = (overrides: EventOverrides): APIGatewayProxyEventV2 =>
@@ -22,19 +17,43 @@ const event = (overrides: EventOverrides): APIGatewayProxyEventV2 =>
     ...overrides,
   });
 
-const seen: PortalRequest[] = [];
+interface Seen {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const seen: Seen[] = [];
 let builds = 0;
 const echo = async (): Promise<PortalApp> => {
   builds += 1;
-  return async (request: PortalRequest): Promise<PortalAnswer> => {
-    seen.push(request);
-    const bytes = request.path === '/api/bytes';
-    return {
-      status: 201,
-      headers: { 'Content-Type': bytes ? 'application/octet-stream' : 'application/json' },
-      cookies: ['a=1; HttpOnly', 'b=2; HttpOnly'],
-      body: bytes ? new Uint8Array([0, 255]) : JSON.stringify({ ok: true }),
-    };
+  return {
+    fetch: async (request) => {
+      const url = new URL(request.url);
+      const headers: Record<string, string> = {};
+      request.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
+      seen.push({
+        method: request.method,
+        path: url.pathname,
+        query: url.searchParams,
+        headers,
+        body: await request.text(),
+      });
+      const bytes = url.pathname === '/api/bytes';
+      const answer = new Headers({
+        'Content-Type': bytes ? 'application/octet-stream' : 'application/json',
+      });
+      answer.append('Set-Cookie', 'a=1; HttpOnly');
+      answer.append('Set-Cookie', 'b=2; HttpOnly');
+      return new Response(bytes ? new Uint8Array([0, 255]) : JSON.stringify({ ok: true }), {
+        status: 201,
+        headers: answer,
+      });
+    },
   };
 };
 

@@ -11,6 +11,7 @@ import { errorAnswer, responseOf } from './answer';
 import { readBodyUpTo } from './body';
 import type { Endpoint, RouteTable } from './endpoint';
 import { fromRequest } from './request';
+import { honoPath } from './router';
 
 /** API Gateway's own limit on a request body. */
 export const API_GATEWAY_MAX_BODY = 10 * 1024 * 1024;
@@ -23,9 +24,6 @@ const decodeSegment = (segment: string): string | null => {
     return null;
   }
 };
-
-/** `{id}` as Hono writes it, `:id`. */
-const honoPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
  * The route's parameters in `path`, each decoded from its own segment (a route's parameters are whole

@@ -4,7 +4,7 @@
 import type { CallCredential } from '../../core/auth';
 import type { QueryPairs } from '../../core/lists';
 import type { Scope } from '../../core/model';
-import { readBodyUpTo } from './body';
+import { arrivingBodyOf, readBodyUpTo } from './body';
 
 /**
  * A request is its own credential for the core's auth (`authenticate(ports, settings, request)`), which
@@ -86,6 +86,15 @@ class FetchRequest implements ApiRequest {
    * the rest.
    */
   async *stream(): AsyncIterable<Uint8Array> {
+    const arriving = arrivingBodyOf(this.request);
+    if (arriving !== undefined) {
+      const chunks = arriving[Symbol.asyncIterator]();
+      for (;;) {
+        const { done, value } = await this.noting(chunks.next());
+        if (done) return;
+        yield value;
+      }
+    }
     if (this.request.body === null) return;
     const reader = this.request.body.getReader();
     try {

@@ -3,7 +3,9 @@
 // closes the connection once what is still coming has been discarded, so the client reads the answer
 // instead of a reset.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
+import type { Readable } from 'node:stream';
+import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { withArrivingBody } from '../../api/http/body';
 import { atOrigin, type FetchHandler, guarded } from './fetch-handler';
 
 /** How long an early answer waits for the rest of an unread body before closing. */
@@ -30,12 +32,25 @@ const closingEarly =
     return listener(request, response);
   };
 
+/**
+ * Node's request as the body's chunks, read by the upload endpoints without a web stream in between;
+ * stopping early leaves it whole (not destroyed), for the answer and the drain above.
+ */
+const arrivingChunks = (incoming: Readable): AsyncIterable<Uint8Array> => ({
+  [Symbol.asyncIterator]: () => incoming.iterator({ destroyOnReturn: false }),
+});
+
 /** `handle` as a Node listener; with `origin`, every request is at that address, whatever `Host` said. */
 export const nodeListener = (handle: FetchHandler, origin?: string): RequestListener => {
   const safe = guarded(handle);
   return closingEarly(
     getRequestListener(
-      (request: Request) => safe(origin === undefined ? request : atOrigin(request, origin)),
+      (request: Request, { incoming }: HttpBindings | Http2Bindings) => {
+        const served = origin === undefined ? request : atOrigin(request, origin);
+        // A GET or HEAD has no body to read (and most requests are those: they pay for nothing here).
+        const bodiless = request.method === 'GET' || request.method === 'HEAD';
+        return safe(bodiless ? served : withArrivingBody(served, arrivingChunks(incoming)));
+      },
       {
         hostname: 'localhost',
         // The drain above is the one this service gives: its own bound, and `Connection: close`.
