@@ -46,6 +46,7 @@ export const startSharedStacksHost = async (): Promise<SharedStacksHost> => {
   const stacks = new Map<string, Promise<Shared>>();
   const started: OwnStack[] = [];
   let dynamoDb: Promise<TestDynamoDb> | undefined;
+  let starts = 0;
 
   const startOne = async (env: Record<string, string>, logFile: string): Promise<Shared> => {
     for (let draw = 1; ; draw++) {
@@ -63,7 +64,8 @@ export const startSharedStacksHost = async (): Promise<SharedStacksHost> => {
     const key = keyOf(env);
     const known = stacks.get(key);
     if (known) return known;
-    const starting = startOne(env, path.join(logs, `stack-${stacks.size + 1}-${Date.now()}.log`));
+    starts += 1;
+    const starting = startOne(env, path.join(logs, `stack-${starts}.log`));
     stacks.set(key, starting);
     // One that failed to start, or that ended mid-run, is started afresh for the next file that asks:
     // the files using it when it ended fail, saying so; later ones are not wedged.
