@@ -13,12 +13,13 @@ import {
   expectRateLimited,
   sendUntilLimited,
 } from '../support/api-client';
-import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
+import { ops, type RunningStack } from '../support/local-stack';
+import { useSharedStack } from '../support/shared-stacks';
 import { createTenant } from '../support/tenants';
 
 let stack: RunningStack;
 
-useLocalStack((started) => {
+useSharedStack((started) => {
   stack = started;
 });
 

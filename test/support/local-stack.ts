@@ -2,7 +2,7 @@
 // the way `npm start` runs it, and the operator tool beside it.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,8 @@ export interface StackOptions {
    * tail of its output in memory.
    */
   logFile?: string;
+  /** How long it may take to become ready before it is ended and the start fails (90 s by default). */
+  readyWithinMs?: number;
 }
 
 /** The addresses of a stack on `portBase` (decisions.md §9's offsets). */
@@ -71,11 +73,25 @@ export const randomPortBase = (slot: number = worker) =>
 /** How much of a logged stack's output stays in memory (the ready line, a crash's last words). */
 const OUTPUT_TAIL = 100_000;
 
+/**
+ * Ends the DynamoDB Local of a stack that was killed (by the process id it keeps beside its data), if that
+ * process is still DynamoDB Local.
+ */
+const endDynamoDbLocalOf = async (dataDir: string): Promise<void> => {
+  const pid = Number(
+    (await readFile(path.join(dataDir, 'dynamodb', 'dynamodb-local.pid'), 'utf8').catch(() => '')).trim(),
+  );
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  if (commandLine.includes('DynamoDBLocal')) process.kill(pid, 'SIGKILL');
+};
+
 export const makeDataDir = () => mkdtemp(path.join(tmpdir(), 'service-test-'));
 
 export const startStack = async (options: StackOptions = {}): Promise<OwnStack> => {
   const dataDir = options.dataDir ?? (await makeDataDir());
   const portBase = options.portBase ?? randomPortBase();
+  const readyWithinMs = options.readyWithinMs ?? 90_000;
   // One Node process, as `npm start` runs it: the tsx CLI would relay SIGTERM and, when the busy stack
   // does not confirm it within 60 ms, SIGKILL it (exit 143), which is no graceful stop.
   const child: ChildProcess = spawn(NODE, ['--import', 'tsx', 'bin/local.ts'], {
@@ -105,10 +121,12 @@ export const startStack = async (options: StackOptions = {}): Promise<OwnStack> 
   );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
-      // Not left running: a stack that never became ready would keep the test run from exiting.
+      // Not left running: a stack that never became ready would keep the test run from exiting, and
+      // its DynamoDB Local (Java outlives a SIGKILLed parent) would hold its port and CPU until the end.
       child.kill('SIGKILL');
-      reject(new Error(`local stack did not start within 90 s:\n${output}`));
-    }, 90_000);
+      void endDynamoDbLocalOf(dataDir);
+      reject(new Error(`local stack did not start within ${readyWithinMs / 1_000} s:\n${output}`));
+    }, readyWithinMs);
     const check = () => {
       if (output.includes('Local stack ready')) {
         clearTimeout(timer);

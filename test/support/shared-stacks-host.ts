@@ -38,6 +38,12 @@ interface Shared {
   logFile: string;
 }
 
+/**
+ * Longer than a file's own stack may take: every file sharing it waits on this one start, and on a loaded
+ * machine two stacks may start at once beside the tests running.
+ */
+const SHARED_READY_WITHIN_MS = 240_000;
+
 /** Another worktree's tests may hold the random port base this one drew: another draw is tried. */
 const PORT_DRAWS = 3;
 
@@ -51,7 +57,12 @@ export const startSharedStacksHost = async (): Promise<SharedStacksHost> => {
   const startOne = async (env: Record<string, string>, logFile: string): Promise<Shared> => {
     for (let draw = 1; ; draw++) {
       try {
-        const stack = await startStack({ env, logFile, portBase: randomPortBase(SHARED_STACKS_SLOT) });
+        const stack = await startStack({
+          env,
+          logFile,
+          portBase: randomPortBase(SHARED_STACKS_SLOT),
+          readyWithinMs: SHARED_READY_WITHIN_MS,
+        });
         started.push(stack);
         return { stack, logFile };
       } catch (error) {

@@ -56,6 +56,6 @@ export const useSharedStack = (
   }
   beforeAll(async () => {
     use(sharedStack(await askSharedStacksHost<SharedStackAnswer>(host, '/stack', options.env ?? {})));
-    // Another file may be starting it: the wait is for that start, as long as a start of one's own.
-  }, 180_000);
+    // Another file may be starting it: the wait is for that start (shared-stacks-host.ts allows 240 s).
+  }, 300_000);
 };
