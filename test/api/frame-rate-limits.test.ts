@@ -6,13 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { FRAME_WRITE_LIMITS } from '../../lambdas/core/onboarding-frame';
 import { type Answer, bearer, call, exchange, expectRateLimited } from '../support/api-client';
 import { type FrameBrowser, frameRequest, newBrowser } from '../support/frame-client';
-import { ops, type RunningStack } from '../support/local-stack';
-import { useSharedStack } from '../support/shared-stacks';
+import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
 
 let stack: RunningStack;
 let accessToken: string;
 
-useSharedStack((started) => {
+useLocalStack((started) => {
   stack = started;
 });
 

@@ -13,13 +13,12 @@ import {
   expectRateLimited,
   sendUntilLimited,
 } from '../support/api-client';
-import { ops, type RunningStack } from '../support/local-stack';
-import { useSharedStack } from '../support/shared-stacks';
+import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
 import { createTenant } from '../support/tenants';
 
 let stack: RunningStack;
 
-useSharedStack((started) => {
+useLocalStack((started) => {
   stack = started;
 });
 
