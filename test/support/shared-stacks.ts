@@ -3,7 +3,8 @@
 // stack and keeps apart by its data: organisations it creates (createTenant), fresh keys, its own ids and
 // references; never `dev-bootstrap`'s one local organisation for anything another file could also
 // list. A file that floods a stack to reach its rate limits keeps its own: the flood would slow every
-// other file's requests, and with them the rate tests of a file sharing it. Without the host (a file run outside `npm run jest`) the file starts a stack of its own.
+// other file's requests, and with them the rate tests of a file sharing it. Without the host (a file
+// run outside `npm run jest`) the file starts a stack of its own.
 import { readFileSync } from 'node:fs';
 import { type RunningStack, type StackOptions, stackAddresses, useLocalStack } from './local-stack';
 
