@@ -10,7 +10,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestDynamoDb, type TestDynamoDb } from './dynamodb-local';
-import { type OwnStack, randomPortBase, removeDataDir, SHARED_STACKS_SLOT, startStack } from './local-stack';
+import {
+  makeDataDir,
+  type OwnStack,
+  randomPortBase,
+  removeDataDir,
+  SHARED_STACKS_SLOT,
+  startStack,
+} from './local-stack';
 import type { SharedStackAnswer } from './shared-stacks';
 
 export interface SharedStacksHost {
@@ -56,16 +63,19 @@ export const startSharedStacksHost = async (): Promise<SharedStacksHost> => {
 
   const startOne = async (env: Record<string, string>, logFile: string): Promise<Shared> => {
     for (let draw = 1; ; draw++) {
+      const dataDir = await makeDataDir();
       try {
         const stack = await startStack({
           env,
           logFile,
+          dataDir,
           portBase: randomPortBase(SHARED_STACKS_SLOT),
           readyWithinMs: SHARED_READY_WITHIN_MS,
         });
         started.push(stack);
         return { stack, logFile };
       } catch (error) {
+        await removeDataDir(dataDir);
         if (draw >= PORT_DRAWS || !String(error).includes('EADDRINUSE')) throw error;
       }
     }
