@@ -124,8 +124,10 @@ export const startStack = async (options: StackOptions = {}): Promise<OwnStack> 
       // Not left running: a stack that never became ready would keep the test run from exiting, and
       // its DynamoDB Local (Java outlives a SIGKILLed parent) would hold its port and CPU until the end.
       child.kill('SIGKILL');
-      void endDynamoDbLocalOf(dataDir);
-      reject(new Error(`local stack did not start within ${readyWithinMs / 1_000} s:\n${output}`));
+      // Before the caller hears, who may remove the data directory and with it the process id.
+      void endDynamoDbLocalOf(dataDir).finally(() =>
+        reject(new Error(`local stack did not start within ${readyWithinMs / 1_000} s:\n${output}`)),
+      );
     }, readyWithinMs);
     const check = () => {
       if (output.includes('Local stack ready')) {
