@@ -120,7 +120,9 @@ export const startStack = async (options: StackOptions = {}): Promise<OwnStack> 
     }),
   );
   await new Promise<void>((resolve, reject) => {
+    let timedOut = false;
     const timer = setTimeout(() => {
+      timedOut = true;
       // Not left running: a stack that never became ready would keep the test run from exiting, and
       // its DynamoDB Local (Java outlives a SIGKILLed parent) would hold its port and CPU until the end.
       child.kill('SIGKILL');
@@ -138,7 +140,7 @@ export const startStack = async (options: StackOptions = {}): Promise<OwnStack> 
     child.stdout?.on('data', check);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`local stack exited with ${code} before it was ready:\n${output}`));
+      if (!timedOut) reject(new Error(`local stack exited with ${code} before it was ready:\n${output}`));
     });
   });
   return {
