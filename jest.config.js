@@ -7,6 +7,9 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
+  // The stacks test files share (test/support/shared-stacks.ts), started only when a file asks for one.
+  globalSetup: '<rootDir>/test/support/jest-global-setup.mjs',
+  globalTeardown: '<rootDir>/test/support/jest-global-teardown.mjs',
   // A bound on a test that hangs, not a speed check: stack tests run two at a time on a shared 2-core
   // machine and take up to three times their idle time there.
   testTimeout: 120_000,

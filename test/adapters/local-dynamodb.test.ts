@@ -5,7 +5,7 @@ import { ensureTable } from '../../lambdas/adapters/dynamodb/local-dynamodb';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import { apiKey, scopeIn } from '../support/fixtures';
 
-const db = useTestDynamoDb();
+const db = useTestDynamoDb({ own: true }); // restarted below: not the run's shared one
 
 describe('ensureTable', () => {
   it('creates the table with both newest-first indexes and TTL on expires_at', async () => {

@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import { bearer, call, exchange, expectError } from '../support/api-client';
-import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
+import { ops, type RunningStack } from '../support/local-stack';
+import { useSharedStack } from '../support/shared-stacks';
 import { createTenant, revokeKey } from '../support/tenants';
 
 let stack: RunningStack;
@@ -35,7 +36,7 @@ const signed = async (
     .sign(key);
 };
 
-useLocalStack(
+useSharedStack(
   (started) => {
     stack = started;
   },

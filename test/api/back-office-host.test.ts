@@ -1,10 +1,11 @@
 // api -> the back office on the local stack (PORT_BASE+8, decisions.md §9 and §11): its page shell, its
 // API refusing a caller with no session, and its sign-in leading to the identity provider as the client
 // `back_office`, which the provider knows (it answers with its sign-in, not an unknown-client error).
-import { type RunningStack, useLocalStack } from '../support/local-stack';
+import type { RunningStack } from '../support/local-stack';
+import { useSharedStack } from '../support/shared-stacks';
 
 let stack: RunningStack;
-useLocalStack((started) => {
+useSharedStack((started) => {
   stack = started;
 });
 

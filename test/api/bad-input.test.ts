@@ -14,14 +14,15 @@ import {
 } from '../support/api-client';
 import { eventually } from '../support/eventually';
 import { frameRequest, newBrowser } from '../support/frame-client';
-import { devBootstrap, type RunningStack, useLocalStack } from '../support/local-stack';
+import { devBootstrap, type RunningStack } from '../support/local-stack';
 import { contractPdf } from '../support/pdfs';
 import { parseRaw, rawExchange } from '../support/raw-http';
+import { useSharedStack } from '../support/shared-stacks';
 
 let stack: RunningStack;
 let token: string;
 
-useLocalStack(
+useSharedStack(
   (started) => {
     stack = started;
   },

@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bearer, call, exchange, expectError } from '../support/api-client';
-import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
+import { ops, type RunningStack } from '../support/local-stack';
 import { storedEvents } from '../support/pipeline';
+import { useSharedStack } from '../support/shared-stacks';
 import { createTenant } from '../support/tenants';
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -28,7 +29,7 @@ const submit = async (onboardingId: string, buyers: unknown[]) => {
 
 const getJson = (url: string, token = production) => call(url, { headers: bearer(token) });
 
-useLocalStack(
+useSharedStack(
   (started) => {
     stack = started;
   },

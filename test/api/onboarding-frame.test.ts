@@ -18,7 +18,8 @@ import {
   frameRequest,
   newBrowser,
 } from '../support/frame-client';
-import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
+import { ops, type RunningStack } from '../support/local-stack';
+import { useSharedStack } from '../support/shared-stacks';
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const FRAME_CSP =
@@ -140,7 +141,7 @@ const expectFields = (answer: Answer, fields: Array<{ path: string; message: Reg
   );
 };
 
-useLocalStack(
+useSharedStack(
   (started) => {
     stack = started;
   },

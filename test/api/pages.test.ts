@@ -1,11 +1,12 @@
 // The hosted pages of each environment on the local stack (PORT_BASE+4 production, +5 sandbox).
 import { withdrawPublication } from '../../lambdas/core/publications';
-import { type RunningStack, useLocalStack } from '../support/local-stack';
+import type { RunningStack } from '../support/local-stack';
+import { useSharedStack } from '../support/shared-stacks';
 import { portsOf } from '../support/tenants';
 
 let stack: RunningStack;
 
-useLocalStack((started) => {
+useSharedStack((started) => {
   stack = started;
 });
 

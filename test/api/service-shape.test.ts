@@ -3,11 +3,12 @@
 // before any handler (an HTTP/1.1 request without `Host`, CONNECT), the MCP server's token check (401 to
 // any method), its Origin check, and its host's body limit. Raw bytes on a socket, on the local stack.
 import { call } from '../support/api-client';
-import { type RunningStack, useLocalStack } from '../support/local-stack';
+import type { RunningStack } from '../support/local-stack';
 import { parseRaw, rawExchange } from '../support/raw-http';
+import { useSharedStack } from '../support/shared-stacks';
 
 let stack: RunningStack;
-useLocalStack((started) => {
+useSharedStack((started) => {
   stack = started;
 });
 

@@ -2,12 +2,13 @@
 // 429 rate_limited with Retry-After, counted per integration and only in production, before the
 // request is read (so a refused upload records nothing). With the local stack's limits on (its default).
 import { type Answer, bearer, call, exchange, expectRateLimited } from '../support/api-client';
-import { type RunningStack, useLocalStack } from '../support/local-stack';
+import type { RunningStack } from '../support/local-stack';
+import { useSharedStack } from '../support/shared-stacks';
 import { createTenant } from '../support/tenants';
 
 let stack: RunningStack;
 
-useLocalStack((started) => {
+useSharedStack((started) => {
   stack = started;
 });
 

@@ -1,8 +1,10 @@
-// test support -> one DynamoDB Local per test file, on a free port with its data in a temp dir; each
-// test takes a fresh table so tests never see each other's items.
+// test support -> DynamoDB Local for adapter tests: one the test run shares (shared-stacks-host.ts starts
+// it when a file first asks), or one of the file's own (a file that restarts it). Each test takes a fresh
+// table, named by its process, so tests and files never see each other's items.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/document-client';
 import {
@@ -10,6 +12,7 @@ import {
   type LocalDynamoDb,
   startLocalDynamoDb,
 } from '../../lambdas/adapters/dynamodb/local-dynamodb';
+import { askSharedStacksHost, sharedStacksHost } from './shared-stacks';
 
 export interface TestDynamoDb {
   readonly endpoint: string;
@@ -50,12 +53,49 @@ export const startTestDynamoDb = async (): Promise<TestDynamoDb> => {
   };
 };
 
-/** Starts one DynamoDB Local for the calling test file (before its tests) and stops it after them. */
-export const useTestDynamoDb = (): TestDynamoDb => {
+/**
+ * The shared DynamoDB Local at `endpoint`: the tables this file made are deleted when it is done with
+ * it; it cannot be restarted or stopped from here.
+ */
+const sharedTestDynamoDb = (endpoint: string): TestDynamoDb => {
+  const doc = createDocumentClient(endpoint);
+  const made: string[] = [];
+  const notYours = async (): Promise<never> => {
+    throw new Error('the shared DynamoDB Local serves other test files: useTestDynamoDb({ own: true })');
+  };
+  return {
+    endpoint,
+    doc,
+    async freshTable() {
+      tables += 1;
+      const name = `test-${process.pid}-${tables}`;
+      await ensureTable(doc, name);
+      made.push(name);
+      return name;
+    },
+    restart: notYours,
+    async stop() {
+      await Promise.all(made.map((name) => doc.send(new DeleteTableCommand({ TableName: name }))));
+      doc.destroy();
+    },
+  };
+};
+
+/**
+ * DynamoDB Local for the calling test file, from before its tests to after them: the run's shared one,
+ * or with `own` (for a file that restarts it) one started for the file alone.
+ */
+export const useTestDynamoDb = ({ own = false }: { own?: boolean } = {}): TestDynamoDb => {
   let started: TestDynamoDb | undefined;
   beforeAll(async () => {
-    started = await startTestDynamoDb();
-  });
+    const host = sharedStacksHost();
+    started =
+      own || host === undefined
+        ? await startTestDynamoDb()
+        : sharedTestDynamoDb(
+            (await askSharedStacksHost<{ endpoint: string }>(host, '/dynamodb', {})).endpoint,
+          );
+  }, 120_000);
   afterAll(async () => {
     await started?.stop();
   });

@@ -1,7 +1,8 @@
 // test -> the real local stack (`bin/local.ts`) as a child process on its own ports and data directory,
 // the way `npm start` runs it, and the operator tool beside it.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,27 +30,68 @@ export interface RunningStack {
   output(): string;
 }
 
+/** A stack this process started: it also learns when the stack's process ends, however it ended. */
+export interface OwnStack extends RunningStack {
+  exited: Promise<number | null>;
+}
+
 export interface StackOptions {
   dataDir?: string;
   portBase?: number;
   env?: Record<string, string>;
+  /**
+   * Where all of the stack's output goes, for a stack that serves many test files: it then keeps only the
+   * tail of its output in memory.
+   */
+  logFile?: string;
+  /** How long it may take to become ready before it is ended and the start fails (90 s by default). */
+  readyWithinMs?: number;
 }
+
+/** The addresses of a stack on `portBase` (decisions.md §9's offsets). */
+export const stackAddresses = (portBase: number) => ({
+  production: `http://127.0.0.1:${portBase}`,
+  sandbox: `http://127.0.0.1:${portBase + 1}`,
+  pages: { production: `http://127.0.0.1:${portBase + 4}`, sandbox: `http://127.0.0.1:${portBase + 5}` },
+  frame: { production: `http://127.0.0.1:${portBase + 2}`, sandbox: `http://127.0.0.1:${portBase + 3}` },
+});
 
 /** Jest's workers (jest.config.js `maxWorkers`), each given its own share of the port bases. */
 const WORKERS = 2;
 const worker = (Number(process.env.JEST_WORKER_ID ?? 1) - 1) % WORKERS;
+/** The last share is the shared stacks' (test/support/shared-stacks.ts, started by Jest's own process). */
+export const SHARED_STACKS_SLOT = WORKERS;
+const SLOTS = WORKERS + 1;
 /**
  * Below the kernel's ephemeral range (32768 up), where outgoing connections would take ports; a worker's
- * stacks never take another worker's bases, so two test files running at once cannot collide.
+ * stacks never take another worker's bases (nor the shared stacks'), so two test files running at once
+ * cannot collide.
  */
-export const randomPortBase = () =>
-  10_000 + 20 * (WORKERS * Math.floor(Math.random() * (1_100 / WORKERS)) + worker);
+export const randomPortBase = (slot: number = worker) =>
+  10_000 + 20 * (SLOTS * Math.floor(Math.random() * Math.floor(1_100 / SLOTS)) + slot);
+
+/** How much of a logged stack's output stays in memory (the ready line, a crash's last words). */
+const OUTPUT_TAIL = 100_000;
+
+/**
+ * Ends the DynamoDB Local of a stack that was killed (by the process id it keeps beside its data), if that
+ * process is still DynamoDB Local.
+ */
+const endDynamoDbLocalOf = async (dataDir: string): Promise<void> => {
+  const pid = Number(
+    (await readFile(path.join(dataDir, 'dynamodb', 'dynamodb-local.pid'), 'utf8').catch(() => '')).trim(),
+  );
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  if (commandLine.includes('DynamoDBLocal')) process.kill(pid, 'SIGKILL');
+};
 
 export const makeDataDir = () => mkdtemp(path.join(tmpdir(), 'service-test-'));
 
-export const startStack = async (options: StackOptions = {}): Promise<RunningStack> => {
+export const startStack = async (options: StackOptions = {}): Promise<OwnStack> => {
   const dataDir = options.dataDir ?? (await makeDataDir());
   const portBase = options.portBase ?? randomPortBase();
+  const readyWithinMs = options.readyWithinMs ?? 90_000;
   // One Node process, as `npm start` runs it: the tsx CLI would relay SIGTERM and, when the busy stack
   // does not confirm it within 60 ms, SIGKILL it (exit 143), which is no graceful stop.
   const child: ChildProcess = spawn(NODE, ['--import', 'tsx', 'bin/local.ts'], {
@@ -58,24 +100,37 @@ export const startStack = async (options: StackOptions = {}): Promise<RunningSta
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
+  const log = options.logFile === undefined ? undefined : createWriteStream(options.logFile, { flags: 'a' });
+  const keep = (chunk: Buffer) => {
+    log?.write(chunk);
     output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
+    if (log && output.length > 2 * OUTPUT_TAIL) output = output.slice(-OUTPUT_TAIL);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   // A stack that dies mid-test says why, on the test run's own output.
   child.once('exit', (code, signal) => {
     if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGKILL')
       console.error(`local stack exited (${code ?? signal}):\n${output.slice(-8_000)}`);
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      log?.end();
+      resolve(code);
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
+    let timedOut = false;
     const timer = setTimeout(() => {
-      // Not left running: a stack that never became ready would keep the test run from exiting.
+      timedOut = true;
+      // Not left running: a stack that never became ready would keep the test run from exiting, and
+      // its DynamoDB Local (Java outlives a SIGKILLed parent) would hold its port and CPU until the end.
       child.kill('SIGKILL');
-      reject(new Error(`local stack did not start within 90 s:\n${output}`));
-    }, 90_000);
+      // Before the caller hears, who may remove the data directory and with it the process id.
+      void endDynamoDbLocalOf(dataDir).finally(() =>
+        reject(new Error(`local stack did not start within ${readyWithinMs / 1_000} s:\n${output}`)),
+      );
+    }, readyWithinMs);
     const check = () => {
       if (output.includes('Local stack ready')) {
         clearTimeout(timer);
@@ -85,16 +140,14 @@ export const startStack = async (options: StackOptions = {}): Promise<RunningSta
     child.stdout?.on('data', check);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`local stack exited with ${code} before it was ready:\n${output}`));
+      if (!timedOut) reject(new Error(`local stack exited with ${code} before it was ready:\n${output}`));
     });
   });
   return {
     portBase,
     dataDir,
-    production: `http://127.0.0.1:${portBase}`,
-    sandbox: `http://127.0.0.1:${portBase + 1}`,
-    pages: { production: `http://127.0.0.1:${portBase + 4}`, sandbox: `http://127.0.0.1:${portBase + 5}` },
-    frame: { production: `http://127.0.0.1:${portBase + 2}`, sandbox: `http://127.0.0.1:${portBase + 3}` },
+    ...stackAddresses(portBase),
+    exited,
     stop: async () => {
       child.kill('SIGTERM');
       return exited;
