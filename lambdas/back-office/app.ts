@@ -6,7 +6,7 @@
 // back office's own origin. Roles are checked by the core's use cases: this layer maps their errors.
 import { timingSafeEqual } from 'node:crypto';
 import { type Context, Hono } from 'hono';
-import { API_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from '../../frontend/portal/served-files';
+import { API_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from '../../frontend/app-kit/served-files';
 import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
 import { readBodyUpTo } from '../api/http/body';
 import type { Staff } from '../core/back-office/roles';
