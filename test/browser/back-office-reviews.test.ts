@@ -1,6 +1,7 @@
 // Browser test of the back office's Reviews list and review page (offset 8) on the real local stack, as
 // the operator's lawyer uses them (decisions.md §11): a review requested through /v1 appears in the list
-// by itself; the lawyer saves a draft, reloads (the draft is kept), and publishes with the keyboard only;
+// by itself; the lawyer saves a draft, reloads (the draft is kept), meets another save since (refused,
+// nothing lost, saved over it), and publishes with the keyboard only;
 // then /v1, the hosted review page and the signed `lawyer_review.completed` webhook all show it, and the
 // review has left the list. An integrator who signs in sees only that the back office is for staff. Axe
 // finds nothing at 320 and 1280 px; screenshots of the list and the review page go to test-results/.
@@ -185,6 +186,32 @@ test('a lawyer sees a due review appear, saves a draft, reloads, and publishes i
     await expect(field.inputValue()).resolves.toBe(text);
     await page.getByText('Last saved by lawyer@localhost.test').waitFor();
 
+    // Another lawyer saves since this page read the draft (here through the API, as their page would): a
+    // save from this page is refused and says so, the text stays in the field, and saving it over theirs works.
+    const otherSave = await page.evaluate(async (reviewId) => {
+      const session = (await (await fetch('/api/session')).json()) as { csrf_token: string };
+      const read = (await (await fetch(`/api/sandbox/reviews/${reviewId}`)).json()) as {
+        draft: { revision: number };
+      };
+      const answer = await fetch(`/api/sandbox/reviews/${reviewId}/draft`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrf_token },
+        body: JSON.stringify({ text: 'Another lawyer’s text', based_on_revision: read.draft.revision }),
+      });
+      return answer.status;
+    }, id);
+    expect(otherSave).toBe(200);
+    await field.focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('Checked twice.');
+    await tabTo(page, 'button:text-is("Save draft")');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('conflict').filter({ hasText: 'Your text is still in the field' }).waitFor();
+    await expect(field.inputValue()).resolves.toBe(`${text}Checked twice.`);
+    await page.getByRole('button', { name: 'Save mine over theirs' }).click();
+    await page.getByRole('status').filter({ hasText: 'Draft saved' }).waitFor();
+    expect(await page.getByTestId('conflict').count()).toBe(0);
+
     await tabTo(page, 'button:text-is("Publish")');
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog');
@@ -206,6 +233,7 @@ test('a lawyer sees a due review appear, saves a draft, reloads, and publishes i
     const hosted = await (await fetch(url)).text();
     expect(hosted).toContain('Checked by the lawyer');
     expect(hosted).toContain('&lt;b&gt;raw&lt;/b&gt;');
+    expect(hosted).toContain('Checked twice.');
     // The review page shows the state and the link, once the publication is live.
     await page.getByRole('link', { name: url }).waitFor({ timeout: 60_000 });
 
