@@ -6,9 +6,10 @@ import { timingSafeEqual } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import {
   API_SECURITY_HEADERS,
+  type AppFiles,
+  fileAnswer,
   PAGE_SECURITY_HEADERS,
-  type PortalFiles,
-} from '../../frontend/portal/served-files';
+} from '../../frontend/app-kit/served-files';
 import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
 import { createRouter } from '../api/http/router';
 import { fail } from '../core/errors';
@@ -35,7 +36,7 @@ export interface PortalBackend {
   sessions: PortalSessionStore;
   signIn: PortalSignIn;
   clock: Clock;
-  files: PortalFiles;
+  files: AppFiles;
 }
 
 const sameText = (a: string, b: string): boolean => {
@@ -60,12 +61,6 @@ const redirect = (location: string, cookies: readonly string[] = []): Response =
   for (const cookie of cookies) headers.append('Set-Cookie', cookie);
   return new Response(null, { status: 303, headers });
 };
-
-const pageText = (status: number, text: string, headers: Record<string, string> = {}): Response =>
-  new Response(text, {
-    status,
-    headers: { ...PAGE_SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', ...headers },
-  });
 
 const isChange = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
 
@@ -219,21 +214,13 @@ export const portalApp = (backend: PortalBackend): Hono<PortalEnv> => {
   app.all('/api/*', notRouted);
 
   // The pages: every page path answers the one `index.html` (the script routes by path), and the assets.
-  app.get('*', (c) => {
-    const asset = c.req.path.startsWith('/assets/');
-    const file = backend.files.get(asset ? c.req.path : '/index.html');
-    if (!file) return pageText(404, 'Not found.\n');
-    const headers = {
-      ...PAGE_SECURITY_HEADERS,
-      'Content-Type': file.contentType,
-      'Cache-Control': file.cacheControl,
-      ETag: file.etag,
-    };
-    const etags = (c.req.header('if-none-match') ?? '').split(',').map((tag) => tag.trim());
-    if (etags.includes(file.etag)) return new Response(null, { status: 304, headers });
-    return new Response(file.body as BodyInit, { status: 200, headers });
+  app.all('*', (c) => {
+    const answer = fileAnswer(backend.files, c.req.method, c.req.path, c.req.header('if-none-match'));
+    return new Response(answer.status === 304 ? null : (answer.body as BodyInit), {
+      status: answer.status,
+      headers: answer.headers,
+    });
   });
-  app.all('*', () => pageText(405, 'Only GET and HEAD are allowed here.\n', { Allow: 'GET, HEAD' }));
 
   return app;
 };

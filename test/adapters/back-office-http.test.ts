@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { appFiles } from '../../frontend/app-kit/served-files';
 import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
 import { composeCommonPorts, composeDirectory } from '../../lambdas/adapters/compose';
@@ -16,9 +17,9 @@ import { DynamoDbPortalSessionStore } from '../../lambdas/adapters/dynamodb/port
 import { systemClock } from '../../lambdas/adapters/system-clock';
 import { type BackOfficeApp, backOfficeApp } from '../../lambdas/back-office/app';
 import type { BackOfficeEnvironmentPorts } from '../../lambdas/back-office/routes';
-import { OPERATOR_TOOL } from '../../lambdas/core/back-office/roles';
+import { OPERATOR_TOOL, STAFF_ACTIONS } from '../../lambdas/core/back-office/roles';
 import { putStaffMember } from '../../lambdas/core/back-office/staff';
-import { putText, readText } from '../../lambdas/core/blobs';
+import { putJson, putText, readText } from '../../lambdas/core/blobs';
 import { artifacts } from '../../lambdas/core/contracts/artifacts';
 import type { ContractReview, Environment, Micros, Onboarding } from '../../lambdas/core/model';
 import { openOnboardingSession, submitOnboarding } from '../../lambdas/core/onboarding';
@@ -33,7 +34,19 @@ import { completion, contractReview, contractVersion, id, SECOND, scopeIn } from
 const db = useTestDynamoDb();
 
 const ORIGIN = 'http://127.0.0.1:3008';
-const SHELL = '<!doctype html><title>Back office</title>';
+/** Stand-ins for a page image's and a PDF's bytes: the routes stream whatever the store holds. */
+const PAGE_IMAGE = 'RIFF-page-image';
+const PDF_BYTES = '%PDF-1.7 contract';
+
+const FILES = appFiles({
+  files: [
+    {
+      path: 'index.html',
+      contentType: 'text/html; charset=utf-8',
+      body: new TextEncoder().encode('<!doctype html><title>Back office</title>'),
+    },
+  ],
+});
 const LAWYER = 'lawyer@example.com';
 const OPERATOR = 'operator@example.com';
 const ADMIN = 'admin@example.com';
@@ -118,7 +131,7 @@ const setUp = async () => {
     sessions,
     signIn: noSignIn,
     clock,
-    page: SHELL,
+    files: FILES,
   });
   await putStaffMember(people, OPERATOR_TOOL, LAWYER, ['lawyer']);
   await putStaffMember(people, OPERATOR_TOOL, OPERATOR, ['operator']);
@@ -161,6 +174,25 @@ const setUp = async () => {
       `# Analysis of ${review.id}\n`,
       'text/markdown',
     );
+    // Its one rendered page (manifest and image) and its PDF, as processing and the upload leave them.
+    const image = { key: `${artifacts.pagesPrefix(review.id, 1)}page-1.webp`, width: 10, height: 14 };
+    await putText(ports.blobs, image.key, PAGE_IMAGE, 'image/webp');
+    await putJson(ports.blobs, artifacts.manifest(review.id, 1), {
+      contractReviewId: review.id,
+      version: 1,
+      pageCount: 1,
+      pages: [
+        {
+          number: 1,
+          widthPoints: 595,
+          heightPoints: 842,
+          image: { ...image, contentType: 'image/webp' },
+          thumbnail: { ...image, contentType: 'image/webp' },
+          text: [{ text: 'Contract of Sale', x: 0.1, y: 0.1, width: 0.3, height: 0.02 }],
+        },
+      ],
+    });
+    await putText(ports.blobs, contractVersion(review, 1, T0).blobKey, PDF_BYTES, 'application/pdf');
     return review;
   };
 
@@ -283,6 +315,30 @@ const ROUTES: RouteCase[] = [
     otherEnvironment: 404,
   },
   {
+    name: 'GET a review’s contract',
+    make: async (s, e) => ({ method: 'GET', path: `/api/${e}/reviews/${(await s.dueReview()).id}/contract` }),
+    allowed: { lawyer: 200 },
+    otherEnvironment: 404,
+  },
+  {
+    name: 'GET a page image',
+    make: async (s, e) => ({
+      method: 'GET',
+      path: `/api/${e}/reviews/${(await s.dueReview()).id}/versions/1/pages/1`,
+    }),
+    allowed: { lawyer: 200 },
+    otherEnvironment: 404,
+  },
+  {
+    name: 'GET the PDF',
+    make: async (s, e) => ({
+      method: 'GET',
+      path: `/api/${e}/reviews/${(await s.dueReview()).id}/versions/1/pdf`,
+    }),
+    allowed: { lawyer: 200 },
+    otherEnvironment: 404,
+  },
+  {
     name: 'POST assign',
     make: async (s, e) => ({ method: 'POST', path: `/api/${e}/reviews/${(await s.dueReview()).id}/assign` }),
     allowed: { lawyer: 200 },
@@ -394,7 +450,9 @@ const ROUTES: RouteCase[] = [
 ];
 
 const codeOf = async (response: Response): Promise<string | undefined> =>
-  ((await response.clone().json()) as { error?: { code: string } }).error?.code;
+  response.headers.get('content-type')?.startsWith('application/json')
+    ? ((await response.clone().json()) as { error?: { code: string } }).error?.code
+    : undefined;
 
 describe('the authorisation matrix', () => {
   // One set of tables for the matrix: each cell makes its own target, so no cell sees another's change.
@@ -441,6 +499,42 @@ describe('the authorisation matrix', () => {
     }
   });
 
+  it('serves a review’s contract to a lawyer: its pages’ text, the analysis, each page’s image and the PDF', async () => {
+    const setup = await setUp();
+    const lawyer = await setup.signIn(LAWYER);
+    const review = await setup.dueReview();
+    const get = (path: string) => send(setup.app, { method: 'GET', path }, lawyer);
+    const base = `/api/production/reviews/${review.id}`;
+    expect(await (await get(`${base}/contract`)).json()).toEqual({
+      id: review.id,
+      version: 1,
+      current_version: 1,
+      pages: [{ number: 1, width: 10, height: 14, text: 'Contract of Sale' }],
+      analysis_markdown: `# Analysis of ${review.id}\n`,
+    });
+    const image = await get(`${base}/versions/1/pages/1`);
+    expect([image.status, image.headers.get('content-type'), await image.text()]).toEqual([
+      200,
+      'image/webp',
+      PAGE_IMAGE,
+    ]);
+    const pdf = await get(`${base}/versions/1/pdf`);
+    expect([pdf.status, pdf.headers.get('content-disposition'), await pdf.text()]).toEqual([
+      200,
+      `attachment; filename="${review.id}-v1.pdf"`,
+      PDF_BYTES,
+    ]);
+    // No such page, version or review: 404, whatever the path holds.
+    for (const path of [
+      `${base}/versions/1/pages/2`,
+      `${base}/versions/2/pages/1`,
+      `${base}/versions/0/pdf`,
+      `${base}/contract?version=2`,
+      '/api/production/reviews/crv_unknown/versions/1/pdf',
+    ])
+      expect([path, (await get(path)).status]).toEqual([path, 404]);
+  });
+
   it('lists only the environment’s own records, and knows no other environment', async () => {
     const setup = await setUp();
     const everything = await setup.signIn(ALL_ROLES);
@@ -475,7 +569,13 @@ describe('the authorisation matrix', () => {
     const setup = await setUp();
     const session = async (caller: Caller) =>
       (await send(setup.app, { method: 'GET', path: '/api/session' }, caller)).json();
-    expect(await session({})).toEqual({ signed_in: false, email: null, roles: [], csrf_token: null });
+    expect(await session({})).toEqual({
+      signed_in: false,
+      email: null,
+      roles: [],
+      actions: [],
+      csrf_token: null,
+    });
     expect(await session(await setup.signIn(INTEGRATOR, setup.portalSessions, 'portal_session'))).toEqual(
       expect.objectContaining({ signed_in: false }),
     );
@@ -484,11 +584,23 @@ describe('the authorisation matrix', () => {
       signed_in: true,
       email: INTEGRATOR,
       roles: [],
+      actions: [],
       csrf_token: integrator.csrf,
     });
+    // The actions a session's roles allow, from the core's one table: what the pages may offer.
+    expect(await session(await setup.signIn(LAWYER))).toEqual(
+      expect.objectContaining({
+        roles: ['lawyer'],
+        actions: ['review.read', 'review.assign', 'review.save_draft', 'review.publish'],
+      }),
+    );
     const everything = await setup.signIn(ALL_ROLES);
     expect(await session(everything)).toEqual(
-      expect.objectContaining({ email: ALL_ROLES, roles: ['lawyer', 'operator', 'admin'] }),
+      expect.objectContaining({
+        email: ALL_ROLES,
+        roles: ['lawyer', 'operator', 'admin'],
+        actions: STAFF_ACTIONS,
+      }),
     );
 
     // The portal, over the same identity table, does not know a back-office session (nor its cookie).
