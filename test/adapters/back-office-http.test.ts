@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
-import { composeCommonPorts, composeDirectory } from '../../lambdas/adapters/compose';
+import { answerVaultOver, composeCommonPorts, composeDirectory } from '../../lambdas/adapters/compose';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
 import { DynamoDbPortalSessionStore } from '../../lambdas/adapters/dynamodb/portal-session-store';
 import { systemClock } from '../../lambdas/adapters/system-clock';
@@ -78,6 +78,7 @@ interface Caller {
 }
 
 const T0 = 1_790_000_000_000_000;
+const answersKey = randomBytes(32);
 
 const setUp = async () => {
   const clock = systemClock();
@@ -85,7 +86,7 @@ const setUp = async () => {
   const started: WorkflowRun[] = [];
   const portsOf = async (environment: Environment) => {
     const tableName = await db.freshTable();
-    const ports = composeCommonPorts({
+    const common = composeCommonPorts({
       environment,
       dynamo: db.doc,
       tableName,
@@ -100,6 +101,7 @@ const setUp = async () => {
       },
       requestHistory: 'off',
     });
+    const ports = { ...common, answerVault: answerVaultOver(async () => answersKey) };
     return { ports, idempotency: new DynamoDbIdempotencyStore(db.doc, tableName, ports.clock) };
   };
   const production = await portsOf('production');
@@ -344,6 +346,15 @@ const ROUTES: RouteCase[] = [
     }),
     allowed: { operator: 200 },
     otherEnvironment: 404,
+  },
+  {
+    name: 'GET organisations',
+    make: async (s, e) => {
+      await s.newOrganisation();
+      return { method: 'GET', path: `/api/${e}/organisations?limit=5` };
+    },
+    allowed: { operator: 200 },
+    otherEnvironment: 200,
   },
   {
     name: 'GET an organisation',
