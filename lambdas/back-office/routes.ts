@@ -2,11 +2,13 @@
 // case called with the signed-in staff member as the actor: the role checks are the core's, and this
 // layer reads the path, query and body and maps what the core refuses. Per environment (in the path,
 // `/api/sandbox/…`, `/api/production/…`): the review queue, a review with its draft, assign, save
-// draft, publish; sign-ups and accepting one; contract search and withdrawing a publication; the
-// organisations by name and an organisation's sandbox budget; the audit log. Staff (kept with the identity): `/api/staff`.
+// draft, publish; sign-ups and accepting one; contract search, a contract with its versions, and
+// withdrawing a publication; the organisations by name and an organisation's sandbox budget; the audit
+// log. Staff (kept with the identity): `/api/staff`.
 import { Hono } from 'hono';
 import { listAuditLog } from '../core/back-office/audit-log';
 import {
+  getContractReview,
   getOrganisationBudget,
   getSignUp,
   listOrganisations,
@@ -226,6 +228,11 @@ export const backOfficeRoutes = (core: BackOfficeCore): Hono<BackOfficeEnv> => {
     const ports = environmentOf(c.req.param('environment'));
     const query = readQuery(c.req.url, ['q']);
     return json(c.get('requestId'), await searchContractReviews(ports, c.get('actor'), query.q ?? ''));
+  });
+
+  routes.get('/:environment/contracts/:id', async (c) => {
+    const ports = environmentOf(c.req.param('environment'));
+    return json(c.get('requestId'), await getContractReview(ports, c.get('actor'), idOf(c.req.param('id'))));
   });
 
   routes.post('/:environment/contracts/:id/withdraw', async (c) => {

@@ -338,6 +338,12 @@ const ROUTES: RouteCase[] = [
     otherEnvironment: 200,
   },
   {
+    name: 'GET a contract',
+    make: async (s, e) => ({ method: 'GET', path: `/api/${e}/contracts/${(await s.liveReview()).id}` }),
+    allowed: { operator: 200 },
+    otherEnvironment: 404,
+  },
+  {
     name: 'POST withdraw',
     make: async (s, e) => ({
       method: 'POST',

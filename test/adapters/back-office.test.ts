@@ -16,7 +16,12 @@ import { createDocumentClient } from '../../lambdas/adapters/dynamodb/document-c
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
 import { DynamoDbStaffStore } from '../../lambdas/adapters/dynamodb/staff-store';
 import { listAuditLog } from '../../lambdas/core/back-office/audit-log';
-import { getSignUp, listSignUps, searchContractReviews } from '../../lambdas/core/back-office/operations';
+import {
+  getContractReview,
+  getSignUp,
+  listSignUps,
+  searchContractReviews,
+} from '../../lambdas/core/back-office/operations';
 import {
   assignReview,
   getReviewDraft,
@@ -518,7 +523,7 @@ describe('the operators’ reads', () => {
   });
 
   it('contract search: by crv id or by external_reference across integrations', async () => {
-    const { ports, create } = await setUp();
+    const { ports, create, newVersion } = await setUp();
     const one = contractReview(scopeIn('production'), T0, { externalReference: 'house-12' });
     const other = contractReview(scopeIn('production'), T0 + SECOND, { externalReference: 'house-12' });
     const unrelated = contractReview(scopeIn('production'), T0, { externalReference: 'house-13' });
@@ -533,6 +538,22 @@ describe('the operators’ reads', () => {
       unrelated.id,
     ]);
     expect((await searchContractReviews(ports, operator, 'nothing')).data).toEqual([]);
+
+    // Its page: every version, newest first, and whose it is.
+    await newVersion(one.id);
+    expect(await getContractReview(ports, operator, one.id)).toEqual(
+      expect.objectContaining({
+        id: one.id,
+        version: 2,
+        organisation_id: one.scope.organisationId,
+        versions: [
+          expect.objectContaining({ version: 2, page_count: expect.any(Number) }),
+          expect.objectContaining({ version: 1 }),
+        ],
+      }),
+    );
+    expect((await refusal(getContractReview(ports, operator, 'crv_madeup'))).code).toBe('not_found');
+    expect((await refusal(getContractReview(ports, lawyer(), one.id))).code).toBe('role_required');
     expect((await refusal(searchContractReviews(ports, lawyer(), 'house-12'))).code).toBe('role_required');
   });
 });

@@ -5,7 +5,7 @@
 import { fail } from '../errors';
 import { isContractReviewId } from '../ids';
 import { startingAfterInvalid } from '../lists';
-import type { ContractReview, Onboarding, Organisation } from '../model';
+import type { ContractReview, ContractVersion, Onboarding, Organisation } from '../model';
 import type { Answers } from '../onboarding-answers';
 import { type Directory, presentOrganisation } from '../organisations';
 import type { Ports } from '../ports';
@@ -20,6 +20,13 @@ export const MAX_ORGANISATIONS_LIMIT = 100;
 export const MAX_SEARCH_RESULTS = 20;
 
 type SignUpPorts = Pick<Ports, 'onboardings' | 'clients' | 'answerVault'>;
+
+/** A contract review as the back office shows it: as the API does, with whose it is. */
+const presentForOperator = (review: ContractReview) => ({
+  ...presentContractReview(review),
+  organisation_id: review.scope.organisationId,
+  integration_id: review.scope.integrationId,
+});
 
 const readLimit = (limit: number, max: number): number => {
   if (!Number.isInteger(limit) || limit < 1 || limit > max)
@@ -132,12 +139,30 @@ export const searchContractReviews = async (
     : await ports.backOffice.search.byExternalReference(query, MAX_SEARCH_RESULTS);
   const reviews = await Promise.all(ids.map((id) => ports.contractReviews.get(id)));
   return {
-    data: reviews
-      .filter((review): review is ContractReview => review !== null)
-      .map((review) => ({
-        ...presentContractReview(review),
-        organisation_id: review.scope.organisationId,
-        integration_id: review.scope.integrationId,
+    data: reviews.filter((review): review is ContractReview => review !== null).map(presentForOperator),
+  };
+};
+
+/**
+ * A contract review's page: as the search shows it, with every version's PDF (newest first);
+ * `not_found` for an id that is no contract review of this environment.
+ */
+export const getContractReview = async (ports: Pick<Ports, 'contractReviews'>, actor: Actor, id: string) => {
+  requireRole(actor, 'contract.read');
+  const review = isContractReviewId(id) ? await ports.contractReviews.get(id) : null;
+  if (review === null) fail('not_found', 'No contract review with that id exists here.');
+  const numbers = Array.from({ length: review.version }, (_, index) => review.version - index);
+  const versions = await Promise.all(numbers.map((n) => ports.contractReviews.getVersion(review.id, n)));
+  return {
+    ...presentForOperator(review),
+    versions: versions
+      .filter((version): version is ContractVersion => version !== null)
+      .map((version) => ({
+        version: version.version,
+        page_count: version.pageCount,
+        file_size: version.fileSize,
+        file_sha256: version.fileSha256,
+        created_at: formatTime(version.createdAt),
       })),
   };
 };
