@@ -30,7 +30,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import type { PortalAssets } from '../frontend/portal/served-files';
+import type { AppAssets } from '../frontend/app-kit/served-files';
 import { ENVIRONMENTS } from '../lambdas/core/model';
 import { MIN_PASSWORD_CHARACTERS } from '../lambdas/core/people/credentials';
 import { UPSTREAM_CALLBACK_PATH } from '../lambdas/core/settings';
@@ -58,7 +58,7 @@ const GENERATED_KEY = { excludePunctuation: true, passwordLength: 43 } as const;
 
 export interface IdentityStackProps extends StackProps {
   readonly baseUrls: BaseUrls;
-  readonly portalAssets: PortalAssets;
+  readonly portalAssets: AppAssets;
   /** The identity edge stack's web ACL (us-east-1). */
   readonly webAclArn: string;
 }

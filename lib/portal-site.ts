@@ -27,8 +27,8 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Bucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { PortalAssets } from '../frontend/portal/served-files';
-import { PAGE_SECURITY_HEADERS, PORTAL_CSP, portalFiles } from '../frontend/portal/served-files';
+import type { AppAssets } from '../frontend/app-kit/served-files';
+import { APP_CSP, appFiles, PAGE_SECURITY_HEADERS } from '../frontend/app-kit/served-files';
 import { ENVIRONMENTS } from '../lambdas/core/model';
 import { acknowledge, acknowledgeBucketDeployment } from './checks';
 import {
@@ -65,7 +65,7 @@ export interface PortalSiteProps {
   readonly clientSecret: ISecret;
   readonly baseUrls: BaseUrls;
   readonly environments: Readonly<Record<Environment, EnvironmentResources>>;
-  readonly assets: PortalAssets;
+  readonly assets: AppAssets;
   readonly webAclArn: string;
   readonly logBucket: IBucket;
 }
@@ -107,7 +107,7 @@ export class PortalSite extends Construct {
       comment: 'contract-service developer portal: pages',
       securityHeadersBehavior: {
         strictTransportSecurity: STRICT_TRANSPORT_SECURITY,
-        contentSecurityPolicy: { contentSecurityPolicy: PORTAL_CSP, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: APP_CSP, override: true },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
         referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.SAME_ORIGIN, override: true },
@@ -168,7 +168,7 @@ export class PortalSite extends Construct {
     this.address = `https://${this.distribution.distributionDomainName}`;
     this.backend.addEnvironment('PORTAL_URL', this.address);
 
-    deployBuiltFiles(this, this.bucket, portalFiles(props.assets));
+    deployBuiltFiles(this, this.bucket, appFiles(props.assets));
     acknowledgeBucketDeployment(this, 'the portal’s files bucket');
   }
 }

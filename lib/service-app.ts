@@ -1,8 +1,8 @@
 // infra -> the whole deployment: one stage per environment, and the shared identity stack beside them, built
 // the same way by `bin/app.ts` and the tests.
 import type { App } from 'aws-cdk-lib';
+import type { AppAssets } from '../frontend/app-kit/served-files';
 import type { OnboardingAssets } from '../frontend/onboarding/build';
-import type { PortalAssets } from '../frontend/portal/served-files';
 import { addChecks } from './checks';
 import { CLOUDFRONT_REGION, EdgeStack } from './edge-stack';
 import {
@@ -57,7 +57,7 @@ export interface IdentityStacks {
  */
 export function addIdentityStack(
   app: App,
-  portal: PortalAssets,
+  portal: AppAssets,
   stages: Readonly<Record<Environment, ServiceStage>>,
 ): IdentityStacks {
   const env = identityContextOf(app);

@@ -6,10 +6,15 @@
 // back office's own origin. Roles are checked by the core's use cases: this layer maps their errors.
 import { timingSafeEqual } from 'node:crypto';
 import { type Context, Hono } from 'hono';
-import { API_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from '../../frontend/portal/served-files';
+import {
+  API_SECURITY_HEADERS,
+  type AppFiles,
+  fileAnswer,
+  PAGE_SECURITY_HEADERS,
+} from '../../frontend/app-kit/served-files';
 import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
 import { readBodyUpTo } from '../api/http/body';
-import type { Staff } from '../core/back-office/roles';
+import { mayDo, STAFF_ACTIONS, type Staff } from '../core/back-office/roles';
 import { staffActor } from '../core/back-office/staff';
 import { ActionRefused, fail, ServiceError } from '../core/errors';
 import { log } from '../core/log';
@@ -42,8 +47,8 @@ export interface BackOfficeBackend {
   sessions: PortalSessionStore;
   signIn: Pick<PortalSignIn, 'start' | 'finish' | 'endSessionUrl'>;
   clock: Clock;
-  /** The page every other GET answers (the pages' shell). */
-  page: string;
+  /** The back office's built pages (frontend/back-office/build.ts), answering every other GET. */
+  files: AppFiles;
 }
 
 /** The largest body a route reads: a review of 256 KB as JSON text, with room for its escapes. */
@@ -180,6 +185,8 @@ export const backOfficeApp = (backend: BackOfficeBackend): BackOfficeApp => {
         signed_in: session !== null,
         email: actor?.email ?? null,
         roles: actor?.roles ?? [],
+        // What the pages may offer (they hide the rest; the core refuses it whatever the pages show).
+        actions: actor === null ? [] : STAFF_ACTIONS.filter((action) => mayDo(actor, action)),
         csrf_token: session?.csrfToken ?? null,
       }),
     );
@@ -229,17 +236,14 @@ export const backOfficeApp = (backend: BackOfficeBackend): BackOfficeApp => {
     });
   });
 
-  app.get('*', () => {
-    const headers = {
-      ...PAGE_SECURITY_HEADERS,
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store',
-    };
-    return new Response(backend.page, { status: 200, headers });
+  // Every other path is a page (or its asset): the built application, which shows the page of the path.
+  app.all('*', (c) => {
+    const answer = fileAnswer(backend.files, c.req.method, c.req.path, c.req.header('if-none-match'));
+    return new Response(answer.status === 304 ? null : (answer.body as BodyInit), {
+      status: answer.status,
+      headers: answer.headers,
+    });
   });
-  app.all('*', () =>
-    fail('method_not_allowed', 'Only GET is allowed here.', { headers: { Allow: 'GET, HEAD' } }),
-  );
 
   return app;
 };

@@ -3,7 +3,11 @@
 // advertise them as output schemas, and the portal's pages read their `z.infer` types (type-only
 // imports: no zod in the portal's bundle). The /v1 interface's own are in interface-schemas.ts.
 import * as z from 'zod/mini';
+import type { presentDraft, presentQueueItem } from './back-office/review-desk';
+import type { Role, StaffAction } from './back-office/roles';
 import { ENVIRONMENTS } from './model';
+
+export type { ContractReviewJson } from './interface-schemas';
 
 /** A schema with words for whoever reads its JSON Schema (an MCP client's model). */
 const described = <T extends z.ZodMiniType>(schema: T, description: string): T =>
@@ -176,3 +180,13 @@ export const ConnectedClientShape = z.object({
   granted_at: time,
 });
 export type ConnectedClientJson = z.infer<typeof ConnectedClientShape>;
+
+/** Who is signed in to the back office, with the actions their roles allow (the pages show only those). */
+export interface BackOfficeSessionJson extends SessionJson {
+  roles: Role[];
+  actions: StaffAction[];
+}
+
+/** The back office's review queue and a review's draft, as the core presents them (back-office/review-desk.ts). */
+export type ReviewQueueItemJson = ReturnType<typeof presentQueueItem>;
+export type ReviewDraftJson = ReturnType<typeof presentDraft>;

@@ -1,9 +1,11 @@
 // host -> the back office on the local stack (offset 8, decisions.md §9 and §11): its backend over Node
 // HTTP, signing staff in at the local identity provider as the client `back_office` (its secret under
 // DATA_DIR/keys), with sessions of its own in the identity table of DynamoDB Local (never the portal's),
-// the staff and organisations of the identity, and each environment's ports. Its pages are a shell for now.
+// the staff and organisations of the identity, and each environment's ports; its pages built at start.
 import type { RequestListener } from 'node:http';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { appFiles } from '../../frontend/app-kit/served-files';
+import { buildBackOfficeAssets } from '../../frontend/back-office/build';
 import { DynamoDbPortalSessionStore } from '../adapters/dynamodb/portal-session-store';
 import { LOCAL_IDENTITY_TABLE } from '../adapters/dynamodb/table-schema';
 import { systemClock } from '../adapters/system-clock';
@@ -20,19 +22,6 @@ import {
   localBackOfficeRedirectUri,
 } from './local-identity-provider';
 import { localDirectory } from './local-wiring';
-
-/** Until the pages come: what the back office is, and where to sign in. No script, nothing inline. */
-const SHELL = [
-  '<!doctype html>',
-  '<html lang="en">',
-  '<meta charset="utf-8">',
-  '<meta name="viewport" content="width=device-width, initial-scale=1">',
-  '<title>Back office</title>',
-  '<h1>Back office</h1>',
-  "<p>The workspace of the operator's staff: lawyers and operators.</p>",
-  '<p><a href="/auth/sign-in">Sign in</a></p>',
-  '',
-].join('\n');
 
 /** The back office's listener, over the identity table (which must exist) and each environment's services. */
 export const localBackOffice = async (
@@ -60,7 +49,7 @@ export const localBackOffice = async (
       postLogoutRedirectUri: `${origin}/`,
     }),
     clock,
-    page: SHELL,
+    files: appFiles(await buildBackOfficeAssets()),
   });
   return nodeListener(app.fetch);
 };

@@ -3,8 +3,8 @@
 // DATA_DIR/keys), with sessions in the identity table of DynamoDB Local, and each environment's services.
 import type { RequestListener } from 'node:http';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { appFiles } from '../../frontend/app-kit/served-files';
 import { buildPortalAssets } from '../../frontend/portal/build';
-import { portalFiles } from '../../frontend/portal/served-files';
 import { DynamoDbClientGrants } from '../adapters/dynamodb/oidc-provider-storage';
 import { DynamoDbPortalSessionStore } from '../adapters/dynamodb/portal-session-store';
 import { LOCAL_IDENTITY_TABLE } from '../adapters/dynamodb/table-schema';
@@ -47,7 +47,7 @@ export const localPortal = async (
       postLogoutRedirectUri: `${origin}/`,
     }),
     clock,
-    files: portalFiles(await buildPortalAssets()),
+    files: appFiles(await buildPortalAssets()),
   });
   return nodeListener(portalFetch(async () => app));
 };

@@ -5,9 +5,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import {
   API_SECURITY_HEADERS,
+  type AppFiles,
+  fileAnswer,
   PAGE_SECURITY_HEADERS,
-  type PortalFiles,
-} from '../../frontend/portal/served-files';
+} from '../../frontend/app-kit/served-files';
 import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
 import { fail, ServiceError } from '../core/errors';
 import { log } from '../core/log';
@@ -34,7 +35,7 @@ export interface PortalBackend {
   sessions: PortalSessionStore;
   signIn: PortalSignIn;
   clock: Clock;
-  files: PortalFiles;
+  files: AppFiles;
 }
 
 const sameText = (a: string, b: string): boolean => {
@@ -177,37 +178,10 @@ export const portalApp = (backend: PortalBackend): PortalApp => {
     return answerOf(jsonAnswer(requestId, result.status ?? 200, result.body));
   };
 
-  const page = (request: PortalRequest): PortalAnswer => {
-    if (request.method !== 'GET' && request.method !== 'HEAD')
-      return {
-        status: 405,
-        headers: {
-          ...PAGE_SECURITY_HEADERS,
-          Allow: 'GET, HEAD',
-          'Content-Type': 'text/plain; charset=utf-8',
-        },
-        cookies: [],
-        body: 'Only GET and HEAD are allowed here.\n',
-      };
-    const asset = request.path.startsWith('/assets/');
-    const file = backend.files.get(asset ? request.path : '/index.html');
-    if (!file)
-      return {
-        status: 404,
-        headers: { ...PAGE_SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' },
-        cookies: [],
-        body: 'Not found.\n',
-      };
-    const headers = {
-      ...PAGE_SECURITY_HEADERS,
-      'Content-Type': file.contentType,
-      'Cache-Control': file.cacheControl,
-      ETag: file.etag,
-    };
-    const etags = (request.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim());
-    if (etags.includes(file.etag)) return { status: 304, headers, cookies: [], body: '' };
-    return { status: 200, headers, cookies: [], body: request.method === 'HEAD' ? '' : file.body };
-  };
+  const page = (request: PortalRequest): PortalAnswer => ({
+    ...fileAnswer(backend.files, request.method, request.path, request.headers['if-none-match']),
+    cookies: [],
+  });
 
   return async (request: PortalRequest): Promise<PortalAnswer> => {
     const requestId = newRequestId();

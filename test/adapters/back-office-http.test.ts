@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { appFiles } from '../../frontend/app-kit/served-files';
 import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
 import { answerVaultOver, composeCommonPorts, composeDirectory } from '../../lambdas/adapters/compose';
@@ -16,7 +17,7 @@ import { DynamoDbPortalSessionStore } from '../../lambdas/adapters/dynamodb/port
 import { systemClock } from '../../lambdas/adapters/system-clock';
 import { type BackOfficeApp, backOfficeApp } from '../../lambdas/back-office/app';
 import type { BackOfficeEnvironmentPorts } from '../../lambdas/back-office/routes';
-import { OPERATOR_TOOL } from '../../lambdas/core/back-office/roles';
+import { OPERATOR_TOOL, STAFF_ACTIONS } from '../../lambdas/core/back-office/roles';
 import { putStaffMember } from '../../lambdas/core/back-office/staff';
 import { putText, readText } from '../../lambdas/core/blobs';
 import { artifacts } from '../../lambdas/core/contracts/artifacts';
@@ -33,7 +34,15 @@ import { completion, contractReview, contractVersion, id, SECOND, scopeIn } from
 const db = useTestDynamoDb();
 
 const ORIGIN = 'http://127.0.0.1:3008';
-const SHELL = '<!doctype html><title>Back office</title>';
+const FILES = appFiles({
+  files: [
+    {
+      path: 'index.html',
+      contentType: 'text/html; charset=utf-8',
+      body: new TextEncoder().encode('<!doctype html><title>Back office</title>'),
+    },
+  ],
+});
 const LAWYER = 'lawyer@example.com';
 const OPERATOR = 'operator@example.com';
 const ADMIN = 'admin@example.com';
@@ -120,7 +129,7 @@ const setUp = async () => {
     sessions,
     signIn: noSignIn,
     clock,
-    page: SHELL,
+    files: FILES,
   });
   await putStaffMember(people, OPERATOR_TOOL, LAWYER, ['lawyer']);
   await putStaffMember(people, OPERATOR_TOOL, OPERATOR, ['operator']);
@@ -492,7 +501,13 @@ describe('the authorisation matrix', () => {
     const setup = await setUp();
     const session = async (caller: Caller) =>
       (await send(setup.app, { method: 'GET', path: '/api/session' }, caller)).json();
-    expect(await session({})).toEqual({ signed_in: false, email: null, roles: [], csrf_token: null });
+    expect(await session({})).toEqual({
+      signed_in: false,
+      email: null,
+      roles: [],
+      actions: [],
+      csrf_token: null,
+    });
     expect(await session(await setup.signIn(INTEGRATOR, setup.portalSessions, 'portal_session'))).toEqual(
       expect.objectContaining({ signed_in: false }),
     );
@@ -501,11 +516,23 @@ describe('the authorisation matrix', () => {
       signed_in: true,
       email: INTEGRATOR,
       roles: [],
+      actions: [],
       csrf_token: integrator.csrf,
     });
+    // The actions a session's roles allow, from the core's one table: what the pages may offer.
+    expect(await session(await setup.signIn(LAWYER))).toEqual(
+      expect.objectContaining({
+        roles: ['lawyer'],
+        actions: ['review.read', 'review.assign', 'review.save_draft', 'review.publish'],
+      }),
+    );
     const everything = await setup.signIn(ALL_ROLES);
     expect(await session(everything)).toEqual(
-      expect.objectContaining({ email: ALL_ROLES, roles: ['lawyer', 'operator', 'admin'] }),
+      expect.objectContaining({
+        email: ALL_ROLES,
+        roles: ['lawyer', 'operator', 'admin'],
+        actions: STAFF_ACTIONS,
+      }),
     );
 
     // The portal, over the same identity table, does not know a back-office session (nor its cookie).

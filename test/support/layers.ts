@@ -35,7 +35,7 @@ export const LAYERS: readonly Layer[] = [
       'lambdas/api/http/answer.ts',
       'lambdas/api/http/body.ts',
       'lambdas/api/http/cookies.ts',
-      'frontend/portal/served-files.ts',
+      'frontend/app-kit/served-files.ts',
       OIDC_DISCOVERY,
     ],
   },
@@ -51,7 +51,7 @@ export const LAYERS: readonly Layer[] = [
       'lambdas/portal/cookies.ts',
       'lambdas/portal/sign-in.ts',
       'lambdas/portal/session-secrets.ts',
-      'frontend/portal/served-files.ts',
+      'frontend/app-kit/served-files.ts',
       OIDC_DISCOVERY,
     ],
   },
@@ -60,12 +60,13 @@ export const LAYERS: readonly Layer[] = [
   { folder: 'lambdas/hosts', mayImport: ['lambdas', 'frontend'] },
   { folder: 'frontend/pages', mayImport: ['lambdas/core'] },
   { folder: 'frontend/onboarding', mayImport: ['lambdas/core', 'frontend/build-output.ts'] },
-  // The portal's pages talk to their backend over HTTP only; its build shares the front ends' helpers. They
+  // The portal's pages talk to their backend over HTTP only; its build is the kit's. They
   // read the answers' types from the core's schemas, type-only (test/unit/shapes.test.ts checks it).
-  {
-    folder: 'frontend/portal',
-    mayImport: ['frontend/build-output.ts', 'frontend/look.ts', 'lambdas/core/shapes.ts'],
-  },
+  { folder: 'frontend/portal', mayImport: ['frontend/app-kit', 'lambdas/core/shapes.ts'] },
+  // The back office's pages: as the portal's.
+  { folder: 'frontend/back-office', mayImport: ['frontend/app-kit', 'lambdas/core/shapes.ts'] },
+  // What the web applications share: their build, serving, API calls, navigation and components.
+  { folder: 'frontend/app-kit', mayImport: ['frontend/build-output.ts', 'frontend/look.ts'] },
   // What the front ends' builds share.
   { folder: 'frontend/build-output.ts', mayImport: [] },
   // The one look of the pages people sign in to and work in.

@@ -3,8 +3,9 @@
 // routes; no token of the identity provider is ever here.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { call, get, setCsrfToken } from './api';
-import { errorText, Loading } from './components';
+import { call, get, nameApp, setCsrfToken } from '../../app-kit/api';
+import { errorText, Loading } from '../../app-kit/components';
+import { Link, usePath } from '../../app-kit/navigation';
 import { CreateOrganisationPage, NotFoundPage, OverviewPage, SignInPage } from './pages/account';
 import { ApiKeysPage } from './pages/api-keys';
 import { EndpointPage } from './pages/endpoint';
@@ -13,7 +14,7 @@ import { IntegrationsPage } from './pages/integrations';
 import { McpClientsPage } from './pages/mcp-clients';
 import { RequestsPage } from './pages/requests';
 import { WebhooksPage } from './pages/webhooks';
-import { Link, routeOf, usePath } from './router';
+import { routeOf } from './router';
 import type { OrganisationOverview, Session } from './types';
 
 const Header = ({ session, organisation }: { session: Session; organisation: string | null }) => {
@@ -139,6 +140,7 @@ const App = () => {
   );
 };
 
+nameApp('Developer portal', 'the portal');
 const root = document.getElementById('portal');
 if (root) {
   root.textContent = '';

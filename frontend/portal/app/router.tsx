@@ -1,7 +1,6 @@
 // frontend/portal -> the portal's addresses and the page each shows. The environment is part of every
 // address that concerns one (`/sandbox/…`, `/production/…`), so a link or a bookmark always says which.
-import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+// Moving between them is the kit's (frontend/app-kit/navigation.tsx).
 import type { Environment } from './types';
 
 export type Route =
@@ -45,44 +44,3 @@ export const routeOf = (path: string): Route => {
 
 export const integrationPath = (environment: Environment, integrationId: string, section = ''): string =>
   `/${environment}/integrations/${integrationId}${section ? `/${section}` : ''}`;
-
-const NAVIGATED = 'portal:navigated';
-
-export const navigate = (path: string): void => {
-  history.pushState(null, '', path);
-  window.dispatchEvent(new Event(NAVIGATED));
-};
-
-/** The current path, following links, the back button and `navigate`. */
-export const usePath = (): string => {
-  const [path, setPath] = useState(location.pathname);
-  useEffect(() => {
-    const update = () => setPath(location.pathname);
-    window.addEventListener('popstate', update);
-    window.addEventListener(NAVIGATED, update);
-    return () => {
-      window.removeEventListener('popstate', update);
-      window.removeEventListener(NAVIGATED, update);
-    };
-  }, []);
-  return path;
-};
-
-/** A link that changes the page without a reload (a new tab, or any modifier key, is the browser's). */
-export const Link = ({
-  href,
-  children,
-  ...rest
-}: { href: string; children: ComponentChildren } & JSX.HTMLAttributes<HTMLAnchorElement>) => (
-  <a
-    href={href}
-    {...rest}
-    onClick={(event) => {
-      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-      event.preventDefault();
-      navigate(href);
-    }}
-  >
-    {children}
-  </a>
-);

@@ -1,9 +1,10 @@
 // frontend/portal -> the pages of a person and their organisation: sign-in, creating the organisation
 // (once: a person owns one), the overview (the sandbox budget, the integrations), and an unknown address.
 import { useState } from 'preact/hooks';
-import { call } from '../api';
-import { errorText, Notice, Title } from '../components';
-import { integrationPath, Link } from '../router';
+import { call } from '../../../app-kit/api';
+import { errorText, Notice, Title } from '../../../app-kit/components';
+import { Link } from '../../../app-kit/navigation';
+import { integrationPath } from '../router';
 import type { Organisation, OrganisationOverview } from '../types';
 
 const SIGN_IN_PROBLEMS: Readonly<Record<string, string>> = {

@@ -1,21 +1,21 @@
 // frontend/portal -> an integration's API keys in one environment: create one (the key shown once, with a
 // copy button), the list (never a key: its prefix, name, when made and last used), and revoke (asked first).
 import { useState } from 'preact/hooks';
-import { call, get } from '../api';
+import { call, get } from '../../../app-kit/api';
 import {
   ConfirmButton,
-  EnvironmentBar,
   errorText,
   Loading,
   Notice,
   Paged,
-  SecretOnce,
   TableRegion,
   Title,
   useLoaded,
   when,
-} from '../components';
-import { integrationPath, Link } from '../router';
+} from '../../../app-kit/components';
+import { Link } from '../../../app-kit/navigation';
+import { EnvironmentBar, SecretOnce } from '../components';
+import { integrationPath } from '../router';
 import {
   type ApiKey,
   type CreatedApiKey,

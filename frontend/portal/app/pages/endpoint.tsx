@@ -3,21 +3,21 @@
 // each with every attempt and, once delivered or failed, `Redeliver`. While a delivery is under way the
 // page looks again every two seconds.
 import { useEffect, useState } from 'preact/hooks';
-import { call, get, queryOf } from '../api';
+import { call, get, queryOf } from '../../../app-kit/api';
 import {
   ConfirmButton,
   CursorPager,
-  EnvironmentBar,
   errorText,
   Loading,
   Notice,
-  SecretOnce,
   TableRegion,
   Title,
   useLoaded,
   when,
-} from '../components';
-import { integrationPath, Link, navigate } from '../router';
+} from '../../../app-kit/components';
+import { Link, navigate } from '../../../app-kit/navigation';
+import { EnvironmentBar, SecretOnce } from '../components';
+import { integrationPath } from '../router';
 import {
   type DeliveryAttempt,
   ENVIRONMENT_NAMES,

@@ -1,8 +1,10 @@
 // frontend/portal -> one integration in one environment: where its calls go (the base address) and where
 // the sign-up form lives (the frame address), and the ways to its keys, webhooks and request history.
-import { get } from '../api';
-import { EnvironmentBar, Loading, Notice, Title, useLoaded } from '../components';
-import { integrationPath, Link } from '../router';
+import { get } from '../../../app-kit/api';
+import { Loading, Notice, Title, useLoaded } from '../../../app-kit/components';
+import { Link } from '../../../app-kit/navigation';
+import { EnvironmentBar } from '../components';
+import { integrationPath } from '../router';
 import { ENVIRONMENT_NAMES, type Environment, type IntegrationAddresses } from '../types';
 
 export const IntegrationPage = ({

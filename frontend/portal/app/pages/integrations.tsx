@@ -1,9 +1,19 @@
 // frontend/portal -> the organisation's integrations (type Contract reviews): the list, a page at a time,
 // and a form to add one; each links to its page in each environment.
 import { useState } from 'preact/hooks';
-import { call, get } from '../api';
-import { errorText, Loading, Notice, Paged, TableRegion, Title, useLoaded, when } from '../components';
-import { integrationPath, Link } from '../router';
+import { call, get } from '../../../app-kit/api';
+import {
+  errorText,
+  Loading,
+  Notice,
+  Paged,
+  TableRegion,
+  Title,
+  useLoaded,
+  when,
+} from '../../../app-kit/components';
+import { Link } from '../../../app-kit/navigation';
+import { integrationPath } from '../router';
 import type { Integration, ListOf } from '../types';
 
 export const IntegrationsPage = ({ onChange }: { onChange: () => void }) => {

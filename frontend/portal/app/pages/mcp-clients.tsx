@@ -1,7 +1,7 @@
 // frontend/portal -> the MCP clients (coding agents) the person let act for them at the identity
 // provider, each revocable: the client loses its tokens and cannot refresh them.
 import { useState } from 'preact/hooks';
-import { call, get } from '../api';
+import { call, get } from '../../../app-kit/api';
 import {
   ConfirmButton,
   errorText,
@@ -12,7 +12,7 @@ import {
   Title,
   useLoaded,
   when,
-} from '../components';
+} from '../../../app-kit/components';
 import type { ConnectedClient, ListOf } from '../types';
 
 export const McpClientsPage = () => {

@@ -2,19 +2,19 @@
 // with its keys and tokens), newest first, a page at a time, filtered by status (2xx, 4xx, 5xx or a code),
 // method, path prefix and time window.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { get, queryOf } from '../api';
+import { get, queryOf } from '../../../app-kit/api';
 import {
   CursorPager,
-  EnvironmentBar,
   Loading,
   Notice,
-  StatusPill,
   TableRegion,
   Title,
   useLoaded,
   when,
-} from '../components';
-import { integrationPath, Link } from '../router';
+} from '../../../app-kit/components';
+import { Link } from '../../../app-kit/navigation';
+import { EnvironmentBar, StatusPill } from '../components';
+import { integrationPath } from '../router';
 import { type ApiRequest, ENVIRONMENT_NAMES, type Environment, type PageOf } from '../types';
 
 interface Filters {

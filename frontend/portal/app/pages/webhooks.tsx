@@ -1,19 +1,19 @@
 // frontend/portal -> an integration's webhook endpoints in one environment: register one (its address and
 // events; the signing secret shown once), and the list, each linking to its page.
 import { useState } from 'preact/hooks';
-import { call, get } from '../api';
+import { call, get } from '../../../app-kit/api';
 import {
-  EnvironmentBar,
   errorText,
   Loading,
   Notice,
   Paged,
-  SecretOnce,
   TableRegion,
   Title,
   useLoaded,
-} from '../components';
-import { integrationPath, Link } from '../router';
+} from '../../../app-kit/components';
+import { Link } from '../../../app-kit/navigation';
+import { EnvironmentBar, SecretOnce } from '../components';
+import { integrationPath } from '../router';
 import {
   ENVIRONMENT_NAMES,
   type Environment,

@@ -1,5 +1,5 @@
-// frontend/portal -> the portal's calls to its own backend (same origin, its session cookie sent by the
-// browser): JSON both ways, and on every change the session's CSRF token, which `/api/session` gives.
+// frontend/app-kit -> an application's calls to its own backend (same origin, its session cookie sent by
+// the browser): JSON both ways, and on every change the session's CSRF token, which `/api/session` gives.
 export interface ApiErrorBody {
   error: { code: string; message: string };
 }
@@ -16,6 +16,16 @@ export class ApiError extends Error {
 }
 
 let csrfToken: string | null = null;
+
+/** How the application names itself in a page's title and in its messages (main.tsx sets it first). */
+export const APP = { title: 'Service', shortName: 'the service' };
+
+export const nameApp = (title: string, shortName: string): void => {
+  APP.title = title;
+  APP.shortName = shortName;
+};
+
+const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 export const setCsrfToken = (token: string | null): void => {
   csrfToken = token;
@@ -34,7 +44,11 @@ export const call = async <T>(method: string, path: string, body?: unknown): Pro
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
   } catch {
-    throw new ApiError(0, 'network', 'The portal cannot be reached. Check your connection and try again.');
+    throw new ApiError(
+      0,
+      'network',
+      `${capitalised(APP.shortName)} cannot be reached. Check your connection and try again.`,
+    );
   }
   const answer = (await response.json().catch(() => null)) as (T & Partial<ApiErrorBody>) | null;
   if (!response.ok) {
@@ -42,7 +56,7 @@ export const call = async <T>(method: string, path: string, body?: unknown): Pro
     throw new ApiError(
       response.status,
       error?.code ?? 'internal_error',
-      error?.message ?? `The portal answered ${response.status}.`,
+      error?.message ?? `${capitalised(APP.shortName)} answered ${response.status}.`,
     );
   }
   return answer as T;

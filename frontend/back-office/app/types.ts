@@ -1,0 +1,25 @@
+// frontend/back-office -> the shapes of the backend's answers the pages read: the core's types
+// (lambdas/core/shapes.ts), type-only, so the bundle takes none of the core.
+import type {
+  BackOfficeSessionJson,
+  ContractReviewJson,
+  EnvironmentJson,
+  ReviewDraftJson,
+  ReviewQueueItemJson,
+} from '../../../lambdas/core/shapes';
+
+export type { PageOf } from '../../../lambdas/core/shapes';
+
+export type Environment = EnvironmentJson;
+export type Session = BackOfficeSessionJson;
+export type StaffAction = Session['actions'][number];
+export type ContractReview = ContractReviewJson;
+export type ReviewQueueItem = ReviewQueueItemJson;
+export type ReviewDraft = ReviewDraftJson;
+
+/** Each environment's name on the page; a record, so an environment the core adds must be named here. */
+export const ENVIRONMENT_NAMES: Readonly<Record<Environment, string>> = {
+  sandbox: 'Sandbox',
+  production: 'Production',
+};
+export const ENVIRONMENTS = Object.keys(ENVIRONMENT_NAMES) as Environment[];
