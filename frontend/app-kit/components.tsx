@@ -315,3 +315,23 @@ export const TimeAgo = ({ time, now }: { time: string; now: number }) => (
     {durationSince(time, now)} ago
   </time>
 );
+
+/**
+ * Calls `refresh` every `everyMs` while the page is visible, and at once when it becomes visible again
+ * (a list that keeps itself current without wasting calls in a hidden tab).
+ */
+export const useWhileVisible = (refresh: () => void, everyMs: number): void => {
+  const latest = useRef(refresh);
+  latest.current = refresh;
+  useEffect(() => {
+    const tick = () => {
+      if (document.visibilityState === 'visible') latest.current();
+    };
+    const timer = setInterval(tick, everyMs);
+    document.addEventListener('visibilitychange', tick);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', tick);
+    };
+  }, [everyMs]);
+};

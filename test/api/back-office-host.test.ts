@@ -1,4 +1,4 @@
-// api -> the back office on the local stack (PORT_BASE+8, decisions.md §9 and §11): its page shell, its
+// api -> the back office on the local stack (PORT_BASE+8, decisions.md §9 and §11): its built pages, its
 // API refusing a caller with no session, and its sign-in leading to the identity provider as the client
 // `back_office`, which the provider knows (it answers with its sign-in, not an unknown-client error).
 import { type RunningStack, useLocalStack } from '../support/local-stack';
@@ -10,14 +10,20 @@ useLocalStack((started) => {
 
 const backOffice = () => `http://127.0.0.1:${stack.portBase + 8}`;
 
-test('serves its page shell and an API that asks for a session', async () => {
+test('serves its pages and an API that asks for a session', async () => {
   const page = await fetch(`${backOffice()}/production/reviews`);
   expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
   expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
   expect(await page.text()).toContain('Back office');
 
   const session = await fetch(`${backOffice()}/api/session`);
-  expect(await session.json()).toEqual({ signed_in: false, email: null, roles: [], csrf_token: null });
+  expect(await session.json()).toEqual({
+    signed_in: false,
+    email: null,
+    roles: [],
+    actions: [],
+    csrf_token: null,
+  });
   const reviews = await fetch(`${backOffice()}/api/production/reviews`);
   expect(reviews.status).toBe(401);
   expect(await reviews.json()).toEqual({

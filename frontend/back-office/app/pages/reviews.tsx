@@ -1,7 +1,129 @@
-// frontend/back-office -> the Reviews page (decisions.md §11): the reviews due in one environment.
-import { Placeholder } from '../components';
-import type { Environment } from '../types';
+// frontend/back-office -> the Reviews page (decisions.md §11): the reviews due in one environment, oldest
+// request first, each with its id, reference, product, organisation, how long it has waited and who is on
+// it, linking to its page. It keeps itself current: every few seconds while the tab is visible it reads
+// again every page shown (a review due appears, one published or superseded leaves), and `Load more`
+// adds the next page.
+import { useState } from 'preact/hooks';
+import { get, queryOf } from '../../../app-kit/api';
+import {
+  EmptyState,
+  Loading,
+  Notice,
+  TableRegion,
+  TimeAgo,
+  Title,
+  useLoaded,
+  useNow,
+  useWhileVisible,
+} from '../../../app-kit/components';
+import { Link } from '../../../app-kit/navigation';
+import { reviewPath } from '../router';
+import { ENVIRONMENT_NAMES, type Environment, type PageOf, type ReviewQueueItem } from '../types';
 
-export const ReviewsPage = (_: { environment: Environment }) => (
-  <Placeholder title="Reviews">The reviews due, oldest first.</Placeholder>
-);
+/** Rows a page of the list holds. */
+export const QUEUE_PAGE_SIZE = 50;
+/** How often the list reads itself again while visible. */
+const REFRESH_MS = 3_000;
+
+export const PRODUCT_NAMES: Readonly<Record<string, string>> = {
+  contract_viewer: 'Contract viewer',
+  legal_information: 'Legal information',
+  legal_advice: 'Legal advice',
+};
+
+/** The first `pages` pages of the queue, read one after the other (each starts after the last row). */
+const readQueue = async (
+  environment: Environment,
+  pages: number,
+): Promise<{ rows: ReviewQueueItem[]; hasMore: boolean }> => {
+  const rows: ReviewQueueItem[] = [];
+  let hasMore = false;
+  for (let page = 0; page < pages; page += 1) {
+    const answer = await get<PageOf<ReviewQueueItem>>(
+      `/api/${environment}/reviews${queryOf({ limit: String(QUEUE_PAGE_SIZE), starting_after: rows.at(-1)?.id })}`,
+    );
+    rows.push(...answer.data);
+    hasMore = answer.has_more;
+    if (!hasMore) break;
+  }
+  return { rows, hasMore };
+};
+
+export const ReviewsPage = ({ environment }: { environment: Environment }) => {
+  const [pages, setPages] = useState(1);
+  // Keyed by the environment only: `Load more` keeps the rows shown while it reads the next page.
+  const queue = useLoaded(() => readQueue(environment, pages), environment);
+  useWhileVisible(queue.reload, REFRESH_MS);
+  const now = useNow();
+  const name = ENVIRONMENT_NAMES[environment].toLowerCase();
+  return (
+    <>
+      <Title>Reviews</Title>
+      <p class="hint">
+        Every contract whose lawyer's review is due in {name}, oldest request first. The list keeps itself up
+        to date.
+      </p>
+      <Notice error={queue.error} />
+      {queue.value === null ? (
+        <Loading what="the reviews due" />
+      ) : queue.value.rows.length === 0 ? (
+        <EmptyState title={`No reviews are due in ${name}.`}>
+          <p>A review appears here within seconds of being requested.</p>
+        </EmptyState>
+      ) : (
+        <>
+          <TableRegion label="Reviews due">
+            <table>
+              <caption>
+                {queue.value.rows.length} review{queue.value.rows.length === 1 ? '' : 's'} due
+                {queue.value.hasMore ? ' shown (more below)' : ''}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Review</th>
+                  <th scope="col">External reference</th>
+                  <th scope="col">Product</th>
+                  <th scope="col">Organisation</th>
+                  <th scope="col">Waited</th>
+                  <th scope="col">Working on it</th>
+                </tr>
+              </thead>
+              <tbody>
+                {queue.value.rows.map((row) => (
+                  <tr key={row.id} data-review={row.id}>
+                    <th scope="row">
+                      <Link href={reviewPath(environment, row.id)}>
+                        <code>{row.id}</code>
+                      </Link>
+                    </th>
+                    <td>{row.external_reference}</td>
+                    <td>{PRODUCT_NAMES[row.product] ?? row.product}</td>
+                    <td>
+                      <code>{row.organisation_id}</code>
+                    </td>
+                    <td>{row.requested_at ? <TimeAgo time={row.requested_at} now={now} /> : '—'}</td>
+                    <td>{row.assignee ?? <span class="hint">Nobody yet</span>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableRegion>
+          {queue.value.hasMore && (
+            <p>
+              <button
+                type="button"
+                class="secondary"
+                onClick={() => {
+                  setPages((count) => count + 1);
+                  queue.reload();
+                }}
+              >
+                Load more
+              </button>
+            </p>
+          )}
+        </>
+      )}
+    </>
+  );
+};
