@@ -15,6 +15,7 @@ import {
   listSignUps,
   searchContractReviews,
 } from '../core/back-office/operations';
+import { readReviewContract, reviewPageImage, reviewPdf } from '../core/back-office/review-contract';
 import {
   assignReview,
   getReviewDraft,
@@ -23,6 +24,7 @@ import {
 } from '../core/back-office/review-desk';
 import type { Staff } from '../core/back-office/roles';
 import { listStaff, putStaffMember, removeStaffMember } from '../core/back-office/staff';
+import { readBlob } from '../core/blobs';
 import { publishLawyerReview, withdrawChannel } from '../core/contracts/lawyer-actions';
 import { ActionRefused, fail, notFound } from '../core/errors';
 import { isContractReviewId } from '../core/ids';
@@ -93,6 +95,34 @@ const readLimit = (value: string | undefined): number | undefined => {
   return Number(value);
 };
 
+/** A version or page number in a path or query: anything else is no such thing here (404). */
+const numberOf = (value: string): number =>
+  /^[1-9][0-9]{0,5}$/.test(value) ? Number(value) : fail('not_found', 'No such version or page here.');
+
+/**
+ * A blob streamed as the answer (read in the store's chunks, never whole in memory); the first chunk is
+ * read before answering, so a blob that cannot be read is an error answer, not a cut-off 200.
+ */
+const blobResponse = async (
+  ports: BackOfficeEnvironmentPorts,
+  key: string,
+  headers: Record<string, string>,
+): Promise<Response> => {
+  const chunks = readBlob(ports.blobs, key);
+  let next = await chunks.next();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (next.done) return controller.close();
+      controller.enqueue(next.value);
+      next = await chunks.next();
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
+  return new Response(body, { status: 200, headers: { ...headers, 'Cache-Control': 'no-store' } });
+};
+
 const readString = (
   body: Readonly<Record<string, unknown>>,
   name: string,
@@ -156,6 +186,45 @@ export const backOfficeRoutes = (core: BackOfficeCore): Hono<BackOfficeEnv> => {
     const review = await ports.contractReviews.get(id);
     if (review === null) throw notFound('contract review');
     return json(c.get('requestId'), { contract_review: presentContractReview(review), draft });
+  });
+
+  // The contract of a review at a version (the current one unless `?version=`): its pages' text and sizes,
+  // and the analysis; its page images and PDF are served below, from the blob store, to staff only.
+  routes.get('/:environment/reviews/:id/contract', async (c) => {
+    const ports = environmentOf(c.req.param('environment'));
+    const query = readQuery(c.req.url, ['version']);
+    const version = query.version === undefined ? undefined : numberOf(query.version);
+    return json(
+      c.get('requestId'),
+      await readReviewContract(ports, c.get('actor'), idOf(c.req.param('id')), version),
+    );
+  });
+
+  routes.get('/:environment/reviews/:id/versions/:version/pages/:number', async (c) => {
+    const ports = environmentOf(c.req.param('environment'));
+    const { key, contentType } = await reviewPageImage(
+      ports,
+      c.get('actor'),
+      idOf(c.req.param('id')),
+      numberOf(c.req.param('version')),
+      numberOf(c.req.param('number')),
+    );
+    return blobResponse(ports, key, { 'Content-Type': contentType });
+  });
+
+  routes.get('/:environment/reviews/:id/versions/:version/pdf', async (c) => {
+    const ports = environmentOf(c.req.param('environment'));
+    const { key, fileName } = await reviewPdf(
+      ports,
+      c.get('actor'),
+      idOf(c.req.param('id')),
+      numberOf(c.req.param('version')),
+    );
+    // A download: the browser's PDF viewer would run under the API's `default-src 'none'`.
+    return blobResponse(ports, key, {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="${fileName}"`,
+    });
   });
 
   routes.post('/:environment/reviews/:id/assign', async (c) => {

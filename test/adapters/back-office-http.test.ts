@@ -19,7 +19,7 @@ import { type BackOfficeApp, backOfficeApp } from '../../lambdas/back-office/app
 import type { BackOfficeEnvironmentPorts } from '../../lambdas/back-office/routes';
 import { OPERATOR_TOOL, STAFF_ACTIONS } from '../../lambdas/core/back-office/roles';
 import { putStaffMember } from '../../lambdas/core/back-office/staff';
-import { putText, readText } from '../../lambdas/core/blobs';
+import { putJson, putText, readText } from '../../lambdas/core/blobs';
 import { artifacts } from '../../lambdas/core/contracts/artifacts';
 import type { ContractReview, Environment, Micros, Onboarding } from '../../lambdas/core/model';
 import { openOnboardingSession, submitOnboarding } from '../../lambdas/core/onboarding';
@@ -34,6 +34,10 @@ import { completion, contractReview, contractVersion, id, SECOND, scopeIn } from
 const db = useTestDynamoDb();
 
 const ORIGIN = 'http://127.0.0.1:3008';
+/** Stand-ins for a page image's and a PDF's bytes: the routes stream whatever the store holds. */
+const PAGE_IMAGE = 'RIFF-page-image';
+const PDF_BYTES = '%PDF-1.7 contract';
+
 const FILES = appFiles({
   files: [
     {
@@ -172,6 +176,25 @@ const setUp = async () => {
       `# Analysis of ${review.id}\n`,
       'text/markdown',
     );
+    // Its one rendered page (manifest and image) and its PDF, as processing and the upload leave them.
+    const image = { key: `${artifacts.pagesPrefix(review.id, 1)}page-1.webp`, width: 10, height: 14 };
+    await putText(ports.blobs, image.key, PAGE_IMAGE, 'image/webp');
+    await putJson(ports.blobs, artifacts.manifest(review.id, 1), {
+      contractReviewId: review.id,
+      version: 1,
+      pageCount: 1,
+      pages: [
+        {
+          number: 1,
+          widthPoints: 595,
+          heightPoints: 842,
+          image: { ...image, contentType: 'image/webp' },
+          thumbnail: { ...image, contentType: 'image/webp' },
+          text: [{ text: 'Contract of Sale', x: 0.1, y: 0.1, width: 0.3, height: 0.02 }],
+        },
+      ],
+    });
+    await putText(ports.blobs, contractVersion(review, 1, T0).blobKey, PDF_BYTES, 'application/pdf');
     return review;
   };
 
@@ -290,6 +313,30 @@ const ROUTES: RouteCase[] = [
   {
     name: 'GET a review',
     make: async (s, e) => ({ method: 'GET', path: `/api/${e}/reviews/${(await s.dueReview()).id}` }),
+    allowed: { lawyer: 200 },
+    otherEnvironment: 404,
+  },
+  {
+    name: 'GET a review’s contract',
+    make: async (s, e) => ({ method: 'GET', path: `/api/${e}/reviews/${(await s.dueReview()).id}/contract` }),
+    allowed: { lawyer: 200 },
+    otherEnvironment: 404,
+  },
+  {
+    name: 'GET a page image',
+    make: async (s, e) => ({
+      method: 'GET',
+      path: `/api/${e}/reviews/${(await s.dueReview()).id}/versions/1/pages/1`,
+    }),
+    allowed: { lawyer: 200 },
+    otherEnvironment: 404,
+  },
+  {
+    name: 'GET the PDF',
+    make: async (s, e) => ({
+      method: 'GET',
+      path: `/api/${e}/reviews/${(await s.dueReview()).id}/versions/1/pdf`,
+    }),
     allowed: { lawyer: 200 },
     otherEnvironment: 404,
   },
@@ -420,7 +467,9 @@ const ROUTES: RouteCase[] = [
 ];
 
 const codeOf = async (response: Response): Promise<string | undefined> =>
-  ((await response.clone().json()) as { error?: { code: string } }).error?.code;
+  response.headers.get('content-type')?.startsWith('application/json')
+    ? ((await response.clone().json()) as { error?: { code: string } }).error?.code
+    : undefined;
 
 describe('the authorisation matrix', () => {
   // One set of tables for the matrix: each cell makes its own target, so no cell sees another's change.
@@ -465,6 +514,42 @@ describe('the authorisation matrix', () => {
         route.otherEnvironment === 404 ? 'not_found' : undefined,
       ]);
     }
+  });
+
+  it('serves a review’s contract to a lawyer: its pages’ text, the analysis, each page’s image and the PDF', async () => {
+    const setup = await setUp();
+    const lawyer = await setup.signIn(LAWYER);
+    const review = await setup.dueReview();
+    const get = (path: string) => send(setup.app, { method: 'GET', path }, lawyer);
+    const base = `/api/production/reviews/${review.id}`;
+    expect(await (await get(`${base}/contract`)).json()).toEqual({
+      id: review.id,
+      version: 1,
+      current_version: 1,
+      pages: [{ number: 1, width: 10, height: 14, text: 'Contract of Sale' }],
+      analysis_markdown: `# Analysis of ${review.id}\n`,
+    });
+    const image = await get(`${base}/versions/1/pages/1`);
+    expect([image.status, image.headers.get('content-type'), await image.text()]).toEqual([
+      200,
+      'image/webp',
+      PAGE_IMAGE,
+    ]);
+    const pdf = await get(`${base}/versions/1/pdf`);
+    expect([pdf.status, pdf.headers.get('content-disposition'), await pdf.text()]).toEqual([
+      200,
+      `attachment; filename="${review.id}-v1.pdf"`,
+      PDF_BYTES,
+    ]);
+    // No such page, version or review: 404, whatever the path holds.
+    for (const path of [
+      `${base}/versions/1/pages/2`,
+      `${base}/versions/2/pages/1`,
+      `${base}/versions/0/pdf`,
+      `${base}/contract?version=2`,
+      '/api/production/reviews/crv_unknown/versions/1/pdf',
+    ])
+      expect([path, (await get(path)).status]).toEqual([path, 404]);
   });
 
   it('lists only the environment’s own records, and knows no other environment', async () => {

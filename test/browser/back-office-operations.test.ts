@@ -302,7 +302,7 @@ describe('axe finds nothing at 1280 and 320 px, and no page is wider than a phon
       const { scrollWidth, clientWidth } = await documentWidths(page);
       // What sticks out past the phone's edge (outside a table's own scrolling region), to say why.
       const wide = await page.evaluate(() =>
-        [...document.querySelectorAll('body *')]
+        Array.from(document.querySelectorAll('body *'))
           .filter((element) => !element.closest('.table-region'))
           .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
           .map((element) => element.outerHTML.slice(0, 100)),

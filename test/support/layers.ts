@@ -63,8 +63,12 @@ export const LAYERS: readonly Layer[] = [
   // The portal's pages talk to their backend over HTTP only; its build is the kit's. They
   // read the answers' types from the core's schemas, type-only (test/unit/shapes.test.ts checks it).
   { folder: 'frontend/portal', mayImport: ['frontend/app-kit', 'lambdas/core/shapes.ts'] },
-  // The back office's pages: as the portal's.
-  { folder: 'frontend/back-office', mayImport: ['frontend/app-kit', 'lambdas/core/shapes.ts'] },
+  // The back office's pages: as the portal's, and the hosted pages' Markdown (a review's preview renders
+  // as its page will).
+  {
+    folder: 'frontend/back-office',
+    mayImport: ['frontend/app-kit', 'lambdas/core/shapes.ts', 'frontend/pages/markdown.ts'],
+  },
   // What the web applications share: their build, serving, API calls, navigation and components.
   { folder: 'frontend/app-kit', mayImport: ['frontend/build-output.ts', 'frontend/look.ts'] },
   // What the front ends' builds share.
