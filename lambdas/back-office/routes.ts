@@ -2,13 +2,16 @@
 // case called with the signed-in staff member as the actor: the role checks are the core's, and this
 // layer reads the path, query and body and maps what the core refuses. Per environment (in the path,
 // `/api/sandbox/…`, `/api/production/…`): the review queue, a review with its draft, assign, save
-// draft, publish; sign-ups and accepting one; contract search and withdrawing a publication; an
-// organisation's sandbox budget; the audit log. Staff (kept with the identity): `/api/staff`.
+// draft, publish; sign-ups and accepting one; contract search, a contract with its versions, and
+// withdrawing a publication; the organisations by name and an organisation's sandbox budget; the audit
+// log. Staff (kept with the identity): `/api/staff`.
 import { Hono } from 'hono';
 import { listAuditLog } from '../core/back-office/audit-log';
 import {
+  getContractReview,
   getOrganisationBudget,
   getSignUp,
+  listOrganisations,
   listSignUps,
   searchContractReviews,
 } from '../core/back-office/operations';
@@ -41,6 +44,7 @@ export type BackOfficeEnvironmentPorts = Pick<
   | 'contractReviews'
   | 'onboardings'
   | 'clients'
+  | 'answerVault'
   | 'sandboxBudgets'
   | 'blobs'
   | 'workflows'
@@ -295,6 +299,11 @@ export const backOfficeRoutes = (core: BackOfficeCore): Hono<BackOfficeEnv> => {
     return json(c.get('requestId'), await searchContractReviews(ports, c.get('actor'), query.q ?? ''));
   });
 
+  routes.get('/:environment/contracts/:id', async (c) => {
+    const ports = environmentOf(c.req.param('environment'));
+    return json(c.get('requestId'), await getContractReview(ports, c.get('actor'), idOf(c.req.param('id'))));
+  });
+
   routes.post('/:environment/contracts/:id/withdraw', async (c) => {
     const ports = environmentOf(c.req.param('environment'));
     const body = c.get('body');
@@ -311,6 +320,16 @@ export const backOfficeRoutes = (core: BackOfficeCore): Hono<BackOfficeEnv> => {
   });
 
   // The sandbox budget is the organisation's across both environments, kept by the sandbox.
+  routes.get('/:environment/organisations', async (c) => {
+    environmentOf(c.req.param('environment'));
+    const query = readQuery(c.req.url, ['limit', 'starting_after']);
+    const page = await listOrganisations(core.directory, core.environments.sandbox, c.get('actor'), {
+      limit: readLimit(query.limit),
+      startingAfter: query.starting_after,
+    });
+    return json(c.get('requestId'), page);
+  });
+
   routes.get('/:environment/organisations/:id', async (c) => {
     environmentOf(c.req.param('environment'));
     const { directory, environments } = core;

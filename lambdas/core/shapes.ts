@@ -3,8 +3,17 @@
 // advertise them as output schemas, and the portal's pages read their `z.infer` types (type-only
 // imports: no zod in the portal's bundle). The /v1 interface's own are in interface-schemas.ts.
 import * as z from 'zod/mini';
+import type { AuditAction } from './back-office/audit';
+import type { presentAuditEntry } from './back-office/audit-log';
+import type {
+  getContractReview,
+  getOrganisationBudget,
+  getSignUp,
+  searchContractReviews,
+} from './back-office/operations';
 import type { presentDraft, presentQueueItem } from './back-office/review-desk';
 import type { Role, StaffAction } from './back-office/roles';
+import type { presentStaffMember } from './back-office/staff';
 import { ENVIRONMENTS } from './model';
 
 export type { ContractReviewJson } from './interface-schemas';
@@ -190,3 +199,13 @@ export interface BackOfficeSessionJson extends SessionJson {
 /** The back office's review queue and a review's draft, as the core presents them (back-office/review-desk.ts). */
 export type ReviewQueueItemJson = ReturnType<typeof presentQueueItem>;
 export type ReviewDraftJson = ReturnType<typeof presentDraft>;
+
+/** The operators' and admins' pages' answers, as the core presents them (back-office/operations.ts, audit-log.ts, staff.ts). */
+export type SignUpJson = Awaited<ReturnType<typeof getSignUp>>;
+export type OrganisationWithBudgetJson = Awaited<ReturnType<typeof getOrganisationBudget>>;
+export type OperatorContractReviewJson = Awaited<ReturnType<typeof getContractReview>>;
+export type ContractSearchResultJson = Awaited<ReturnType<typeof searchContractReviews>>['data'][number];
+export type AuditEntryJson = ReturnType<typeof presentAuditEntry>;
+export type AuditActionJson = AuditAction;
+export type StaffMemberJson = ReturnType<typeof presentStaffMember>;
+export type { Role as RoleJson };

@@ -11,7 +11,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { appFiles } from '../../frontend/app-kit/served-files';
 import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
-import { composeCommonPorts, composeDirectory } from '../../lambdas/adapters/compose';
+import { answerVaultOver, composeCommonPorts, composeDirectory } from '../../lambdas/adapters/compose';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
 import { DynamoDbPortalSessionStore } from '../../lambdas/adapters/dynamodb/portal-session-store';
 import { systemClock } from '../../lambdas/adapters/system-clock';
@@ -91,6 +91,7 @@ interface Caller {
 }
 
 const T0 = 1_790_000_000_000_000;
+const answersKey = randomBytes(32);
 
 const setUp = async () => {
   const clock = systemClock();
@@ -98,7 +99,7 @@ const setUp = async () => {
   const started: WorkflowRun[] = [];
   const portsOf = async (environment: Environment) => {
     const tableName = await db.freshTable();
-    const ports = composeCommonPorts({
+    const common = composeCommonPorts({
       environment,
       dynamo: db.doc,
       tableName,
@@ -113,6 +114,7 @@ const setUp = async () => {
       },
       requestHistory: 'off',
     });
+    const ports = { ...common, answerVault: answerVaultOver(async () => answersKey) };
     return { ports, idempotency: new DynamoDbIdempotencyStore(db.doc, tableName, ports.clock) };
   };
   const production = await portsOf('production');
@@ -392,6 +394,12 @@ const ROUTES: RouteCase[] = [
     otherEnvironment: 200,
   },
   {
+    name: 'GET a contract',
+    make: async (s, e) => ({ method: 'GET', path: `/api/${e}/contracts/${(await s.liveReview()).id}` }),
+    allowed: { operator: 200 },
+    otherEnvironment: 404,
+  },
+  {
     name: 'POST withdraw',
     make: async (s, e) => ({
       method: 'POST',
@@ -400,6 +408,15 @@ const ROUTES: RouteCase[] = [
     }),
     allowed: { operator: 200 },
     otherEnvironment: 404,
+  },
+  {
+    name: 'GET organisations',
+    make: async (s, e) => {
+      await s.newOrganisation();
+      return { method: 'GET', path: `/api/${e}/organisations?limit=5` };
+    },
+    allowed: { operator: 200 },
+    otherEnvironment: 200,
   },
   {
     name: 'GET an organisation',

@@ -3,6 +3,7 @@
 // published or superseded), `Assign to me`, drafts saved only over the revision they were read at, the
 // audit log written in the change's own transaction (a fault injected into it writes neither), its
 // filters and paging, and two lawyers publishing at once (one publish, one entry, one set of events).
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,12 +11,17 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
-import { composeCommonPorts } from '../../lambdas/adapters/compose';
+import { answerVaultOver, composeCommonPorts } from '../../lambdas/adapters/compose';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/document-client';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
 import { DynamoDbStaffStore } from '../../lambdas/adapters/dynamodb/staff-store';
 import { listAuditLog } from '../../lambdas/core/back-office/audit-log';
-import { listSignUps, searchContractReviews } from '../../lambdas/core/back-office/operations';
+import {
+  getContractReview,
+  getSignUp,
+  listSignUps,
+  searchContractReviews,
+} from '../../lambdas/core/back-office/operations';
 import {
   assignReview,
   getReviewDraft,
@@ -50,6 +56,8 @@ let s3Client: S3Client;
 let doc: DynamoDBDocumentClient;
 const sent: Array<{ name: string; input: Record<string, unknown> }> = [];
 let faultNextTransaction = false;
+/** The key the form's answers are sealed under, as the local stack keeps one under DATA_DIR. */
+const answersKey = randomBytes(32);
 /** An item as the document client's input holds it (marshalled later). */
 type Item = Record<string, unknown>;
 
@@ -94,7 +102,7 @@ afterAll(async () => {
 const setUp = async () => {
   const tableName = await db.freshTable();
   const started: WorkflowRun[] = [];
-  const ports = composeCommonPorts({
+  const common = composeCommonPorts({
     environment: 'production',
     dynamo: doc,
     tableName,
@@ -110,6 +118,7 @@ const setUp = async () => {
     },
     requestHistory: 'off',
   });
+  const ports = { ...common, answerVault: answerVaultOver(async () => answersKey) };
   const idempotency = new DynamoDbIdempotencyStore(doc, tableName, ports.clock);
   const scope = scopeIn('production');
 
@@ -452,8 +461,69 @@ describe('the operators’ reads', () => {
     ]);
   });
 
+  it('a sign-up shows each client’s address as the form’s answers hold it (opened from the vault)', async () => {
+    const { ports } = await setUp();
+    const session = await openOnboardingSession(ports, scopeIn('production'), id('ref-'));
+    const opened = (await ports.onboardings.get(session.id)) as Onboarding;
+    const address = (line1: string) => ({
+      line1,
+      suburb: 'Hawthorn',
+      state: 'VIC',
+      postcode: '3122',
+      country: 'Australia',
+    });
+    const answers = {
+      buyers: [
+        {
+          first_name: 'Ada',
+          last_name: 'L',
+          email: 'Ada@Example.com',
+          mobile: '+61400000000',
+          address: address('1 Main St'),
+        },
+        {
+          first_name: 'Bo',
+          last_name: 'K',
+          email: 'bo@example.com',
+          mobile: null,
+          address: { ...address('2 Side St'), line2: 'Unit 4' },
+        },
+      ],
+    };
+    const sealed = await ports.answerVault.seal(JSON.stringify(answers), opened.id);
+    const submitted = await submitOnboarding(
+      ports,
+      opened,
+      answers.buyers.map((b) => ({
+        firstName: b.first_name,
+        lastName: b.last_name,
+        email: b.email,
+        mobile: b.mobile,
+      })),
+      { sealed, by: null },
+    );
+
+    const signUp = await getSignUp(ports, operator, submitted.id);
+    expect(signUp.clients.map((c) => [c.email, c.mobile, c.address])).toEqual([
+      ['Ada@Example.com', '+61400000000', { ...address('1 Main St'), line2: null }],
+      ['bo@example.com', null, { ...address('2 Side St'), line2: 'Unit 4' }],
+    ]);
+    expect((await listSignUps(ports, operator)).data[0]?.clients[1]?.address?.line2).toBe('Unit 4');
+    // A submission kept without answers (the API's own tests make such): no address to show.
+    const bare = await submitOnboarding(
+      ports,
+      (await ports.onboardings.get(
+        (
+          await openOnboardingSession(ports, scopeIn('production'), id('ref-'))
+        ).id,
+      )) as Onboarding,
+      [{ firstName: 'Cy', lastName: 'M', email: 'cy@example.com', mobile: null }],
+    );
+    expect((await getSignUp(ports, operator, bare.id)).clients[0]?.address).toBeNull();
+  });
+
   it('contract search: by crv id or by external_reference across integrations', async () => {
-    const { ports, create } = await setUp();
+    const { ports, create, newVersion } = await setUp();
     const one = contractReview(scopeIn('production'), T0, { externalReference: 'house-12' });
     const other = contractReview(scopeIn('production'), T0 + SECOND, { externalReference: 'house-12' });
     const unrelated = contractReview(scopeIn('production'), T0, { externalReference: 'house-13' });
@@ -468,6 +538,22 @@ describe('the operators’ reads', () => {
       unrelated.id,
     ]);
     expect((await searchContractReviews(ports, operator, 'nothing')).data).toEqual([]);
+
+    // Its page: every version, newest first, and whose it is.
+    await newVersion(one.id);
+    expect(await getContractReview(ports, operator, one.id)).toEqual(
+      expect.objectContaining({
+        id: one.id,
+        version: 2,
+        organisation_id: one.scope.organisationId,
+        versions: [
+          expect.objectContaining({ version: 2, page_count: expect.any(Number) }),
+          expect.objectContaining({ version: 1 }),
+        ],
+      }),
+    );
+    expect((await refusal(getContractReview(ports, operator, 'crv_madeup'))).code).toBe('not_found');
+    expect((await refusal(getContractReview(ports, lawyer(), one.id))).code).toBe('role_required');
     expect((await refusal(searchContractReviews(ports, lawyer(), 'house-12'))).code).toBe('role_required');
   });
 });

@@ -1,13 +1,15 @@
 // adapters -> organisations and integrations in a table of DynamoDB Local (the identity table's schema),
 // through the core functions the portal and the MCP server call: one organisation per person, kept by
 // the store's transaction even when two creations race; integrations listed newest first; an id of
-// another organisation as unknown as a made-up one.
+// another organisation as unknown as a made-up one; the back office's list of every organisation by name.
 import { describe, expect, test } from '@jest/globals';
 import { DynamoDbOrganisationStore } from '../../lambdas/adapters/dynamodb/organisation-store';
 import { DynamoDbPeopleStore } from '../../lambdas/adapters/dynamodb/people-store';
 import { DynamoDbSandboxBudgetStore } from '../../lambdas/adapters/dynamodb/sandbox-budget-store';
 import { DynamoDbStaffStore } from '../../lambdas/adapters/dynamodb/staff-store';
 import { randomIds } from '../../lambdas/adapters/random-ids';
+import { listOrganisations } from '../../lambdas/core/back-office/operations';
+import type { Staff } from '../../lambdas/core/back-office/roles';
 import { ServiceError } from '../../lambdas/core/errors';
 import {
   createIntegration,
@@ -116,6 +118,47 @@ describe('organisations', () => {
     for (const name of ['', '   ', 'a'.repeat(101), 'line\nbreak', 42])
       expect((await refusal(createOrganisation(directory, person.id, name))).code).toBe('request_invalid');
     expect((await directory.people.get(person.id))?.organisationId).toBeNull();
+  });
+});
+
+describe('the back office’s list of organisations', () => {
+  const operator: Staff = { kind: 'staff', email: 'operator@example.com', roles: ['operator'] };
+
+  test('every organisation by name (any case), paged from an index, each with its sandbox budget', async () => {
+    const { directory, sandbox, newPerson } = await setUp();
+    const make = async (name: string) =>
+      (await createOrganisation(directory, (await newPerson()).id, name)).id;
+    const harbour = await make('harbour Conveyancing');
+    const acme = await make('Acme Law');
+    const zenith = await make('Zenith Legal');
+    await sandbox.sandboxBudgets.set(acme, 12, []);
+
+    const first = await listOrganisations(directory, sandbox, operator, { limit: 2 });
+    expect(first.data.map((o) => [o.id, o.sandbox_budget.total])).toEqual([
+      [acme, 12],
+      [harbour, DEFAULT_SANDBOX_BUDGET],
+    ]);
+    expect(first.data[0]).toEqual({
+      id: acme,
+      name: 'Acme Law',
+      created_at: expect.stringMatching(/Z$/),
+      sandbox_budget: { organisation_id: acme, total: 12, used: 0, remaining: 12 },
+    });
+    expect(first.has_more).toBe(true);
+    const rest = await listOrganisations(directory, sandbox, operator, { startingAfter: harbour });
+    expect(rest).toEqual({ data: [expect.objectContaining({ id: zenith })], has_more: false });
+  });
+
+  test('only operators may list; a bad limit or starting_after is refused', async () => {
+    const { directory, sandbox } = await setUp();
+    const lawyer: Staff = { kind: 'staff', email: 'lawyer@example.com', roles: ['lawyer'] };
+    expect((await refusal(listOrganisations(directory, sandbox, lawyer))).code).toBe('role_required');
+    expect((await refusal(listOrganisations(directory, sandbox, operator, { limit: 0 }))).code).toBe(
+      'limit_invalid',
+    );
+    expect(
+      (await refusal(listOrganisations(directory, sandbox, operator, { startingAfter: 'org_madeup' }))).code,
+    ).toBe('starting_after_invalid');
   });
 });
 

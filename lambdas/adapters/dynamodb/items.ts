@@ -58,6 +58,9 @@ interface OrganisationItem {
 
 export const organisationItem = (o: Organisation): Item => ({
   ...keys.organisation(o.id),
+  // Every organisation by name (the back office's Organisations page), case folded, ties by id.
+  [LIST_INDEX.partitionKey]: keys.organisationList,
+  [LIST_INDEX.sortKey]: `${o.name.toLowerCase()}#${o.id}`,
   type: 'organisation',
   id: o.id,
   name: o.name,

@@ -89,6 +89,8 @@ export const keys = {
   // the identity provider's state.
   person: (id: string): ItemKey => ({ pk: `PERSON#${id}`, sk: 'PERSON' }),
   organisation: (id: string): ItemKey => ({ pk: `ORG#${id}`, sk: 'ORG' }),
+  /** The list index's partition of every organisation, by name. */
+  organisationList: 'ORGS',
   integration: (id: string): ItemKey => ({ pk: `INT#${id}`, sk: 'INT' }),
   /** An organisation's integrations, by creation (the list index). */
   integrationList: (organisationId: string): string => `INTS#${organisationId}`,

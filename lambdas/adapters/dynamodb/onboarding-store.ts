@@ -184,6 +184,11 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
     };
   }
 
+  async submittedAnswers(onboardingId: string): Promise<string | null> {
+    const submission = await getItem(this.doc, this.tableName, keys.onboardingAnswers(onboardingId));
+    return typeof submission?.submitted === 'string' ? submission.submitted : null;
+  }
+
   /** Sets only the acceptance, so a submission written meanwhile keeps its clients. */
   async submitted(options: { limit: number; after?: Onboarding }): Promise<Page<Onboarding>> {
     const items = await queryOldestFirst(this.doc, this.tableName, {

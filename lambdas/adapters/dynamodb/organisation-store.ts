@@ -2,11 +2,11 @@
 // points its owner's person record at it, in one transaction whose condition lets a person own only one.
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { OrganisationExists } from '../../core/errors';
-import type { Integration, Organisation } from '../../core/model';
+import type { Integration, Organisation, Page } from '../../core/model';
 import type { OrganisationStore } from '../../core/ports';
-import { integrationItem, organisationItem, toIntegration, toOrganisation } from './items';
+import { indexPosition, integrationItem, organisationItem, toIntegration, toOrganisation } from './items';
 import { keys } from './keys';
-import { getItem, queryAll } from './table';
+import { getItem, queryAll, queryOldestFirst } from './table';
 import { LIST_INDEX } from './table-schema';
 import { transactWrite } from './transactions';
 
@@ -48,6 +48,19 @@ export class DynamoDbOrganisationStore implements OrganisationStore {
   async get(id: string): Promise<Organisation | null> {
     const item = await getItem(this.doc, this.tableName, keys.organisation(id));
     return item ? toOrganisation(item) : null;
+  }
+
+  async list(options: { limit: number; after?: Organisation }): Promise<Page<Organisation>> {
+    const items = await queryOldestFirst(this.doc, this.tableName, {
+      index: LIST_INDEX,
+      partition: keys.organisationList,
+      limit: options.limit + 1,
+      after: options.after && indexPosition(organisationItem(options.after), LIST_INDEX),
+    });
+    return {
+      items: items.slice(0, options.limit).map(toOrganisation),
+      hasMore: items.length > options.limit,
+    };
   }
 
   async createIntegration(integration: Integration): Promise<void> {

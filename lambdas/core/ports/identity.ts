@@ -1,7 +1,15 @@
 // core -> the ports of who calls: access tokens, rate limits and attempt delays, API keys, sandbox budgets, organisations, people and their grants.
 
 import type { AuditEntry } from '../back-office/audit';
-import type { ApiKeyRecord, Environment, Integration, Micros, Organisation, SandboxBudget } from '../model';
+import type {
+  ApiKeyRecord,
+  Environment,
+  Integration,
+  Micros,
+  Organisation,
+  Page,
+  SandboxBudget,
+} from '../model';
 import type { Person } from '../people/person';
 
 /**
@@ -94,6 +102,8 @@ export interface OrganisationStore {
    */
   create(organisation: Organisation): Promise<void>;
   get(id: string): Promise<Organisation | null>;
+  /** Every organisation by name (case folded, ties by id), a page at a time, from an index. */
+  list(options: { limit: number; after?: Organisation }): Promise<Page<Organisation>>;
   createIntegration(integration: Integration): Promise<void>;
   getIntegration(id: string): Promise<Integration | null>;
   /** The organisation's integrations, newest first. */

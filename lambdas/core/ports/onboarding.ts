@@ -60,6 +60,8 @@ export interface OnboardingStore {
   saveDraft(onboardingId: string, browserKey: string, sealed: string, now: Micros): Promise<void>;
   /** The browser's sealed draft and the onboarding's submitted answers, null where none is kept. */
   getAnswers(onboardingId: string, browserKey: string): Promise<StoredAnswers>;
+  /** The latest submission's sealed answers, whoever sent them; null before a submission with answers. */
+  submittedAnswers(onboardingId: string): Promise<string | null>;
   /**
    * Saves an accepted onboarding (state, `acceptedAt`) and records `events`, in one transaction, if it
    * was not submitted again since it was read (else `ConcurrentChange`).
