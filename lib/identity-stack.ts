@@ -41,6 +41,7 @@ import {
   edgeLogBucket,
   STRICT_TRANSPORT_SECURITY,
 } from './distribution-defaults';
+import type { EdgeStack } from './edge-stack';
 import type { BaseUrls } from './environments';
 import { httpApiOrigin } from './http-api-origin';
 import { protectHttpApi } from './http-api-protection';
@@ -59,8 +60,8 @@ const GENERATED_KEY = { excludePunctuation: true, passwordLength: 43 } as const;
 export interface IdentityStackProps extends StackProps {
   readonly baseUrls: BaseUrls;
   readonly portalAssets: PortalAssets;
-  /** The identity edge stack's web ACL (us-east-1). */
-  readonly webAclArn: string;
+  /** The identity edge stack: its web ACL (us-east-1), read through SSM or across regions. */
+  readonly edge: EdgeStack;
 }
 
 export class IdentityStack extends Stack {
@@ -81,6 +82,7 @@ export class IdentityStack extends Stack {
 
   constructor(scope: Construct, id: string, props: IdentityStackProps) {
     super(scope, id, props);
+    const webAclArn = props.edge.webAclArnIn(this);
     const logBucket = edgeLogBucket(this, 'EdgeLogs');
 
     // As an environment's table (lib/service-table.ts): people's emails and password hashes. Sessions,
@@ -147,7 +149,7 @@ export class IdentityStack extends Stack {
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
       },
       ...distributionDefaults({
-        webAclArn: props.webAclArn,
+        webAclArn,
         logBucket,
         logFilePrefix: 'cloudfront/identity-provider/',
       }),
@@ -235,7 +237,7 @@ export class IdentityStack extends Stack {
         production: environmentFromParameters(this, 'production'),
       },
       assets: props.portalAssets,
-      webAclArn: props.webAclArn,
+      webAclArn,
       logBucket,
     });
     this.provider.addEnvironment('PORTAL_URL', this.portal.address);
