@@ -551,7 +551,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       const blobStatements = statements.filter(
         ({ statement }) =>
           actionsOf(statement).some((action) => /^s3:(Get|Put|Delete)Object/.test(action)) &&
-          JSON.stringify(statement.Resource).includes('Blobs'),
+          JSON.stringify(statement.Resource).includes('bucketName'),
       );
       expect(blobStatements.length).toBeGreaterThan(5);
       for (const { statement } of blobStatements) {
