@@ -40,14 +40,29 @@ export const resourceCount = (template: TemplateJson): number => Object.keys(tem
 export const importCount = (template: TemplateJson): number =>
   JSON.stringify(template).match(/"Fn::ImportValue"/g)?.length ?? 0;
 
-/** The HTTP APIs whose `execute-api` address answers: CloudFront's checks and logs are bypassed there. */
-export const openExecuteApis = (template: TemplateJson): string[] =>
-  Object.entries(template.Resources ?? {})
-    .filter(
+/**
+ * The HTTP APIs whose `execute-api` address answers a caller without CloudFront's origin secret: neither
+ * switched off (lib/http-api-origin.ts) nor every route behind a Lambda authorizer (lib/origin-protection.ts).
+ */
+export const openExecuteApis = (template: TemplateJson): string[] => {
+  const resources = Object.entries(template.Resources ?? {});
+  const routesOf = (id: string) =>
+    resources.filter(
       ([, resource]) =>
-        resource.Type === 'AWS::ApiGatewayV2::Api' && resource.Properties?.DisableExecuteApiEndpoint !== true,
-    )
+        resource.Type === 'AWS::ApiGatewayV2::Route' &&
+        JSON.stringify(resource.Properties?.ApiId) === JSON.stringify({ Ref: id }),
+    );
+  return resources
+    .filter(([, resource]) => resource.Type === 'AWS::ApiGatewayV2::Api')
+    .filter(([, resource]) => resource.Properties?.DisableExecuteApiEndpoint !== true)
+    .filter(([id]) => {
+      const routes = routesOf(id);
+      return (
+        routes.length === 0 || routes.some(([, route]) => route.Properties?.AuthorizationType !== 'CUSTOM')
+      );
+    })
     .map(([id]) => id);
+};
 
 /** Each function whose log group is not one of the template's with a retention. */
 export const functionsWithoutRetention = (template: TemplateJson): string[] => {

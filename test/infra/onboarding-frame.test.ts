@@ -200,7 +200,7 @@ describe.each<Environment>(['sandbox', 'production'])('sign-up form (%s)', (envi
       const readers = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) => {
         const statements = policy.Properties.PolicyDocument.Statement as PolicyStatement[];
         const reading = statements.filter((statement) =>
-          JSON.stringify(statement.Resource).includes('AnswersKey'),
+          JSON.stringify(statement.Resource).includes('answersKeySecretArn'),
         );
         return reading.map((statement) => ({
           roles: policy.Properties.Roles,
