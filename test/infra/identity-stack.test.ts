@@ -280,7 +280,7 @@ it('lets only CloudFront call the provider’s and the portal backend’s APIs: 
     expect(authorizer.Properties).toMatchObject({
       AuthorizerType: 'REQUEST',
       IdentitySource: ['$request.header.x-origin-verify'],
-      EnablesSimpleResponses: true,
+      EnableSimpleResponses: true,
       AuthorizerResultTtlInSeconds: 300,
     });
   for (const api of apis) {
