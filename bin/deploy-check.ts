@@ -13,33 +13,19 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { buildOnboardingAssets } from '../frontend/onboarding/build';
 import { buildPortalAssets } from '../frontend/portal/build';
-import { deployRefusal, isPlaceholderHost } from '../lib/deploy-preflight';
+import { deployRefusal } from '../lib/deploy-preflight';
 import { fromRoot } from '../lib/paths';
 import { addIdentityStack, addServiceStages } from '../lib/service-app';
+import {
+  functionsWithoutRetention,
+  importCount,
+  MAX_RESOURCES,
+  openExecuteApis,
+  placeholderHosts,
+  resourceCount,
+  synthesisedTemplates,
+} from '../lib/template-checks';
 import { REHEARSAL_CONTEXT } from './deploy-check/rehearsal';
-
-/** CloudFormation's limit is 500; past this a stack has no room for the next feature. */
-export const MAX_RESOURCES = 350;
-
-type Resource = { Type: string; Properties?: Record<string, unknown> };
-type Template = { Resources?: Record<string, Resource> };
-
-const placeholderHosts = (text: string): string[] =>
-  [...text.matchAll(/[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi)].map(([host]) => host).filter(isPlaceholderHost);
-
-/** Each function whose log group is not one of the template's with a retention. */
-const functionsWithoutRetention = (template: Template): string[] => {
-  const resources = template.Resources ?? {};
-  return Object.entries(resources)
-    .filter(([, resource]) => resource.Type === 'AWS::Lambda::Function')
-    .filter(([, resource]) => {
-      const logGroup = (resource.Properties?.LoggingConfig as { LogGroup?: { Ref?: string } } | undefined)
-        ?.LogGroup?.Ref;
-      const group = logGroup === undefined ? undefined : resources[logGroup];
-      return group?.Type !== 'AWS::Logs::LogGroup' || group.Properties?.RetentionInDays === undefined;
-    })
-    .map(([id]) => id);
-};
 
 /** The stack selectors of the README's `cdk deploy|diff|destroy` commands (not `--app cdk.out` ones' options). */
 export const readmeSelectors = (readme: string): string[] => {
@@ -80,26 +66,18 @@ const main = async (): Promise<number> => {
     }
 
     const sizes: Array<[string, number]> = [];
-    for (const stack of assembly.stacksRecursively) {
-      const template = stack.template as Template;
-      const count = Object.keys(template.Resources ?? {}).length;
-      sizes.push([stack.stackName, count]);
-      if (count > MAX_RESOURCES)
-        failures.push(`${stack.stackName}: ${count} resources, over ${MAX_RESOURCES}`);
-      const text = JSON.stringify(template);
-      const imports = text.match(/"Fn::ImportValue"/g)?.length ?? 0;
-      if (imports > 0) failures.push(`${stack.stackName}: ${imports} Fn::ImportValue (cross-stack exports)`);
-      for (const [id, resource] of Object.entries(template.Resources ?? {}))
-        if (
-          resource.Type === 'AWS::ApiGatewayV2::Api' &&
-          resource.Properties?.DisableExecuteApiEndpoint !== true
-        )
-          failures.push(`${stack.stackName}: ${id}'s execute-api address answers without CloudFront`);
+    for (const { name, template } of synthesisedTemplates(app)) {
+      const count = resourceCount(template);
+      sizes.push([name, count]);
+      if (count > MAX_RESOURCES) failures.push(`${name}: ${count} resources, over ${MAX_RESOURCES}`);
+      const imports = importCount(template);
+      if (imports > 0) failures.push(`${name}: ${imports} Fn::ImportValue (cross-stack exports)`);
+      for (const id of openExecuteApis(template))
+        failures.push(`${name}: ${id}'s execute-api address answers without CloudFront`);
       for (const id of functionsWithoutRetention(template))
-        failures.push(`${stack.stackName}: Lambda function ${id} has no log group with a retention`);
-      const placeholders = [...new Set(placeholderHosts(text))];
-      if (placeholders.length > 0)
-        failures.push(`${stack.stackName}: placeholder domain ${placeholders.join(', ')}`);
+        failures.push(`${name}: Lambda function ${id} has no log group with a retention`);
+      const placeholders = placeholderHosts(template);
+      if (placeholders.length > 0) failures.push(`${name}: placeholder domain ${placeholders.join(', ')}`);
     }
 
     const selectors = readmeSelectors(readFileSync(fromRoot('README.md'), 'utf8'));

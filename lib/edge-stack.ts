@@ -2,9 +2,10 @@
 // front of every distribution of the stage, and the certificate of the stage's domains when it has any. A stage pinned to another region reads it across regions
 // (CDK's cross-region references); an environment-agnostic stage deploys this stack with the others, so
 // it must then be deployed to us-east-1 (README, Deploying).
-import { Stack, type StackProps } from 'aws-cdk-lib';
-import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatemanager';
+import { Stack, type StackProps, Token } from 'aws-cdk-lib';
+import { Certificate, CertificateValidation, type ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { HostedZone } from 'aws-cdk-lib/aws-route53';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import type { Environment, StageDomains } from './environments';
@@ -30,10 +31,17 @@ export interface EdgeStackProps extends StackProps {
   readonly domains?: StageDomains;
 }
 
+/** The SSM parameters where an edge stack names its web ACL and certificate, e.g. `/contract-service/sandbox/edge/webAclArn`. */
+export const edgeParameter = (
+  environment: Environment | 'identity',
+  field: 'webAclArn' | 'certificateArn',
+): string => `/contract-service/${environment}/edge/${field}`;
+
 export class EdgeStack extends Stack {
   readonly webAcl: CfnWebACL;
   /** The distributions' certificate, naming the stage's three domains; none without domains. */
   readonly certificate?: Certificate;
+  private readonly environmentName: Environment | 'identity';
 
   constructor(scope: Construct, id: string, props: EdgeStackProps) {
     super(scope, id, props);
@@ -43,6 +51,7 @@ export class EdgeStack extends Stack {
       metricName: `contract-service-${props.environment}-${name}`,
     });
     const { domains } = props;
+    this.environmentName = props.environment;
     if (domains) {
       const zone = domains.hostedZone
         ? HostedZone.fromHostedZoneAttributes(this, 'Zone', {
@@ -94,5 +103,43 @@ export class EdgeStack extends Stack {
         })),
       ],
     });
+    // Read by the stacks in its own region (below): an export here would block replacing either.
+    new StringParameter(this, 'WebAclArnParameter', {
+      parameterName: edgeParameter(props.environment, 'webAclArn'),
+      stringValue: this.webAcl.attrArn,
+      description: `contract-service ${props.environment}: CloudFront's web ACL`,
+    });
+    if (this.certificate)
+      new StringParameter(this, 'CertificateArnParameter', {
+        parameterName: edgeParameter(props.environment, 'certificateArn'),
+        stringValue: this.certificate.certificateArn,
+        description: `contract-service ${props.environment}: the distributions' certificate`,
+      });
+  }
+
+  /**
+   * Whether `scope`'s stack is pinned to another region than this one: CDK's cross-region references
+   * (SSM parameters in us-east-1, read by a custom resource) then carry the values, else this stack's
+   * own SSM parameters, read at the reader's deployment, do.
+   */
+  private acrossRegions(scope: Construct): boolean {
+    const reader = Stack.of(scope).region;
+    return !Token.isUnresolved(reader) && !Token.isUnresolved(this.region) && reader !== this.region;
+  }
+
+  /** The web ACL's ARN as `scope`'s stack reads it (never an export). */
+  webAclArnIn(scope: Construct): string {
+    if (this.acrossRegions(scope)) return this.webAcl.attrArn;
+    return StringParameter.valueForStringParameter(scope, edgeParameter(this.environmentName, 'webAclArn'));
+  }
+
+  /** The certificate as `scope`'s stack reads it (never an export); none without domains. */
+  certificateIn(scope: Construct): ICertificate | undefined {
+    if (!this.certificate || this.acrossRegions(scope)) return this.certificate;
+    const arn = StringParameter.valueForStringParameter(
+      scope,
+      edgeParameter(this.environmentName, 'certificateArn'),
+    );
+    return Certificate.fromCertificateArn(scope, 'EdgeCertificate', arn);
   }
 }

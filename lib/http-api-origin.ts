@@ -1,7 +1,8 @@
 // infra -> CloudFront's origin for an HTTP API. With the stage's domains in a hosted zone, the API gets a
 // custom domain of its own (`origin.<its distribution's name>`, a regional certificate, an alias record),
 // CloudFront reaches it there, and the API's `execute-api` address is switched off: only CloudFront
-// reaches the API. Without a hosted zone CloudFront uses the `execute-api` address, which stays open.
+// reaches the API. Without a hosted zone CloudFront uses the `execute-api` address, with the origin
+// secret header where the API requires it (lib/origin-protection.ts).
 import { Stack } from 'aws-cdk-lib';
 import {
   ApiMapping,
@@ -28,6 +29,8 @@ export function httpApiOrigin(
   api: HttpApi,
   domains: StageDomains | undefined,
   which: 'api' | 'frame',
+  /** Headers CloudFront adds when it reaches the `execute-api` address (lib/origin-protection.ts). */
+  originHeaders?: Record<string, string>,
 ): IOrigin {
   const stack = Stack.of(scope);
   const tls = {
@@ -36,7 +39,10 @@ export function httpApiOrigin(
   };
   const hostedZone = domains?.hostedZone;
   if (!domains || !hostedZone)
-    return new HttpOrigin(`${api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, tls);
+    return new HttpOrigin(`${api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+      ...tls,
+      ...(originHeaders && { customHeaders: originHeaders }),
+    });
   const name = apiOriginName(domains[which]);
   const zone = HostedZone.fromHostedZoneAttributes(scope, `${id}Zone`, {
     hostedZoneId: hostedZone.id,

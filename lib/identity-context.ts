@@ -4,8 +4,10 @@
 // reads both environments' for the portal and publishes its issuer and identity table under
 // `/contract-service/identity/…`; each stage's shared stack (lib/shared-stack.ts: the MCP server) reads
 // all three. `npm run deploy` (bin/deploy.ts) deploys them in that order, so nothing is copied by hand.
-import { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { Key } from 'aws-cdk-lib/aws-kms';
+import { type ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { type IKey, Key } from 'aws-cdk-lib/aws-kms';
+import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
@@ -54,22 +56,53 @@ const PUBLISHED_FIELDS = [
   'httpApiId',
 ] as const satisfies readonly (keyof PublishedEnvironment)[];
 
-/** The SSM parameter of one published value, e.g. `/contract-service/sandbox/tableName`. */
-export const environmentParameter = (environment: Environment, field: keyof PublishedEnvironment): string =>
-  `/contract-service/${environment}/${field}`;
+/**
+ * What a stage's stateful stack holds that other stacks use: the identity stack and the MCP servers read
+ * the table, its key and the bucket; the stage's stateless stack reads all of it (lib/stateful-stack.ts).
+ */
+export interface StatefulValues {
+  readonly tableName: string;
+  readonly tableKeyArn: string;
+  readonly tableStreamArn: string;
+  readonly bucketName: string;
+  readonly tokenKeyArn: string;
+  readonly answersKeySecretArn: string;
+}
 
-/** Publishes an environment's resources in SSM parameters (a stage's stateless stack). */
+/** The SSM parameter of one published value, e.g. `/contract-service/sandbox/tableName`. */
+export const environmentParameter = (
+  environment: Environment,
+  field: keyof PublishedEnvironment | keyof StatefulValues,
+): string => `/contract-service/${environment}/${field}`;
+
+/**
+ * Publishes some of an environment's resources in SSM parameters: its stateful stack what it keeps, its
+ * stateless stack what it runs. A reader resolves them at its own deployment, so a replaced resource is
+ * read again at the reader's next deployment, never held by an export in use.
+ */
 export class EnvironmentParameters extends Construct {
-  constructor(scope: Construct, id: string, environment: Environment, published: PublishedEnvironment) {
+  constructor(
+    scope: Construct,
+    id: string,
+    environment: Environment,
+    published: Partial<Record<keyof PublishedEnvironment | keyof StatefulValues, string>>,
+  ) {
     super(scope, id);
-    for (const field of PUBLISHED_FIELDS)
+    for (const [field, value] of Object.entries(published))
       new StringParameter(this, field, {
-        parameterName: environmentParameter(environment, field),
-        stringValue: published[field],
-        description: `contract-service ${environment}: ${field}, read by the identity stack and the MCP servers at deployment`,
+        parameterName: environmentParameter(environment, field as keyof StatefulValues),
+        stringValue: value,
+        description: `contract-service ${environment}: ${field}, read by other stacks at their deployment`,
       });
   }
 }
+
+/** A value another stack published, as a token resolved at the deployment of `scope`'s stack. */
+export const publishedValue = (
+  scope: Construct,
+  environment: Environment,
+  field: keyof PublishedEnvironment | keyof StatefulValues,
+): string => StringParameter.valueForStringParameter(scope, environmentParameter(environment, field));
 
 /**
  * An environment's published resources as tokens resolved at deployment of `scope`'s stack. Each value is
@@ -83,11 +116,37 @@ export const environmentFromParameters = (scope: Construct, environment: Environ
         field,
         {
           enumerable: true,
-          get: () => StringParameter.valueForStringParameter(scope, environmentParameter(environment, field)),
+          get: () => publishedValue(scope, environment, field),
         },
       ]),
     ),
   ) as PublishedEnvironment;
+
+/** A stage's stateful resources as its stateless stack uses them (lib/wiring.ts's ServiceResources). */
+export interface StatefulReferences {
+  readonly table: ITable;
+  readonly blobBucket: IBucket;
+  readonly tokenKey: IKey;
+  readonly answersKeySecret: ISecret;
+}
+
+/**
+ * The stateful stack's resources, referenced through its SSM parameters (read when `scope`'s stack
+ * deploys): no export ties the two stacks, so a replaced key or table never blocks a deployment.
+ */
+export const statefulFromParameters = (scope: Construct, environment: Environment): StatefulReferences => {
+  const value = (field: keyof StatefulValues) => publishedValue(scope, environment, field);
+  return {
+    table: Table.fromTableAttributes(scope, 'StatefulTable', {
+      tableName: value('tableName'),
+      tableStreamArn: value('tableStreamArn'),
+      encryptionKey: Key.fromKeyArn(scope, 'StatefulTableKey', value('tableKeyArn')),
+    }),
+    blobBucket: Bucket.fromBucketName(scope, 'StatefulBlobs', value('bucketName')),
+    tokenKey: Key.fromKeyArn(scope, 'StatefulAccessTokenKey', value('tokenKeyArn')),
+    answersKeySecret: Secret.fromSecretCompleteArn(scope, 'StatefulAnswersKey', value('answersKeySecretArn')),
+  };
+};
 
 /** `service:identity` as written in context: where the identity stack deploys, if pinned. */
 export interface IdentityContext {

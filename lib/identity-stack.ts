@@ -41,10 +41,12 @@ import {
   edgeLogBucket,
   STRICT_TRANSPORT_SECURITY,
 } from './distribution-defaults';
+import type { EdgeStack } from './edge-stack';
 import type { BaseUrls } from './environments';
 import { httpApiOrigin } from './http-api-origin';
 import { protectHttpApi } from './http-api-protection';
 import { environmentFromParameters, IDENTITY_PARAMETERS } from './identity-context';
+import { OriginProtection } from './origin-protection';
 import { PortalSite } from './portal-site';
 import { ServiceFunction } from './service-function';
 import { serviceTable } from './service-table';
@@ -59,8 +61,8 @@ const GENERATED_KEY = { excludePunctuation: true, passwordLength: 43 } as const;
 export interface IdentityStackProps extends StackProps {
   readonly baseUrls: BaseUrls;
   readonly portalAssets: AppAssets;
-  /** The identity edge stack's web ACL (us-east-1). */
-  readonly webAclArn: string;
+  /** The identity edge stack: its web ACL (us-east-1), read through SSM or across regions. */
+  readonly edge: EdgeStack;
 }
 
 export class IdentityStack extends Stack {
@@ -78,9 +80,12 @@ export class IdentityStack extends Stack {
   /** Where people sign in (and up): the provider's upstream (lambdas/identity-provider/upstream.ts). */
   readonly userPool: UserPool;
   readonly userPoolClient: UserPoolClient;
+  /** The origin secret and authorizer of the provider's and the portal backend's HTTP APIs. */
+  readonly originProtection: OriginProtection;
 
   constructor(scope: Construct, id: string, props: IdentityStackProps) {
     super(scope, id, props);
+    const webAclArn = props.edge.webAclArnIn(this);
     const logBucket = edgeLogBucket(this, 'EdgeLogs');
 
     // As an environment's table (lib/service-table.ts): people's emails and password hashes. Sessions,
@@ -120,9 +125,12 @@ export class IdentityStack extends Stack {
     for (const environment of ENVIRONMENTS)
       this.provider.addEnvironment(`${environment.toUpperCase()}_BASE_URL`, props.baseUrls[environment]);
 
+    // Neither API has a custom domain: only a request with CloudFront's origin secret gets through.
+    this.originProtection = new OriginProtection(this, 'OriginProtection', 'contract-service identity');
     this.providerApi = new HttpApi(this, 'ProviderApi', {
       description: 'contract-service identity provider',
       defaultIntegration: new HttpLambdaIntegration('Provider', this.provider),
+      defaultAuthorizer: this.originProtection.authorizer(),
     });
     protectHttpApi(this, this.providerApi, IDENTITY_API_THROTTLE);
     // Its pages carry their own security headers (lambdas/identity-provider/page-security.ts); CloudFront
@@ -138,7 +146,14 @@ export class IdentityStack extends Stack {
     this.providerDistribution = new Distribution(this, 'ProviderFront', {
       comment: 'contract-service identity provider',
       defaultBehavior: {
-        origin: httpApiOrigin(this, 'ProviderOrigin', this.providerApi, undefined, 'api'),
+        origin: httpApiOrigin(
+          this,
+          'ProviderOrigin',
+          this.providerApi,
+          undefined,
+          'api',
+          this.originProtection.originHeaders,
+        ),
         allowedMethods: AllowedMethods.ALLOW_ALL,
         cachePolicy: CachePolicy.CACHING_DISABLED,
         originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
@@ -147,7 +162,7 @@ export class IdentityStack extends Stack {
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
       },
       ...distributionDefaults({
-        webAclArn: props.webAclArn,
+        webAclArn,
         logBucket,
         logFilePrefix: 'cloudfront/identity-provider/',
       }),
@@ -235,8 +250,9 @@ export class IdentityStack extends Stack {
         production: environmentFromParameters(this, 'production'),
       },
       assets: props.portalAssets,
-      webAclArn: props.webAclArn,
+      webAclArn,
       logBucket,
+      originProtection: this.originProtection,
     });
     this.provider.addEnvironment('PORTAL_URL', this.portal.address);
 

@@ -70,8 +70,26 @@ export class Operations extends Construct {
     );
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
 
-    const alarm = (id: string, description: string, metric: IMetric, threshold: number, below = false) =>
-      new Alarm(this, id, {
+    // A resource's alarms and metric filters are made in its own stack (the stateless stack or one of its
+    // nested stacks), so a nested stack's resources never cross into this one as parameters.
+    const scopes = new Map<Stack, Construct>([[stack, this]]);
+    const scopeOf = (node: Construct): Construct => {
+      const own = Stack.of(node);
+      const existing = scopes.get(own);
+      if (existing) return existing;
+      const made = new Construct(own, 'Alarms');
+      scopes.set(own, made);
+      return made;
+    };
+    const alarm = (
+      id: string,
+      description: string,
+      metric: IMetric,
+      threshold: number,
+      below = false,
+      scope: Construct = this,
+    ) =>
+      new Alarm(scope, id, {
         alarmDescription: `${name}: ${description}`,
         metric,
         threshold,
@@ -82,8 +100,14 @@ export class Operations extends Construct {
         treatMissingData: below ? TreatMissingData.BREACHING : TreatMissingData.NOT_BREACHING,
       });
 
-    // A construct's path within the stack, as an id: `PipelinePublishViewer`.
-    const label = (node: Construct): string => node.node.path.split('/').slice(2).join('');
+    // A construct's path within its own stack, as an id: `PipelinePublishViewer`.
+    const label = (node: Construct): string => {
+      const path = node.node.scopes;
+      return path
+        .slice(path.indexOf(Stack.of(node)) + 1)
+        .map((scope) => scope.node.id)
+        .join('');
+    };
     const everything = stack.node.findAll();
     const functions = everything.filter((node): node is ServiceFunction => node instanceof ServiceFunction);
     const stateMachines = everything.filter((node): node is StateMachine => node instanceof StateMachine);
@@ -93,8 +117,16 @@ export class Operations extends Construct {
 
     for (const fn of functions) {
       const path = label(fn);
-      alarm(`${path}Errors`, `${path} failed`, fn.metricErrors({ period: FIVE_MINUTES }), 1);
-      alarm(`${path}Throttles`, `${path} was throttled`, fn.metricThrottles({ period: FIVE_MINUTES }), 1);
+      const scope = scopeOf(fn);
+      alarm(`${path}Errors`, `${path} failed`, fn.metricErrors({ period: FIVE_MINUTES }), 1, false, scope);
+      alarm(
+        `${path}Throttles`,
+        `${path} was throttled`,
+        fn.metricThrottles({ period: FIVE_MINUTES }),
+        1,
+        false,
+        scope,
+      );
     }
     // An `error` line is a fault that needs an operator (README, Logs), e.g. a contract run that gave up,
     // whose execution itself succeeds: every function's error lines count in one metric, one alarm.
@@ -105,7 +137,7 @@ export class Operations extends Construct {
       period: FIVE_MINUTES,
     });
     for (const fn of functions) {
-      new MetricFilter(this, `${label(fn)}ErrorLines`, {
+      new MetricFilter(scopeOf(fn), `${label(fn)}ErrorLines`, {
         logGroup: fn.logGroup,
         filterPattern: FilterPattern.stringValue('$.level', '=', 'ERROR'),
         metricNamespace: errorLines.namespace,
@@ -128,7 +160,7 @@ export class Operations extends Construct {
       period: FIVE_MINUTES,
     });
     for (const fn of functions) {
-      new MetricFilter(this, `${label(fn)}WebhooksGivenUp`, {
+      new MetricFilter(scopeOf(fn), `${label(fn)}WebhooksGivenUp`, {
         logGroup: fn.logGroup,
         filterPattern: FilterPattern.all(
           FilterPattern.stringValue('$.message', '=', 'webhook attempt made'),
@@ -152,7 +184,7 @@ export class Operations extends Construct {
       statistic: 'Maximum',
       period: FIVE_MINUTES,
     });
-    new MetricFilter(this, 'LatePublicationsCount', {
+    new MetricFilter(scopeOf(props.redrive), 'LatePublicationsCount', {
       logGroup: props.redrive.logGroup,
       filterPattern: FilterPattern.all(
         FilterPattern.stringValue('$.message', '=', PUBLICATION_CHECK_LINE),
@@ -165,12 +197,22 @@ export class Operations extends Construct {
     alarm('LatePublications', 'a contract viewer is not published 20 minutes after it was accepted', late, 1);
     for (const machine of stateMachines) {
       const path = label(machine);
-      alarm(`${path}Failed`, `a run of ${path} failed`, machine.metricFailed({ period: FIVE_MINUTES }), 1);
+      const scope = scopeOf(machine);
+      alarm(
+        `${path}Failed`,
+        `a run of ${path} failed`,
+        machine.metricFailed({ period: FIVE_MINUTES }),
+        1,
+        false,
+        scope,
+      );
       alarm(
         `${path}TimedOut`,
         `a run of ${path} timed out`,
         machine.metricTimedOut({ period: FIVE_MINUTES }),
         1,
+        false,
+        scope,
       );
     }
     for (const queue of workQueues) {
@@ -180,6 +222,8 @@ export class Operations extends Construct {
         `${path} holds a message older than ${QUEUE_AGE_ALARM.toHumanString()}`,
         queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES }),
         QUEUE_AGE_ALARM.toSeconds(),
+        false,
+        scopeOf(queue),
       );
     }
     const errorRates = Object.entries(props.httpApis).map(([apiName, api]) => {

@@ -42,6 +42,7 @@ import { httpApiOrigin } from './http-api-origin';
 import { protectHttpApi } from './http-api-protection';
 import { type EnvironmentResources, useNamedEnvironment } from './identity-context';
 import { deployBuiltFiles } from './onboarding-frame';
+import type { OriginProtection } from './origin-protection';
 import { ServiceFunction } from './service-function';
 import { useSecret, useTable } from './wiring';
 
@@ -68,6 +69,8 @@ export interface PortalSiteProps {
   readonly assets: AppAssets;
   readonly webAclArn: string;
   readonly logBucket: IBucket;
+  /** The identity stack's origin secret: the backend's API answers only CloudFront. */
+  readonly originProtection: OriginProtection;
 }
 
 export class PortalSite extends Construct {
@@ -96,6 +99,7 @@ export class PortalSite extends Construct {
     this.httpApi = new HttpApi(this, 'HttpApi', {
       description: 'contract-service developer portal backend',
       defaultIntegration: new HttpLambdaIntegration('Backend', this.backend),
+      defaultAuthorizer: props.originProtection.authorizer(),
     });
     protectHttpApi(this, this.httpApi, PORTAL_API_THROTTLE);
 
@@ -130,7 +134,14 @@ export class PortalSite extends Construct {
       enableAcceptEncodingBrotli: true,
     });
     const backend: BehaviorOptions = {
-      origin: httpApiOrigin(this, 'BackendOrigin', this.httpApi, undefined, 'api'),
+      origin: httpApiOrigin(
+        this,
+        'BackendOrigin',
+        this.httpApi,
+        undefined,
+        'api',
+        props.originProtection.originHeaders,
+      ),
       allowedMethods: AllowedMethods.ALLOW_ALL,
       cachePolicy: CachePolicy.CACHING_DISABLED,
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,

@@ -76,10 +76,11 @@ export function addIdentityStack(
       'contract-service identity: identity table (retained), identity provider, developer portal, shared by both environments',
     baseUrls,
     portalAssets: portal,
-    webAclArn: edge.webAcl.attrArn,
+    edge,
     crossRegionReferences: pinned && env.region !== CLOUDFRONT_REGION,
     ...(pinned && { env }),
   });
+  identity.addStackDependency(edge, 'reads its SSM parameters');
   const shared = (environment: Environment): SharedStack => {
     const stage = stages[environment];
     const stack = new SharedStack(stage, 'Shared', {

@@ -4,6 +4,7 @@ import type { Construct } from 'constructs';
 import type { OnboardingAssets } from '../frontend/onboarding/build';
 import { CLOUDFRONT_REGION, EdgeStack } from './edge-stack';
 import { type BaseUrls, type Environment, type StageSettings, serviceStackName } from './environments';
+import { statefulFromParameters } from './identity-context';
 import { StatefulStack } from './stateful-stack';
 import { StatelessStack } from './stateless-stack';
 
@@ -45,22 +46,25 @@ export class ServiceStage extends Stage {
     this.stateless = new StatelessStack(this, 'Stateless', {
       stackName: serviceStackName(environment, 'stateless'),
       description: `contract-service ${environment}: HTTP API, functions, contract pipeline, webhook delivery, upload ingest service, sign-up form, CloudFront (API, hosted pages, form)`,
-      resources: {
-        environment,
-        baseUrls,
-        table: this.stateful.table,
-        blobBucket: this.stateful.blobBucket,
-        tokenKey: this.stateful.tokenKey,
-        answersKeySecret: this.stateful.answersKeySecret,
-        webAclArn: this.edge.webAcl.attrArn,
-        ...(settings.domains &&
-          this.edge.certificate && { domains: { ...settings.domains, certificate: this.edge.certificate } }),
+      // Read through SSM parameters at deployment, never exports (lib/identity-context.ts, lib/edge-stack.ts).
+      resources: (stack) => {
+        const certificate = this.edge.certificateIn(stack);
+        return {
+          environment,
+          baseUrls,
+          ...statefulFromParameters(stack, environment),
+          webAclArn: this.edge.webAclArnIn(stack),
+          ...(settings.domains && certificate && { domains: { ...settings.domains, certificate } }),
+        };
       },
       // The web ACL is in us-east-1: a stage pinned elsewhere reads its ARN across regions.
       crossRegionReferences: env !== undefined && env.region !== CLOUDFRONT_REGION,
       onboarding,
       ...(settings.alarmEmail && { alarmEmail: settings.alarmEmail }),
     });
+    // Nothing is exported between them: the order is stated.
+    this.stateless.addStackDependency(this.stateful, 'reads its SSM parameters');
+    this.stateless.addStackDependency(this.edge, 'reads its SSM parameters');
     Tags.of(this).add('service', 'contract-service');
     Tags.of(this).add('environment', environment);
   }

@@ -18,6 +18,7 @@ import { ANSWER_KEY_BYTES } from '../lambdas/adapters/answer-vault';
 import { acknowledge } from './checks';
 import type { Environment } from './environments';
 import { PUBLISHED_PREFIX } from './hosted-pages';
+import { EnvironmentParameters } from './identity-context';
 import { serviceTable } from './service-table';
 
 /**
@@ -26,6 +27,11 @@ import { serviceTable } from './service-table';
  * the last 2 dropped), about 254 random bits as letters and digits are 62 of base64's 64 digits.
  */
 export const ANSWERS_KEY_LENGTH = Math.ceil((ANSWER_KEY_BYTES * 8) / 6);
+
+const streamArnOf = (table: Table): string => {
+  if (!table.tableStreamArn) throw new Error("the environment's table has no stream");
+  return table.tableStreamArn;
+};
 
 export interface StatefulStackProps extends StackProps {
   readonly environment: Environment;
@@ -140,6 +146,15 @@ export class StatefulStack extends Stack {
       'AwsSolutions-SMG4',
       'Every sealed answer depends on this one value (see above): rotating it would lose them all.',
     );
+    // What the stage's stateless stack, the identity stack and the MCP servers read at their deployment.
+    new EnvironmentParameters(this, 'Published', environment, {
+      tableName: this.table.tableName,
+      tableKeyArn: tableKey.keyArn,
+      tableStreamArn: streamArnOf(this.table),
+      bucketName: this.blobBucket.bucketName,
+      tokenKeyArn: this.tokenKey.keyArn,
+      answersKeySecretArn: this.answersKeySecret.secretArn,
+    });
     // What the operator tool (bin/ops/deployed-stage.ts) and the identity stack's context (README,
     // Deploying) read of this environment.
     new CfnOutput(this, 'TableName', { description: 'The environment’s table', value: this.table.tableName });

@@ -4,7 +4,7 @@
 // runs, the HTTP API with a function per endpoint, the upload ingest service, the CloudFront
 // distribution in front of both (which also serves the sign-up form's loader), and the sign-up form
 // (its frame API and distribution). Safe to delete and redeploy.
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   type BehaviorOptions,
@@ -49,7 +49,8 @@ import { WebhookDelivery } from './webhook-delivery';
 import type { HostResources, ServiceResources } from './wiring';
 
 export interface StatelessStackProps extends StackProps {
-  readonly resources: ServiceResources;
+  /** The stateful and edge stacks' resources as this stack references them (`stack` is this stack). */
+  readonly resources: (stack: Stack) => ServiceResources;
   /** The sign-up form's files and loader (lib/onboarding-frame.ts). */
   readonly onboarding: OnboardingAssets;
   /** Where the stage's alarms are mailed, if anywhere (lib/operations.ts). */
@@ -62,6 +63,10 @@ export const UPLOAD_PATH_PATTERNS: readonly string[] = ROUTES.filter((route) => 
 );
 
 export class StatelessStack extends Stack {
+  /** The nested stack of the workflows: pipeline, webhook delivery, acceptance, re-drive. */
+  readonly workflows: NestedStack;
+  /** The nested stack of the HTTP API and its functions. */
+  readonly apiStack: NestedStack;
   readonly pages: HostedPages;
   readonly pipeline: ContractPipeline;
   readonly delivery: WebhookDelivery;
@@ -84,38 +89,51 @@ export class StatelessStack extends Stack {
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
+    const service = props.resources(this);
     this.logBucket = edgeLogBucket(this, 'EdgeLogs');
     this.pages = new HostedPages(this, 'Pages', {
-      environment: props.resources.environment,
-      blobBucket: props.resources.blobBucket,
-      webAclArn: props.resources.webAclArn,
+      environment: service.environment,
+      blobBucket: service.blobBucket,
+      webAclArn: service.webAclArn,
       logBucket: this.logBucket,
-      domain: domainOf(props.resources.domains, 'pages'),
+      domain: domainOf(service.domains, 'pages'),
     });
     const resources: HostResources = {
-      ...props.resources,
+      ...service,
       pagesBaseUrl: this.pages.baseUrl,
       logBucket: this.logBucket,
     };
+
+    // Two jobs in nested stacks of their own (each up to CloudFormation's 500 resources, counted as one
+    // here), their alarms beside them (lib/operations.ts): the workflows (the contract pipeline, webhook
+    // delivery, the acceptance of sign-ups, the re-drive) and the HTTP API with a function per endpoint.
+    // CDK passes what crosses between them as the nested stacks' parameters and outputs, never exports.
+    // Construct ids under each are as they were in this stack, so their logical ids are too.
+    this.workflows = new NestedStack(this, 'Workflows', {
+      description: `contract-service ${resources.environment}: contract pipeline, webhook delivery, acceptance, re-drive`,
+    });
+    this.apiStack = new NestedStack(this, 'HttpApi', {
+      description: `contract-service ${resources.environment}: HTTP API, a function per endpoint`,
+    });
 
     // No cycle: the state machines reference the workers, the hosts that start runs reference the state
     // machines, and no worker a state machine runs is told a state machine's ARN. Each host that starts
     // runs is told (and may start) exactly the kinds it starts: the uploads accept versions (contract
     // runs); the fan-out, the delivery consumer and the re-drive may start a delivery's wait (past the
     // delivery queue's 15 minutes); the re-drive starts whatever was recorded.
-    this.pipeline = new ContractPipeline(this, 'Pipeline', resources);
-    this.delivery = new WebhookDelivery(this, 'Webhooks', resources);
-    this.acceptance = new OnboardingAcceptance(this, 'Acceptance', resources);
+    this.pipeline = new ContractPipeline(this.workflows, 'Pipeline', resources);
+    this.delivery = new WebhookDelivery(this.workflows, 'Webhooks', resources);
+    this.acceptance = new OnboardingAcceptance(this.workflows, 'Acceptance', resources);
     this.stateMachines = {
       ...this.pipeline.stateMachines,
       delivery: this.delivery.stateMachine,
       acceptance: this.acceptance.stateMachine,
     };
     const contractRuns = { contract: this.stateMachines.contract };
-    this.api = new ServiceApi(this, 'Api', resources, contractRuns);
+    this.api = new ServiceApi(this.apiStack, 'Api', resources, contractRuns);
     this.ingest = new UploadIngest(this, 'UploadIngest', resources, contractRuns);
     this.redrive = new RunRedrive(
-      this,
+      this.workflows,
       'Redrive',
       resources,
       this.stateMachines,
@@ -229,13 +247,9 @@ export class StatelessStack extends Stack {
       description: 'Webhook delivery queue',
       value: this.delivery.deliveryQueue.queueArn,
     });
-    // What the identity stack's portal and the shared stacks' MCP servers read (lib/identity-context.ts).
-    const tableKey = resources.table.encryptionKey;
-    if (!tableKey) throw new Error("the environment's table has no key of its own");
+    // What the identity stack's portal and the shared stacks' MCP servers read (lib/identity-context.ts),
+    // beside what the stateful stack publishes.
     new EnvironmentParameters(this, 'Published', resources.environment, {
-      tableName: resources.table.tableName,
-      tableKeyArn: tableKey.keyArn,
-      bucketName: resources.blobBucket.bucketName,
       pagesBaseUrl: this.pages.baseUrl,
       frameUrl: this.onboarding.origin,
       deliveryQueueArn: this.delivery.deliveryQueue.queueArn,

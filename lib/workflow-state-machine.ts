@@ -46,7 +46,9 @@ export const VENDED_LOGS_PREFIX = '/aws/vendedlogs/states/';
  * deployment, so a destroyed and redeployed stack never meets the retained group of its predecessor.
  */
 const vendedLogGroupName = (scope: Construct, kind: RunKind): string => {
-  const stack = Stack.of(scope);
+  // Named after the stateless stack itself, not the nested stack the state machine may be in.
+  let stack = Stack.of(scope);
+  while (stack.nestedStackParent) stack = stack.nestedStackParent;
   return Fn.join('', [
     VENDED_LOGS_PREFIX,
     stack.stackName,

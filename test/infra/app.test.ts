@@ -25,6 +25,7 @@ import {
 import {
   assetManifestOf,
   assetPathOf,
+  flattenedTemplate,
   logicalIdOf,
   resources,
   type SynthesisedApp,
@@ -105,7 +106,7 @@ describe('CDK app', () => {
    */
   const bundlesByFunction = (): Map<string, string> => {
     const stack = synthesised.stages.sandbox.stateless;
-    const all = resources(Template.fromStack(stack));
+    const all = resources(flattenedTemplate(stack));
     const functions = [
       ...stack.api.functions,
       ...stack.pipeline.workers,

@@ -18,6 +18,7 @@ import { environmentParameter, IDENTITY_PARAMETERS } from '../../lib/identity-co
 import type { IdentityStack } from '../../lib/identity-stack';
 import { PORTAL_BACKEND_PATHS } from '../../lib/portal-site';
 import { addIdentityStack, addServiceStages, type IdentityStacks } from '../../lib/service-app';
+import { openExecuteApis } from '../../lib/template-checks';
 import {
   actionsOf,
   cdkJsonContext,
@@ -264,4 +265,58 @@ it('signs people in at a Cognito user pool upstream, whose client secret only th
   );
   if (!secret) throw new Error('no upstream client secret');
   expect(rolesGranted(template, secret[0])).toEqual([roleOf(identity, identity.provider)]);
+});
+
+it('lets only CloudFront call the provider’s and the portal backend’s APIs: every route behind the origin authorizer, each distribution sending the secret', () => {
+  const apis = [identity.providerApi, identity.portal.httpApi].map((api) => logicalIdOf(identity, api));
+  const all = resources(template);
+  const authorizers = Object.entries(all).filter(
+    ([, resource]) => resource.Type === 'AWS::ApiGatewayV2::Authorizer',
+  );
+  expect(authorizers.map(([, authorizer]) => authorizer.Properties?.ApiId).sort()).toEqual(
+    apis.map((id) => ({ Ref: id })).sort(),
+  );
+  for (const [, authorizer] of authorizers)
+    expect(authorizer.Properties).toMatchObject({
+      AuthorizerType: 'REQUEST',
+      IdentitySource: ['$request.header.x-origin-verify'],
+      EnableSimpleResponses: true,
+      AuthorizerResultTtlInSeconds: 300,
+    });
+  for (const api of apis) {
+    const routes = Object.values(all).filter(
+      (resource) =>
+        resource.Type === 'AWS::ApiGatewayV2::Route' &&
+        JSON.stringify(resource.Properties?.ApiId) === JSON.stringify({ Ref: api }),
+    );
+    expect(routes.length).toBeGreaterThan(0);
+    for (const route of routes) expect(route.Properties).toMatchObject({ AuthorizationType: 'CUSTOM' });
+  }
+  expect(openExecuteApis(template.toJSON())).toEqual([]);
+  // The authorizer reads the secret CloudFront sends, by dynamic reference, to both APIs' origins.
+  const secretId = logicalIdOf(identity, identity.originProtection.secret);
+  const authorizerFunction = all[logicalIdOf(identity, identity.originProtection.function)];
+  expect(authorizerFunction?.Properties?.Environment).toMatchObject({
+    Variables: { ORIGIN_VERIFY_SECRET_ARN: { Ref: secretId }, ORIGIN_VERIFY_HEADER: 'x-origin-verify' },
+  });
+  for (const distribution of [identity.providerDistribution, identity.portal.distribution]) {
+    const config = all[logicalIdOf(identity, distribution)]?.Properties?.DistributionConfig as {
+      Origins: Array<{
+        DomainName: unknown;
+        OriginCustomHeaders?: Array<{ HeaderName: string; HeaderValue: unknown }>;
+      }>;
+    };
+    const apiOrigins = config.Origins.filter((origin) =>
+      JSON.stringify(origin.DomainName).includes('execute-api'),
+    );
+    expect(apiOrigins).toHaveLength(1);
+    expect(apiOrigins[0]?.OriginCustomHeaders).toEqual([
+      {
+        HeaderName: 'x-origin-verify',
+        HeaderValue: {
+          'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']],
+        },
+      },
+    ]);
+  }
 });

@@ -7,7 +7,7 @@
 // the API's distribution, and all of it staged at synthesis with no Docker.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { CfnRole, IRole } from 'aws-cdk-lib/aws-iam';
 import { FRAME_CSP, FRAME_ORIGIN_PLACEHOLDER } from '../../frontend/onboarding/build';
 import { FRAME_SECURITY_HEADERS, frameFiles, LOADER_CACHE } from '../../frontend/onboarding/served-files';
@@ -28,6 +28,7 @@ import {
   assetManifestOf,
   assetPathOf,
   cdkJsonContext,
+  flattenedTemplate,
   logicalIdOf,
   onboardingAssets,
   type PolicyStatement,
@@ -115,10 +116,9 @@ describe.each<Environment>(['sandbox', 'production'])('sign-up form (%s)', (envi
   const variablesOf = (name: string): Record<string, unknown> =>
     (all[idOf(functionNamed(name))]?.Properties?.Environment as { Variables?: Record<string, unknown> })
       ?.Variables ?? {};
-  const importOf = (name: string) => ({
-    'Fn::ImportValue': expect.stringMatching(
-      `^contract-service-${environment}-stateful:ExportsOutputRef${name}`,
-    ),
+  /** A read of the same stage's SSM parameter of `field` (the stateful stack's, lib/identity-context.ts). */
+  const importOf = (field: string) => ({
+    Ref: expect.stringMatching(`^SsmParameterValuecontractservice${environment}${field}[0-9A-F]+Parameter$`),
   });
   const distributionConfig = (construct: { node: { defaultChild?: unknown } }): DistributionConfig =>
     all[idOf(construct)]?.Properties?.DistributionConfig as DistributionConfig;
@@ -136,7 +136,7 @@ describe.each<Environment>(['sandbox', 'production'])('sign-up form (%s)', (envi
 
   beforeAll(() => {
     stage = synthesised.stages[environment];
-    template = Template.fromStack(stage.stateless);
+    template = flattenedTemplate(stage.stateless);
     all = resources(template);
   });
 
@@ -180,8 +180,8 @@ describe.each<Environment>(['sandbox', 'production'])('sign-up form (%s)', (envi
             RATE_LIMITS: 'on',
             SANDBOX_BASE_URL: urls['service:sandboxBaseUrl'],
             PRODUCTION_BASE_URL: urls['service:productionBaseUrl'],
-            TABLE_NAME: importOf('Table'),
-            BLOB_BUCKET: importOf('Blobs'),
+            TABLE_NAME: importOf('tableName'),
+            BLOB_BUCKET: importOf('bucketName'),
             PAGES_BASE_URL: expect.anything(),
           }),
         ]);
@@ -192,7 +192,7 @@ describe.each<Environment>(['sandbox', 'production'])('sign-up form (%s)', (envi
           undefined,
         ]);
         if (name === FRAME_FALLBACK_HANDLER) expect(variables[ANSWERS_KEY_SETTING]).toBeUndefined();
-        else expect([name, variables[ANSWERS_KEY_SETTING]]).toEqual([name, importOf('AnswersKey')]);
+        else expect([name, variables[ANSWERS_KEY_SETTING]]).toEqual([name, importOf('answersKeySecretArn')]);
       }
     });
 
@@ -200,7 +200,7 @@ describe.each<Environment>(['sandbox', 'production'])('sign-up form (%s)', (envi
       const readers = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) => {
         const statements = policy.Properties.PolicyDocument.Statement as PolicyStatement[];
         const reading = statements.filter((statement) =>
-          JSON.stringify(statement.Resource).includes('AnswersKey'),
+          JSON.stringify(statement.Resource).includes('answersKeySecretArn'),
         );
         return reading.map((statement) => ({
           roles: policy.Properties.Roles,
@@ -519,7 +519,7 @@ describe('synthesis', () => {
             file.source.path,
             true,
           ]);
-      const template = Template.fromStack(stage.stateless);
+      const template = flattenedTemplate(stage.stateless);
       // Only the bucket deployments' one function, on the runtime aws-cdk-lib ships it for.
       const handlers = Object.values(template.findResources('AWS::Lambda::Function')).filter((fn) =>
         String(fn.Properties.Runtime).startsWith('python'),

@@ -13,7 +13,14 @@ import { OPERATOR_TABLE_ACTIONS } from '../../lib/operator-policy';
 import { addIdentityStack, addServiceStages } from '../../lib/service-app';
 import type { ServiceStage } from '../../lib/service-stage';
 import type { SharedStack } from '../../lib/shared-stack';
-import { actionsOf, cdkJsonContext, logicalIdOf, onboardingAssets, type PolicyStatement } from './synth';
+import {
+  actionsOf,
+  cdkJsonContext,
+  flattenedTemplate,
+  logicalIdOf,
+  onboardingAssets,
+  type PolicyStatement,
+} from './synth';
 
 const outdirs: string[] = [];
 let plain: Readonly<Record<Environment, ServiceStage>>;
@@ -46,7 +53,7 @@ const identityParameter = (stack: SharedStack, name: string): string => {
 };
 
 const statementsOf = (stage: ServiceStage): Array<PolicyStatement & { Sid: string }> => {
-  const policies = Template.fromStack(stage.stateless).findResources('AWS::IAM::ManagedPolicy');
+  const policies = flattenedTemplate(stage.stateless).findResources('AWS::IAM::ManagedPolicy');
   const id = logicalIdOf(stage.stateless, stage.stateless.operatorPolicy.policy);
   expect(Object.keys(policies)).toContain(id);
   return policies[id]?.Properties.PolicyDocument.Statement;
@@ -137,7 +144,7 @@ describe.each(['sandbox', 'production'] as const)('%s: what the operator tool re
     const stage = plain[environment];
     const outputs = {
       stateful: Object.keys(Template.fromStack(stage.stateful).toJSON().Outputs ?? {}),
-      stateless: Object.keys(Template.fromStack(stage.stateless).toJSON().Outputs ?? {}),
+      stateless: Object.keys(flattenedTemplate(stage.stateless).toJSON().Outputs ?? {}),
     };
     for (const [name, { stack }] of Object.entries(OPERATOR_OUTPUTS))
       expect({ name, in: outputs[stack].includes(name) }).toEqual({ name, in: true });

@@ -4,7 +4,7 @@
 // API's and the hosted pages' CloudFront distributions.
 import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { CfnRole, IRole } from 'aws-cdk-lib/aws-iam';
 import { renderNotFound, renderWithdrawn } from '../../frontend/pages/plain';
 import { PAGE_SECURITY_HEADERS } from '../../frontend/pages/security';
@@ -43,6 +43,7 @@ import {
   actionsOf,
   assetPathOf,
   cdkJsonContext,
+  flattenedTemplate,
   grants,
   logicalIdOf,
   type PolicyStatement,
@@ -130,13 +131,20 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   /** Logical id of each function, by the same names. */
   let functionIds: Map<string, string>;
 
-  /** An import of the same stage's stateful stack export (for CDK's Match, and for Jest's expect). */
-  const exportName = (name: string) => `^contract-service-${environment}-stateful:ExportsOutput${name}`;
-  const importOf = (name: string) => ({ 'Fn::ImportValue': Match.stringLikeRegexp(exportName(name)) });
-  const expectImportOf = (name: string) => ({ 'Fn::ImportValue': expect.stringMatching(exportName(name)) });
-  const TABLE = 'RefTable';
-  const BUCKET = 'RefBlobs';
-  const TOKEN_KEY = 'FnGetAttAccessTokenKey';
+  /** A read of the same stage's SSM parameter of `field` (the stateful stack's, lib/identity-context.ts). */
+  const parameterName = (field: string) =>
+    `^SsmParameterValuecontractservice${environment}${field}[0-9A-F]+Parameter$`;
+  const importOf = (field: string) => ({ Ref: Match.stringLikeRegexp(parameterName(field)) });
+  const expectImportOf = (field: string) => ({ Ref: expect.stringMatching(parameterName(field)) });
+  /** The bucket's ARN, as CDK makes it of the name read. */
+  const expectBucketArn = () => ({
+    'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':s3:::', expectImportOf(BUCKET)]],
+  });
+  /** What a grant's resource names of the parameter of `field`. */
+  const readOf = (field: string) => `SsmParameterValuecontractservice${environment}${field}`;
+  const TABLE = 'tableName';
+  const BUCKET = 'bucketName';
+  const TOKEN_KEY = 'tokenKeyArn';
 
   interface FunctionProperties {
     Environment: { Variables: Record<string, unknown> };
@@ -178,7 +186,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
 
   beforeAll(() => {
     stage = synthesised.stages[environment];
-    template = Template.fromStack(stage.stateless);
+    template = flattenedTemplate(stage.stateless);
     functions = new Map([
       ...stage.stateless.api.functions,
       ...stage.stateless.pipeline.workers,
@@ -261,8 +269,12 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
     it('has one route per endpoint, with its method and path, to that endpoint’s function', () => {
       const all = resources(template);
       const functionOfRoute = (routeKey: string): string | undefined => {
+        const apiId = logicalIdOf(stage.stateless, stage.stateless.api.httpApi);
         const route = Object.values(all).find(
-          (r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties?.RouteKey === routeKey,
+          (r) =>
+            r.Type === 'AWS::ApiGatewayV2::Route' &&
+            r.Properties?.RouteKey === routeKey &&
+            JSON.stringify(r.Properties?.ApiId) === JSON.stringify({ Ref: apiId }),
         );
         const target = JSON.stringify(route?.Properties?.Target);
         const integrationId = Object.keys(all).find((id) => target.includes(`"Ref":"${id}"`));
@@ -298,21 +310,18 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           'dynamodb:Query',
           'dynamodb:UpdateItem',
         ]) {
-          expect([name, action, grants(statements, action, 'ExportsOutputFnGetAttTable')]).toEqual([
+          expect([name, action, grants(statements, action, readOf('tableName'))]).toEqual([
             name,
             action,
             true,
           ]);
         }
-        expect(grants(statements, 'kms:Decrypt', 'ExportsOutputFnGetAttTableKey')).toBe(true);
-        expect([name, grants(statements, 'kms:GetPublicKey', `ExportsOutput${TOKEN_KEY}`)]).toEqual([
+        expect(grants(statements, 'kms:Decrypt', readOf('tableKeyArn'))).toBe(true);
+        expect([name, grants(statements, 'kms:GetPublicKey', readOf(TOKEN_KEY))]).toEqual([
           name,
           stage.stateless.api.functions.has(name),
         ]);
-        expect([name, grants(statements, 'kms:Sign', `ExportsOutput${TOKEN_KEY}`)]).toEqual([
-          name,
-          name === 'token',
-        ]);
+        expect([name, grants(statements, 'kms:Sign', readOf(TOKEN_KEY))]).toEqual([name, name === 'token']);
       }
     });
 
@@ -324,7 +333,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           expect(bucketActions).toEqual(
             expect.arrayContaining(['s3:PutObject', 's3:GetObject', 's3:DeleteObject']),
           );
-          expect(grants(statements, 's3:PutObject', 'ExportsOutputFnGetAttBlobs')).toBe(true);
+          expect(grants(statements, 's3:PutObject', readOf('bucketName'))).toBe(true);
           expect(grants(statements, 's3:PutObject', '/uploads/*')).toBe(true);
         } else {
           expect(bucketActions).toEqual([]);
@@ -374,10 +383,10 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         id.includes('TaskTaskRole'),
       );
       const statements = statementsOfRole(template, taskRoleId ?? '');
-      expect(grants(statements, 'dynamodb:PutItem', 'ExportsOutputFnGetAttTable')).toBe(true);
-      expect(grants(statements, 's3:PutObject', 'ExportsOutputFnGetAttBlobs')).toBe(true);
-      expect(grants(statements, 'kms:GetPublicKey', 'AccessTokenKey')).toBe(true);
-      expect(grants(statements, 'kms:Sign', 'AccessTokenKey')).toBe(false);
+      expect(grants(statements, 'dynamodb:PutItem', readOf('tableName'))).toBe(true);
+      expect(grants(statements, 's3:PutObject', readOf('bucketName'))).toBe(true);
+      expect(grants(statements, 'kms:GetPublicKey', readOf('tokenKeyArn'))).toBe(true);
+      expect(grants(statements, 'kms:Sign', readOf('tokenKeyArn'))).toBe(false);
       expect(grants(statements, 'secretsmanager:GetSecretValue', 'OriginVerify')).toBe(true);
     });
 
@@ -664,7 +673,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           worker.id,
           expect.arrayContaining(['s3:GetObject', 's3:PutObject']),
         ]);
-        expect(grants(statements, 's3:PutObject', 'ExportsOutputFnGetAttBlobs')).toBe(true);
+        expect(grants(statements, 's3:PutObject', readOf('bucketName'))).toBe(true);
         // The page writers write and replace under published/ only (hardening.test.ts checks the folders).
         if (DELETING_WORKERS.includes(worker.id))
           expect(grants(statements, 's3:PutObject', '/published/*')).toBe(true);
@@ -888,11 +897,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       };
       expect(properties).toMatchObject({
         FunctionName: { Ref: functionOf(PUBLISH_EVENTS).id },
-        EventSourceArn: {
-          'Fn::ImportValue': expect.stringMatching(
-            `^contract-service-${environment}-stateful:ExportsOutputFnGetAttTable[0-9A-F]+StreamArn`,
-          ),
-        },
+        EventSourceArn: expectImportOf('tableStreamArn'),
         StartingPosition: 'LATEST',
         BatchSize: 100,
         BisectBatchOnFunctionError: true,
@@ -909,7 +914,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       for (const action of ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']) {
         expect([action, grants(statements, action, 'StreamArn')]).toEqual([action, true]);
       }
-      expect(grants(statements, 'kms:Decrypt', 'ExportsOutputFnGetAttTableKey')).toBe(true);
+      expect(grants(statements, 'kms:Decrypt', readOf('tableKeyArn'))).toBe(true);
       const readers = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
         (policy.Properties.PolicyDocument.Statement as PolicyStatement[]).some(
           (statement) =>
@@ -1181,9 +1186,10 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       expect(origins).toHaveLength(1);
       expect(origins[0]).toMatchObject({
         DomainName: {
-          'Fn::ImportValue': expect.stringMatching(
-            `^contract-service-${environment}-stateful:ExportsOutputFnGetAttBlobs`,
-          ),
+          'Fn::Join': [
+            '',
+            [expectImportOf(BUCKET), '.s3.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }],
+          ],
         },
         OriginPath: '/published',
         OriginAccessControlId: { 'Fn::GetAtt': [expect.any(String), 'Id'] },
@@ -1352,11 +1358,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           {
             Effect: 'Allow',
             Action: 's3:ListBucket',
-            Resource: {
-              'Fn::ImportValue': expect.stringMatching(
-                `^contract-service-${environment}-stateful:ExportsOutputFnGetAttBlobs[0-9A-F]+Arn`,
-              ),
-            },
+            Resource: expectBucketArn(),
             Condition: { StringLike: { 's3:prefix': 'published/*/withdrawn' } },
           },
           {
@@ -1441,7 +1443,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           {
             Effect: 'Allow',
             Action: 's3:ListBucket',
-            Resource: expect.objectContaining({ 'Fn::ImportValue': expect.any(String) }),
+            Resource: expectBucketArn(),
             Condition: { StringEquals: { 's3:prefix': 'published/' } },
           },
           {

@@ -3,8 +3,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, type Stack } from 'aws-cdk-lib';
-import type { Template } from 'aws-cdk-lib/assertions';
+import { App, type CfnElement, NestedStack, type Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { buildOnboardingAssets } from '../../frontend/onboarding/build';
 import type { EnvironmentResources } from '../../lib/identity-context';
@@ -96,6 +96,61 @@ export type Resource = { Type: string; Properties?: Record<string, unknown> };
 /** The template's resources, by logical id. */
 export const resources = (template: Template): Record<string, Resource> =>
   (template.toJSON() as { Resources: Record<string, Resource> }).Resources;
+
+type Json = { [key: string]: unknown };
+
+/**
+ * A stack's template with its nested stacks' resources in it, as one template would have them: a nested
+ * stack's parameter is replaced by what the parent passes it, and the parent's read of a nested stack's
+ * output by that output's value. Construct ids under a nested stack are those they had in the stack, so
+ * the logical ids are too, and a test reads the stateless stack whole, however it is split.
+ */
+export function flattenedTemplate(stack: Stack): Template {
+  const parent = Template.fromStack(stack).toJSON() as Json & { Resources: Record<string, Json> };
+  const nested = new Map(
+    stack.node
+      .findAll()
+      .filter((construct): construct is NestedStack => NestedStack.isNestedStack(construct))
+      .filter((child) => child.nestedStackParent === stack)
+      .map((child) => [
+        stack.getLogicalId(child.nestedStackResource as CfnElement),
+        Template.fromStack(child).toJSON() as Json & {
+          Resources: Record<string, Json>;
+          Outputs?: Record<string, { Value: unknown }>;
+        },
+      ]),
+  );
+  const parametersOf = (id: string) =>
+    ((parent.Resources[id]?.Properties as Json | undefined)?.Parameters ?? {}) as Record<string, unknown>;
+  /** `value` as written in the parent (`within` undefined) or in the nested stack of logical id `within`. */
+  const resolve = (value: unknown, within?: string): unknown => {
+    if (Array.isArray(value)) return value.map((item) => resolve(item, within));
+    if (typeof value !== 'object' || value === null) return value;
+    const object = value as Json;
+    const ref = object.Ref;
+    if (within !== undefined && typeof ref === 'string' && ref in parametersOf(within))
+      return resolve(parametersOf(within)[ref]);
+    const getAtt = object['Fn::GetAtt'];
+    if (within === undefined && Array.isArray(getAtt) && nested.has(getAtt[0] as string)) {
+      const [id, attribute] = getAtt as [string, string];
+      const output = nested.get(id)?.Outputs?.[attribute.replace(/^Outputs\./, '')];
+      if (!output) throw new Error(`no output ${attribute} in nested stack ${id}`);
+      return resolve(output.Value, id);
+    }
+    return Object.fromEntries(Object.entries(object).map(([key, item]) => [key, resolve(item, within)]));
+  };
+  const merged: Record<string, unknown> = {};
+  const add = (resources: Record<string, Json>, within?: string) => {
+    for (const [id, resource] of Object.entries(resources)) {
+      if (nested.has(id)) continue;
+      if (id in merged) throw new Error(`logical id ${id} is in two of ${stack.stackName}'s templates`);
+      merged[id] = resolve(resource, within);
+    }
+  };
+  add(parent.Resources);
+  for (const [id, template] of nested) add(template.Resources, id);
+  return Template.fromJSON({ ...parent, Resources: merged, Outputs: resolve(parent.Outputs) });
+}
 
 /** The logical id a construct's CloudFormation resource has in its stack. */
 export const logicalIdOf = (stack: Stack, construct: { node: { defaultChild?: unknown } }): string => {

@@ -1,0 +1,88 @@
+// infra -> what every synthesised template of the app must keep to before it is deployed (issue 29): room
+// under CloudFormation's 500 resources, no `Fn::ImportValue` (an export in use blocks replacing what it
+// names), no `execute-api` address that answers beside CloudFront, no Lambda function whose logs are kept
+// forever, no placeholder domain. Read by `npm run deploy:check` and the infra tests; nested stacks count
+// as templates of their own, as CloudFormation counts them.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type App, NestedStack, Stack, Stage } from 'aws-cdk-lib';
+import { isPlaceholderHost } from './deploy-preflight';
+
+/** CloudFormation's limit is 500; past this a stack has no room for the next feature. */
+export const MAX_RESOURCES = 350;
+
+export type TemplateResource = { Type: string; Properties?: Record<string, unknown> };
+export type TemplateJson = { Resources?: Record<string, TemplateResource> };
+
+export interface SynthesisedTemplate {
+  /** The stack's name, or `<parent stack name>/<nested stack id>` for a nested stack. */
+  readonly name: string;
+  readonly template: TemplateJson;
+}
+
+/** Every template `app.synth()` wrote, nested stacks' included. */
+export const synthesisedTemplates = (app: App): SynthesisedTemplate[] =>
+  app.node
+    .findAll()
+    .filter((construct): construct is Stack => Stack.isStack(construct))
+    .map((stack) => {
+      const parent = stack.nestedStackParent;
+      const name =
+        parent && NestedStack.isNestedStack(stack) ? `${parent.stackName}/${stack.node.id}` : stack.stackName;
+      const directory = Stage.of(stack)?.outdir;
+      if (!directory) throw new Error(`${name} is in no stage`);
+      return { name, template: JSON.parse(readFileSync(join(directory, stack.templateFile), 'utf8')) };
+    });
+
+export const resourceCount = (template: TemplateJson): number => Object.keys(template.Resources ?? {}).length;
+
+/** How many times the template imports another stack's export. */
+export const importCount = (template: TemplateJson): number =>
+  JSON.stringify(template).match(/"Fn::ImportValue"/g)?.length ?? 0;
+
+/**
+ * The HTTP APIs whose `execute-api` address answers a caller without CloudFront's origin secret: neither
+ * switched off (lib/http-api-origin.ts) nor every route behind a Lambda authorizer (lib/origin-protection.ts).
+ */
+export const openExecuteApis = (template: TemplateJson): string[] => {
+  const resources = Object.entries(template.Resources ?? {});
+  const routesOf = (id: string) =>
+    resources.filter(
+      ([, resource]) =>
+        resource.Type === 'AWS::ApiGatewayV2::Route' &&
+        JSON.stringify(resource.Properties?.ApiId) === JSON.stringify({ Ref: id }),
+    );
+  return resources
+    .filter(([, resource]) => resource.Type === 'AWS::ApiGatewayV2::Api')
+    .filter(([, resource]) => resource.Properties?.DisableExecuteApiEndpoint !== true)
+    .filter(([id]) => {
+      const routes = routesOf(id);
+      return (
+        routes.length === 0 || routes.some(([, route]) => route.Properties?.AuthorizationType !== 'CUSTOM')
+      );
+    })
+    .map(([id]) => id);
+};
+
+/** Each function whose log group is not one of the template's with a retention. */
+export const functionsWithoutRetention = (template: TemplateJson): string[] => {
+  const resources = template.Resources ?? {};
+  return Object.entries(resources)
+    .filter(([, resource]) => resource.Type === 'AWS::Lambda::Function')
+    .filter(([, resource]) => {
+      const logGroup = (resource.Properties?.LoggingConfig as { LogGroup?: { Ref?: string } } | undefined)
+        ?.LogGroup?.Ref;
+      const group = logGroup === undefined ? undefined : resources[logGroup];
+      return group?.Type !== 'AWS::Logs::LogGroup' || group.Properties?.RetentionInDays === undefined;
+    })
+    .map(([id]) => id);
+};
+
+/** The placeholder domains (`example.com`, `.test`…) the template names. */
+export const placeholderHosts = (template: TemplateJson): string[] => [
+  ...new Set(
+    [...JSON.stringify(template).matchAll(/[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi)]
+      .map(([host]) => host)
+      .filter(isPlaceholderHost),
+  ),
+];
