@@ -13,7 +13,7 @@ import {
   PAGE_SECURITY_HEADERS,
 } from '../../frontend/app-kit/served-files';
 import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
-import { readBodyUpTo } from '../api/http/body';
+import { jsonObjectBody, readBodyUpTo } from '../api/http/body';
 import { mayDo, STAFF_ACTIONS, type Staff } from '../core/back-office/roles';
 import { staffActor } from '../core/back-office/staff';
 import { ActionRefused, fail, ServiceError } from '../core/errors';
@@ -82,17 +82,7 @@ const redirect = (location: string, cookies: readonly string[]): Response => {
 const readBody = async (request: Request): Promise<Record<string, unknown>> => {
   const { bytes, whole } = await readBodyUpTo(request, MAX_BODY_BYTES);
   if (!whole) fail('payload_too_large', `The back office reads bodies of up to ${MAX_BODY_BYTES} bytes.`);
-  const text = Buffer.from(bytes).toString('utf8');
-  if (text === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    fail('request_invalid', 'The body is not JSON.');
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    fail('request_invalid', 'The body must be a JSON object.');
-  return parsed as Record<string, unknown>;
+  return jsonObjectBody(Buffer.from(bytes).toString('utf8'));
 };
 
 export type BackOfficeApp = Hono<BackOfficeEnv>;

@@ -11,6 +11,7 @@ import {
   PAGE_SECURITY_HEADERS,
 } from '../../frontend/app-kit/served-files';
 import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
+import { jsonObjectBody } from '../api/http/body';
 import { createRouter } from '../api/http/router';
 import { fail } from '../core/errors';
 import { log } from '../core/log';
@@ -63,19 +64,6 @@ const redirect = (location: string, cookies: readonly string[] = []): Response =
 };
 
 const isChange = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
-
-const readBody = (body: string): Record<string, unknown> => {
-  if (body === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    fail('request_invalid', 'The body is not JSON.');
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    fail('request_invalid', 'The body must be a JSON object.');
-  return parsed as Record<string, unknown>;
-};
 
 /** Every route under `/api/`: the table's, and the session's own two. */
 const API_ROUTER = createRouter([
@@ -206,7 +194,7 @@ export const portalApp = (backend: PortalBackend): Hono<PortalEnv> => {
         session: c.get('session'),
         params: c.req.param() as Record<string, string>,
         query: [...new URL(c.req.url).searchParams],
-        body: readBody(await c.req.text()),
+        body: jsonObjectBody(await c.req.text()),
       });
       return answerOf(jsonAnswer(c.get('requestId'), result.status ?? 200, result.body));
     });

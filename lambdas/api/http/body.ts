@@ -1,6 +1,8 @@
 // api -> reading a web-standard request's body up to a limit, for every surface that takes one whole (JSON
 // endpoints, the portal's routes, MCP messages). Stopping early releases the stream without cancelling it:
-// the request stays whole, so the host still answers on the connection and drains the rest.
+// the request stays whole, so the host still answers on the connection and drains the rest. And the JSON
+// object a change of the portal or the back office carries.
+import { fail } from '../../core/errors';
 
 export interface BodyRead {
   bytes: Uint8Array<ArrayBuffer>;
@@ -44,3 +46,17 @@ export const withArrivingBody = (request: Request, body: AsyncIterable<Uint8Arra
 /** The body as it arrives: the host's own, when it gave one, else the request's web stream. */
 export const arrivingBodyOf = (request: Request): AsyncIterable<Uint8Array> | undefined =>
   arrivingBodies.get(request);
+
+/** A change's body as a JSON object (`{}` when empty); anything else is `request_invalid`. */
+export const jsonObjectBody = (text: string): Record<string, unknown> => {
+  if (text === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    fail('request_invalid', 'The body is not JSON.');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    fail('request_invalid', 'The body must be a JSON object.');
+  return parsed as Record<string, unknown>;
+};
