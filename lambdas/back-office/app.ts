@@ -6,29 +6,18 @@
 // back office's own origin. Roles are checked by the core's use cases: this layer maps their errors.
 import { timingSafeEqual } from 'node:crypto';
 import { type Context, Hono } from 'hono';
-import {
-  API_SECURITY_HEADERS,
-  type AppFiles,
-  fileAnswer,
-  PAGE_SECURITY_HEADERS,
-} from '../../frontend/app-kit/served-files';
+import { API_SECURITY_HEADERS, type AppFiles, fileAnswer } from '../../frontend/app-kit/served-files';
 import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
 import { jsonObjectBody, readBodyUpTo } from '../api/http/body';
 import { mayDo, STAFF_ACTIONS, type Staff } from '../core/back-office/roles';
 import { staffActor } from '../core/back-office/staff';
 import { ActionRefused, fail, ServiceError } from '../core/errors';
-import { log } from '../core/log';
-import {
-  type PortalSession,
-  type PortalSessionStore,
-  SESSION_LIFETIME_MICROS,
-  SIGN_IN_LIFETIME_MICROS,
-} from '../core/portal-sessions';
+import type { PortalSession, PortalSessionStore } from '../core/portal-sessions';
 import type { Clock } from '../core/ports';
 import { newRequestId } from '../core/request-ids';
-import { hashOf, newSecret, replaceSession } from '../portal/session-secrets';
+import { hashOf } from '../portal/session-secrets';
 import type { PortalSignIn } from '../portal/sign-in';
-import { SignInFailed } from '../portal/sign-in';
+import { mountSignIn } from '../portal/sign-in-routes';
 import {
   backOfficeSessionCookie,
   backOfficeSignInCookie,
@@ -60,22 +49,12 @@ const sameText = (a: string, b: string): boolean => {
   return left.length === right.length && timingSafeEqual(left, right);
 };
 
-/** Where a sign-in may return: a path of this origin (never `//host` or `/\host`, which leave it). */
-const safeReturnPath = (value: string | undefined): string =>
-  value !== undefined && /^\/(?![/\\])[A-Za-z0-9_\-/]{0,200}$/.test(value) ? value : '/';
-
 const isChange = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
 
 const responseOf = (answer: HttpAnswer, cookies: readonly string[] = []): Response => {
   const headers = new Headers({ ...API_SECURITY_HEADERS, ...answer.headers });
   for (const cookie of cookies) headers.append('Set-Cookie', cookie);
   return new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers });
-};
-
-const redirect = (location: string, cookies: readonly string[]): Response => {
-  const headers = new Headers({ ...PAGE_SECURITY_HEADERS, Location: location, 'Cache-Control': 'no-store' });
-  for (const cookie of cookies) headers.append('Set-Cookie', cookie);
-  return new Response(null, { status: 303, headers });
 };
 
 /** The body of a change as a JSON object (`{}` when empty). */
@@ -128,42 +107,15 @@ export const backOfficeApp = (backend: BackOfficeBackend): BackOfficeApp => {
         if (!c.res.headers.has(name)) c.res.headers.set(name, value);
   });
 
-  app.get('/auth/sign-in', async (c) => {
-    const started = await backend.signIn.start();
-    const cookie = newSecret();
-    await backend.sessions.putSignIn({
-      id: hashOf(cookie),
-      state: started.state,
-      nonce: started.nonce,
-      codeVerifier: started.codeVerifier,
-      returnTo: safeReturnPath(c.req.query('return_to')),
-      expiresAt: backend.clock.now() + SIGN_IN_LIFETIME_MICROS,
-    });
-    return redirect(started.url, [
-      setCookie(signInCookie, cookie, SIGN_IN_LIFETIME_MICROS / 1e6, backend.cookies),
-    ]);
-  });
-
-  app.get('/auth/callback', async (c) => {
-    const cookies = readCookies(c.req.header('cookie'));
-    const cookie = cookies.get(signInCookie);
-    const cleared = setCookie(signInCookie, '', 0, backend.cookies);
-    const pending = cookie ? await backend.sessions.takeSignIn(hashOf(cookie)) : null;
-    if (!pending) return redirect('/?sign_in=expired', [cleared]);
-    const callback = new URL(`${backend.origin}/auth/callback`);
-    callback.search = new URL(c.req.url).search;
-    try {
-      const person = await backend.signIn.finish(callback, pending);
-      const value = await replaceSession(backend.sessions, backend.clock, person, cookies.get(sessionCookie));
-      return redirect(pending.returnTo, [
-        cleared,
-        setCookie(sessionCookie, value, SESSION_LIFETIME_MICROS / 1e6, backend.cookies),
-      ]);
-    } catch (error) {
-      if (!(error instanceof SignInFailed)) throw error;
-      log.info('back office sign-in refused', { reason: error.message });
-      return redirect('/?sign_in=failed', [cleared]);
-    }
+  mountSignIn(app, {
+    origin: backend.origin,
+    cookies: backend.cookies,
+    sessionCookie,
+    signInCookie,
+    sessions: backend.sessions,
+    signIn: backend.signIn,
+    clock: backend.clock,
+    name: 'back office',
   });
 
   // Who is signed in: answered to anyone, so the pages can say the back office is for staff only.

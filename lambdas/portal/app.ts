@@ -4,30 +4,20 @@
 // (api-routes.ts; 404 and 405 answered as the API answers them). Every change carries the session's CSRF token in `X-CSRF-Token` and comes from the portal's own origin.
 import { timingSafeEqual } from 'node:crypto';
 import { type Context, Hono } from 'hono';
-import {
-  API_SECURITY_HEADERS,
-  type AppFiles,
-  fileAnswer,
-  PAGE_SECURITY_HEADERS,
-} from '../../frontend/app-kit/served-files';
+import { API_SECURITY_HEADERS, type AppFiles, fileAnswer } from '../../frontend/app-kit/served-files';
 import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
 import { jsonObjectBody } from '../api/http/body';
 import { createRouter } from '../api/http/router';
 import { fail } from '../core/errors';
-import { log } from '../core/log';
-import {
-  type PortalSession,
-  type PortalSessionStore,
-  SESSION_LIFETIME_MICROS,
-  SIGN_IN_LIFETIME_MICROS,
-} from '../core/portal-sessions';
+import type { PortalSession, PortalSessionStore } from '../core/portal-sessions';
 import type { Clock } from '../core/ports';
 import { newRequestId } from '../core/request-ids';
 import type { SessionJson } from '../core/shapes';
 import { PORTAL_ROUTES, type PortalCore } from './api-routes';
 import { type CookiePolicy, readCookies, sessionCookieName, setCookie, signInCookieName } from './cookies';
-import { hashOf, newSecret, replaceSession } from './session-secrets';
-import { type PortalSignIn, SignInFailed } from './sign-in';
+import { hashOf } from './session-secrets';
+import type { PortalSignIn } from './sign-in';
+import { mountSignIn } from './sign-in-routes';
 
 export interface PortalBackend {
   /** The portal's own origin, `http://127.0.0.1:3006` locally: the only `Origin` a change may come from. */
@@ -46,21 +36,11 @@ const sameText = (a: string, b: string): boolean => {
   return left.length === right.length && timingSafeEqual(left, right);
 };
 
-/** Where a sign-in may return: a path of this origin (never `//host` or `/\host`, which leave it). */
-const safeReturnPath = (value: string | undefined): string =>
-  value !== undefined && /^\/(?![/\\])[A-Za-z0-9_\-/]{0,200}$/.test(value) ? value : '/';
-
 /** A JSON answer of the API's shape, with the portal's security headers and its cookies. */
 const answerOf = (answer: HttpAnswer, cookies: readonly string[] = []): Response => {
   const headers = new Headers({ ...API_SECURITY_HEADERS, ...answer.headers });
   for (const cookie of cookies) headers.append('Set-Cookie', cookie);
   return new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers });
-};
-
-const redirect = (location: string, cookies: readonly string[] = []): Response => {
-  const headers = new Headers({ ...PAGE_SECURITY_HEADERS, Location: location, 'Cache-Control': 'no-store' });
-  for (const cookie of cookies) headers.append('Set-Cookie', cookie);
-  return new Response(null, { status: 303, headers });
 };
 
 const isChange = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
@@ -114,42 +94,15 @@ export const portalApp = (backend: PortalBackend): Hono<PortalEnv> => {
     await next();
   });
 
-  app.get('/auth/sign-in', async (c) => {
-    const started = await backend.signIn.start();
-    const cookie = newSecret();
-    await backend.sessions.putSignIn({
-      id: hashOf(cookie),
-      state: started.state,
-      nonce: started.nonce,
-      codeVerifier: started.codeVerifier,
-      returnTo: safeReturnPath(c.req.query('return_to')),
-      expiresAt: backend.clock.now() + SIGN_IN_LIFETIME_MICROS,
-    });
-    return redirect(started.url, [
-      setCookie(signInCookie, cookie, SIGN_IN_LIFETIME_MICROS / 1e6, backend.cookies),
-    ]);
-  });
-
-  app.get('/auth/callback', async (c) => {
-    const cookies = readCookies(c.req.header('cookie'));
-    const cookie = cookies.get(signInCookie);
-    const cleared = setCookie(signInCookie, '', 0, backend.cookies);
-    const pending = cookie ? await backend.sessions.takeSignIn(hashOf(cookie)) : null;
-    if (!pending) return redirect('/?sign_in=expired', [cleared]);
-    const callback = new URL(`${backend.origin}/auth/callback`);
-    callback.search = new URL(c.req.url).search;
-    try {
-      const person = await backend.signIn.finish(callback, pending);
-      const value = await replaceSession(backend.sessions, backend.clock, person, cookies.get(sessionCookie));
-      return redirect(pending.returnTo, [
-        cleared,
-        setCookie(sessionCookie, value, SESSION_LIFETIME_MICROS / 1e6, backend.cookies),
-      ]);
-    } catch (error) {
-      if (!(error instanceof SignInFailed)) throw error;
-      log.info('portal sign-in refused', { reason: error.message });
-      return redirect('/?sign_in=failed', [cleared]);
-    }
+  mountSignIn(app, {
+    origin: backend.origin,
+    cookies: backend.cookies,
+    sessionCookie,
+    signInCookie,
+    sessions: backend.sessions,
+    signIn: backend.signIn,
+    clock: backend.clock,
+    name: 'portal',
   });
 
   // Hono answers HEAD with a GET route; no route of the API takes HEAD, so it is answered as not routed.

@@ -52,6 +52,7 @@ export const LAYERS: readonly Layer[] = [
       'lambdas/portal/cookies.ts',
       'lambdas/portal/sign-in.ts',
       'lambdas/portal/session-secrets.ts',
+      'lambdas/portal/sign-in-routes.ts',
       'frontend/app-kit/served-files.ts',
       OIDC_DISCOVERY,
     ],
