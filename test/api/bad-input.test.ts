@@ -262,7 +262,7 @@ describe('a client that goes away mid-upload', () => {
       `Idempotency-Key: ${randomUUID()}`,
       `Content-Digest: ${contentDigest(body)}`,
     ].join('\r\n');
-    const before = stack.output().length;
+    const before = stack.outputMark();
     await new Promise<void>((resolve, reject) => {
       const { hostname, port } = new URL(stack.production);
       const socket = connect(Number(port), hostname, () => {
@@ -274,11 +274,14 @@ describe('a client that goes away mid-upload', () => {
       socket.on('error', reject);
     });
     // The stack logs the request (as gone, or as a fault) once it has noticed; until then it answers others.
-    let logged = '';
-    while (!/client gone|"level":"ERROR"/.test(logged)) {
-      await expectStillAnswering();
-      logged = stack.output().slice(before);
-    }
+    const logged = await eventually(
+      async () => {
+        await expectStillAnswering();
+        return stack.outputSince(before);
+      },
+      (text) => /client gone|"level":"ERROR"/.test(text),
+      { what: 'a log line for the request whose client went away' },
+    );
     expect(logged).not.toContain('dependency unavailable');
     expect(logged).not.toContain('"level":"ERROR"');
     const line = logged.split('\n').find((text) => text.includes('client gone')) ?? '';
@@ -295,7 +298,7 @@ describe('a client that goes away mid-upload', () => {
 
 describe('a body refused before it is read whole', () => {
   test('over 10 MB on an ordinary endpoint: 413 payload_too_large arrives, never taken for a client gone', async () => {
-    const before = stack.output().length;
+    const before = stack.outputMark();
     const answer = await call(`${stack.production}/v1/clients/onboardings/sessions`, {
       method: 'POST',
       headers: { ...bearer(token), 'content-type': 'application/json' },
@@ -303,12 +306,13 @@ describe('a body refused before it is read whole', () => {
     });
     expectError(answer, 413, 'payload_too_large');
     await expectStillAnswering();
-    expect(stack.output().slice(before)).not.toContain('client gone');
+    expect(stack.outputSince(before)).not.toContain('client gone');
   });
 });
 
 describe("the stack's log", () => {
   test('every call logs one request line, a refused or unknown one too, without its query', async () => {
+    const before = stack.outputMark();
     const calls = [
       await get('/v1/contract-reviews?limit=1&starting_after=crv_secretish'),
       await get('/v1/no-such-thing?key=value'),
@@ -317,7 +321,7 @@ describe("the stack's log", () => {
     const ids = calls.map((answer) => answer.headers.get('service-request-id'));
     const linesOf = (id: string | null) =>
       stack
-        .output()
+        .outputSince(before)
         .split('\n')
         .filter(
           (line) => line.includes(`"service_request_id":"${id}"`) && line.includes('"message":"request"'),

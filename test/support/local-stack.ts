@@ -26,8 +26,12 @@ export interface RunningStack {
   stop(): Promise<number | null>;
   /** Kills the stack (SIGKILL: a crash, nothing of it runs) and waits for it to be gone. */
   kill(): Promise<void>;
-  /** The stack's output so far, for failure messages. */
+  /** The stack's output so far, for failure messages (a shared stack's: its last 100,000 characters). */
   output(): string;
+  /** A place in the stack's output, to read what it writes after it with `outputSince`. */
+  outputMark(): number;
+  /** All that the stack has written since `mark`, however much that is. */
+  outputSince(mark: number): string;
 }
 
 /** A stack this process started: it also learns when the stack's process ends, however it ended. */
@@ -100,11 +104,16 @@ export const startStack = async (options: StackOptions = {}): Promise<OwnStack> 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  /** Characters of the output no longer kept in memory (a logged stack keeps its tail). */
+  let dropped = 0;
   const log = options.logFile === undefined ? undefined : createWriteStream(options.logFile, { flags: 'a' });
   const keep = (chunk: Buffer) => {
     log?.write(chunk);
     output += chunk.toString();
-    if (log && output.length > 2 * OUTPUT_TAIL) output = output.slice(-OUTPUT_TAIL);
+    if (log && output.length > 2 * OUTPUT_TAIL) {
+      dropped += output.length - OUTPUT_TAIL;
+      output = output.slice(-OUTPUT_TAIL);
+    }
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -157,6 +166,11 @@ export const startStack = async (options: StackOptions = {}): Promise<OwnStack> 
       await exited;
     },
     output: () => output,
+    outputMark: () => dropped + output.length,
+    outputSince: (mark) => {
+      if (mark < dropped) throw new Error('that part of the output is no longer kept: read its log file');
+      return output.slice(mark - dropped);
+    },
   };
 };
 

@@ -5,7 +5,7 @@
 // list. A file that floods a stack to reach its rate limits keeps its own: the flood would slow every
 // other file's requests, and with them the rate tests of a file sharing it. Without the host (a file
 // run outside `npm run jest`) the file starts a stack of its own.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { type RunningStack, type StackOptions, stackAddresses, useLocalStack } from './local-stack';
 
 /** The environment variable that gives test files the host's address (set by Jest's globalSetup). */
@@ -41,7 +41,28 @@ const sharedStack = ({ portBase, dataDir, logFile }: SharedStackAnswer): Running
   stop: notYours,
   kill: notYours,
   output: () => readFileSync(logFile, 'utf8').slice(-100_000),
+  // In bytes of the log file: every file sharing the stack adds to it.
+  outputMark: () => statSync(logFile).size,
+  outputSince: (mark) => readFrom(logFile, mark),
 });
+
+/** The file's bytes from `offset` to its end, as text. */
+const readFrom = (file: string, offset: number): string => {
+  const descriptor = openSync(file, 'r');
+  try {
+    const size = statSync(file).size;
+    const bytes = Buffer.alloc(Math.max(0, size - offset));
+    let read = 0;
+    while (read < bytes.length) {
+      const got = readSync(descriptor, bytes, read, bytes.length - read, offset + read);
+      if (got === 0) break;
+      read += got;
+    }
+    return bytes.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(descriptor);
+  }
+};
 
 /**
  * The shared local stack with these settings (`env`, as useLocalStack takes them), for the calling test
