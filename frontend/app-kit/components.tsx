@@ -1,13 +1,31 @@
 // frontend/app-kit -> the parts every application's pages use (the portal's, the back office's): a page's
-// title, the notices of errors and progress (announced to screen readers), a button that asks first in a
+// title, the Sign out button, the notices of errors and progress (announced to screen readers), a button that asks first in a
 // dialog, pagers, a table region that scrolls sideways, a state pill, loading and empty states, times
 // and how long ago they were, and loading a page's data.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { APP, ApiError } from './api';
+import { APP, ApiError, call } from './api';
 
 export const errorText = (error: unknown): string =>
   error instanceof ApiError ? error.message : 'Something went wrong. Reload the page and try again.';
+
+/** Ends the session at the backend, then goes where it says (the identity provider's sign-out). */
+export const SignOutButton = ({ onError }: { onError: (message: string) => void }) => (
+  <button
+    type="button"
+    class="secondary"
+    onClick={async () => {
+      try {
+        const { next } = await call<{ next: string }>('POST', '/api/sign-out');
+        location.assign(next);
+      } catch (failed) {
+        onError(errorText(failed));
+      }
+    }}
+  >
+    Sign out
+  </button>
+);
 
 /** A page's title: the document's too, and where focus goes when the page changes. */
 export const Title = ({ children }: { children: string }) => {

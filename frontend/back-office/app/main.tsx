@@ -4,8 +4,8 @@
 // address. Every page reads and changes through the backend's JSON routes; no token is ever here.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { call, get, nameApp, setCsrfToken } from '../../app-kit/api';
-import { errorText, Loading, Title } from '../../app-kit/components';
+import { get, nameApp, setCsrfToken } from '../../app-kit/api';
+import { errorText, Loading, SignOutButton, Title } from '../../app-kit/components';
 import { Link, navigate, usePath } from '../../app-kit/navigation';
 import { EnvironmentBar, ForbiddenPage } from './components';
 import { AuditLogPage } from './pages/audit-log';
@@ -43,23 +43,6 @@ const SignInPage = () => {
     </main>
   );
 };
-
-const SignOutButton = ({ onError }: { onError: (message: string) => void }) => (
-  <button
-    type="button"
-    class="secondary"
-    onClick={async () => {
-      try {
-        const { next } = await call<{ next: string }>('POST', '/api/sign-out');
-        location.assign(next);
-      } catch (failed) {
-        onError(errorText(failed));
-      }
-    }}
-  >
-    Sign out
-  </button>
-);
 
 /** Signed in without a staff role: this, and nothing of the back office. */
 const StaffOnlyPage = ({ session }: { session: Session }) => {

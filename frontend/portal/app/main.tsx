@@ -3,8 +3,8 @@
 // routes; no token of the identity provider is ever here.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { call, get, nameApp, setCsrfToken } from '../../app-kit/api';
-import { errorText, Loading } from '../../app-kit/components';
+import { get, nameApp, setCsrfToken } from '../../app-kit/api';
+import { errorText, Loading, SignOutButton } from '../../app-kit/components';
 import { Link, usePath } from '../../app-kit/navigation';
 import { CreateOrganisationPage, NotFoundPage, OverviewPage, SignInPage } from './pages/account';
 import { ApiKeysPage } from './pages/api-keys';
@@ -44,21 +44,7 @@ const Header = ({ session, organisation }: { session: Session; organisation: str
         </nav>
       )}
       <p class="signed-in">
-        <span>Signed in as {session.email}</span>{' '}
-        <button
-          type="button"
-          class="secondary"
-          onClick={async () => {
-            try {
-              const { next } = await call<{ next: string }>('POST', '/api/sign-out');
-              location.assign(next);
-            } catch (failed) {
-              setError(errorText(failed));
-            }
-          }}
-        >
-          Sign out
-        </button>
+        <span>Signed in as {session.email}</span> <SignOutButton onError={setError} />
       </p>
       {error && <p role="alert">{error}</p>}
     </header>
