@@ -8,9 +8,10 @@
 // (6) each deployed function's bundle size and cold module initialisation (bench/functions.ts), and (7)
 // the typed client's 100 MiB upload, its memory against a process hashing the file (bench/client.ts),
 // (8) page 1 of every PDF in a folder against MuPDF and Poppler (bench/fidelity.ts), and (9) the contract
-// analysis of a 100-, 350- and 700-page text contract, in process (bench/analysis.ts).
+// analysis of a 100-, 350- and 700-page text contract, in process (bench/analysis.ts), and (10) the
+// contract viewer opened on a slow phone against a bare page of its first image (bench/phone.ts).
 // `npm run bench -- publish` (or any of upload, get, render, publish, webhooks, functions, client, fidelity,
-// analysis) runs only the sections named, in that order; none named runs them all. `fidelity <folder>`
+// analysis, phone) runs only the sections named, in that order; none named runs them all. `fidelity <folder>`
 // compares that folder's PDFs.
 // Prints a table, then one JSON summary line. Everything it starts is stopped, even on failure.
 // BENCH_CPU_PROF=<dir> also CPU-profiles the stack; `npx tsx bench/cpu-profile-summary.ts <dir>` reads it.
@@ -26,6 +27,7 @@ import type { Phase } from './cpu-profile-summary';
 import { fidelitySection } from './fidelity';
 import { functionsSection } from './functions';
 import { type HistoryCost, historyCost, meanChildMicros, meanRps, meanServerMicros } from './history';
+import { phoneSection } from './phone';
 import { peakGrowth, toMiB } from './process-memory';
 import { publishSection } from './publish';
 import { renderingSection } from './render';
@@ -58,6 +60,7 @@ const SECTIONS = [
   'client',
   'fidelity',
   'analysis',
+  'phone',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const isSection = (name: string): name is Section => (SECTIONS as readonly string[]).includes(name);
@@ -500,7 +503,11 @@ const main = async () => {
     let stack: BenchStack | undefined;
     let token = '';
     const contractSections =
-      sections.has('upload') || sections.has('get') || sections.has('publish') || sections.has('client');
+      sections.has('upload') ||
+      sections.has('get') ||
+      sections.has('publish') ||
+      sections.has('client') ||
+      sections.has('phone');
     if (contractSections || sections.has('webhooks')) {
       const portBase = await freePortBase();
       progress(`starting the local stack (PORT_BASE=${portBase}, RATE_LIMITS=off)…`);
@@ -539,6 +546,10 @@ const main = async () => {
     if (sections.has('fidelity'))
       await fidelitySection(workDir, fidelityFolder(process.argv.slice(2)), progress);
     if (sections.has('analysis')) analysisSection(progress);
+    if (stack && sections.has('phone')) {
+      const running = stack;
+      await phase('the viewer on a slow phone', () => phoneSection(running, token, progress));
+    }
   } catch (error) {
     // After an interrupt the steps under way fail as their servers stop: that is not the news.
     if (!interrupted) throw error;
