@@ -35,7 +35,7 @@ const stack = await startLocalStack(config);
 
 const width = Math.max(...Object.keys(stack.addresses).map((name) => name.length));
 console.log(
-  `Local stack ready (data in ${config.dataDir}, DELAY_SCALE=${config.delayScale}, rate limits ${config.rateLimits ? 'on' : 'off'}, request history ${config.requestHistory ? 'on' : 'off'}):`,
+  `Local stack ready (data in ${config.dataDir}, DELAY_SCALE=${config.delayScale}, rate limits ${config.rateLimits ? (config.rateRefillScale === 1 ? 'on' : `on, refills ÷${config.rateRefillScale}`) : 'off'}, request history ${config.requestHistory ? 'on' : 'off'}):`,
 );
 for (const [name, url] of Object.entries(stack.addresses)) console.log(`  ${name.padEnd(width)}  ${url}`);
 console.log('Operator tool: npm run --silent ops -- dev-bootstrap. Stop with Ctrl-C.');

@@ -7,6 +7,7 @@ const LocalConfigSchema = z.object({
   DATA_DIR: z._default(z.string().check(z.minLength(1)), '.data'),
   DELAY_SCALE: z._default(z.coerce.number().check(z.positive()), 1),
   RATE_LIMITS: z._default(z.enum(['on', 'off']), 'on'),
+  RATE_REFILL_SCALE: z._default(z.coerce.number().check(z.positive()), 1),
   REQUEST_HISTORY: z._default(z.enum(['on', 'off']), 'on'),
 });
 
@@ -15,6 +16,11 @@ export interface LocalConfig {
   dataDir: string;
   delayScale: number;
   rateLimits: boolean;
+  /**
+   * `RATE_REFILL_SCALE`: divides the API's rate limits' refill rates, their bursts unchanged, so that a
+   * test can count a burst exactly (no token comes back while it sends).
+   */
+  rateRefillScale: number;
   /** `REQUEST_HISTORY=off` records no request history: for the bench, which measures what recording costs. */
   requestHistory: boolean;
 }
@@ -27,12 +33,13 @@ export const readLocalConfig = (env: NodeJS.ProcessEnv = process.env): LocalConf
       .join('; ');
     throw new Error(`invalid local stack settings: ${problems}`);
   }
-  const { PORT_BASE, DATA_DIR, DELAY_SCALE, RATE_LIMITS, REQUEST_HISTORY } = parsed.data;
+  const { PORT_BASE, DATA_DIR, DELAY_SCALE, RATE_LIMITS, RATE_REFILL_SCALE, REQUEST_HISTORY } = parsed.data;
   return {
     portBase: PORT_BASE,
     dataDir: path.resolve(DATA_DIR),
     delayScale: DELAY_SCALE,
     rateLimits: RATE_LIMITS === 'on',
+    rateRefillScale: RATE_REFILL_SCALE,
     requestHistory: REQUEST_HISTORY === 'on',
   };
 };

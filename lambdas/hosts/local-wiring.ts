@@ -24,7 +24,7 @@ import { webhookSender } from '../adapters/webhooks/http-sender';
 import { LocalWaits } from '../adapters/workflows/local-waits';
 import { ENVIRONMENTS, type Environment } from '../core/model';
 import type { Directory } from '../core/organisations';
-import type { Clock, DeliveryQueue, Ports, Workflows } from '../core/ports';
+import type { Clock, DeliveryQueue, Ports, RateLimiter, Workflows } from '../core/ports';
 import type { Services } from '../core/services';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
 
@@ -111,6 +111,13 @@ export const localWaits = (dynamo: DynamoDBDocumentClient, environment: Environm
 export const localDirectory = (dynamo: DynamoDBDocumentClient): Directory =>
   composeDirectory(dynamo, LOCAL_IDENTITY_TABLE);
 
+
+/** The limiter with every refill rate divided by `scale` (RATE_REFILL_SCALE), bursts as they are. */
+const slowerRefill = (limiter: RateLimiter, scale: number): RateLimiter =>
+  scale === 1
+    ? limiter
+    : { take: (bucket, ratePerSecond, burst) => limiter.take(bucket, ratePerSecond / scale, burst) };
+
 export const localServices = async (
   config: LocalConfig,
   startersOf: (environment: Environment) => LocalRunStarters = () => ({
@@ -143,6 +150,7 @@ export const localServices = async (
       // One process serves every endpoint and worker: it is wired with every port.
       const ports: Ports = {
         ...common,
+        rateLimiter: slowerRefill(common.rateLimiter, config.rateRefillScale),
         // The local stack alone lets webhooks go to http://127.0.0.1, localhost and [::1].
         webhookSender: { send: webhookSender({ allowLoopbackHttp: true }) },
         tokenIssuer: tokenIssuerOver(environment, async (signingInput) =>
