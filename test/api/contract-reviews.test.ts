@@ -14,8 +14,9 @@ import {
   type Part,
   upload,
 } from '../support/api-client';
-import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
+import { ops, type RunningStack } from '../support/local-stack';
 import { contractPdf, encryptedPdf, notAPdf } from '../support/pdfs';
+import { useSharedStack } from '../support/shared-stacks';
 import { createTenant, submitDirectly } from '../support/tenants';
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -34,7 +35,7 @@ const viewer = (fields: Record<string, unknown> = {}) => ({
   ...fields,
 });
 
-useLocalStack(
+useSharedStack(
   (started) => {
     stack = started;
   },
@@ -42,10 +43,10 @@ useLocalStack(
 );
 
 beforeAll(async () => {
-  const boot = await ops(stack, 'dev-bootstrap');
-  expect(boot.code).toBe(0);
-  keys = boot.json?.keys as typeof keys;
-  organisationId = boot.json?.organisation_id as string;
+  // A tenant of its own: the stack is shared with other files.
+  const tenant = await createTenant(stack, 'contract reviews');
+  keys = tenant.keys;
+  organisationId = tenant.organisationId;
   production = await exchange(stack.production, keys.production);
   sandbox = await exchange(stack.sandbox, keys.sandbox);
   pdf = await contractPdf(2);

@@ -1,14 +1,17 @@
 // The stack under a fixed-seed run of the fuzzer (test/support/fuzz.ts): a few hundred malformed requests
 // to every endpoint of both API addresses, the frame API and the hosted pages; no 5xx, the service's
 // shape on every API answer, and the stack still answers an ordinary request afterwards.
-// `npm run fuzz` runs the same property over many more cases.
+// `npm run fuzz` runs the same property over many more cases. On the shared stack: its requests are of a
+// tenant of its own.
 import { bearer, call, exchange } from '../support/api-client';
 import { fuzz, fuzzTarget } from '../support/fuzz';
-import { devBootstrap, type RunningStack, useLocalStack } from '../support/local-stack';
+import type { RunningStack } from '../support/local-stack';
+import { useSharedStack } from '../support/shared-stacks';
+import { createTenant } from '../support/tenants';
 
 let stack: RunningStack;
 
-useLocalStack(
+useSharedStack(
   (started) => {
     stack = started;
   },
@@ -23,8 +26,8 @@ test('400 malformed requests (seed 20261125): none answered 5xx, each API answer
   expect(statuses.filter((status) => status >= 400).length).toBeGreaterThan(4);
   expect(statuses.some((status) => status < 300)).toBe(true);
 
-  const bootstrap = await devBootstrap(stack);
-  const token = await exchange(stack.production, bootstrap.keys.production);
+  const { keys } = await createTenant(stack, 'after fuzz');
+  const token = await exchange(stack.production, keys.production);
   const after = await call(`${stack.production}/v1/contract-reviews?limit=1`, { headers: bearer(token) });
   expect(after.status).toBe(200);
 }, 300_000);

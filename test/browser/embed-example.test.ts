@@ -8,7 +8,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { eventually } from '../support/eventually';
-import { devBootstrap, type RunningStack, useLocalStack } from '../support/local-stack';
+import { type RunningStack, randomPortBase } from '../support/local-stack';
+import { useSharedStack } from '../support/shared-stacks';
+import { createTenant } from '../support/tenants';
 import { DESKTOP, launchChromium, launchChromiumWithoutThirdPartyCookies, PHONE, RESULTS } from './harness';
 
 let stack: RunningStack;
@@ -17,19 +19,26 @@ let blocking: Browser;
 let server: ChildProcess;
 let output = '';
 
-useLocalStack(
+useSharedStack(
   (started) => {
     stack = started;
   },
   { env: { RATE_LIMITS: 'off' } },
 );
 
-const examplePort = () => stack.portBase + 20;
+/** In this worker's own range of ports: the shared stack's neighbours may be another file's. */
+const examplePort = randomPortBase();
 
 beforeAll(async () => {
-  const { keys } = await devBootstrap(stack);
+  // A tenant of its own: the stack is shared with other files.
+  const { keys } = await createTenant(stack, 'embedding example');
   server = spawn(join(process.cwd(), 'node_modules/.bin/tsx'), ['examples/embed-server.ts'], {
-    env: { ...process.env, PORT_BASE: String(stack.portBase), SERVICE_API_KEY: keys.sandbox },
+    env: {
+      ...process.env,
+      PORT_BASE: String(stack.portBase),
+      EXAMPLE_PORT: String(examplePort),
+      SERVICE_API_KEY: keys.sandbox,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const stream of [server.stdout, server.stderr])
@@ -75,7 +84,7 @@ test.each(CASES)(
     });
     const sessionAnswer = page.waitForResponse((r) => r.url().endsWith('/my-server/signup-session'));
 
-    await page.goto(`http://${hostname}:${examplePort()}/`);
+    await page.goto(`http://${hostname}:${examplePort}/`);
     const form = page.frameLocator('iframe[title="Sign-up form"]');
     // The form's first step: how many buyers.
     await form.getByLabel('1 buyer', { exact: true }).waitFor({ timeout: 120_000 });

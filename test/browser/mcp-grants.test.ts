@@ -10,15 +10,21 @@ import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { Browser } from 'playwright-core';
 import { fuzzMcp, mcpFuzzTarget } from '../support/fuzz-mcp';
-import { type RunningStack, useLocalStack } from '../support/local-stack';
+import type { RunningStack } from '../support/local-stack';
 import { type ConnectedAgent, callTool, connectAgent, ok, type Person, refusal } from '../support/mcp-agent';
 import { type ConnectedSdk1Agent, connectSdk1Agent } from '../support/mcp-agent-sdk1';
+import { useSharedStack } from '../support/shared-stacks';
 import { launchChromium } from './harness';
 
 let stack: RunningStack;
-useLocalStack((started) => {
-  stack = started;
-});
+// Shared with other files: each person here signs up anew. Rate limits off: the sign-up, sign-in and
+// registration limits count per client address, all files' people alike, and none is tested here.
+useSharedStack(
+  (started) => {
+    stack = started;
+  },
+  { env: { RATE_LIMITS: 'off' } },
+);
 
 let browser: Browser;
 let mcp: { production: string; sandbox: string };

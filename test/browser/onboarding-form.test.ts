@@ -17,7 +17,9 @@ import {
 } from 'playwright-core';
 import { buildOnboardingAssets } from '../../frontend/onboarding/build';
 import { bearer, call, exchange } from '../support/api-client';
-import { devBootstrap, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import type { RunningStack } from '../support/local-stack';
+import { useSharedStack } from '../support/shared-stacks';
+import { createTenant } from '../support/tenants';
 import {
   DESKTOP,
   launchChromiumWithoutThirdPartyCookies,
@@ -100,12 +102,20 @@ let browser: Browser;
 let accessToken: string;
 let frameAddress: string;
 let host: HostPage;
+/** The keys of this file's own tenant: the stack is shared with other files. */
+let keys: Awaited<ReturnType<typeof createTenant>>['keys'];
+
+useSharedStack(
+  (started) => {
+    stack = started;
+  },
+  { env: { RATE_LIMITS: 'off' } },
+);
 
 beforeAll(async () => {
-  stack = await startStack({ env: { RATE_LIMITS: 'off' } });
   frameAddress = `http://127.0.0.1:${stack.portBase + 2}`;
-  const [keys, launched] = await Promise.all([
-    devBootstrap(stack),
+  const [tenant, launched] = await Promise.all([
+    createTenant(stack, 'onboarding form'),
     chromium.launch({
       executablePath: '/usr/bin/chromium',
       args: [
@@ -118,15 +128,14 @@ beforeAll(async () => {
     }),
   ]);
   browser = launched;
-  accessToken = await exchange(stack.production, keys.keys.production);
+  keys = tenant.keys;
+  accessToken = await exchange(stack.production, keys.production);
   host = await startHostPage(stack.production, frameAddress);
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await host?.stop();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
 });
 
 // --- the API, as the customer's server uses it ---
@@ -791,8 +800,7 @@ describe('the sign-up form on a customer’s page', () => {
   });
 
   test('the sandbox’s loader mounts the sandbox’s frame, for a sandbox session', async () => {
-    const keys = await devBootstrap(stack);
-    const sandboxToken = await exchange(stack.sandbox, keys.keys.sandbox);
+    const sandboxToken = await exchange(stack.sandbox, keys.sandbox);
     const sandboxFrame = `http://127.0.0.1:${stack.portBase + 3}`;
     const sandboxHost = await startHostPage(stack.sandbox, sandboxFrame);
     try {

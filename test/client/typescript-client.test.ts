@@ -3,7 +3,8 @@
 // renewed on a 401, idempotency keys made for every upload, a 100 MB PDF sent; and the OpenAPI document
 // served on both API addresses.
 import { createReadStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   type ContractReview,
@@ -12,8 +13,10 @@ import {
   ServiceApiError,
 } from '../../clients/typescript/src/index';
 import { Webhook } from '../../clients/typescript/src/webhooks';
-import { devBootstrap, ops, type RunningStack, useLocalStack } from '../support/local-stack';
+import { ops, type RunningStack } from '../support/local-stack';
 import { contractPdf, writeLargePdf } from '../support/pdfs';
+import { useSharedStack } from '../support/shared-stacks';
+import { createTenant } from '../support/tenants';
 
 let stack: RunningStack;
 let keys: { sandbox: string; production: string };
@@ -21,8 +24,10 @@ let organisationId: string;
 let production: ContractServiceClient;
 let pdf: Uint8Array;
 let pdfPath: string;
+/** This file's own files (the stack's data directory is other files' too). */
+let scratch: string;
 
-useLocalStack(
+useSharedStack(
   (started) => {
     stack = started;
   },
@@ -30,14 +35,20 @@ useLocalStack(
 );
 
 beforeAll(async () => {
-  const bootstrap = await devBootstrap(stack);
-  keys = bootstrap.keys;
-  organisationId = bootstrap.organisation_id;
+  // A tenant of its own: the stack is shared with other files.
+  const tenant = await createTenant(stack, 'typescript client');
+  keys = tenant.keys;
+  organisationId = tenant.organisationId;
   production = new ContractServiceClient({ apiKey: keys.production, baseUrl: stack.production });
   pdf = await contractPdf(2);
-  pdfPath = path.join(stack.dataDir, 'contract.pdf');
+  scratch = await mkdtemp(path.join(tmpdir(), 'typescript-client-'));
+  pdfPath = path.join(scratch, 'contract.pdf');
   await writeFile(pdfPath, pdf);
 }, 120_000);
+
+afterAll(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
 
 /** The error a promise rejects with (and a failure if it resolves). */
 const rejection = async (promise: Promise<unknown>): Promise<ServiceApiError> => {
@@ -112,7 +123,7 @@ describe('contracts', () => {
 
   test('legal advice from bytes for a client who signed up', async () => {
     const session = await production.onboardings.createSession(reference());
-    const buyers = path.join(stack.dataDir, `buyers-${session.id}.json`);
+    const buyers = path.join(scratch, `buyers-${session.id}.json`);
     await writeFile(
       buyers,
       JSON.stringify([{ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' }]),
@@ -176,7 +187,7 @@ describe('contracts', () => {
   });
 
   test('a 100 MB PDF streams from its file', async () => {
-    const large = path.join(stack.dataDir, 'large.pdf');
+    const large = path.join(scratch, 'large.pdf');
     await writeLargePdf(large, 100 * 1024 * 1024);
     const sent = await production.contractReviews.create(
       { external_reference: reference(), product: 'contract_viewer' },

@@ -11,8 +11,9 @@ import { FRAME_ROUTES } from '../../lambdas/api/frame-routes';
 import { ROUTES } from '../../lambdas/api/routes';
 import { bearer, call, contentDigest, exchange, multipart, type Part } from './api-client';
 import { frameRequest, newBrowser } from './frame-client';
-import { devBootstrap, type RunningStack } from './local-stack';
+import type { RunningStack } from './local-stack';
 import { contractPdf } from './pdfs';
+import { createTenant } from './tenants';
 
 type Host = 'api' | 'frame' | 'pages';
 
@@ -82,11 +83,14 @@ const storeAnswers = async (frame: string, token: string): Promise<{ markers: st
   return { markers: [sent, drafted], other: other.cookie };
 };
 
-/** Opens what the fuzzer's requests use: keys, tokens, a session token, a small PDF. */
+/**
+ * Opens what the fuzzer's requests use: keys, tokens, a session token, a small PDF; all of a tenant of its
+ * own, so that what the fuzzer's accepted requests make is no other test's (the stack may be shared).
+ */
 export const fuzzTarget = async (stack: RunningStack): Promise<FuzzTarget> => {
-  const bootstrap = await devBootstrap(stack);
-  const production = await exchange(stack.production, bootstrap.keys.production);
-  const sandbox = await exchange(stack.sandbox, bootstrap.keys.sandbox);
+  const { keys } = await createTenant(stack, 'fuzz');
+  const production = await exchange(stack.production, keys.production);
+  const sandbox = await exchange(stack.sandbox, keys.sandbox);
   const session = async (base: string, token: string): Promise<string> => {
     const answer = await call(`${base}/v1/clients/onboardings/sessions`, {
       method: 'POST',
@@ -116,8 +120,8 @@ export const fuzzTarget = async (stack: RunningStack): Promise<FuzzTarget> => {
     credentials: [
       production,
       sandbox,
-      bootstrap.keys.production,
-      bootstrap.keys.sandbox,
+      keys.production,
+      keys.sandbox,
       productionSession,
       `${production.slice(0, -4)}AAAA`,
       'svc_live_short',
