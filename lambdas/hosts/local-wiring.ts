@@ -111,7 +111,6 @@ export const localWaits = (dynamo: DynamoDBDocumentClient, environment: Environm
 export const localDirectory = (dynamo: DynamoDBDocumentClient): Directory =>
   composeDirectory(dynamo, LOCAL_IDENTITY_TABLE);
 
-
 /** The limiter with every refill rate divided by `scale` (RATE_REFILL_SCALE), bursts as they are. */
 const slowerRefill = (limiter: RateLimiter, scale: number): RateLimiter =>
   scale === 1
