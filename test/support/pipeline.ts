@@ -9,7 +9,7 @@ import { getItem } from '../../lambdas/adapters/dynamodb/table';
 import { localTableName } from '../../lambdas/adapters/dynamodb/table-schema';
 import type { ServiceEvent } from '../../lambdas/core/events';
 import type { Environment } from '../../lambdas/core/model';
-import type { ContractRun, Ports, RunOutcome } from '../../lambdas/core/ports';
+import type { ContractRun, Ports, RunOutcome, WorkflowRun } from '../../lambdas/core/ports';
 import { PORT_OFFSETS } from '../../lambdas/hosts/local-config';
 import { type Answer, bearer, call } from './api-client';
 import { eventually } from './eventually';
@@ -83,11 +83,13 @@ export const eventsAbout = async (
     .map((event) => ({ type: event.type, occurredAt: event.occurredAt, data: JSON.parse(event.data) }))
     .filter((event) => event.data.contract_review?.id === id);
 
-/** The runs of contract review `id` recorded and not finished (at most the oldest 100 of them all). */
-export const unfinishedRunsOf = async (ports: Pick<Ports, 'runs'>, id: string) =>
-  (await ports.runs.unfinished(100)).filter(
-    (run) => 'contractReviewId' in run && run.contractReviewId === id,
-  );
+/** The runs of contract review `id` recorded and not finished: every page of the stack's unfinished runs. */
+export const unfinishedRunsOf = async (ports: Pick<Ports, 'runs'>, id: string) => {
+  const found: WorkflowRun[] = [];
+  for await (const page of ports.runs.eachUnfinished(100))
+    found.push(...page.filter((run) => 'contractReviewId' in run && run.contractReviewId === id));
+  return found;
+};
 
 /** A run's record as stored: finished or not, how, and when (microseconds). */
 export interface StoredRun {
