@@ -1,5 +1,5 @@
 // bench -> `npm run bench -- fidelity [folder]`: the first page of every PDF in a folder as the service
-// draws it (PdfjsRenderer, its WebP page image) against `mutool draw` (MuPDF) and, when installed,
+// draws it (PdfjsRenderer, its JPEG page image) against `mutool draw` (MuPDF) and, when installed,
 // `pdftoppm` (Poppler) at the same width, compared in grayscale: the root mean square error (0 = the same
 // pixels, 1 = black for white), against the nearer of the two readers; blank pages (no ink where a
 // reader draws some); pages with half the ink or less of the reader's. Without a folder, the project's
@@ -91,7 +91,7 @@ interface Row {
   error?: string;
 }
 
-/** Page 1 of `file` as the service draws it: its stored WebP image. */
+/** Page 1 of `file` as the service draws it: its stored page image. */
 const serviceImage = async (blobs: FileBlobs, file: string, key: string) => {
   const pdf = await readFile(file);
   await blobs.put(
@@ -190,7 +190,7 @@ export const fidelitySection = async (
   const fixed = (value: number | null, digits = 3) => (value === null ? 'n/a' : value.toFixed(digits));
   console.log(
     `\n8. Fidelity: page 1 of ${rows.length} PDFs (${folder ? source : "the project's own fixtures"}) as the service ` +
-      `draws it (WebP) against mutool draw${hasPdftoppm ? ' and pdftoppm' : ''} at the same width; grayscale RMSE ` +
+      `draws it (JPEG) against mutool draw${hasPdftoppm ? ' and pdftoppm' : ''} at the same width; grayscale RMSE ` +
       `(0 same, 1 black for white); ink = share of pixels darker than mid-gray` +
       `${hasMutool ? '' : '\n   mutool is not installed (apt-get install -y mupdf-tools): no comparison'}\n`,
   );

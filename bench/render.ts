@@ -1,6 +1,7 @@
 // bench -> section 3: pages rendered per second by PdfjsRenderer (pdf.js + @napi-rs/canvas) on a 30-page
 // text contract and a 30-page scanned one, against `mutool draw` (MuPDF) and `pdftoppm` (Poppler) on the
-// same files at the same resolution, all writing PNG files; and our WebP, the format the service stores.
+// same files at the same resolution, all writing PNG files; and our JPEG pages (WebP thumbnails), the
+// formats the service stores, and WebP pages, which it stored before, for their bytes against their time.
 // Our renderer also makes a thumbnail and reads the text of every page; the others only draw. It renders
 // in threads (one per CPU, at most 4); the "in one thread" row renders in the calling thread, as a
 // bundle without the threads' module does (the Lambda function, for now).
@@ -9,6 +10,7 @@ import { mkdir, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
+import type { ImageFormat } from '../lambdas/adapters/pdf/pdfjs-page';
 import { defaultThreads, PdfjsRenderer } from '../lambdas/adapters/pdf/pdfjs-renderer';
 import type { BlobStore } from '../lambdas/core/ports';
 import { contractPdf, repeatedPagePdf, scannedPdf } from '../test/support/pdfs';
@@ -77,7 +79,7 @@ const sizeOf = async (directory: string, match: (name: string) => boolean): Prom
 const renderOnce = async (
   pdf: string,
   out: string,
-  format: 'webp' | 'png',
+  format: ImageFormat,
   threads?: number,
 ): Promise<Timing> => {
   const blobs = new FileBlobs('/');
@@ -234,12 +236,13 @@ export const renderingSection = async (workDir: string, progress: (message: stri
   for (const [document, pdf] of Object.entries(documents)) {
     progress(`rendering the ${document} contract (${RUNS} runs each)…`);
     figures.push(await measure('PdfjsRenderer PNG', document, (out) => renderOnce(pdf, out, 'png'), dir));
+    figures.push(await measure('PdfjsRenderer JPEG', document, (out) => renderOnce(pdf, out, 'jpeg'), dir));
     figures.push(await measure('PdfjsRenderer WebP', document, (out) => renderOnce(pdf, out, 'webp'), dir));
     figures.push(
       await measure(
-        'PdfjsRenderer WebP, in one thread',
+        'PdfjsRenderer JPEG, in one thread',
         document,
-        (out) => renderOnce(pdf, out, 'webp', 0),
+        (out) => renderOnce(pdf, out, 'jpeg', 0),
         dir,
       ),
     );
@@ -315,7 +318,8 @@ export const renderingSection = async (workDir: string, progress: (message: stri
     if (png !== null)
       console.log(
         `   ${document}: PdfjsRenderer PNG at ${ratio(png)} mutool's pages/s (goal ≥ ${ratio(GOAL_SHARE_OF_MUTOOL)}: ` +
-          `${verdict(png >= GOAL_SHARE_OF_MUTOOL)}); WebP at ${ratio(share(document, 'PdfjsRenderer WebP') ?? 0)}`,
+          `${verdict(png >= GOAL_SHARE_OF_MUTOOL)}); JPEG at ${ratio(share(document, 'PdfjsRenderer JPEG') ?? 0)}, ` +
+          `WebP at ${ratio(share(document, 'PdfjsRenderer WebP') ?? 0)}`,
       );
   }
   console.log(

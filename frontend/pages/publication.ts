@@ -15,6 +15,7 @@ export const PUBLICATION_CONTENT_TYPES: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',
   css: 'text/css; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
+  jpg: 'image/jpeg',
   webp: 'image/webp',
   png: 'image/png',
   svg: 'image/svg+xml',

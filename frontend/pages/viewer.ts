@@ -61,7 +61,13 @@ export interface ViewerOutput {
 /** The page at the publication's base path. */
 export const INDEX_FILE = 'index.html';
 
-const extensionOf = (image: PageImage): string => (image.contentType === 'image/png' ? 'png' : 'webp');
+const EXTENSIONS: Record<PageImage['contentType'], string> = {
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/png': 'png',
+};
+
+const extensionOf = (image: PageImage): string => EXTENSIONS[image.contentType];
 
 /**
  * A `<time>` element for an ISO 8601 instant, shown in UTC (local-time.ts shows it in the reader's own

@@ -19,7 +19,7 @@ export interface TextRun {
 export interface PageImage {
   /** Blob key of the image. */
   key: string;
-  contentType: 'image/webp' | 'image/png';
+  contentType: 'image/jpeg' | 'image/webp' | 'image/png';
   /** Pixels. */
   width: number;
   height: number;
@@ -104,7 +104,7 @@ export interface RenderRequest {
   /** Blob key and size of the version's PDF. */
   pdfKey: string;
   pdfSize: number;
-  /** Where the page images go: `${outputPrefix}page-0001.webp` and so on. */
+  /** Where the page images go: `${outputPrefix}page-0001.jpg`, `${outputPrefix}thumb-0001.webp` and so on. */
   outputPrefix: string;
   /** Epoch milliseconds by which rendering must be done, or it fails `timed_out`. */
   deadline: number;

@@ -64,10 +64,21 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** LocalWaits counting the looks that found no outcome yet. */
+class CountedWaits extends LocalWaits {
+  emptyLooks = 0;
+
+  override async take(token: string) {
+    const outcome = await super.take(token);
+    if (outcome === null) this.emptyLooks++;
+    return outcome;
+  }
+}
+
 /** A runner of the definition above, recording what each task was given. */
-const setUp = async (delayScale: number) => {
+const setUp = async (delayScale: number, waitPollMs = 20) => {
   const tableName = await db.freshTable();
-  const waits = new LocalWaits(db.doc, tableName);
+  const waits = new CountedWaits(db.doc, tableName);
   const runs = new DynamoDbRunStore(db.doc, tableName, new TestClock());
   const kept: unknown[] = [];
   const finished: unknown[] = [];
@@ -86,10 +97,10 @@ const setUp = async (delayScale: number) => {
     runs: { production: runs, sandbox: runs },
     waits: { production: waits, sandbox: waits },
     delayScale,
-    waitPollMs: 20,
+    waitPollMs,
     log: () => {},
   });
-  return { runner, waits, kept, finished };
+  return { runner, waits, tableName, kept, finished };
 };
 
 const RUN: ContractRun = {
@@ -130,6 +141,31 @@ test.each([
     }
   },
 );
+
+test('a wait ended in the same process wakes its state at once, not at the runner’s next look at the table', async () => {
+  // The runner looks at the table once a day: only the settle's own signal can end this wait.
+  const { runner, waits, tableName, kept, finished } = await setUp(1, 86_400_000);
+  try {
+    await runner.workflows('production').start(RUN);
+    // Waiting: the runner has looked once and found nothing.
+    await eventually(
+      async () => waits.emptyLooks,
+      (n) => n === 1,
+      { what: 'the runner’s first look at the table' },
+    );
+    expect(kept).toHaveLength(1);
+    // Another LocalWaits of the same table, as the stack's render consumer has its own.
+    await new LocalWaits(db.doc, tableName).ending.completeWait(TOKEN, {});
+    await eventually(
+      async () => finished,
+      (done) => done.length === 1,
+      { what: 'the run finished after its wait was ended here' },
+    );
+    expect(finished).toEqual([{ id: 'crv_wait', outcome: 'resumed' }]);
+  } finally {
+    await runner.stop();
+  }
+});
 
 test('a wait past its TimeoutSeconds, divided by DELAY_SCALE, ends as States.Timeout', async () => {
   // A hundred days at this scale is one second.

@@ -67,7 +67,7 @@ const lightPages = async (count: number): Promise<Uint8Array> => {
 let moments = 0;
 const moment = () => ++moments;
 
-/** The number of a stored page image's key (`…/page-0007.webp` is 7). */
+/** The number of a stored page image's key (`…/page-0007.jpg` is 7). */
 const pageOf = (key: string): number => Number(/(?:page|thumb)-(\d+)\.\w+$/.exec(key)?.[1] ?? Number.NaN);
 
 /** V8's full collection, which Node gives a test once the flag is set. */
@@ -261,7 +261,7 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
-  it('renders a text contract: WebP pages and thumbnails, and its words where they are drawn', async () => {
+  it('renders a text contract: JPEG pages, WebP thumbnails scaled from them, and its words where they are drawn', async () => {
     const req = await request(await contractPdf(3));
     const progress: Array<[number, number]> = [];
     const contract = await render(req, { onPage: (done, total) => progress.push([done, total]) });
@@ -279,8 +279,8 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
         widthPoints: expect.closeTo(595.28, 2),
         heightPoints: expect.closeTo(841.89, 2),
         image: {
-          key: `${req.outputPrefix}page-${name}.webp`,
-          contentType: 'image/webp',
+          key: `${req.outputPrefix}page-${name}.jpg`,
+          contentType: 'image/jpeg',
           width: 1240,
           height: 1754,
         },
@@ -292,10 +292,12 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
         },
       });
       const image = await decode(page.image.key);
-      expect(image.head.subarray(0, 4).toString('latin1')).toBe('RIFF');
-      expect(image.head.subarray(8, 15).toString('latin1')).toBe('WEBPVP8');
+      // JPEG's start-of-image marker; WebP's RIFF header for the thumbnail.
+      expect([...image.head.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
       expect([image.width, image.height]).toEqual([1240, 1754]);
       const thumbnail = await decode(page.thumbnail.key);
+      expect(thumbnail.head.subarray(0, 4).toString('latin1')).toBe('RIFF');
+      expect(thumbnail.head.subarray(8, 15).toString('latin1')).toBe('WEBPVP8');
       expect([thumbnail.width, thumbnail.height]).toEqual([200, 283]);
       expect(ink(thumbnail, { x: 0.08, y: 0.1, width: 0.8, height: 0.7 })).toBeGreaterThan(0.01);
       expect(pageText(page)).toContain(`Page ${i + 1} of 3`);
@@ -519,7 +521,7 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
       expect(contract.pages.map((page) => page.number)).toEqual(
         Array.from({ length: 1000 }, (_, i) => i + 1),
       );
-      expect(contract.pages[999]?.image.key).toBe(`${req.outputPrefix}page-1000.webp`);
+      expect(contract.pages[999]?.image.key).toBe(`${req.outputPrefix}page-1000.jpg`);
       expect(pageText(contract.pages[999] as never)).toContain('CONTRACT OF SALE OF REAL ESTATE');
       expect(checks).toBe(10);
       expect(kept).toEqual([]);
@@ -563,12 +565,12 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
         const name = String(i + 1).padStart(4, '0');
         expect(page).toMatchObject({
           number: i + 1,
-          image: { key: `${req.outputPrefix}page-${name}.webp`, width: 1240, height: 1754 },
+          image: { key: `${req.outputPrefix}page-${name}.jpg`, width: 1240, height: 1754 },
           thumbnail: { key: `${req.outputPrefix}thumb-${name}.webp`, width: 200, height: 283 },
         });
         expect(pageText(page)).toContain(`Page ${i + 1} of 7`);
       }
-      expect((await decode(`${req.outputPrefix}page-0007.webp`)).width).toBe(1240);
+      expect((await decode(`${req.outputPrefix}page-0007.jpg`)).width).toBe(1240);
     });
 
     it('keeps a page drawn without its oversized image, marked, and draws the others', async () => {

@@ -62,7 +62,7 @@ test('a stop while pages render, then a start: the run resumes and publishes onc
   const id = sent.body.id as string;
 
   // In the middle: some pages are stored, and processing is still running.
-  const midway = `renders/${id}/v1/page-0005.webp`;
+  const midway = `renders/${id}/v1/page-0005.jpg`;
   await eventually(() => stored(midway), Boolean, { what: `${midway} stored`, timeoutMs: 120_000 });
   const during = await waitForReview(stack.production, token, id, () => true);
   expect(during.processing.state).toBe('running');

@@ -1,7 +1,7 @@
-// test support -> a rendered contract drawn for the browser tests: A4 pages as WebP images with text
+// test support -> a rendered contract drawn for the browser tests: A4 pages as JPEG images (WebP thumbnails) with text
 // drawn at known places, and the text runs that say where, as processing would leave them. The text is
 // drawn in the font the pages ship (registered here from the package), so no system font is needed.
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { type Canvas, createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { fontFile, subsetsFor } from '../../frontend/pages/text-layer-font';
 import { bytesOnce } from '../../lambdas/core/blobs';
 import type { BlobStore } from '../../lambdas/core/ports';
@@ -74,7 +74,7 @@ const draw = (
   number: number,
   scale: number,
   total: number,
-): { webp: Buffer; runs: TextRun[] } => {
+): { canvas: Canvas; runs: TextRun[] } => {
   const width = Math.round(PAGE_PX.width * scale);
   const height = Math.round(PAGE_PX.height * scale);
   const canvas = createCanvas(width, height);
@@ -101,7 +101,7 @@ const draw = (
   context.font = `14px "${FIXTURE_FONT}"`;
   context.fillStyle = '#555555';
   context.fillText(`Page ${number} of ${total}`, PAGE_PX.width / 2 - 40, PAGE_PX.height - 50);
-  return { webp: canvas.toBuffer('image/webp', 85), runs };
+  return { canvas, runs };
 };
 
 /** Draws the three pages, stores their images and thumbnails in `blobs`, and answers the contract. */
@@ -112,15 +112,16 @@ export const storeDrawnContract = async (blobs: BlobStore, prefix: string): Prom
     const number = i + 1;
     const page = draw(lines, number, 1, PAGES.length);
     const thumb = draw(lines, number, THUMB_PX.width / PAGE_PX.width, PAGES.length);
-    const image = `${prefix}page-${number}.webp`;
+    // In the formats the renderer stores: JPEG pages, WebP thumbnails.
+    const image = `${prefix}page-${number}.jpg`;
     const thumbnail = `${prefix}thumb-${number}.webp`;
-    await blobs.put(image, bytesOnce(page.webp), 'image/webp');
-    await blobs.put(thumbnail, bytesOnce(thumb.webp), 'image/webp');
+    await blobs.put(image, bytesOnce(page.canvas.toBuffer('image/jpeg', 80)), 'image/jpeg');
+    await blobs.put(thumbnail, bytesOnce(thumb.canvas.toBuffer('image/webp', 80)), 'image/webp');
     pages.push({
       number,
       widthPoints: WIDTH_POINTS,
       heightPoints: HEIGHT_POINTS,
-      image: { key: image, contentType: 'image/webp', ...PAGE_PX },
+      image: { key: image, contentType: 'image/jpeg', ...PAGE_PX },
       thumbnail: { key: thumbnail, contentType: 'image/webp', ...THUMB_PX },
       text: page.runs,
     });

@@ -30,7 +30,8 @@ class MemoryBlobs implements BlobStore {
 }
 
 const SLUG = 'pub_Q2xR4vT9mZk3WbYp8sJdNa';
-const WEBP = Buffer.from('RIFF\0\0\0\0WEBPVP8 fake image bytes');
+const JPEG = Buffer.from('\xff\xd8\xff\xe0 fake page image bytes', 'latin1');
+const WEBP = Buffer.from('RIFF\0\0\0\0WEBPVP8 fake thumbnail bytes');
 const PDF = Buffer.alloc(2.5 * 1024 * 1024, 0x25); // more than two read chunks: served chunked
 
 const put = (blobs: BlobStore, key: string, bytes: Buffer, contentType: string) =>
@@ -49,7 +50,7 @@ describe('pagesListener', () => {
 
   beforeAll(async () => {
     blobs = new MemoryBlobs();
-    await put(blobs, 'renders/p1.webp', WEBP, 'image/webp');
+    await put(blobs, 'renders/p1.jpg', JPEG, 'image/jpeg');
     await put(blobs, 'renders/t1.webp', WEBP, 'image/webp');
     await put(blobs, 'uploads/v1.pdf', PDF, 'application/pdf');
     const output = renderViewer({
@@ -62,7 +63,7 @@ describe('pagesListener', () => {
             number: 1,
             widthPoints: 595,
             heightPoints: 842,
-            image: { key: 'renders/p1.webp', contentType: 'image/webp', width: 100, height: 141 },
+            image: { key: 'renders/p1.jpg', contentType: 'image/jpeg', width: 100, height: 141 },
             thumbnail: { key: 'renders/t1.webp', contentType: 'image/webp', width: 20, height: 28 },
             text: [{ text: 'Purchase price', x: 0.1, y: 0.1, width: 0.2, height: 0.02 }],
           },
@@ -132,11 +133,15 @@ describe('pagesListener', () => {
     expect(cssAnswer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(await cssAnswer.text()).toContain('.t1-1{');
 
-    const image = await fetch(`${base}/${SLUG}/v1/page-1.webp`);
-    expect(image.headers.get('content-type')).toBe('image/webp');
-    expect(image.headers.get('content-length')).toBe(String(WEBP.byteLength));
-    expect(Buffer.from(await image.arrayBuffer())).toEqual(WEBP);
+    const image = await fetch(`${base}/${SLUG}/v1/page-1.jpg`);
+    expect(image.headers.get('content-type')).toBe('image/jpeg');
+    expect(image.headers.get('content-length')).toBe(String(JPEG.byteLength));
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(JPEG);
     expectSecurityHeaders(image);
+
+    const thumbnail = await fetch(`${base}/${SLUG}/v1/thumb-1.webp`);
+    expect(thumbnail.headers.get('content-type')).toBe('image/webp');
+    expect(Buffer.from(await thumbnail.arrayBuffer())).toEqual(WEBP);
 
     const pdf = await fetch(`${base}/${SLUG}/v1/contract.pdf`);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
@@ -145,9 +150,9 @@ describe('pagesListener', () => {
   });
 
   test('HEAD answers the headers without a body', async () => {
-    const response = await fetch(`${base}/${SLUG}/v1/page-1.webp`, { method: 'HEAD' });
+    const response = await fetch(`${base}/${SLUG}/v1/page-1.jpg`, { method: 'HEAD' });
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-length')).toBe(String(WEBP.byteLength));
+    expect(response.headers.get('content-length')).toBe(String(JPEG.byteLength));
     expect(await response.text()).toBe('');
   });
 
@@ -158,7 +163,7 @@ describe('pagesListener', () => {
   });
 
   test('a withdrawn publication answers 410 with a plain page, for the page and its files', async () => {
-    for (const path of ['', 'v1/page-1.webp', 'v1/contract.pdf']) {
+    for (const path of ['', 'v1/page-1.jpg', 'v1/contract.pdf']) {
       const response = await fetch(`${base}/withdrawn-one/${path}`);
       expect(response.status).toBe(410);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -171,7 +176,7 @@ describe('pagesListener', () => {
     for (const path of [
       '/',
       '/unknown-slug/',
-      `/${SLUG}/v1/page-9.webp`,
+      `/${SLUG}/v1/page-9.jpg`,
       `/${SLUG}/withdrawn`,
       `/${SLUG}/../${SLUG}/`,
       `/${SLUG}/v1/%2e%2e/index.html`,

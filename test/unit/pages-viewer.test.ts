@@ -19,8 +19,8 @@ const page = (number: number, text: RenderedPage['text']): RenderedPage => ({
   widthPoints: 595,
   heightPoints: 842,
   image: {
-    key: `renders/crv_1/v2/page-000${number}.webp`,
-    contentType: 'image/webp',
+    key: `renders/crv_1/v2/page-000${number}.jpg`,
+    contentType: 'image/jpeg',
     width: 1240,
     height: 1754,
   },
@@ -104,7 +104,7 @@ describe('renderViewer', () => {
     expect(html).toContain('alt="Page 1 of 2"');
     expect(html).toContain('alt="Page 2 of 2"');
     expect(html).toContain('No text could be read from this page.');
-    expect(html).toMatch(/<img class="scan" src="v2\/page-2\.webp"[^>]*loading="lazy"/);
+    expect(html).toMatch(/<img class="scan" src="v2\/page-2\.jpg"[^>]*loading="lazy"/);
     expect(html).toContain('<a href="#page-2">');
   });
 
@@ -196,9 +196,9 @@ describe('renderViewer', () => {
     ]);
     expect(output.copies).toEqual([
       { path: 'v2/contract.pdf', contentType: 'application/pdf', fromKey: 'uploads/crv_1/v2.pdf' },
-      { path: 'v2/page-1.webp', contentType: 'image/webp', fromKey: 'renders/crv_1/v2/page-0001.webp' },
+      { path: 'v2/page-1.jpg', contentType: 'image/jpeg', fromKey: 'renders/crv_1/v2/page-0001.jpg' },
       { path: 'v2/thumb-1.webp', contentType: 'image/webp', fromKey: 'renders/crv_1/v2/thumb-0001.webp' },
-      { path: 'v2/page-2.webp', contentType: 'image/webp', fromKey: 'renders/crv_1/v2/page-0002.webp' },
+      { path: 'v2/page-2.jpg', contentType: 'image/jpeg', fromKey: 'renders/crv_1/v2/page-0002.jpg' },
       { path: 'v2/thumb-2.webp', contentType: 'image/webp', fromKey: 'renders/crv_1/v2/thumb-0002.webp' },
     ]);
     const html = file(output, INDEX_FILE).body;

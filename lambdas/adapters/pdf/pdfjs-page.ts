@@ -1,5 +1,6 @@
 // adapters -> one page of an open pdf.js document made into what the service stores: a viewing image and
-// a thumbnail, encoded (WebP, or PNG), and the page's text positioned as fractions of the page box.
+// a thumbnail, encoded (JPEG and WebP by default, PNG where those fail), and the page's text positioned as
+// fractions of the page box.
 import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import type {
   PageViewport,
@@ -20,9 +21,11 @@ export interface PaintOptions {
   maxSide: number;
   /** Thumbnail width in pixels; its height is at most four times this. */
   thumbnailWidth: number;
-  /** Image format; PNG is also the fallback when WebP encoding fails. */
-  format: 'webp' | 'png';
-  /** WebP quality, 0 to 100. */
+  /** The viewing image's format; PNG is also the fallback when a lossy encoding fails. */
+  format: ImageFormat;
+  /** The thumbnail's format. */
+  thumbnailFormat: ImageFormat;
+  /** JPEG and WebP quality, 0 to 100. */
   quality: number;
   /**
    * Longest a page may take to draw: past it the page is shown as a placeholder (`image_unavailable`)
@@ -31,10 +34,13 @@ export interface PaintOptions {
   pageTimeLimitMs: number;
 }
 
+/** How a page's image is encoded. */
+export type ImageFormat = 'jpeg' | 'webp' | 'png';
+
 /** An encoded image of a page. */
 export interface EncodedImage {
   bytes: Uint8Array;
-  format: 'webp' | 'png';
+  format: ImageFormat;
   width: number;
   height: number;
 }
@@ -165,7 +171,7 @@ export class PagePainter {
 
   constructor(private readonly options: PaintOptions) {
     // Opaque canvases (pdf.js asks the same of a page's): Skia then encodes without un-premultiplying
-    // alpha, about a quarter less WebP encoding, the same bytes. The first `getContext` fixes it.
+    // alpha (a quarter less WebP encoding, the same bytes). The first `getContext` fixes it.
     withCjkFallback(this.page.getContext('2d', { alpha: false }));
     this.thumbnail.getContext('2d', { alpha: false });
   }
@@ -237,8 +243,8 @@ export class PagePainter {
   async encode(drawn: Drawn): Promise<PaintedPage> {
     try {
       const [image, thumbnail] = await Promise.all([
-        this.encodeCanvas(this.page),
-        this.encodeCanvas(this.thumbnail),
+        this.encodeCanvas(this.page, this.options.format),
+        this.encodeCanvas(this.thumbnail, this.options.thumbnailFormat),
       ]);
       return { ...drawn, image, thumbnail };
     } catch (error) {
@@ -289,11 +295,11 @@ export class PagePainter {
     resize(this.thumbnail, 0, 0);
   }
 
-  private async encodeCanvas(canvas: Canvas): Promise<EncodedImage> {
+  private async encodeCanvas(canvas: Canvas, format: ImageFormat): Promise<EncodedImage> {
     const { width, height } = canvas;
-    if (this.options.format === 'webp')
+    if (format !== 'png')
       try {
-        return { bytes: await canvas.encode('webp', this.options.quality), format: 'webp', width, height };
+        return { bytes: await canvas.encode(format, this.options.quality), format, width, height };
       } catch {
         // PNG below.
       }

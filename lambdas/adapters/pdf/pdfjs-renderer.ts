@@ -1,5 +1,5 @@
-// adapters -> renders every page of a stored PDF with pdf.js and @napi-rs/canvas: a viewing image and a
-// thumbnail per page (WebP), stored in the blob store, and the page's text positioned as fractions of the
+// adapters -> renders every page of a stored PDF with pdf.js and @napi-rs/canvas: a viewing image (JPEG)
+// and a thumbnail (WebP) per page, stored in the blob store, and the page's text positioned as fractions of the
 // page box. Pages are read over blob range reads. By default they are painted by rendering threads, each
 // with its own pdf.js document, taking page numbers in order from one queue; this thread only serves
 // their range reads and stores the pages. (One thread draws one page at a time: a 300 dpi scan spends
@@ -17,7 +17,7 @@ import {
   type RenderRequest,
 } from '../../core/rendered-contract';
 import { BlobRanges, installedPdfjsAssets, type PdfjsAssets } from './pdfjs-document';
-import { type EncodedImage, PageFailed, type PaintedPage } from './pdfjs-page';
+import { type EncodedImage, type ImageFormat, PageFailed, type PaintedPage } from './pdfjs-page';
 import { InlinePages, type PageSource, type PagesInit } from './pdfjs-pages';
 import { renderThreadsAvailable, ThreadPages } from './pdfjs-render-thread';
 
@@ -32,7 +32,7 @@ export interface PdfjsRendererOptions {
    * an A3 page at 150 dpi, 18 MB of canvas.
    */
   maxPixels?: number;
-  /** Longest side of a viewing image in pixels (WebP allows 16383). Default 8192. */
+  /** Longest side of a viewing image in pixels (WebP allows 16383, JPEG 65535). Default 8192. */
   maxSide?: number;
   /** Thumbnail width in pixels; its height is at most four times this. Default 200. */
   thumbnailWidth?: number;
@@ -52,9 +52,15 @@ export interface PdfjsRendererOptions {
    * 40 M: decoding holds 4 bytes a pixel, so no image can take more than about 160 MB.
    */
   maxImagePixels?: number;
-  /** Image format; PNG is also the fallback when WebP encoding fails. Default `webp`. */
-  format?: 'webp' | 'png';
-  /** WebP quality, 0 to 100. Default 80. */
+  /**
+   * The viewing image's format; PNG is also the fallback when a lossy encoding fails. Default `jpeg`:
+   * Skia encodes an A4 page at 150 dpi as JPEG in a sixth of the CPU its WebP takes, for some 1.7 times
+   * the bytes (README, "Where a publication's time goes").
+   */
+  format?: ImageFormat;
+  /** The thumbnail's format. Default `webp`: a thumbnail is small to encode, and all are shown at once. */
+  thumbnailFormat?: ImageFormat;
+  /** JPEG and WebP quality, 0 to 100. Default 80. */
   quality?: number;
   /**
    * Rendering threads; 0 renders in this thread. Default: one per CPU, at most 4, where the threads'
@@ -64,8 +70,7 @@ export interface PdfjsRendererOptions {
   threads?: number;
   /**
    * Pages in progress per thread, each holding its own canvases: pdf.js draws one while the others are
-   * encoded (on libuv's threads) and stored. Default: 2, or 1 on a single CPU. Encoding (about 0.1 s an
-   * A4 page in WebP) costs more than drawing a text page.
+   * encoded (on libuv's threads) and stored. Default: 2, or 1 on a single CPU.
    */
   encoders?: number;
   /** Called after each page is stored: `done` of `total` pages. Its errors are ignored. */
@@ -78,6 +83,13 @@ export interface PdfjsRendererOptions {
  */
 export const defaultThreads = (): number =>
   renderThreadsAvailable() ? Math.min(availableParallelism(), 4) : 0;
+
+/** The extension and type an image of each format is stored with. */
+const STORED_AS: Record<ImageFormat, { extension: string; contentType: PageImage['contentType'] }> = {
+  jpeg: { extension: 'jpg', contentType: 'image/jpeg' },
+  webp: { extension: 'webp', contentType: 'image/webp' },
+  png: { extension: 'png', contentType: 'image/png' },
+};
 
 /** setTimeout's longest delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -110,7 +122,8 @@ export class PdfjsRenderer implements ContractRenderer {
       pageTimeLimitMs = 30_000,
       maxCanvasPixels = 40 * 1000 * 1000,
       maxImagePixels = 40 * 1000 * 1000,
-      format = 'webp',
+      format = 'jpeg',
+      thumbnailFormat = 'webp',
       quality = 80,
       threads = defaultThreads(),
       encoders = availableParallelism() > 1 ? 2 : 1,
@@ -134,6 +147,7 @@ export class PdfjsRenderer implements ContractRenderer {
       maxCanvasPixels,
       maxImagePixels,
       format,
+      thumbnailFormat,
       quality,
     };
     this.threads = threads;
@@ -257,10 +271,11 @@ export class PdfjsRenderer implements ContractRenderer {
     }
   }
 
-  private async storeImage(key: string, { bytes, format, width, height }: EncodedImage): Promise<PageImage> {
-    const contentType = format === 'webp' ? 'image/webp' : 'image/png';
-    await this.blobs.put(`${key}.${format}`, bytesOnce(bytes), contentType);
-    return { key: `${key}.${format}`, contentType, width, height };
+  private async storeImage(name: string, { bytes, format, width, height }: EncodedImage): Promise<PageImage> {
+    const { extension, contentType } = STORED_AS[format];
+    const key = `${name}.${extension}`;
+    await this.blobs.put(key, bytesOnce(bytes), contentType);
+    return { key, contentType, width, height };
   }
 
   /** Any error of a render as the `RenderFailed` the caller records. */

@@ -44,7 +44,7 @@ export interface LocalStepFunctionsOptions {
   delayScale: number;
   /** Milliseconds between looks for recorded runs not running here. */
   pollIntervalMs?: number;
-  /** Milliseconds between looks for the end of a wait (a task token's outcome). */
+  /** Milliseconds between looks for the end of a wait (a task token's outcome) settled by another process. */
   waitPollMs?: number;
   /** After an execution fails outright (its definition caught nothing), the pause before it is tried again. */
   restartPauseMs?: number;
@@ -254,11 +254,24 @@ export class LocalStepFunctions {
   private async waitFor(environment: Environment, token: string, signal: AbortSignal): Promise<object> {
     const waits = this.options.waits[environment];
     for (;;) {
-      const outcome = await waits.take(token);
-      if (outcome?.succeeded) return outcome.output;
-      // The definition retries or catches it by name, as Step Functions does with SendTaskFailure's error.
-      if (outcome) throw new WorkflowError(outcome.error, outcome.cause);
-      await sleep(this.options.waitPollMs ?? 500, undefined, { signal });
+      const looked = new AbortController();
+      try {
+        const settled = waits.settledHere(token, looked.signal);
+        const outcome = await waits.take(token);
+        if (outcome?.succeeded) return outcome.output;
+        // The definition retries or catches it by name, as Step Functions does with SendTaskFailure's error.
+        if (outcome) throw new WorkflowError(outcome.error, outcome.cause);
+        // Woken by a settle in this process at once; one by another process is seen at the next look.
+        await Promise.race([
+          settled,
+          sleep(this.options.waitPollMs ?? 500, undefined, {
+            signal: AbortSignal.any([signal, looked.signal]),
+          }),
+        ]);
+        signal.throwIfAborted();
+      } finally {
+        looked.abort();
+      }
     }
   }
 

@@ -1,7 +1,10 @@
 // adapter -> the task tokens of the local stack's workflow runner: how a wait ended, kept in the
 // environment's table until the runner's waiting state takes it. Deployed, Step Functions keeps that
 // itself (SendTaskSuccess, SendTaskFailure); locally a wait is ended by another process (the operator
-// tool) or by a queue's consumer, so the outcome goes through the table they share.
+// tool) or by a queue's consumer, so the outcome goes through the table they share. A settle made in the
+// runner's own process (the render queue's consumer) also wakes its waiter at once, so that no pipeline
+// step waits for the runner's next look at the table.
+import { EventEmitter } from 'node:events';
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Workflows } from '../../core/ports';
 import { keys } from '../dynamodb/keys';
@@ -11,6 +14,9 @@ import { isConditionFailed } from '../dynamodb/transactions';
 export type WaitOutcome =
   | { succeeded: true; output: object }
   | { succeeded: false; error: string; cause: string };
+
+/** Settles made in this process, by table and token: a waiter here hears of one at once. */
+const settledHere = new EventEmitter().setMaxListeners(0);
 
 export class LocalWaits {
   constructor(
@@ -31,6 +37,29 @@ export class LocalWaits {
     } catch (error) {
       if (!isConditionFailed(error)) throw error;
     }
+    settledHere.emit(this.eventOf(token));
+  }
+
+  /**
+   * Resolves when `token` is next settled in this process (through any `LocalWaits` of this table); never
+   * once `until` has aborted. Asked before a `take`, so that a settle in between is not missed.
+   */
+  settledHere(token: string, until: AbortSignal): Promise<void> {
+    const { promise, resolve } = Promise.withResolvers<void>();
+    const event = this.eventOf(token);
+    const forget = () => settledHere.off(event, wake);
+    const wake = () => {
+      until.removeEventListener('abort', forget);
+      forget();
+      resolve();
+    };
+    settledHere.on(event, wake);
+    until.addEventListener('abort', forget, { once: true });
+    return promise;
+  }
+
+  private eventOf(token: string): string {
+    return `${this.tableName}\n${token}`;
   }
 
   /**
