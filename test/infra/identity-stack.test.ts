@@ -10,14 +10,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { buildPortalAssets } from '../../frontend/portal/build';
 import { TTL_ATTRIBUTE } from '../../lambdas/adapters/dynamodb/table-schema';
 import { ENVIRONMENTS } from '../../lambdas/core/model';
 import { UPSTREAM_CALLBACK_PATH } from '../../lambdas/core/settings';
 import { environmentParameter, IDENTITY_PARAMETERS } from '../../lib/identity-context';
 import type { IdentityStack } from '../../lib/identity-stack';
 import { PORTAL_BACKEND_PATHS } from '../../lib/portal-site';
-import { addIdentityStack, addServiceStages, type IdentityStacks } from '../../lib/service-app';
+import {
+  addIdentityStack,
+  addServiceStages,
+  buildIdentityAssets,
+  type IdentityStacks,
+} from '../../lib/service-app';
 import { openExecuteApis } from '../../lib/template-checks';
 import {
   actionsOf,
@@ -45,7 +49,7 @@ beforeAll(async () => {
     },
   });
   const stages = addServiceStages(app, onboardingAssets);
-  added = addIdentityStack(app, await buildPortalAssets(), stages);
+  added = addIdentityStack(app, await buildIdentityAssets(), stages);
   identity = added.identity;
   // Synthesis runs cdk-nag (lib/checks.ts): an unacknowledged finding anywhere throws here.
   app.synth();
