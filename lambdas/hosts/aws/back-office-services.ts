@@ -32,7 +32,8 @@ const environmentSettings = (prefix: string) => ({
   [`${prefix}_REVIEW_STATE_MACHINE_ARN`]: setting,
 });
 
-const BackOfficeConfig = z.object({
+/** The backend's settings (lib/back-office.ts sets each; Lambda sets `AWS_REGION`). */
+export const BackOfficeConfig = z.object({
   /** The back office's own https address: the only origin a change may come from. */
   BACK_OFFICE_URL: z.url(),
   IDENTITY_TABLE_NAME: setting,
