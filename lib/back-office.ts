@@ -28,7 +28,6 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { AppAssets } from '../frontend/app-kit/served-files';
 import type { Environment } from '../lambdas/core/model';
-import { backOfficeRedirectUri } from '../lambdas/identity-provider/back-office-client';
 import { serveApp } from './app-site';
 import { type BackOfficeEnvironment, grantBackOfficeUseCases } from './back-office-grants';
 import { acknowledge } from './checks';
@@ -136,7 +135,8 @@ export class BackOfficeSite extends Construct {
       oAuth: {
         flows: { authorizationCodeGrant: true },
         scopes: [OAuthScope.OPENID, OAuthScope.EMAIL],
-        callbackUrls: [backOfficeRedirectUri(this.address)],
+        // Where mountSignIn finishes a sign-in (lambdas/portal/sign-in-routes.ts).
+        callbackUrls: [`${this.address}/auth/callback`],
         logoutUrls: [`${this.address}/`],
       },
       // Used once, at the callback, to learn who signed in: the session is the back office's own.
