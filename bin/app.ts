@@ -5,9 +5,8 @@
 // wait at the top level).
 import { App } from 'aws-cdk-lib';
 import { buildOnboardingAssets } from '../frontend/onboarding/build';
-import { buildPortalAssets } from '../frontend/portal/build';
-import { addIdentityStack, addServiceStages } from '../lib/service-app';
+import { addIdentityStack, addServiceStages, buildIdentityAssets } from '../lib/service-app';
 
 const app = new App();
 const stages = addServiceStages(app, await buildOnboardingAssets());
-addIdentityStack(app, await buildPortalAssets(), stages);
+addIdentityStack(app, await buildIdentityAssets(), stages);

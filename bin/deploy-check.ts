@@ -12,10 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { buildOnboardingAssets } from '../frontend/onboarding/build';
-import { buildPortalAssets } from '../frontend/portal/build';
 import { deployRefusal } from '../lib/deploy-preflight';
 import { fromRoot } from '../lib/paths';
-import { addIdentityStack, addServiceStages } from '../lib/service-app';
+import { addIdentityStack, addServiceStages, buildIdentityAssets } from '../lib/service-app';
 import {
   functionsWithoutRetention,
   importCount,
@@ -55,7 +54,7 @@ const main = async (): Promise<number> => {
   try {
     const app = new App({ outdir, context: REHEARSAL_CONTEXT });
     const stages = addServiceStages(app, await buildOnboardingAssets());
-    addIdentityStack(app, await buildPortalAssets(), stages);
+    addIdentityStack(app, await buildIdentityAssets(), stages);
     let assembly: ReturnType<App['synth']>;
     try {
       assembly = app.synth();

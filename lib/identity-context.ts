@@ -39,9 +39,16 @@ export interface EnvironmentResources {
   readonly deliveryStateMachineArn: string;
 }
 
-/** What a stage publishes: its environment's resources, and its HTTP API (where the MCP server is routed). */
+/**
+ * What a stage publishes: its environment's resources, its HTTP API (where the MCP server is routed), the
+ * state machines a lawyer's publish in the back office resumes or starts, and the topic its alarms notify
+ * (the identity stack's alarms notify production's).
+ */
 export interface PublishedEnvironment extends EnvironmentResources {
   readonly httpApiId: string;
+  readonly contractStateMachineArn: string;
+  readonly reviewStateMachineArn: string;
+  readonly alarmTopicArn: string;
 }
 
 const PUBLISHED_FIELDS = [
@@ -54,6 +61,9 @@ const PUBLISHED_FIELDS = [
   'deliveryQueueUrl',
   'deliveryStateMachineArn',
   'httpApiId',
+  'contractStateMachineArn',
+  'reviewStateMachineArn',
+  'alarmTopicArn',
 ] as const satisfies readonly (keyof PublishedEnvironment)[];
 
 /**

@@ -2,9 +2,10 @@
 // identity table (people, organisations, integrations, the identity provider's state and the portal's
 // sessions; retained), the identity provider (lambdas/identity-provider in one Lambda behind an HTTP API
 // and its own CloudFront address, which is its issuer), its keys and the portal's client secret in Secrets
-// Manager, the developer portal (lib/portal-site.ts), and the SSM parameters through which the stages'
-// MCP servers find the issuer and the table. Only the identity provider, the portal's backend and the MCP
-// servers are granted the identity table.
+// Manager, the developer portal (lib/portal-site.ts), the back office and its staff user pool
+// (lib/back-office.ts), the alarms of all of it (lib/identity-alarms.ts), and the SSM parameters through
+// which the stages' MCP servers find the issuer and the table. Only the identity provider, the portal's and
+// the back office's backends and the MCP servers are granted the identity table.
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -30,10 +31,10 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import type { AppAssets } from '../frontend/app-kit/served-files';
 import { ENVIRONMENTS } from '../lambdas/core/model';
 import { MIN_PASSWORD_CHARACTERS } from '../lambdas/core/people/credentials';
 import { UPSTREAM_CALLBACK_PATH } from '../lambdas/core/settings';
+import { BackOfficeSite } from './back-office';
 import { acknowledge, cdkSingleton } from './checks';
 import {
   completeDistribution,
@@ -42,12 +43,14 @@ import {
   STRICT_TRANSPORT_SECURITY,
 } from './distribution-defaults';
 import type { EdgeStack } from './edge-stack';
-import type { BaseUrls } from './environments';
+import type { BaseUrls, Environment } from './environments';
 import { httpApiOrigin } from './http-api-origin';
 import { protectHttpApi } from './http-api-protection';
-import { environmentFromParameters, IDENTITY_PARAMETERS } from './identity-context';
+import { IdentityAlarms } from './identity-alarms';
+import { environmentFromParameters, IDENTITY_PARAMETERS, publishedValue } from './identity-context';
 import { OriginProtection } from './origin-protection';
 import { PortalSite } from './portal-site';
+import type { IdentityAssets } from './service-app';
 import { ServiceFunction } from './service-function';
 import { serviceTable } from './service-table';
 import { useSecret, useTable } from './wiring';
@@ -60,7 +63,7 @@ const GENERATED_KEY = { excludePunctuation: true, passwordLength: 43 } as const;
 
 export interface IdentityStackProps extends StackProps {
   readonly baseUrls: BaseUrls;
-  readonly portalAssets: AppAssets;
+  readonly assets: IdentityAssets;
   /** The identity edge stack: its web ACL (us-east-1), read through SSM or across regions. */
   readonly edge: EdgeStack;
 }
@@ -77,6 +80,9 @@ export class IdentityStack extends Stack {
   /** The provider's cookie key and signing JWKS (lambdas/hosts/aws/provider-keys.ts): the provider's alone. */
   readonly providerKeys: Secret;
   readonly portal: PortalSite;
+  /** The operator's staff's application and their user pool (decisions.md §11). */
+  readonly backOffice: BackOfficeSite;
+  readonly alarms: IdentityAlarms;
   /** Where people sign in (and up): the provider's upstream (lambdas/identity-provider/upstream.ts). */
   readonly userPool: UserPool;
   readonly userPoolClient: UserPoolClient;
@@ -249,12 +255,35 @@ export class IdentityStack extends Stack {
         sandbox: environmentFromParameters(this, 'sandbox'),
         production: environmentFromParameters(this, 'production'),
       },
-      assets: props.portalAssets,
+      assets: props.assets.portal,
       webAclArn,
       logBucket,
       originProtection: this.originProtection,
     });
     this.provider.addEnvironment('PORTAL_URL', this.portal.address);
+
+    const backOfficeEnvironment = (environment: Environment) => {
+      const published = environmentFromParameters(this, environment);
+      return {
+        tableName: published.tableName,
+        tableKeyArn: published.tableKeyArn,
+        bucketName: published.bucketName,
+        answersKeySecretArn: publishedValue(this, environment, 'answersKeySecretArn'),
+        contractStateMachineArn: published.contractStateMachineArn,
+        reviewStateMachineArn: published.reviewStateMachineArn,
+      };
+    };
+    this.backOffice = new BackOfficeSite(this, 'BackOffice', {
+      identityTable: this.table,
+      environments: {
+        sandbox: backOfficeEnvironment('sandbox'),
+        production: backOfficeEnvironment('production'),
+      },
+      assets: props.assets.backOffice,
+      webAclArn,
+      logBucket,
+      originProtection: this.originProtection,
+    });
 
     // Read by the stages at deployment (lib/identity-context.ts): they cannot reference this stack.
     new StringParameter(this, 'IssuerParameter', {
@@ -278,9 +307,20 @@ export class IdentityStack extends Stack {
       value: this.issuer,
     });
     new CfnOutput(this, 'PortalUrl', { description: 'The developer portal', value: this.portal.address });
+    new CfnOutput(this, 'BackOfficeUrl', {
+      description: 'The back office (the operator’s staff)',
+      value: this.backOffice.address,
+    });
+    new CfnOutput(this, 'StaffUserPoolId', {
+      description: 'The staff user pool: where an admin creates each member of staff (README, Deploying)',
+      value: this.backOffice.staffPool.userPoolId,
+    });
     new CfnOutput(this, 'IdentityTableName', {
       description: 'The identity table',
       value: this.table.tableName,
     });
+
+    // Last: it alarms on every function and API the stack has.
+    this.alarms = new IdentityAlarms(this, 'Alarms');
   }
 }

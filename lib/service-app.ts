@@ -2,7 +2,9 @@
 // the same way by `bin/app.ts` and the tests.
 import type { App } from 'aws-cdk-lib';
 import type { AppAssets } from '../frontend/app-kit/served-files';
+import { buildBackOfficeAssets } from '../frontend/back-office/build';
 import type { OnboardingAssets } from '../frontend/onboarding/build';
+import { buildPortalAssets } from '../frontend/portal/build';
 import { addChecks } from './checks';
 import { CLOUDFRONT_REGION, EdgeStack } from './edge-stack';
 import {
@@ -40,6 +42,18 @@ export function addServiceStages(
   return { sandbox: stage('sandbox'), production: stage('production') };
 }
 
+/** The built files of the applications the identity stack serves. */
+export interface IdentityAssets {
+  readonly portal: AppAssets;
+  readonly backOffice: AppAssets;
+}
+
+/** Both applications built (esbuild builds asynchronously, so before the app rather than by a construct). */
+export const buildIdentityAssets = async (): Promise<IdentityAssets> => ({
+  portal: await buildPortalAssets(),
+  backOffice: await buildBackOfficeAssets(),
+});
+
 /** The identity stack and its edge stack, and each stage's shared stack: deployed after the stages. */
 export interface IdentityStacks {
   readonly edge: EdgeStack;
@@ -53,11 +67,12 @@ export interface IdentityStacks {
  * server, the operators' identity reads). The identity stack reads both stages' SSM parameters and the
  * shared stacks read its own, all at deployment: `npm run deploy` deploys the stages, then the identity
  * stack, then the shared stacks (bin/deploy.ts). `service:identity` in context may pin its account and
- * region, which must be the stages'. `portal`: the portal's files (`await buildPortalAssets()`).
+ * region, which must be the stages'. `assets`: the portal's and the back office's files
+ * (`await buildIdentityAssets()`).
  */
 export function addIdentityStack(
   app: App,
-  portal: AppAssets,
+  assets: IdentityAssets,
   stages: Readonly<Record<Environment, ServiceStage>>,
 ): IdentityStacks {
   const env = identityContextOf(app);
@@ -66,16 +81,16 @@ export function addIdentityStack(
   const edge = new EdgeStack(app, 'IdentityEdge', {
     stackName: 'contract-service-identity-edge',
     description:
-      'contract-service identity: the web ACL (AWS WAF) of the identity provider’s and portal’s distributions',
+      'contract-service identity: the web ACL (AWS WAF) of the identity provider’s, portal’s and back office’s distributions',
     environment: 'identity',
     ...(pinned && { env: { account: env.account, region: CLOUDFRONT_REGION } }),
   });
   const identity = new IdentityStack(app, 'Identity', {
     stackName: 'contract-service-identity',
     description:
-      'contract-service identity: identity table (retained), identity provider, developer portal, shared by both environments',
+      'contract-service identity: identity table (retained), identity provider, developer portal, back office and staff user pool, shared by both environments',
     baseUrls,
-    portalAssets: portal,
+    assets,
     edge,
     crossRegionReferences: pinned && env.region !== CLOUDFRONT_REGION,
     ...(pinned && { env }),

@@ -247,8 +247,8 @@ export class StatelessStack extends Stack {
       description: 'Webhook delivery queue',
       value: this.delivery.deliveryQueue.queueArn,
     });
-    // What the identity stack's portal and the shared stacks' MCP servers read (lib/identity-context.ts),
-    // beside what the stateful stack publishes.
+    // What the identity stack's portal and back office and the shared stacks' MCP servers read
+    // (lib/identity-context.ts), beside what the stateful stack publishes.
     new EnvironmentParameters(this, 'Published', resources.environment, {
       pagesBaseUrl: this.pages.baseUrl,
       frameUrl: this.onboarding.origin,
@@ -256,6 +256,9 @@ export class StatelessStack extends Stack {
       deliveryQueueUrl: this.delivery.deliveryQueue.queueUrl,
       deliveryStateMachineArn: this.delivery.stateMachine.stateMachineArn,
       httpApiId: this.api.httpApi.apiId,
+      contractStateMachineArn: this.stateMachines.contract.stateMachineArn,
+      reviewStateMachineArn: this.stateMachines.review.stateMachineArn,
+      alarmTopicArn: this.operations.topic.topicArn,
     });
   }
 

@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { REHEARSAL_CONTEXT } from '../../bin/deploy-check/rehearsal';
-import { buildPortalAssets } from '../../frontend/portal/build';
-import { addIdentityStack, addServiceStages } from '../../lib/service-app';
+import { addIdentityStack, addServiceStages, buildIdentityAssets } from '../../lib/service-app';
 import {
   importCount,
   MAX_RESOURCES,
@@ -35,7 +34,7 @@ const synthesise = async (context: Record<string, unknown>): Promise<Synthesised
   const outdir = mkdtempSync(join(tmpdir(), 'headroom-test-'));
   outdirs.push(outdir);
   const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [] } });
-  addIdentityStack(app, await buildPortalAssets(), addServiceStages(app, onboardingAssets));
+  addIdentityStack(app, await buildIdentityAssets(), addServiceStages(app, onboardingAssets));
   app.synth();
   return synthesisedTemplates(app);
 };

@@ -1,23 +1,27 @@
 // infra -> the whole app with the shared identity stack (lib/identity-stack.ts), as `cdk synth` builds it:
 // cdk-nag clean, each environment's resources read from its stage's SSM parameters, the identity table
-// retained and granted only to the identity provider, the portal's backend and the two MCP servers (in the
-// stages' shared stacks), the portal's
-// bucket private behind origin access control, the portal's client secret read by its backend and the
-// provider alone, HSTS on the new distributions, the SSM parameters the stages read, and the Cognito user
-// pool people sign in at (the provider's upstream).
+// retained and granted only to the identity provider, the portal's and the back office's backends and the
+// two MCP servers (in the stages' shared stacks), the portal's bucket private behind origin access control,
+// the portal's client secret read by its backend and the provider alone, HSTS on the new distributions, the
+// SSM parameters the stages read, and the Cognito user pool people sign in at (the provider's upstream).
+// The back office's own part is test/infra/back-office.test.ts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { buildPortalAssets } from '../../frontend/portal/build';
 import { TTL_ATTRIBUTE } from '../../lambdas/adapters/dynamodb/table-schema';
 import { ENVIRONMENTS } from '../../lambdas/core/model';
 import { UPSTREAM_CALLBACK_PATH } from '../../lambdas/core/settings';
 import { environmentParameter, IDENTITY_PARAMETERS } from '../../lib/identity-context';
 import type { IdentityStack } from '../../lib/identity-stack';
 import { PORTAL_BACKEND_PATHS } from '../../lib/portal-site';
-import { addIdentityStack, addServiceStages, type IdentityStacks } from '../../lib/service-app';
+import {
+  addIdentityStack,
+  addServiceStages,
+  buildIdentityAssets,
+  type IdentityStacks,
+} from '../../lib/service-app';
 import { openExecuteApis } from '../../lib/template-checks';
 import {
   actionsOf,
@@ -45,7 +49,7 @@ beforeAll(async () => {
     },
   });
   const stages = addServiceStages(app, onboardingAssets);
-  added = addIdentityStack(app, await buildPortalAssets(), stages);
+  added = addIdentityStack(app, await buildIdentityAssets(), stages);
   identity = added.identity;
   // Synthesis runs cdk-nag (lib/checks.ts): an unacknowledged finding anywhere throws here.
   app.synth();
@@ -89,9 +93,13 @@ it('keeps the identity table: retained, deletion-protected, point-in-time recove
   });
 });
 
-it('grants the identity table to the identity provider and the portal’s backend only, in its stack', () => {
+it('grants the identity table to the identity provider and the portal’s and back office’s backends only, in its stack', () => {
   const tableId = logicalIdOf(identity, identity.table);
-  const expected = [roleOf(identity, identity.provider), roleOf(identity, identity.portal.backend)].sort();
+  const expected = [
+    roleOf(identity, identity.provider),
+    roleOf(identity, identity.portal.backend),
+    roleOf(identity, identity.backOffice.backend),
+  ].sort();
   expect(rolesGranted(template, tableId)).toEqual(expected);
   expect(rolesGranted(template, tableId, 'dynamodb:Scan')).toEqual([]);
 });
@@ -166,9 +174,9 @@ it('keeps the portal’s files in a private bucket that only its distribution re
   );
 });
 
-it('sends HSTS on every behaviour of the identity provider’s and the portal’s distributions, behind the web ACL', () => {
+it('sends HSTS on every behaviour of the identity provider’s, the portal’s and the back office’s distributions, behind the web ACL', () => {
   const distributions = Object.values(template.findResources('AWS::CloudFront::Distribution'));
-  expect(distributions).toHaveLength(2);
+  expect(distributions).toHaveLength(3);
   const policies = template.findResources('AWS::CloudFront::ResponseHeadersPolicy');
   for (const distribution of distributions) {
     const config = distribution.Properties.DistributionConfig;
@@ -184,11 +192,13 @@ it('sends HSTS on every behaviour of the identity provider’s and the portal’
 
 it('gives the portal’s backend each environment’s table, delivery queue and waits, and the provider its settings', () => {
   const backendRole = roleOf(identity, identity.portal.backend);
+  // The back office's backend has the tables too (test/infra/back-office.test.ts lists its grants).
+  const tableUsers = [backendRole, roleOf(identity, identity.backOffice.backend)].sort();
   for (const environment of ENVIRONMENTS) {
     const own = (field: Parameters<typeof environmentParameter>[1]) =>
       ssmRef(template, environmentParameter(environment, field));
-    expect(rolesGranted(template, own('tableName'), 'dynamodb:PutItem')).toEqual([backendRole]);
-    expect(rolesGranted(template, own('tableKeyArn'), 'kms:Decrypt')).toEqual([backendRole]);
+    expect(rolesGranted(template, own('tableName'), 'dynamodb:PutItem')).toEqual(tableUsers);
+    expect(rolesGranted(template, own('tableKeyArn'), 'kms:Decrypt')).toEqual(tableUsers);
     expect(rolesGranted(template, own('deliveryQueueArn'), 'sqs:SendMessage')).toEqual([backendRole]);
     expect(rolesGranted(template, own('deliveryStateMachineArn'), 'states:StartExecution')).toEqual([
       backendRole,
@@ -267,8 +277,10 @@ it('signs people in at a Cognito user pool upstream, whose client secret only th
   expect(rolesGranted(template, secret[0])).toEqual([roleOf(identity, identity.provider)]);
 });
 
-it('lets only CloudFront call the provider’s and the portal backend’s APIs: every route behind the origin authorizer, each distribution sending the secret', () => {
-  const apis = [identity.providerApi, identity.portal.httpApi].map((api) => logicalIdOf(identity, api));
+it('lets only CloudFront call the provider’s, the portal backend’s and the back office backend’s APIs: every route behind the origin authorizer, each distribution sending the secret', () => {
+  const apis = [identity.providerApi, identity.portal.httpApi, identity.backOffice.httpApi].map((api) =>
+    logicalIdOf(identity, api),
+  );
   const all = resources(template);
   const authorizers = Object.entries(all).filter(
     ([, resource]) => resource.Type === 'AWS::ApiGatewayV2::Authorizer',
@@ -299,7 +311,11 @@ it('lets only CloudFront call the provider’s and the portal backend’s APIs: 
   expect(authorizerFunction?.Properties?.Environment).toMatchObject({
     Variables: { ORIGIN_VERIFY_SECRET_ARN: { Ref: secretId }, ORIGIN_VERIFY_HEADER: 'x-origin-verify' },
   });
-  for (const distribution of [identity.providerDistribution, identity.portal.distribution]) {
+  for (const distribution of [
+    identity.providerDistribution,
+    identity.portal.distribution,
+    identity.backOffice.distribution,
+  ]) {
     const config = all[logicalIdOf(identity, distribution)]?.Properties?.DistributionConfig as {
       Origins: Array<{
         DomainName: unknown;

@@ -6,11 +6,10 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { OPERATOR_OUTPUTS } from '../../bin/ops/deployed-stage';
-import { buildPortalAssets } from '../../frontend/portal/build';
 import type { Environment } from '../../lib/environments';
 import { IDENTITY_PARAMETERS } from '../../lib/identity-context';
 import { OPERATOR_TABLE_ACTIONS } from '../../lib/operator-policy';
-import { addIdentityStack, addServiceStages } from '../../lib/service-app';
+import { addIdentityStack, addServiceStages, buildIdentityAssets } from '../../lib/service-app';
 import type { ServiceStage } from '../../lib/service-stage';
 import type { SharedStack } from '../../lib/shared-stack';
 import {
@@ -33,7 +32,7 @@ beforeAll(async () => {
   outdirs.push(outdir);
   const app = new App({ outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
   plain = addServiceStages(app, onboardingAssets);
-  shared = addIdentityStack(app, await buildPortalAssets(), plain).shared;
+  shared = addIdentityStack(app, await buildIdentityAssets(), plain).shared;
   app.synth();
 }, 600_000);
 
