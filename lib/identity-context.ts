@@ -42,6 +42,8 @@ export interface EnvironmentResources {
 /** What a stage publishes: its environment's resources, and its HTTP API (where the MCP server is routed). */
 export interface PublishedEnvironment extends EnvironmentResources {
   readonly httpApiId: string;
+  /** Its origin authorizer, published only where the stage has no hosted zone (lib/origin-protection.ts). */
+  readonly originAuthorizerId: string;
 }
 
 const PUBLISHED_FIELDS = [
@@ -54,6 +56,7 @@ const PUBLISHED_FIELDS = [
   'deliveryQueueUrl',
   'deliveryStateMachineArn',
   'httpApiId',
+  'originAuthorizerId',
 ] as const satisfies readonly (keyof PublishedEnvironment)[];
 
 /**

@@ -255,6 +255,7 @@ export class IdentityStack extends Stack {
       originProtection: this.originProtection,
     });
     this.provider.addEnvironment('PORTAL_URL', this.portal.address);
+    this.originProtection.rotate([this.providerDistribution, this.portal.distribution]);
 
     // Read by the stages at deployment (lib/identity-context.ts): they cannot reference this stack.
     new StringParameter(this, 'IssuerParameter', {

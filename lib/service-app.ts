@@ -88,6 +88,7 @@ export function addIdentityStack(
       description: `contract-service ${environment}: MCP server and the operators' identity reads (after the identity stack)`,
       environment,
       baseUrls,
+      originProtected: stage.stateless.originProtection !== undefined,
     });
     // Within the stage, `cdk deploy 'Sandbox/*'` deploys it last; the identity stack's order is bin/deploy.ts's.
     stack.addStackDependency(stage.stateless);

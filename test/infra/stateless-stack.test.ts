@@ -23,11 +23,11 @@ import type { Environment } from '../../lib/environments';
 import { KVS_IMPORT } from '../../lib/hosted-pages';
 import { ACCEPT_ONBOARDING, GIVE_UP_ACCEPTANCE } from '../../lib/onboarding-acceptance';
 import { FRAME_SUBMIT_HANDLER, LOADER_PATH } from '../../lib/onboarding-frame';
+import { ORIGIN_VERIFY_HEADER } from '../../lib/origin-secret-rotation';
 import { fromRoot } from '../../lib/paths';
 import { REDRIVE_MINUTES } from '../../lib/run-redrive';
 import type { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStage } from '../../lib/service-stage';
-import { ORIGIN_VERIFY_HEADER } from '../../lib/upload-ingest';
 import {
   DELIVER,
   DELIVERY_RECEIVES,
