@@ -1,6 +1,6 @@
 // infra -> the whole deployment: one stage per environment, and the shared identity stack beside them, built
 // the same way by `bin/app.ts` and the tests.
-import type { App } from 'aws-cdk-lib';
+import { type App, Aspects } from 'aws-cdk-lib';
 import type { AppAssets } from '../frontend/app-kit/served-files';
 import type { OnboardingAssets } from '../frontend/onboarding/build';
 import { addChecks } from './checks';
@@ -12,6 +12,7 @@ import {
   stageId,
   stageSettingsFromContext,
 } from './environments';
+import { HelperFunctionLogs } from './helper-function-logs';
 import { identityContextOf } from './identity-context';
 import { IdentityStack } from './identity-stack';
 import { ServiceStage } from './service-stage';
@@ -20,7 +21,8 @@ import { SharedStack } from './shared-stack';
 /**
  * Adds a `ServiceStage` per environment (`Sandbox`, `Production`), reading base addresses and each stage's
  * account and region (`service:<environment>`) from context,
- * and the checks every synthesis runs (lib/checks.ts): an unacknowledged cdk-nag finding fails it.
+ * and the checks every synthesis runs (lib/checks.ts): an unacknowledged cdk-nag finding fails it; CDK's
+ * helper functions get log groups with a retention (lib/helper-function-logs.ts).
  * `onboarding`: the sign-up form's files (`await buildOnboardingAssets()`; esbuild builds asynchronously,
  * so they are built before the app rather than by a construct).
  */
@@ -29,14 +31,19 @@ export function addServiceStages(
   onboarding: OnboardingAssets,
 ): Readonly<Record<Environment, ServiceStage>> {
   const baseUrls = baseUrlsFromContext(app);
-  const stage = (environment: Environment): ServiceStage =>
-    new ServiceStage(app, stageId(environment), {
+  const stage = (environment: Environment): ServiceStage => {
+    const added = new ServiceStage(app, stageId(environment), {
       environment,
       baseUrls,
       onboarding,
       settings: stageSettingsFromContext(app, environment),
     });
+    // A stage is synthesised on its own: the app's aspects do not reach into it.
+    Aspects.of(added).add(new HelperFunctionLogs());
+    return added;
+  };
   addChecks(app);
+  Aspects.of(app).add(new HelperFunctionLogs());
   return { sandbox: stage('sandbox'), production: stage('production') };
 }
 
