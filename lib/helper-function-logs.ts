@@ -3,7 +3,9 @@
 // CDK makes them without one, so the Lambda service would create `/aws/lambda/<name>` on first call and
 // keep its logs forever (`npm run deploy:check` fails on that). Each is given a log group beside it, kept
 // a month as the service's own functions' are (lib/service-function.ts). Only these, by the ids CDK gives
-// them: a new kind of helper fails deploy:check until it is added here, rather than passing unseen.
+// them: a new kind of helper fails deploy:check until it is added here, rather than passing unseen. Not
+// reached: the cross-region references' writer and reader (stages pinned to another region than
+// us-east-1), which CDK makes after the aspects have run.
 import { CfnResource, type IAspect, Stack } from 'aws-cdk-lib';
 import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
