@@ -6,7 +6,6 @@
 // callable without CloudFront, a Lambda function whose logs are kept forever, a placeholder domain in a
 // template, and a README deploy command whose selector matches no stack (`cdk ls` against the assembly).
 // Prints the resources per stack and the largest.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,34 +14,9 @@ import { buildOnboardingAssets } from '../frontend/onboarding/build';
 import { deployRefusal } from '../lib/deploy-preflight';
 import { fromRoot } from '../lib/paths';
 import { addIdentityStack, addServiceStages, buildIdentityAssets } from '../lib/service-app';
-import {
-  functionsWithoutRetention,
-  importCount,
-  MAX_RESOURCES,
-  openExecuteApis,
-  placeholderHosts,
-  resourceCount,
-  synthesisedTemplates,
-} from '../lib/template-checks';
+import { sizeReport, synthesisedTemplates, templateFailures } from '../lib/template-checks';
 import { REHEARSAL_CONTEXT } from './deploy-check/rehearsal';
-
-/** The stack selectors of the README's `cdk deploy|diff|destroy` commands (not `--app cdk.out` ones' options). */
-export const readmeSelectors = (readme: string): string[] => {
-  const selectors = new Set<string>();
-  for (const [command] of readme.matchAll(/npx cdk (?:deploy|diff|destroy)\b[^`\n]*/g)) {
-    const words = command.split(/\s+/).slice(3);
-    for (let index = 0; index < words.length; index += 1) {
-      const word = words[index] as string;
-      if (word === '#') break;
-      if (word.startsWith('-')) {
-        if (['--app', '--outputs-file', '-c', '--context'].includes(word)) index += 1;
-        continue;
-      }
-      selectors.add(word.replace(/^'(.*)'$/, '$1'));
-    }
-  }
-  return [...selectors];
-};
+import { readmeSelectors, unmatchedSelectors } from './deploy-check/selectors';
 
 const main = async (): Promise<number> => {
   const started = Date.now();
@@ -64,45 +38,11 @@ const main = async (): Promise<number> => {
       return 1;
     }
 
-    const sizes: Array<[string, number]> = [];
-    for (const { name, template } of synthesisedTemplates(app)) {
-      const count = resourceCount(template);
-      sizes.push([name, count]);
-      if (count > MAX_RESOURCES) failures.push(`${name}: ${count} resources, over ${MAX_RESOURCES}`);
-      const imports = importCount(template);
-      if (imports > 0) failures.push(`${name}: ${imports} Fn::ImportValue (cross-stack exports)`);
-      for (const id of openExecuteApis(template))
-        failures.push(`${name}: ${id}'s execute-api address answers without CloudFront`);
-      for (const id of functionsWithoutRetention(template))
-        failures.push(`${name}: Lambda function ${id} has no log group with a retention`);
-      const placeholders = placeholderHosts(template);
-      if (placeholders.length > 0) failures.push(`${name}: placeholder domain ${placeholders.join(', ')}`);
-    }
-
+    const templates = synthesisedTemplates(app);
+    failures.push(...templateFailures(templates));
     const selectors = readmeSelectors(readFileSync(fromRoot('README.md'), 'utf8'));
-    for (const selector of selectors) {
-      const listed = spawnSync(
-        fromRoot('node_modules/.bin/cdk'),
-        ['ls', '--app', assembly.directory, selector],
-        {
-          cwd: fromRoot('.'),
-          encoding: 'utf8',
-        },
-      );
-      if (listed.status !== 0 || listed.stdout.trim() === '')
-        failures.push(
-          `README selector '${selector}' matches no stack (cdk ls: ${listed.stderr.trim().split('\n').at(-1)})`,
-        );
-    }
-
-    sizes.sort((a, b) => b[1] - a[1]);
-    console.log('resources per stack:');
-    for (const [name, count] of sizes) console.log(`  ${String(count).padStart(4)}  ${name}`);
-    const [largest] = sizes;
-    if (largest)
-      console.log(
-        `largest: ${largest[0]} (${largest[1]} of ${MAX_RESOURCES} allowed, 500 CloudFormation's limit)`,
-      );
+    failures.push(...(await unmatchedSelectors(assembly.directory, selectors)));
+    for (const line of sizeReport(templates)) console.log(line);
     console.log(`README selectors checked with cdk ls: ${selectors.join(' ')}`);
   } finally {
     rmSync(outdir, { recursive: true, force: true });

@@ -2,11 +2,12 @@
 // front of every distribution of the stage, and the certificate of the stage's domains when it has any. A stage pinned to another region reads it across regions
 // (CDK's cross-region references); an environment-agnostic stage deploys this stack with the others, so
 // it must then be deployed to us-east-1 (README, Deploying).
-import { Stack, type StackProps, Token } from 'aws-cdk-lib';
+import { ArnFormat, RemovalPolicy, Stack, type StackProps, Token } from 'aws-cdk-lib';
 import { Certificate, CertificateValidation, type ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { HostedZone } from 'aws-cdk-lib/aws-route53';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
-import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
+import { CfnLoggingConfiguration, CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import type { Environment, StageDomains } from './environments';
 
@@ -103,6 +104,26 @@ export class EdgeStack extends Stack {
         })),
       ],
     });
+    // Every request the web ACL sees, blocked or not, kept 3 months: WAF writes only to a log group
+    // whose name starts `aws-waf-logs-`, named by an ARN without CloudWatch's `:*`.
+    const wafLogName = `aws-waf-logs-contract-service-${props.environment}`;
+    const wafLogs = new LogGroup(this, 'WafLogs', {
+      logGroupName: wafLogName,
+      retention: RetentionDays.THREE_MONTHS,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    new CfnLoggingConfiguration(this, 'WafLogging', {
+      resourceArn: this.webAcl.attrArn,
+      logDestinationConfigs: [
+        this.formatArn({
+          service: 'logs',
+          resource: 'log-group',
+          resourceName: wafLogs.logGroupName,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      ],
+    });
+
     // Read by the stacks in its own region (below): an export here would block replacing either.
     new StringParameter(this, 'WebAclArnParameter', {
       parameterName: edgeParameter(props.environment, 'webAclArn'),

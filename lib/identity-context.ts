@@ -49,6 +49,8 @@ export interface PublishedEnvironment extends EnvironmentResources {
   readonly contractStateMachineArn: string;
   readonly reviewStateMachineArn: string;
   readonly alarmTopicArn: string;
+  /** Its origin authorizer, published only where the stage has no hosted zone (lib/origin-protection.ts). */
+  readonly originAuthorizerId: string;
 }
 
 const PUBLISHED_FIELDS = [
@@ -64,6 +66,7 @@ const PUBLISHED_FIELDS = [
   'contractStateMachineArn',
   'reviewStateMachineArn',
   'alarmTopicArn',
+  'originAuthorizerId',
 ] as const satisfies readonly (keyof PublishedEnvironment)[];
 
 /**

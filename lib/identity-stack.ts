@@ -261,6 +261,7 @@ export class IdentityStack extends Stack {
       originProtection: this.originProtection,
     });
     this.provider.addEnvironment('PORTAL_URL', this.portal.address);
+    this.originProtection.rotate([this.providerDistribution, this.portal.distribution]);
 
     const backOfficeEnvironment = (environment: Environment) => {
       const published = environmentFromParameters(this, environment);

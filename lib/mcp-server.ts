@@ -6,7 +6,13 @@
 // that stack's SSM parameters at deployment (lib/identity-context.ts), as both environments' resources are
 // read from theirs. It lives in the stage's shared stack (lib/shared-stack.ts), deployed after the identity
 // stack; until then the two paths answer the API's 404.
-import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  HttpAuthorizer,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  type IHttpApi,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -33,6 +39,11 @@ export interface McpServerProps {
   readonly environment: Environment;
   readonly baseUrls: BaseUrls;
   readonly httpApi: IHttpApi;
+  /**
+   * The API's origin authorizer, where its `execute-api` address stays on (no hosted zone): the MCP routes
+   * then admit only CloudFront, as the API's own do (lib/origin-protection.ts).
+   */
+  readonly originAuthorizerId?: string;
   readonly identityProvider: IdentityProviderReference;
   readonly environments: Readonly<Record<Environment, McpEnvironmentResources>>;
 }
@@ -59,11 +70,20 @@ export class McpServer extends Construct {
       useNamedEnvironment(this, fn, environment, props.environments[environment]);
     }
     const integration = new HttpLambdaIntegration('McpIntegration', fn);
+    const authorizer =
+      props.originAuthorizerId === undefined
+        ? undefined
+        : HttpAuthorizer.fromHttpAuthorizerAttributes(this, 'OriginSecret', {
+            authorizerId: props.originAuthorizerId,
+            // The route's authorization type (an imported authorizer's binding answers it): a Lambda's.
+            authorizerType: 'CUSTOM',
+          });
     for (const [index, path] of MCP_ROUTES.entries())
       new HttpRoute(this, `Route${index}`, {
         httpApi: props.httpApi,
         routeKey: HttpRouteKey.with(path, HttpMethod.ANY),
         integration,
+        ...(authorizer && { authorizer }),
       });
     acknowledgeFindings(
       this,

@@ -56,6 +56,7 @@ import {
 } from './distribution-defaults';
 import { httpApiOrigin } from './http-api-origin';
 import { protectHttpApi } from './http-api-protection';
+import type { OriginProtection } from './origin-protection';
 import { handlerEntry } from './service-api';
 import { ServiceFunction } from './service-function';
 import {
@@ -205,6 +206,8 @@ export interface OnboardingFrameProps {
   readonly stateMachines: StateMachines;
   /** The frame's files and the loader, built before the app. */
   readonly assets: OnboardingAssets;
+  /** Where the frame API's `execute-api` address stays on (no hosted zone): only CloudFront may call it. */
+  readonly originProtection?: OriginProtection;
 }
 
 export class OnboardingFrame extends Construct {
@@ -245,6 +248,7 @@ export class OnboardingFrame extends Construct {
     this.httpApi = new HttpApi(this, 'HttpApi', {
       description: `contract-service ${environment}: sign-up form frame API`,
       defaultIntegration: new HttpLambdaIntegration('Fallback', fallback),
+      ...(props.originProtection && { defaultAuthorizer: props.originProtection.authorizer() }),
     });
     for (const route of FRAME_ROUTES) {
       const fn = frameFunction(route.name, `frame API: ${route.method} ${route.path}`);
@@ -281,7 +285,14 @@ export class OnboardingFrame extends Construct {
     });
     // As the API address: nothing cached, every header but Host (so Authorization) to the origin.
     const frameApi: BehaviorOptions = {
-      origin: httpApiOrigin(this, 'FrameApiOrigin', this.httpApi, resources.domains, 'frame'),
+      origin: httpApiOrigin(
+        this,
+        'FrameApiOrigin',
+        this.httpApi,
+        resources.domains,
+        'frame',
+        props.originProtection?.originHeaders,
+      ),
       allowedMethods: AllowedMethods.ALLOW_ALL,
       cachePolicy: CachePolicy.CACHING_DISABLED,
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,

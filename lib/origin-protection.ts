@@ -2,15 +2,17 @@
 // have its `execute-api` address switched off, lib/http-api-origin.ts): CloudFront sends the origin secret
 // in a header (as it does to the ingest load balancer, lib/upload-ingest.ts), and every route's Lambda
 // authorizer admits only a request carrying one of the secret's accepted values. A request straight to
-// `execute-api` has no header and API Gateway answers 401 before any function runs.
+// `execute-api` has no header and API Gateway answers 401 before any function runs. The authorizer accepts
+// the secret's current, pending and previous values, so its rotation (lib/origin-secret-rotation.ts) changes
+// only the distributions' header. A stage's APIs share the ingest's secret, rotated with its listener rule.
 import { Duration } from 'aws-cdk-lib';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_SECRET_SHAPE } from '../lambdas/adapters/origin-secret-ports';
-import { acknowledge } from './checks';
+import { ORIGIN_VERIFY_HEADER, rotateOriginSecret } from './origin-secret-rotation';
 import { ServiceFunction } from './service-function';
-import { ORIGIN_VERIFY_HEADER } from './upload-ingest';
 import { useSecret } from './wiring';
 
 /** How long API Gateway keeps an authorizer's answer for one header value. */
@@ -21,17 +23,18 @@ export class OriginProtection extends Construct {
   readonly secret: Secret;
   readonly function: ServiceFunction;
 
-  constructor(scope: Construct, id: string, owner: string) {
+  private readonly owner: string;
+
+  /** `secret`: one already sent and rotated (the ingest's); otherwise a new one, rotated by `rotate`. */
+  constructor(scope: Construct, id: string, owner: string, secret?: Secret) {
     super(scope, id);
-    this.secret = new Secret(this, 'Secret', {
-      description: `${owner}: value of ${ORIGIN_VERIFY_HEADER} CloudFront sends to the HTTP APIs`,
-      generateSecretString: { ...ORIGIN_SECRET_SHAPE },
-    });
-    acknowledge(
-      this.secret,
-      'AwsSolutions-SMG4',
-      'Not rotated automatically yet: a new value must reach the distributions and the authorizer in step (as the ingest’s rotation does); rotate by hand with a deployment (README, Deploying).',
-    );
+    this.owner = owner;
+    this.secret =
+      secret ??
+      new Secret(this, 'Secret', {
+        description: `${owner}: value of ${ORIGIN_VERIFY_HEADER} CloudFront sends to the HTTP APIs`,
+        generateSecretString: { ...ORIGIN_SECRET_SHAPE },
+      });
     this.function = new ServiceFunction(this, 'Authorizer', {
       entry: 'lambdas/hosts/aws/functions/origin-authorizer.ts',
       description: `${owner}: admit only CloudFront (the origin secret header)`,
@@ -48,6 +51,15 @@ export class OriginProtection extends Construct {
       identitySource: [`$request.header.${ORIGIN_VERIFY_HEADER}`],
       responseTypes: [HttpLambdaResponseType.SIMPLE],
       resultsCacheTtl: ORIGIN_AUTHORIZER_CACHE,
+    });
+  }
+
+  /** Rotates the secret every 30 days, with the header of `distributions` (all that send it). */
+  rotate(distributions: readonly Distribution[]): ServiceFunction {
+    return rotateOriginSecret(this, 'Rotation', {
+      secret: this.secret,
+      distributions,
+      owner: this.owner,
     });
   }
 

@@ -1,7 +1,7 @@
 // infra -> the HTTP API of one environment: one route and one ServiceFunction per endpoint of
 // `ROUTES`, and the fallback handler on `$default` for every other path and method. The upload
 // endpoints, which accept versions, start their contract runs.
-import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, HttpMethod, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -39,7 +39,17 @@ export class ServiceApi extends Construct {
   /** A line per request (lib/http-api-protection.ts). */
   readonly accessLogs: LogGroup;
 
-  constructor(scope: Construct, id: string, resources: HostResources, stateMachines: StateMachines) {
+  /**
+   * `authorizer`: every route's, where the API's `execute-api` address stays on (no hosted zone): CloudFront's
+   * origin secret (lib/origin-protection.ts).
+   */
+  constructor(
+    scope: Construct,
+    id: string,
+    resources: HostResources,
+    stateMachines: StateMachines,
+    authorizer?: IHttpRouteAuthorizer,
+  ) {
     super(scope, id);
     const functions = new Map<string, ServiceFunction>();
     const endpointFunction = (
@@ -60,6 +70,7 @@ export class ServiceApi extends Construct {
     this.httpApi = new HttpApi(this, 'HttpApi', {
       description: `contract-service ${resources.environment}`,
       defaultIntegration: new HttpLambdaIntegration('Fallback', fallback),
+      ...(authorizer && { defaultAuthorizer: authorizer }),
     });
     for (const route of ROUTES) {
       // The uploads inspect the PDFs they receive: only they carry pdf.js.

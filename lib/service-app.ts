@@ -1,6 +1,6 @@
 // infra -> the whole deployment: one stage per environment, and the shared identity stack beside them, built
 // the same way by `bin/app.ts` and the tests.
-import type { App } from 'aws-cdk-lib';
+import { type App, Aspects } from 'aws-cdk-lib';
 import type { AppAssets } from '../frontend/app-kit/served-files';
 import { buildBackOfficeAssets } from '../frontend/back-office/build';
 import type { OnboardingAssets } from '../frontend/onboarding/build';
@@ -14,6 +14,7 @@ import {
   stageId,
   stageSettingsFromContext,
 } from './environments';
+import { HelperFunctionLogs } from './helper-function-logs';
 import { identityContextOf } from './identity-context';
 import { IdentityStack } from './identity-stack';
 import { ServiceStage } from './service-stage';
@@ -22,7 +23,8 @@ import { SharedStack } from './shared-stack';
 /**
  * Adds a `ServiceStage` per environment (`Sandbox`, `Production`), reading base addresses and each stage's
  * account and region (`service:<environment>`) from context,
- * and the checks every synthesis runs (lib/checks.ts): an unacknowledged cdk-nag finding fails it.
+ * and the checks every synthesis runs (lib/checks.ts): an unacknowledged cdk-nag finding fails it; CDK's
+ * helper functions get log groups with a retention (lib/helper-function-logs.ts).
  * `onboarding`: the sign-up form's files (`await buildOnboardingAssets()`; esbuild builds asynchronously,
  * so they are built before the app rather than by a construct).
  */
@@ -31,14 +33,19 @@ export function addServiceStages(
   onboarding: OnboardingAssets,
 ): Readonly<Record<Environment, ServiceStage>> {
   const baseUrls = baseUrlsFromContext(app);
-  const stage = (environment: Environment): ServiceStage =>
-    new ServiceStage(app, stageId(environment), {
+  const stage = (environment: Environment): ServiceStage => {
+    const added = new ServiceStage(app, stageId(environment), {
       environment,
       baseUrls,
       onboarding,
       settings: stageSettingsFromContext(app, environment),
     });
+    // A stage is synthesised on its own: the app's aspects do not reach into it.
+    Aspects.of(added).add(new HelperFunctionLogs());
+    return added;
+  };
   addChecks(app);
+  Aspects.of(app).add(new HelperFunctionLogs());
   return { sandbox: stage('sandbox'), production: stage('production') };
 }
 
@@ -103,6 +110,7 @@ export function addIdentityStack(
       description: `contract-service ${environment}: MCP server and the operators' identity reads (after the identity stack)`,
       environment,
       baseUrls,
+      originProtected: stage.stateless.originProtection !== undefined,
     });
     // Within the stage, `cdk deploy 'Sandbox/*'` deploys it last; the identity stack's order is bin/deploy.ts's.
     stack.addStackDependency(stage.stateless);

@@ -15,6 +15,8 @@ import { OperatorIdentityPolicy } from './operator-policy';
 export interface SharedStackProps extends StackProps {
   readonly environment: Environment;
   readonly baseUrls: BaseUrls;
+  /** Whether the stage's APIs keep their `execute-api` addresses (no hosted zone): see lib/mcp-server.ts. */
+  readonly originProtected: boolean;
 }
 
 export class SharedStack extends Stack {
@@ -36,6 +38,7 @@ export class SharedStack extends Stack {
       }),
       identityProvider,
       environments,
+      ...(props.originProtected && { originAuthorizerId: environments[environment].originAuthorizerId }),
     });
     this.operatorIdentityPolicy = new OperatorIdentityPolicy(this, 'OperatorIdentity', {
       environment,

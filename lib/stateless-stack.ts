@@ -5,6 +5,7 @@
 // distribution in front of both (which also serves the sign-up form's loader), and the sign-up form
 // (its frame API and distribution). Safe to delete and redeploy.
 import { CfnOutput, Duration, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpLambdaAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import {
   AllowedMethods,
   type BehaviorOptions,
@@ -41,10 +42,12 @@ import { OnboardingAcceptance } from './onboarding-acceptance';
 import { LOADER_PATH, OnboardingFrame } from './onboarding-frame';
 import { Operations } from './operations';
 import { OperatorPolicy } from './operator-policy';
+import { OriginProtection } from './origin-protection';
+import { ORIGIN_VERIFY_HEADER } from './origin-secret-rotation';
 import { RunRedrive } from './run-redrive';
 import { ServiceApi } from './service-api';
 import type { ServiceFunction } from './service-function';
-import { ORIGIN_VERIFY_HEADER, UploadIngest } from './upload-ingest';
+import { UploadIngest } from './upload-ingest';
 import { WebhookDelivery } from './webhook-delivery';
 import type { HostResources, ServiceResources } from './wiring';
 
@@ -86,6 +89,8 @@ export class StatelessStack extends Stack {
   readonly logBucket: Bucket;
   /** What the operator tool does against this stage (lib/operator-policy.ts). */
   readonly operatorPolicy: OperatorPolicy;
+  /** Every route's check of CloudFront's origin secret, where the APIs' `execute-api` addresses stay on. */
+  readonly originProtection: OriginProtection | undefined;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -130,8 +135,24 @@ export class StatelessStack extends Stack {
       acceptance: this.acceptance.stateMachine,
     };
     const contractRuns = { contract: this.stateMachines.contract };
-    this.api = new ServiceApi(this.apiStack, 'Api', resources, contractRuns);
     this.ingest = new UploadIngest(this, 'UploadIngest', resources, contractRuns);
+    // Without a hosted zone the APIs keep their `execute-api` addresses (lib/http-api-origin.ts): every
+    // route then admits only CloudFront, by the ingest's origin secret, which CloudFront sends to all three.
+    this.originProtection = resources.domains?.hostedZone
+      ? undefined
+      : new OriginProtection(
+          this,
+          'OriginProtection',
+          `contract-service ${resources.environment}`,
+          this.ingest.originVerifySecret,
+        );
+    this.api = new ServiceApi(
+      this.apiStack,
+      'Api',
+      resources,
+      contractRuns,
+      this.originProtection?.authorizer(),
+    );
     this.redrive = new RunRedrive(
       this.workflows,
       'Redrive',
@@ -143,6 +164,7 @@ export class StatelessStack extends Stack {
       resources,
       stateMachines: { acceptance: this.stateMachines.acceptance },
       assets: props.onboarding,
+      ...(this.originProtection && { originProtection: this.originProtection }),
     });
 
     // An API answers per caller: nothing is cached, and every header but Host reaches the origin
@@ -166,7 +188,14 @@ export class StatelessStack extends Stack {
       // Not a redirect: a client's POST would be replayed as a GET without its body.
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
     });
-    const apiOrigin = httpApiOrigin(this, 'ApiOrigin', this.api.httpApi, resources.domains, 'api');
+    const apiOrigin = httpApiOrigin(
+      this,
+      'ApiOrigin',
+      this.api.httpApi,
+      resources.domains,
+      'api',
+      this.originProtection?.originHeaders,
+    );
     // A VPC origin: the load balancer is internal, reached over AWS's network (lib/upload-ingest.ts).
     const ingestOrigin = VpcOrigin.withApplicationLoadBalancer(this.ingest.loadBalancer, {
       protocolPolicy: OriginProtocolPolicy.HTTP_ONLY,
@@ -187,7 +216,10 @@ export class StatelessStack extends Stack {
       ...distributionDefaults({ ...resources, logFilePrefix: 'cloudfront/api/', domain: apiDomain }),
     });
     completeDistribution(this.distribution, apiDomain);
-    this.ingest.rotateOriginSecret(this.distribution);
+    this.ingest.rotateOriginSecret([
+      this.distribution,
+      ...(this.originProtection ? [this.onboarding.distribution] : []),
+    ]);
     acknowledge(
       this.distribution,
       'AwsSolutions-CFR5',
@@ -259,7 +291,16 @@ export class StatelessStack extends Stack {
       contractStateMachineArn: this.stateMachines.contract.stateMachineArn,
       reviewStateMachineArn: this.stateMachines.review.stateMachineArn,
       alarmTopicArn: this.operations.topic.topicArn,
+      // The shared stack's MCP routes need it too (lib/mcp-server.ts).
+      ...(this.originProtection && { originAuthorizerId: this.apiAuthorizerId() }),
     });
+  }
+
+  /** The id of the API's origin authorizer (bound by its routes). */
+  private apiAuthorizerId(): string {
+    const authorizer = this.api.httpApi.defaultAuthorizer;
+    if (!(authorizer instanceof HttpLambdaAuthorizer)) throw new Error('the API has no origin authorizer');
+    return authorizer.authorizerId;
   }
 
   /**

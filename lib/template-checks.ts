@@ -86,3 +86,35 @@ export const placeholderHosts = (template: TemplateJson): string[] => [
       .filter(isPlaceholderHost),
   ),
 ];
+
+/** Every failure of `templates` against the checks above, a line each naming the template. */
+export const templateFailures = (templates: readonly SynthesisedTemplate[]): string[] =>
+  templates.flatMap(({ name, template }) => {
+    const failures: string[] = [];
+    const count = resourceCount(template);
+    if (count > MAX_RESOURCES) failures.push(`${name}: ${count} resources, over ${MAX_RESOURCES}`);
+    const imports = importCount(template);
+    if (imports > 0) failures.push(`${name}: ${imports} Fn::ImportValue (cross-stack exports)`);
+    for (const id of openExecuteApis(template))
+      failures.push(`${name}: ${id}'s execute-api address answers without CloudFront`);
+    for (const id of functionsWithoutRetention(template))
+      failures.push(`${name}: Lambda function ${id} has no log group with a retention`);
+    const placeholders = placeholderHosts(template);
+    if (placeholders.length > 0) failures.push(`${name}: placeholder domain ${placeholders.join(', ')}`);
+    return failures;
+  });
+
+/** The resources per template, largest first, and the largest against the limits: the lines to print. */
+export const sizeReport = (templates: readonly SynthesisedTemplate[]): string[] => {
+  const sizes = templates
+    .map(({ name, template }) => [name, resourceCount(template)] as const)
+    .sort((a, b) => b[1] - a[1]);
+  const [largest] = sizes;
+  return [
+    'resources per stack:',
+    ...sizes.map(([name, count]) => `  ${String(count).padStart(4)}  ${name}`),
+    ...(largest
+      ? [`largest: ${largest[0]} (${largest[1]} of ${MAX_RESOURCES} allowed, 500 CloudFormation's limit)`]
+      : []),
+  ];
+};

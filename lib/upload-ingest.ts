@@ -42,10 +42,11 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { FactName } from 'aws-cdk-lib/region-info';
 import { Construct } from 'constructs';
-import { ORIGIN_SECRET_SHAPE, ROTATION_SETTINGS } from '../lambdas/adapters/origin-secret-ports';
+import { ORIGIN_SECRET_SHAPE } from '../lambdas/adapters/origin-secret-ports';
 import { acknowledge, acknowledgeFindings, cdkSingleton } from './checks';
+import { ORIGIN_VERIFY_HEADER, rotateOriginSecret } from './origin-secret-rotation';
 import { PROJECT_ROOT } from './paths';
-import { ServiceFunction } from './service-function';
+import type { ServiceFunction } from './service-function';
 import {
   checksAccessTokens,
   connectService,
@@ -58,8 +59,6 @@ import {
   useStateMachines,
 } from './wiring';
 
-/** Header CloudFront adds to every request it forwards to the ingest service (lower case, as Node sees it). */
-export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
 /** The port the container listens on (`PORT`). */
 export const INGEST_PORT = 8080;
 /** The managed prefix list of CloudFront's origin-facing addresses (one per region, same name everywhere). */
@@ -70,9 +69,6 @@ export const INGEST_DOCKERFILE = 'ingest/Dockerfile';
 
 /** The log bucket's folder of the load balancer's access logs. */
 export const LOAD_BALANCER_LOG_PREFIX = 'ingest-load-balancer';
-
-/** How often the origin secret is rotated. */
-export const ORIGIN_SECRET_ROTATION_DAYS = 30;
 
 export class UploadIngest extends Construct {
   readonly loadBalancer: ApplicationLoadBalancer;
@@ -247,45 +243,16 @@ export class UploadIngest extends Construct {
   }
 
   /**
-   * Rotates the origin secret every 30 days with a function (workers/origin-secret-rotation.ts) that may
-   * change only the ingest listener rule and `distribution` (the one sending the header), and this
-   * secret's versions. Not at once when the schedule is made: a rotation would then race the deployment
-   * that makes it, which may itself be updating the distribution.
+   * Rotates the origin secret every 30 days (lib/origin-secret-rotation.ts): the listener rule and every
+   * distribution sending it (the API's, and without a hosted zone the frame's: lib/origin-protection.ts).
    */
-  rotateOriginSecret(distribution: Distribution): ServiceFunction {
-    const rotation = new ServiceFunction(this, 'RotateOriginSecret', {
-      entry: 'lambdas/hosts/aws/functions/rotate-origin-secret.ts',
-      description: 'upload ingest: rotate the origin secret (listener rule, CloudFront header, secret)',
-      memorySize: 256,
-      // testSecret waits up to about 10 minutes for CloudFront to deploy the pending value.
-      timeout: Duration.minutes(12),
-      environment: {
-        [ROTATION_SETTINGS.secret]: this.originVerifySecret.secretArn,
-        [ROTATION_SETTINGS.header]: ORIGIN_VERIFY_HEADER,
-        [ROTATION_SETTINGS.rule]: this.ingestRule.listenerRuleArn,
-        [ROTATION_SETTINGS.distribution]: distribution.distributionId,
-      },
+  rotateOriginSecret(distributions: readonly Distribution[]): ServiceFunction {
+    return rotateOriginSecret(this, 'RotateOriginSecret', {
+      secret: this.originVerifySecret,
+      distributions,
+      rule: this.ingestRule,
+      owner: 'upload ingest',
     });
-    rotation.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['elasticloadbalancing:ModifyRule'],
-        resources: [this.ingestRule.listenerRuleArn],
-      }),
-    );
-    distribution.grant(
-      rotation,
-      'cloudfront:GetDistribution',
-      'cloudfront:GetDistributionConfig',
-      'cloudfront:UpdateDistribution',
-    );
-    // CDK grants the rotation's Secrets Manager actions on this secret alone (and GetRandomPassword,
-    // which takes no resource), and lets Secrets Manager invoke the function.
-    this.originVerifySecret.addRotationSchedule('Rotation', {
-      rotationLambda: rotation,
-      automaticallyAfter: Duration.days(ORIGIN_SECRET_ROTATION_DAYS),
-      rotateImmediatelyOnUpdate: false,
-    });
-    return rotation;
   }
 
   /**

@@ -11,15 +11,17 @@ import type { ListenerRule, OriginHeader, OriginSecret, RotationPorts } from '..
 export const ROTATION_SETTINGS = {
   secret: 'ORIGIN_VERIFY_SECRET_ARN',
   header: 'ORIGIN_VERIFY_HEADER',
+  /** Absent where no listener rule checks the header (an HTTP API's origin authorizer reads the secret). */
   rule: 'INGEST_RULE_ARN',
-  distribution: 'DISTRIBUTION_ID',
+  /** The distributions sending the header, comma-separated. */
+  distributions: 'DISTRIBUTION_IDS',
 } as const;
 
 export const RotationConfig = z.object({
   [ROTATION_SETTINGS.secret]: z.string().check(z.regex(/^arn:aws[a-z-]*:secretsmanager:/)),
   [ROTATION_SETTINGS.header]: z.string().check(z.minLength(1)),
-  [ROTATION_SETTINGS.rule]: z.string().check(z.regex(/^arn:aws[a-z-]*:elasticloadbalancing:/)),
-  [ROTATION_SETTINGS.distribution]: z.string().check(z.regex(/^[A-Z0-9]+$/)),
+  [ROTATION_SETTINGS.rule]: z.optional(z.string().check(z.regex(/^arn:aws[a-z-]*:elasticloadbalancing:/))),
+  [ROTATION_SETTINGS.distributions]: z.string().check(z.regex(/^[A-Z0-9]+(,[A-Z0-9]+)*$/)),
   AWS_REGION: z.string().check(z.minLength(1)),
 });
 export type RotationConfig = z.infer<typeof RotationConfig>;
@@ -92,7 +94,10 @@ export const sdkOriginSecret = async (
   };
 };
 
-/** The rotation's ports over the AWS SDK's clients. The role may change only this rule and distribution. */
+/**
+ * The rotation's ports over the AWS SDK's clients. The role may change only this rule (if any) and these
+ * distributions.
+ */
 export const sdkRotationPorts = async (
   config: RotationConfig,
   options: SdkOptions = {},
@@ -102,67 +107,87 @@ export const sdkRotationPorts = async (
     import('@aws-sdk/client-cloudfront'),
   ]);
   const clientConfig = { region: config.AWS_REGION, ...options };
-  const elb = new elbSdk.ElasticLoadBalancingV2Client(clientConfig);
   const cloudFront = new cloudFrontSdk.CloudFrontClient(clientConfig);
   const header = config[ROTATION_SETTINGS.header].toLowerCase();
-  const Id = config[ROTATION_SETTINGS.distribution];
+  const ids = config[ROTATION_SETTINGS.distributions].split(',');
+  const ruleArn = config[ROTATION_SETTINGS.rule];
 
   // The rule has this one condition (lib/upload-ingest.ts; test/infra checks it): ModifyRule replaces
   // the conditions whole, so no DescribeRules (which takes no resource) is needed to keep others.
-  const rule: ListenerRule = {
-    accept: async (values) => {
-      await elb.send(
-        new elbSdk.ModifyRuleCommand({
-          RuleArn: config[ROTATION_SETTINGS.rule],
-          Conditions: [
-            {
-              Field: 'http-header',
-              HttpHeaderConfig: { HttpHeaderName: header, Values: [...new Set(values)] },
-            },
-          ],
-        }),
-      );
-    },
-  };
+  const elb = ruleArn === undefined ? undefined : new elbSdk.ElasticLoadBalancingV2Client(clientConfig);
+  const rule: ListenerRule | undefined =
+    elb &&
+    ({
+      accept: async (values) => {
+        await elb.send(
+          new elbSdk.ModifyRuleCommand({
+            RuleArn: ruleArn,
+            Conditions: [
+              {
+                Field: 'http-header',
+                HttpHeaderConfig: { HttpHeaderName: header, Values: [...new Set(values)] },
+              },
+            ],
+          }),
+        );
+      },
+    } satisfies ListenerRule);
 
   type Origins = {
     Items?: { CustomHeaders?: { Items?: { HeaderName?: string; HeaderValue?: string }[] } }[];
   };
-  /** The origin custom headers named `header` (the ingest origin's: one). */
+  /** The origin custom headers named `header` (one per origin that sends it). */
   const headersOf = (origins: Origins | undefined) =>
     (origins?.Items ?? []).flatMap((origin) =>
       (origin.CustomHeaders?.Items ?? []).filter((custom) => custom.HeaderName?.toLowerCase() === header),
     );
 
+  /** What one distribution sends: its headers' value if they agree, and whether it is deployed. */
+  const sentBy = async (Id: string) => {
+    const { Distribution } = await cloudFront.send(new cloudFrontSdk.GetDistributionCommand({ Id }));
+    const values = new Set(headersOf(Distribution?.DistributionConfig?.Origins).map((h) => h.HeaderValue));
+    const [value] = values;
+    return {
+      value: values.size === 1 ? (value ?? null) : null,
+      deployed: Distribution?.Status === 'Deployed',
+    };
+  };
+
+  const sendBy = async (Id: string, value: string) => {
+    const { DistributionConfig, ETag } = await cloudFront.send(
+      new cloudFrontSdk.GetDistributionConfigCommand({ Id }),
+    );
+    const headers = headersOf(DistributionConfig?.Origins);
+    if (!DistributionConfig || headers.length === 0)
+      throw new Error(`distribution ${Id} has no origin sending ${header}`);
+    if (headers.every((custom) => custom.HeaderValue === value)) return;
+    for (const custom of headers) custom.HeaderValue = value;
+    // IfMatch: a change made since the read (a deployment) refuses this one; the step is retried.
+    await cloudFront.send(
+      new cloudFrontSdk.UpdateDistributionCommand({ Id, IfMatch: ETag, DistributionConfig }),
+    );
+  };
+
+  // One after another: a failure part way is retried whole, and each step is a no-op where already done.
   const distribution: OriginHeader = {
     sent: async () => {
-      const { Distribution } = await cloudFront.send(new cloudFrontSdk.GetDistributionCommand({ Id }));
-      const values = new Set(headersOf(Distribution?.DistributionConfig?.Origins).map((h) => h.HeaderValue));
+      const each = [];
+      for (const id of ids) each.push(await sentBy(id));
+      const values = new Set(each.map((one) => one.value));
       const [value] = values;
       return {
         value: values.size === 1 ? (value ?? null) : null,
-        deployed: Distribution?.Status === 'Deployed',
+        deployed: each.every((one) => one.deployed),
       };
     },
     send: async (value) => {
-      const { DistributionConfig, ETag } = await cloudFront.send(
-        new cloudFrontSdk.GetDistributionConfigCommand({ Id }),
-      );
-      const headers = headersOf(DistributionConfig?.Origins);
-      if (!DistributionConfig || headers.length === 0)
-        throw new Error(`distribution ${Id} has no origin sending ${header}`);
-      if (headers.every((custom) => custom.HeaderValue === value)) return;
-      for (const custom of headers) custom.HeaderValue = value;
-      // IfMatch: a change made since the read (a deployment) refuses this one; the step is retried.
-      await cloudFront.send(
-        new cloudFrontSdk.UpdateDistributionCommand({ Id, IfMatch: ETag, DistributionConfig }),
-      );
+      for (const id of ids) await sendBy(id, value);
     },
   };
 
   return {
     secret: await sdkOriginSecret(config[ROTATION_SETTINGS.secret], config.AWS_REGION, options),
-    rule,
+    ...(rule && { rule }),
     distribution,
     pause: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
   };

@@ -32,17 +32,18 @@ export interface ListenerRule {
   accept(values: readonly string[]): Promise<void>;
 }
 
-/** The CloudFront distribution that adds the header to the requests it sends the load balancer. */
+/** The CloudFront distributions that add the header to the requests they send their origins. */
 export interface OriginHeader {
-  /** The value the distribution's configuration sends (null if none), and whether that is deployed. */
+  /** The value every distribution sends (null if none or they differ), and whether all are deployed. */
   sent(): Promise<{ value: string | null; deployed: boolean }>;
-  /** Changes the configuration to send `value` (a no-op if it already does). */
+  /** Changes each configuration to send `value` (a no-op where it already does). */
   send(value: string): Promise<void>;
 }
 
 export interface RotationPorts {
   readonly secret: OriginSecret;
-  readonly rule: ListenerRule;
+  /** Absent for a secret no listener rule checks (HTTP APIs' origin authorizers accept every value). */
+  readonly rule?: ListenerRule;
   readonly distribution: OriginHeader;
   /** Waits before checking the distribution again (tests pass a no-op). */
   pause(milliseconds: number): Promise<void>;

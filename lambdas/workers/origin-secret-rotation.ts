@@ -8,6 +8,8 @@
 // Narrowing the rule at the end: once the distribution is deployed no edge sends the old value, and a
 // request already forwarded is past the rule, so keeping it would only leave a replaced (perhaps leaked)
 // value opening the load balancer for another 30 days. The tasks keep accepting it (a second lock).
+// A secret that only origin authorizers check (lib/origin-protection.ts) has no rule: they accept the
+// current, pending and previous values, so the steps are the same less the rule's.
 // Its ports over the AWS SDK are adapters/origin-secret-ports.ts; its Lambda's entry is
 // hosts/aws/functions/rotate-origin-secret.ts.
 import * as z from 'zod/mini';
@@ -67,7 +69,7 @@ export const rotateOriginSecret = async (event: unknown, ports: RotationPorts): 
         secret.value(SECRET_STAGES.pending, token).then((value) => required(value, 'pending')),
       ]);
       // The rule first: CloudFront's edges start sending the pending value as soon as it is changed.
-      await rule.accept([current, pending]);
+      await rule?.accept([current, pending]);
       await distribution.send(pending);
       return;
     }
@@ -101,5 +103,5 @@ const finishSecret = async (
     await secret.makeCurrent(token, current);
   }
   // Repeated when the version is already current: a finish that failed after moving the label.
-  await rule.accept([required(await secret.value(SECRET_STAGES.current, token), 'current')]);
+  await rule?.accept([required(await secret.value(SECRET_STAGES.current, token), 'current')]);
 };

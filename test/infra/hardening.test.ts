@@ -326,6 +326,21 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       }
     });
 
+    it('logs the web ACL’s requests to a log group named aws-waf-logs-… (WAF’s rule), kept 3 months', () => {
+      const edge = Template.fromStack(stage.edge);
+      const groups = edge.findResources('AWS::Logs::LogGroup', {
+        Properties: { LogGroupName: Match.stringLikeRegexp('^aws-waf-logs-'), RetentionInDays: 90 },
+      });
+      expect(Object.keys(groups)).toHaveLength(1);
+      const [groupId] = Object.keys(groups);
+      const configs = Object.values(edge.findResources('AWS::WAFv2::LoggingConfiguration'));
+      expect(configs).toHaveLength(1);
+      expect(JSON.stringify(configs[0]?.Properties.LogDestinationConfigs)).toContain(`"Ref":"${groupId}"`);
+      expect(configs[0]?.Properties.ResourceArn).toEqual({
+        'Fn::GetAtt': [Object.keys(edge.findResources('AWS::WAFv2::WebACL'))[0], 'Arn'],
+      });
+    });
+
     it('has a web ACL with a rate rule per address and the managed common and known-bad-inputs rules', () => {
       const edge = Template.fromStack(stage.edge);
       edge.hasResourceProperties('AWS::WAFv2::WebACL', {

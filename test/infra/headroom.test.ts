@@ -1,19 +1,26 @@
 // infra -> the stacks stay deployable as they grow (issue 29 item 2): with everything configured (domains in
 // a hosted zone, alarm addresses, the MCP servers in the shared stacks, the identity stack, and the stages
 // pinned to another region than CloudFront's, so the cross-region reader is in), no template, nested
-// stacks' included, passes 350 resources, and none imports another stack's export, pinned or not.
-import { mkdtempSync, rmSync } from 'node:fs';
+// stacks' included, passes 350 resources, and none imports another stack's export, pinned or not. And the
+// deploy rehearsal in CI (issue 29 item 6): every check of `npm run deploy:check` on the same templates
+// (unbundled: no check reads a function's code), printing the resources per stack and the largest.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { REHEARSAL_CONTEXT } from '../../bin/deploy-check/rehearsal';
+import { readmeSelectors, unmatchedSelectors } from '../../bin/deploy-check/selectors';
+import { deployRefusal } from '../../lib/deploy-preflight';
+import { fromRoot } from '../../lib/paths';
 import { addIdentityStack, addServiceStages, buildIdentityAssets } from '../../lib/service-app';
 import {
   importCount,
   MAX_RESOURCES,
   resourceCount,
   type SynthesisedTemplate,
+  sizeReport,
   synthesisedTemplates,
+  templateFailures,
 } from '../../lib/template-checks';
 import { onboardingAssets, SYNTH_DEADLINE_MS } from './synth';
 
@@ -39,12 +46,17 @@ const synthesise = async (context: Record<string, unknown>): Promise<Synthesised
   return synthesisedTemplates(app);
 };
 
+/** Where the last synthesis wrote its assembly (the rehearsal's, for `cdk ls`). */
+const lastOutdir = (): string => outdirs.at(-1) as string;
+
 let pinnedTemplates: SynthesisedTemplate[];
 let agnosticTemplates: SynthesisedTemplate[];
+let rehearsalOutdir: string;
 
 beforeAll(async () => {
   pinnedTemplates = await synthesise(PINNED_CONTEXT);
   agnosticTemplates = await synthesise(REHEARSAL_CONTEXT);
+  rehearsalOutdir = lastOutdir();
 }, SYNTH_DEADLINE_MS);
 
 afterAll(() => {
@@ -77,3 +89,17 @@ test('no template imports another stack’s export, whether the stages are pinne
         .map(({ name, template }) => [name, importCount(template)]),
     ).toEqual([]);
 });
+
+test(
+  'the deploy rehearsal passes every check of `npm run deploy:check`, and prints the figures',
+  async () => {
+    console.log(sizeReport(agnosticTemplates).join('\n'));
+    expect(deployRefusal(REHEARSAL_CONTEXT, 'us-east-1')).toBeUndefined();
+    // cdk-nag ran in the synthesis (an unacknowledged finding fails it); these are the template checks.
+    expect(templateFailures(agnosticTemplates)).toEqual([]);
+    const selectors = readmeSelectors(readFileSync(fromRoot('README.md'), 'utf8'));
+    expect(selectors).toEqual(expect.arrayContaining(['Sandbox/*', 'Identity']));
+    expect(await unmatchedSelectors(rehearsalOutdir, selectors)).toEqual([]);
+  },
+  SYNTH_DEADLINE_MS,
+);

@@ -23,11 +23,11 @@ import type { Environment } from '../../lib/environments';
 import { KVS_IMPORT } from '../../lib/hosted-pages';
 import { ACCEPT_ONBOARDING, GIVE_UP_ACCEPTANCE } from '../../lib/onboarding-acceptance';
 import { FRAME_SUBMIT_HANDLER, LOADER_PATH } from '../../lib/onboarding-frame';
+import { ORIGIN_VERIFY_HEADER } from '../../lib/origin-secret-rotation';
 import { fromRoot } from '../../lib/paths';
 import { REDRIVE_MINUTES } from '../../lib/run-redrive';
 import type { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStage } from '../../lib/service-stage';
-import { ORIGIN_VERIFY_HEADER } from '../../lib/upload-ingest';
 import {
   DELIVER,
   DELIVERY_RECEIVES,
@@ -204,13 +204,14 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
   });
 
   describe('functions', () => {
-    it('has exactly one function per endpoint, the fallback, one per worker, the render consumer, the delivery consumer, its hand-back and give-up, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate and its backfill (with CDK’s trigger provider), the frame API’s and the form files’ deployment and bucket emptying, the origin secret’s rotation, and no other', () => {
+    it('has exactly one function per endpoint, the fallback, one per worker, the render consumer, the delivery consumer, its hand-back and give-up, the fan-out, the publisher, the re-drive, the acceptance, the withdrawal gate and its backfill (with CDK’s trigger provider), the frame API’s and the form files’ deployment and bucket emptying, the origin secret’s rotation and (no hosted zone here) its authorizer, and no other', () => {
       // The frame API's functions and the two of the form's files are tested in onboarding-frame.test.ts;
-      // the last is CDK's custom resource function that looks up CloudFront's prefix list.
+      // then CDK's custom resource function that looks up CloudFront's prefix list, and the APIs' origin
+      // authorizer (tests/infra/origin-protection.test.ts).
       const form = FRAME_ROUTES.length + 1 + 2;
       template.resourceCountIs(
         'AWS::Lambda::Function',
-        ROUTES.length + 1 + WORKERS.length + 1 + 5 + 1 + 2 + 1 + 2 + form + 1 + 1,
+        ROUTES.length + 1 + WORKERS.length + 1 + 5 + 1 + 2 + 1 + 2 + form + 1 + 1 + 1,
       );
       expect([...stage.stateless.api.functions.keys()].sort()).toEqual(
         [...ROUTES.map((r) => r.name), FALLBACK_HANDLER].sort(),
@@ -429,6 +430,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       const secretId = () => logicalIdOf(stage.stateless, stage.stateless.ingest.originVerifySecret);
       const ruleId = () => logicalIdOf(stage.stateless, stage.stateless.ingest.ingestRule);
       const distributionId = () => logicalIdOf(stage.stateless, stage.stateless.distribution);
+      const frameDistributionId = () => logicalIdOf(stage.stateless, stage.stateless.onboarding.distribution);
 
       it('rotates every 30 days with its own function, not at once on deployment, told of the secret, header, rule and distribution', () => {
         template.resourceCountIs('AWS::SecretsManager::RotationSchedule', 1);
@@ -446,7 +448,10 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
               ORIGIN_VERIFY_SECRET_ARN: { Ref: secretId() },
               ORIGIN_VERIFY_HEADER: ORIGIN_VERIFY_HEADER,
               INGEST_RULE_ARN: { Ref: ruleId() },
-              DISTRIBUTION_ID: { Ref: distributionId() },
+              // The frame's distribution too: without a hosted zone it sends the secret to the frame API.
+              DISTRIBUTION_IDS: {
+                'Fn::Join': [',', [{ Ref: distributionId() }, { Ref: frameDistributionId() }]],
+              },
             },
           },
         });
@@ -468,6 +473,7 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         expect(byAction.get('elasticloadbalancing:ModifyRule')).toEqual([{ Ref: ruleId() }]);
         const distributionArn = JSON.stringify(byAction.get('cloudfront:UpdateDistribution'));
         expect(distributionArn).toContain(`"Ref":"${distributionId()}"`);
+        expect(distributionArn).toContain(`"Ref":"${frameDistributionId()}"`);
         expect(distributionArn).toContain(':distribution/');
         for (const action of ['cloudfront:GetDistribution', 'cloudfront:GetDistributionConfig'])
           expect(JSON.stringify(byAction.get(action))).toBe(distributionArn);
@@ -508,7 +514,11 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         const headers = front.DistributionConfig.Origins.flatMap(
           (origin) => origin.OriginCustomHeaders ?? [],
         );
-        expect(headers.map((header) => header.HeaderValue)).toEqual([{ 'Fn::Join': ['', reference] }]);
+        // The API origin's and the ingest's: without a hosted zone the API admits only CloudFront too.
+        expect(headers.map((header) => header.HeaderValue)).toEqual([
+          { 'Fn::Join': ['', reference] },
+          { 'Fn::Join': ['', reference] },
+        ]);
       });
     });
   });

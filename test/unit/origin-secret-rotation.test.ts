@@ -115,6 +115,17 @@ describe('rotateOriginSecret', () => {
     await expect(acceptedValues(ports.secret)).resolves.toEqual(['random-1', 'first-value']);
   });
 
+  it('rotates a secret no listener rule checks (origin authorizers): the same steps, less the rule’s', async () => {
+    const { versions, state, ports } = fakes();
+    const { rule: _rule, ...withoutRule } = ports;
+    startRotation(versions);
+    for (const step of ['createSecret', 'setSecret', 'testSecret', 'finishSecret'])
+      await rotateOriginSecret(event(step), withoutRule);
+    expect(state.header).toBe('random-1');
+    expect(versions.get('v2')?.stages).toEqual([CURRENT]);
+    expect(state.rules).toEqual([['first-value']]);
+  });
+
   it('repeats each step without a second value, a second change or a second label move', async () => {
     const { versions, state, ports } = fakes();
     startRotation(versions);
@@ -185,7 +196,20 @@ const overSdk = async (...answers: Answer[]) => {
     ORIGIN_VERIFY_SECRET_ARN: SECRET_ARN,
     ORIGIN_VERIFY_HEADER: 'x-origin-verify',
     INGEST_RULE_ARN: RULE_ARN,
-    DISTRIBUTION_ID,
+    DISTRIBUTION_IDS: DISTRIBUTION_ID,
+    AWS_REGION: 'eu-west-1',
+  };
+  return { requests, ports: await sdkRotationPorts(config, options) };
+};
+
+/** As `overSdk`, for a secret only origin authorizers check: no rule, two distributions sending it. */
+const SECOND_DISTRIBUTION_ID = 'E3ZYXWV987654';
+const overSdkWithoutRule = async (...answers: Answer[]) => {
+  const { requests, options } = fakeSdkEdge(...answers);
+  const config = {
+    ORIGIN_VERIFY_SECRET_ARN: SECRET_ARN,
+    ORIGIN_VERIFY_HEADER: 'x-origin-verify',
+    DISTRIBUTION_IDS: `${DISTRIBUTION_ID},${SECOND_DISTRIBUTION_ID}`,
     AWS_REGION: 'eu-west-1',
   };
   return { requests, ports: await sdkRotationPorts(config, options) };
@@ -271,7 +295,7 @@ describe('sdkRotationPorts', () => {
     const { requests, ports } = await overSdk(
       xml('<ModifyRuleResponse><ModifyRuleResult><Rules/></ModifyRuleResult></ModifyRuleResponse>'),
     );
-    await ports.rule.accept(['old-value', 'new-value', 'new-value']);
+    await ports.rule?.accept(['old-value', 'new-value', 'new-value']);
     expect(requests[0]?.hostname).toBe('elasticloadbalancing.eu-west-1.amazonaws.com');
     expect(Object.fromEntries(new URLSearchParams(bodyText(requests[0]?.body)))).toEqual({
       Action: 'ModifyRule',
@@ -334,5 +358,34 @@ describe('sdkRotationPorts', () => {
     );
     await expect(ports.distribution.send('new-value')).rejects.toThrow(/no origin sending x-origin-verify/);
     expect(requests).toHaveLength(1);
+  });
+
+  it('without a rule, reads every distribution (deployed when all are, a value when all agree) and changes each', async () => {
+    const distribution = (id: string, status: string, value: string) =>
+      xml(
+        `<Distribution xmlns="http://cloudfront.amazonaws.com/doc/2020-05-31/"><Id>${id}</Id><Status>${status}</Status>${config(value)}</Distribution>`,
+      );
+    const { requests, ports } = await overSdkWithoutRule(
+      distribution(DISTRIBUTION_ID, 'Deployed', 'new-value'),
+      distribution(SECOND_DISTRIBUTION_ID, 'InProgress', 'new-value'),
+      distribution(DISTRIBUTION_ID, 'Deployed', 'new-value'),
+      distribution(SECOND_DISTRIBUTION_ID, 'Deployed', 'old-value'),
+      xml(config('new-value'), { etag: 'E1' }),
+      xml(config('old-value'), { etag: 'E7' }),
+      xml(
+        `<Distribution><Id>${SECOND_DISTRIBUTION_ID}</Id><Status>InProgress</Status>${config('new-value')}</Distribution>`,
+      ),
+    );
+    expect(ports.rule).toBeUndefined();
+    await expect(ports.distribution.sent()).resolves.toEqual({ value: 'new-value', deployed: false });
+    await expect(ports.distribution.sent()).resolves.toEqual({ value: null, deployed: true });
+    await ports.distribution.send('new-value');
+    expect(
+      requests.slice(4).map((request) => [request.method, request.path, request.headers['if-match'] ?? null]),
+    ).toEqual([
+      ['GET', `/2020-05-31/distribution/${DISTRIBUTION_ID}/config`, null],
+      ['GET', `/2020-05-31/distribution/${SECOND_DISTRIBUTION_ID}/config`, null],
+      ['PUT', `/2020-05-31/distribution/${SECOND_DISTRIBUTION_ID}/config`, 'E7'],
+    ]);
   });
 });
