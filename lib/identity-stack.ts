@@ -261,7 +261,6 @@ export class IdentityStack extends Stack {
       originProtection: this.originProtection,
     });
     this.provider.addEnvironment('PORTAL_URL', this.portal.address);
-    this.originProtection.rotate([this.providerDistribution, this.portal.distribution]);
 
     const backOfficeEnvironment = (environment: Environment) => {
       const published = environmentFromParameters(this, environment);
@@ -285,6 +284,12 @@ export class IdentityStack extends Stack {
       logBucket,
       originProtection: this.originProtection,
     });
+    // Every distribution that sends the secret learns its new value at each rotation.
+    this.originProtection.rotate([
+      this.providerDistribution,
+      this.portal.distribution,
+      this.backOffice.distribution,
+    ]);
 
     // Read by the stages at deployment (lib/identity-context.ts): they cannot reference this stack.
     new StringParameter(this, 'IssuerParameter', {

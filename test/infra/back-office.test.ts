@@ -325,8 +325,8 @@ it('alarms on every function and HTTP API of the identity stack, each notifying 
     .filter((node): node is ServiceFunction => node instanceof ServiceFunction)
     .map((fn) => JSON.stringify({ Ref: logicalIdOf(identity, fn) }))
     .sort();
-  // The provider, the portal's and the back office's backends, the origin authorizer.
-  expect(functions).toHaveLength(4);
+  // The provider, the portal's and the back office's backends, the origin authorizer and its rotation.
+  expect(functions).toHaveLength(5);
   expect(functions).toContain(JSON.stringify({ Ref: logicalIdOf(identity, identity.backOffice.backend) }));
   expect(watched('Errors', 'FunctionName')).toEqual(functions);
   expect(watched('Throttles', 'FunctionName')).toEqual(functions);

@@ -84,8 +84,8 @@ test('every distribution sends the origin secret to each execute-api origin', ()
       .filter((origin) => JSON.stringify(origin.DomainName).includes('execute-api'))
       .map((origin) => ({ at: `${name}: ${id}`, headers: origin.OriginCustomHeaders ?? [] })),
   );
-  // Each stage's API and frame API, the identity provider's and the portal's.
-  expect(apiOrigins.length).toBe(6);
+  // Each stage's API and frame API, the identity provider's, the portal's and the back office's.
+  expect(apiOrigins.length).toBe(7);
   expect(
     apiOrigins
       .filter(({ headers }) => !headers.some((header) => header.HeaderName === ORIGIN_VERIFY_HEADER))
