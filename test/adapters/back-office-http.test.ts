@@ -718,7 +718,8 @@ describe('the lawyer’s routes', () => {
       'completed',
     );
     const ports = setup.environments.production;
-    expect(await readText(ports.blobs, artifacts.review(review.id, 1))).toBe('Ana’s review');
+    const textKey = (await ports.contractReviews.get(review.id))?.lawyerReview?.textKey as string;
+    expect(await readText(ports.blobs, textKey)).toBe('Ana’s review');
     const again = await publish();
     expect([again.status, await codeOf(again)]).toEqual([409, 'action_refused']);
     expect(setup.started.filter((run) => run.kind === 'review')).toHaveLength(1);
