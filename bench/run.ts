@@ -10,7 +10,7 @@
 // (8) page 1 of every PDF in a folder against MuPDF and Poppler (bench/fidelity.ts), and (9) the contract
 // analysis of a 100-, 350- and 700-page text contract, in process (bench/analysis.ts).
 // `npm run bench -- publish` (or any of upload, get, render, publish, webhooks, functions, client, fidelity,
-// analysis) runs only the sections named, in that order; none named runs them all. `fidelity <folder>`
+// analysis, back-office) runs only the sections named, in that order; none named runs them all. `fidelity <folder>`
 // compares that folder's PDFs.
 // Prints a table, then one JSON summary line. Everything it starts is stopped, even on failure.
 // BENCH_CPU_PROF=<dir> also CPU-profiles the stack; `npx tsx bench/cpu-profile-summary.ts <dir>` reads it.
@@ -21,6 +21,7 @@ import path from 'node:path';
 import { bearer, contractParts, upload } from '../test/support/api-client';
 import { contractPdf, writeLargePdf } from '../test/support/pdfs';
 import { analysisSection } from './analysis';
+import { backOfficeSection } from './back-office';
 import { clientSection } from './client';
 import type { Phase } from './cpu-profile-summary';
 import { fidelitySection } from './fidelity';
@@ -58,6 +59,7 @@ const SECTIONS = [
   'client',
   'fidelity',
   'analysis',
+  'back-office',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const isSection = (name: string): name is Section => (SECTIONS as readonly string[]).includes(name);
@@ -501,7 +503,7 @@ const main = async () => {
     let token = '';
     const contractSections =
       sections.has('upload') || sections.has('get') || sections.has('publish') || sections.has('client');
-    if (contractSections || sections.has('webhooks')) {
+    if (contractSections || sections.has('webhooks') || sections.has('back-office')) {
       const portBase = await freePortBase();
       progress(`starting the local stack (PORT_BASE=${portBase}, RATE_LIMITS=off)…`);
       const profileFlags = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
@@ -539,6 +541,10 @@ const main = async () => {
     if (sections.has('fidelity'))
       await fidelitySection(workDir, fidelityFolder(process.argv.slice(2)), progress);
     if (sections.has('analysis')) analysisSection(progress);
+    if (stack && sections.has('back-office')) {
+      const running = stack;
+      await phase('the back office’s Reviews list', () => backOfficeSection(running, progress));
+    }
   } catch (error) {
     // After an interrupt the steps under way fail as their servers stop: that is not the news.
     if (!interrupted) throw error;
