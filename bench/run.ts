@@ -9,9 +9,10 @@
 // the typed client's 100 MiB upload, its memory against a process hashing the file (bench/client.ts),
 // (8) page 1 of every PDF in a folder against MuPDF and Poppler (bench/fidelity.ts), and (9) the contract
 // analysis of a 100-, 350- and 700-page text contract, in process (bench/analysis.ts), and (10) the
-// contract viewer opened on a slow phone against a bare page of its first image (bench/phone.ts).
+// contract viewer opened on a slow phone against a bare page of its first image (bench/phone.ts), and (11)
+// the back office's Reviews list with 1,000 due reviews (bench/back-office.ts).
 // `npm run bench -- publish` (or any of upload, get, render, publish, webhooks, functions, client, fidelity,
-// analysis, phone) runs only the sections named, in that order; none named runs them all. `fidelity <folder>`
+// analysis, phone, back-office) runs only the sections named, in that order; none named runs them all. `fidelity <folder>`
 // compares that folder's PDFs.
 // Prints a table, then one JSON summary line. Everything it starts is stopped, even on failure.
 // BENCH_CPU_PROF=<dir> also CPU-profiles the stack; `npx tsx bench/cpu-profile-summary.ts <dir>` reads it.
@@ -22,6 +23,7 @@ import path from 'node:path';
 import { bearer, contractParts, upload } from '../test/support/api-client';
 import { contractPdf, writeLargePdf } from '../test/support/pdfs';
 import { analysisSection } from './analysis';
+import { backOfficeSection } from './back-office';
 import { clientSection } from './client';
 import type { Phase } from './cpu-profile-summary';
 import { fidelitySection } from './fidelity';
@@ -61,6 +63,7 @@ const SECTIONS = [
   'fidelity',
   'analysis',
   'phone',
+  'back-office',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const isSection = (name: string): name is Section => (SECTIONS as readonly string[]).includes(name);
@@ -508,7 +511,7 @@ const main = async () => {
       sections.has('publish') ||
       sections.has('client') ||
       sections.has('phone');
-    if (contractSections || sections.has('webhooks')) {
+    if (contractSections || sections.has('webhooks') || sections.has('back-office')) {
       const portBase = await freePortBase();
       progress(`starting the local stack (PORT_BASE=${portBase}, RATE_LIMITS=off)…`);
       const profileFlags = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
@@ -549,6 +552,10 @@ const main = async () => {
     if (stack && sections.has('phone')) {
       const running = stack;
       await phase('the viewer on a slow phone', () => phoneSection(running, token, progress));
+    }
+    if (stack && sections.has('back-office')) {
+      const running = stack;
+      await phase('the back office’s Reviews list', () => backOfficeSection(running, progress));
     }
   } catch (error) {
     // After an interrupt the steps under way fail as their servers stop: that is not the news.

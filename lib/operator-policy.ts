@@ -73,6 +73,13 @@ export class OperatorPolicy extends Construct {
         actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
         resources: [blobBucket.arnForObjects('reviews/*'), blobBucket.arnForObjects('published/*')],
       }),
+      // A publish stores its text under a key of its own before recording it; the loser of two racing
+      // publishes deletes its text (core/contracts/lawyer-actions.ts).
+      new PolicyStatement({
+        sid: 'DropTheTextOfAPublishThatLostARace',
+        actions: ['s3:DeleteObject'],
+        resources: [blobBucket.arnForObjects('reviews/*')],
+      }),
       new PolicyStatement({
         sid: 'StartReviewAcceptanceAndDeliveryRuns',
         actions: ['states:StartExecution'],

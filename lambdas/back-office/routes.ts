@@ -15,7 +15,12 @@ import {
   listSignUps,
   searchContractReviews,
 } from '../core/back-office/operations';
-import { readReviewContract, reviewPageImage, reviewPdf } from '../core/back-office/review-contract';
+import {
+  readContractChanges,
+  readReviewContract,
+  reviewPageImage,
+  reviewPdf,
+} from '../core/back-office/review-contract';
 import {
   assignReview,
   getReviewDraft,
@@ -197,6 +202,18 @@ export const backOfficeRoutes = (core: BackOfficeCore): Hono<BackOfficeEnv> => {
     return json(
       c.get('requestId'),
       await readReviewContract(ports, c.get('actor'), idOf(c.req.param('id')), version),
+    );
+  });
+
+  // What changed in the contract's text from version `?since=` to the current one, page by page.
+  routes.get('/:environment/reviews/:id/changes', async (c) => {
+    const ports = environmentOf(c.req.param('environment'));
+    const query = readQuery(c.req.url, ['since']);
+    if (query.since === undefined)
+      fail('request_invalid', '`since` is required: the version to compare from.');
+    return json(
+      c.get('requestId'),
+      await readContractChanges(ports, c.get('actor'), idOf(c.req.param('id')), numberOf(query.since)),
     );
   });
 

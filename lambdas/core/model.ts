@@ -42,6 +42,11 @@ export interface LawyerReview {
    * shown (it is a capability); gone once the review is published or a new version is accepted.
    */
   waitToken?: string;
+  /**
+   * Once published: the blob of the published text (`artifacts.reviewText`). Absent on reviews
+   * published before it was recorded, whose text is at `artifacts.review`.
+   */
+  textKey?: string;
 }
 
 export type PublicationState = 'not_requested' | 'pending' | 'published' | 'withdrawn' | 'failed';

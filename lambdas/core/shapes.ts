@@ -11,6 +11,7 @@ import type {
   getSignUp,
   searchContractReviews,
 } from './back-office/operations';
+import type { readContractChanges } from './back-office/review-contract';
 import type { presentDraft, presentQueueItem } from './back-office/review-desk';
 import type { Role, StaffAction } from './back-office/roles';
 import type { presentStaffMember } from './back-office/staff';
@@ -199,6 +200,7 @@ export interface BackOfficeSessionJson extends SessionJson {
 /** The back office's review queue and a review's draft, as the core presents them (back-office/review-desk.ts). */
 export type ReviewQueueItemJson = ReturnType<typeof presentQueueItem>;
 export type ReviewDraftJson = ReturnType<typeof presentDraft>;
+export type ContractChangesJson = Awaited<ReturnType<typeof readContractChanges>>;
 
 /** The operators' and admins' pages' answers, as the core presents them (back-office/operations.ts, audit-log.ts, staff.ts). */
 export type SignUpJson = Awaited<ReturnType<typeof getSignUp>>;

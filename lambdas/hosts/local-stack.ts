@@ -12,6 +12,7 @@ import { startLocalS3 } from '../adapters/blobs/local-s3-server';
 import { createS3Client, ensureBucket } from '../adapters/blobs/s3-client';
 import { createDocumentClient } from '../adapters/dynamodb';
 import { ensureTable, startLocalDynamoDb } from '../adapters/dynamodb/local-dynamodb';
+import { backfillOrganisationList } from '../adapters/dynamodb/organisation-store';
 import { LOCAL_IDENTITY_TABLE, localTableName } from '../adapters/dynamodb/table-schema';
 import { queuedDeliveries } from '../adapters/queues/delivery-queue';
 import type { LocalStepFunctions } from '../adapters/workflows/local-step-functions';
@@ -67,6 +68,8 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
     for (const environment of ENVIRONMENTS) await ensureTable(dynamo, localTableName(environment));
     // People and the identity provider's state, shared by both environments.
     await ensureTable(dynamo, LOCAL_IDENTITY_TABLE);
+    // A data directory from before the organisations' list index: its organisations join the list.
+    await backfillOrganisationList(dynamo, LOCAL_IDENTITY_TABLE);
     const s3 = createS3Client({ region: 'us-east-1', endpoint: blobStore.endpoint });
     for (const environment of ENVIRONMENTS) await ensureBucket(s3, localBucket(environment));
 

@@ -28,7 +28,10 @@ export const publishReview = worker(
     const version = await ports.contractReviews.getVersion(id, run.version);
     if (version === null) throw new Error(`no version ${run.version} of ${id}`);
     const contract = await readJson<RenderedContract>(ports.blobs, artifacts.manifest(id, run.version));
-    const reviewMarkdown = await readText(ports.blobs, artifacts.review(id, run.version));
+    const reviewMarkdown = await readText(
+      ports.blobs,
+      review.lawyerReview.textKey ?? artifacts.review(id, run.version),
+    );
     const page = {
       contract,
       title: documentTitle(contract),

@@ -323,6 +323,15 @@ const ROUTES: RouteCase[] = [
     otherEnvironment: 404,
   },
   {
+    name: 'GET what changed since a version',
+    make: async (s, e) => ({
+      method: 'GET',
+      path: `/api/${e}/reviews/${(await s.dueReview()).id}/changes?since=1`,
+    }),
+    allowed: { lawyer: 200 },
+    otherEnvironment: 404,
+  },
+  {
     name: 'GET a page image',
     make: async (s, e) => ({
       method: 'GET',
@@ -541,8 +550,17 @@ describe('the authorisation matrix', () => {
       `attachment; filename="${review.id}-v1.pdf"`,
       PDF_BYTES,
     ]);
+    // What changed since version 1, at version 1: one page, unchanged.
+    expect(await (await get(`${base}/changes?since=1`)).json()).toEqual({
+      id: review.id,
+      since: 1,
+      version: 1,
+      pages: [{ kind: 'unchanged', count: 1, after_first: 1, after_last: 1 }],
+    });
+    expect((await get(`${base}/changes`)).status).toBe(400);
     // No such page, version or review: 404, whatever the path holds.
     for (const path of [
+      `${base}/changes?since=2`,
       `${base}/versions/1/pages/2`,
       `${base}/versions/2/pages/1`,
       `${base}/versions/0/pdf`,
@@ -700,7 +718,8 @@ describe('the lawyer’s routes', () => {
       'completed',
     );
     const ports = setup.environments.production;
-    expect(await readText(ports.blobs, artifacts.review(review.id, 1))).toBe('Ana’s review');
+    const textKey = (await ports.contractReviews.get(review.id))?.lawyerReview?.textKey as string;
+    expect(await readText(ports.blobs, textKey)).toBe('Ana’s review');
     const again = await publish();
     expect([again.status, await codeOf(again)]).toEqual([409, 'action_refused']);
     expect(setup.started.filter((run) => run.kind === 'review')).toHaveLength(1);

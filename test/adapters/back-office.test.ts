@@ -30,7 +30,7 @@ import {
 } from '../../lambdas/core/back-office/review-desk';
 import { OPERATOR_TOOL, type Staff } from '../../lambdas/core/back-office/roles';
 import { putStaffMember } from '../../lambdas/core/back-office/staff';
-import { putText } from '../../lambdas/core/blobs';
+import { putText, readText } from '../../lambdas/core/blobs';
 import { artifacts } from '../../lambdas/core/contracts/artifacts';
 import { publishLawyerReview } from '../../lambdas/core/contracts/lawyer-actions';
 import { withNewVersion } from '../../lambdas/core/contracts/shape';
@@ -345,14 +345,40 @@ describe('the audit log', () => {
   it('two lawyers publishing at once: one publish, one audit entry, one set of events', async () => {
     const { ports, requested, entries, events, started } = await setUp();
     const review = await requested(T0);
+    // The real blob store, noting each key a publish stores a text under.
+    const stored: string[] = [];
+    const blobs = {
+      ...ports.blobs,
+      put: (key: string, body: AsyncIterable<Uint8Array>, type: string) => {
+        if (key.startsWith(`reviews/${review.id}/`)) stored.push(key);
+        return ports.blobs.put(key, body, type);
+      },
+      readRange: ports.blobs.readRange.bind(ports.blobs),
+      delete: ports.blobs.delete.bind(ports.blobs),
+    };
+    const publishing = { ...ports, blobs };
     const outcomes = await Promise.allSettled([
-      publishLawyerReview(ports, lawyer('ana@example.com'), review.id, 'Ana’s review'),
-      publishLawyerReview(ports, lawyer('ben@example.com'), review.id, 'Ben’s review'),
+      publishLawyerReview(publishing, lawyer('ana@example.com'), review.id, 'Ana’s review'),
+      publishLawyerReview(publishing, lawyer('ben@example.com'), review.id, 'Ben’s review'),
     ]);
+    expect(stored).toHaveLength(2);
     expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect((await entries({ action: 'review.published' })).data).toHaveLength(1);
     expect(await events('contract-reviews.lawyer_review.completed')).toHaveLength(1);
     expect(started.filter((run) => run.kind === 'review')).toHaveLength(1);
+    // The loser wrote nothing that stays: of the texts the two stored, only the winner's is still there,
+    // under the key the record names for the publisher to read.
+    const winner = outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<ContractReview>;
+    const textKey = (await ports.contractReviews.get(review.id))?.lawyerReview?.textKey;
+    expect(textKey).toBe(winner.value.lawyerReview?.textKey);
+    const kept = await Promise.all(
+      stored.map(async (key) => [key, await readText(ports.blobs, key).catch(() => null)] as const),
+    );
+    const winnerText =
+      (await entries({ action: 'review.published' })).data[0]?.staff === 'ana@example.com'
+        ? 'Ana’s review'
+        : 'Ben’s review';
+    expect(kept.filter(([, text]) => text !== null)).toEqual([[textKey, winnerText]]);
   });
 
   it('lists newest first, paged, filtered by staff member and by action, each from an index', async () => {

@@ -2,11 +2,18 @@
 // through the core functions the portal and the MCP server call: one organisation per person, kept by
 // the store's transaction even when two creations race; integrations listed newest first; an id of
 // another organisation as unknown as a made-up one; the back office's list of every organisation by name.
+
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, test } from '@jest/globals';
-import { DynamoDbOrganisationStore } from '../../lambdas/adapters/dynamodb/organisation-store';
+import { organisationItem } from '../../lambdas/adapters/dynamodb/items';
+import {
+  backfillOrganisationList,
+  DynamoDbOrganisationStore,
+} from '../../lambdas/adapters/dynamodb/organisation-store';
 import { DynamoDbPeopleStore } from '../../lambdas/adapters/dynamodb/people-store';
 import { DynamoDbSandboxBudgetStore } from '../../lambdas/adapters/dynamodb/sandbox-budget-store';
 import { DynamoDbStaffStore } from '../../lambdas/adapters/dynamodb/staff-store';
+import { LIST_INDEX } from '../../lambdas/adapters/dynamodb/table-schema';
 import { randomIds } from '../../lambdas/adapters/random-ids';
 import { listOrganisations } from '../../lambdas/core/back-office/operations';
 import type { Staff } from '../../lambdas/core/back-office/roles';
@@ -49,7 +56,7 @@ const setUp = async () => {
     await directory.people.create(person);
     return person;
   };
-  return { directory, sandbox, newPerson, clock };
+  return { directory, sandbox, newPerson, clock, tableName };
 };
 
 const refusal = async (promise: Promise<unknown>): Promise<ServiceError> => {
@@ -147,6 +154,30 @@ describe('the back office’s list of organisations', () => {
     expect(first.has_more).toBe(true);
     const rest = await listOrganisations(directory, sandbox, operator, { startingAfter: harbour });
     expect(rest).toEqual({ data: [expect.objectContaining({ id: zenith })], has_more: false });
+  });
+
+  test('organisations written before the list index existed are listed once backfilled, once only', async () => {
+    const { directory, sandbox, newPerson, tableName } = await setUp();
+    const listed = await createOrganisation(directory, (await newPerson()).id, 'Listed Law');
+    // As the store wrote an organisation before it kept one in the list: no list key.
+    const old = { id: id('org_'), name: 'Older Conveyancing', ownerId: id('per_'), createdAt: 1 };
+    const {
+      [LIST_INDEX.partitionKey]: _list,
+      [LIST_INDEX.sortKey]: _sort,
+      ...unlisted
+    } = organisationItem(old);
+    await db.doc.send(new PutCommand({ TableName: tableName, Item: unlisted }));
+    const names = async () =>
+      (await listOrganisations(directory, sandbox, operator)).data.map((organisation) => organisation.name);
+    expect(await names()).toEqual(['Listed Law']);
+
+    expect(await backfillOrganisationList(db.doc, tableName)).toBe(1);
+    expect(await names()).toEqual(['Listed Law', 'Older Conveyancing']);
+    expect((await directory.organisations.get(old.id))?.name).toBe('Older Conveyancing');
+    // Again (the next start): nothing more to do, nothing changed.
+    expect(await backfillOrganisationList(db.doc, tableName)).toBe(0);
+    expect(await names()).toEqual(['Listed Law', 'Older Conveyancing']);
+    expect(listed.name).toBe('Listed Law');
   });
 
   test('only operators may list; a bad limit or starting_after is refused', async () => {

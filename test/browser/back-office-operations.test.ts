@@ -147,6 +147,22 @@ test('an operator finds a contract, withdraws its publication with a reason; the
   await page.getByLabel('Search', { exact: true }).fill(contract.reference);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await page.waitForURL(`${backOffice}/production/contracts?q=${contract.reference}`);
+  await page.getByRole('link', { name: contract.id }).waitFor();
+  // Another search, then Back and Forward: each address shows its own search again (field and results).
+  const other = `no-such-contract-${contract.reference}`;
+  await page.getByLabel('Search', { exact: true }).fill(other);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.waitForURL(`${backOffice}/production/contracts?q=${other}`);
+  await page.getByText('No contract review', { exact: false }).waitFor();
+  await page.goBack();
+  await page.waitForURL(`${backOffice}/production/contracts?q=${contract.reference}`);
+  await page.getByRole('link', { name: contract.id }).waitFor();
+  await expect(page.getByLabel('Search', { exact: true }).inputValue()).resolves.toBe(contract.reference);
+  await page.goForward();
+  await page.waitForURL(`${backOffice}/production/contracts?q=${other}`);
+  await page.getByText('No contract review', { exact: false }).waitFor();
+  await expect(page.getByLabel('Search', { exact: true }).inputValue()).resolves.toBe(other);
+  await page.goBack();
   await page.getByRole('link', { name: contract.id }).click();
   await page.getByRole('heading', { name: `Contract review ${contract.id}` }).waitFor();
   const publication = page.locator('tr[data-channel="contract_viewer"]');

@@ -3,7 +3,8 @@
 // by itself; the lawyer saves a draft, reloads (the draft is kept), meets another save since (refused,
 // nothing lost, saved over it), and publishes with the keyboard only;
 // then /v1, the hosted review page and the signed `lawyer_review.completed` webhook all show it, and the
-// review has left the list. An integrator who signs in sees only that the back office is for staff. Axe
+// review has left the list. A draft started on version 1 shows, once version 2 arrives with a changed
+// clause, what changed on that page. An integrator who signs in sees only that the back office is for staff. Axe
 // finds nothing at 320 and 1280 px; screenshots of the list and the review page go to test-results/.
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -24,6 +25,19 @@ import { aboutReview, envelopeOf, type Receiver, startReceiver, verifies } from 
 import { axeViolations, launchChromium, RESULTS } from './harness';
 
 const PASSWORD = 'local-dev-password';
+/** How each clause of test/support/pdfs.ts's contract begins (its first line holds these words). */
+const CLAUSE_START = [
+  'The Vendor agrees to sell',
+  'The Purchaser must pay',
+  'Settlement is due on',
+  'The Property is sold',
+  'The Vendor must deliver',
+  'If the Purchaser defaults',
+  'Rates, taxes and owners',
+  'The Purchaser may inspect',
+  'This contract is subject',
+  'Any notice under this',
+];
 const COMPLETED = 'contract-reviews.lawyer_review.completed';
 
 let stack: RunningStack;
@@ -250,6 +264,90 @@ test('a lawyer sees a due review appear, saves a draft, reloads, and publishes i
     await heading(page).filter({ hasText: 'Reviews' }).waitFor();
     await shown(page);
     await expect(page.locator(`tr[data-review="${id}"]`).count()).resolves.toBe(0);
+  } finally {
+    await context.close();
+  }
+}, 420_000);
+
+test('a draft started on version 1 shows what changed in version 2, on the page it changed', async () => {
+  const reference = `back-office-changed-${randomUUID().slice(0, 8)}`;
+  const sent = await upload(
+    `${stack.sandbox}/v1/contract-reviews`,
+    token,
+    contractParts(await contractPdf(2), {
+      external_reference: reference,
+      product: 'legal_information',
+      review: 'lawyer',
+    }),
+  );
+  expect(sent.status).toBe(202);
+  const id = sent.body.id as string;
+  const due = (version: number) => (review: Record<string, unknown>) =>
+    review.version === version && (review.lawyer_review as { state: string }).state === 'requested';
+  await waitForReview(stack.sandbox, token, id, due(1), 120_000);
+
+  const { context, page } = await signIn('lawyer@localhost.test', `/sandbox/reviews/${id}`);
+  try {
+    await heading(page)
+      .filter({ hasText: `Review of ${id}` })
+      .waitFor();
+    const field = page.getByLabel('Review', { exact: true });
+    const save = async () => {
+      await page.getByRole('button', { name: 'Save draft', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Draft saved' }).waitFor();
+    };
+    await field.fill('Started on version 1.');
+    await save();
+    // Nothing changed yet: no comparison is offered.
+    expect(await page.getByRole('region', { name: /What changed/ }).count()).toBe(0);
+
+    // The second clause on page 2 of version 1, as the back office reads the page's text.
+    const contract = await page.evaluate(
+      async (reviewId) =>
+        (await (await fetch(`/api/sandbox/reviews/${reviewId}/contract`)).json()) as {
+          pages: Array<{ text: string }>;
+        },
+      id,
+    );
+    const onPage2 = [...(contract.pages[1]?.text ?? '').matchAll(/Clause (\d+)\./g)].map((match) =>
+      Number(match[1]),
+    );
+    const clause = onPage2[1] as number;
+    expect(clause).toBeGreaterThan(0);
+    const changed = await upload(
+      `${stack.sandbox}/v1/contract-reviews/${id}/versions`,
+      token,
+      contractParts(
+        await contractPdf(2, (n, text) => (n === clause ? `Amended by the vendor: ${text}` : text)),
+        { based_on_version: 1 },
+      ),
+    );
+    expect(changed.status).toBe(202);
+    await waitForReview(stack.sandbox, token, id, due(2), 120_000);
+
+    await page.reload();
+    const changes = page.getByRole('region', { name: 'What changed since version 1' });
+    await changes.getByText('The draft was started on version 1; the contract is now version 2.').waitFor();
+    await changes.getByText('1 page unchanged (page 1)').waitFor();
+    const page2 = changes.locator('[data-page-change="changed"]');
+    expect(await page2.count()).toBe(1);
+    await expect(page2.getByRole('heading').textContent()).resolves.toBe('Page 2: changed');
+    await expect(page2.locator('ins').first().textContent()).resolves.toContain(
+      `Amended by the vendor: ${CLAUSE_START[(clause - 1) % CLAUSE_START.length]}`,
+    );
+    await expect(page2.locator('del').first().textContent()).resolves.toContain(
+      CLAUSE_START[(clause - 1) % CLAUSE_START.length],
+    );
+    // The heading links to the page in the contract beside it.
+    await page2.getByRole('link', { name: 'Page 2' }).click();
+    await page.waitForURL(/#page-2$/);
+    await expectAccessible(context, page, 'review-changes');
+
+    // A later save keeps the version the draft was started on: the changes stay shown after a reload.
+    await field.fill('Started on version 1, checked against version 2.');
+    await save();
+    await page.reload();
+    await changes.getByText('The draft was started on version 1; the contract is now version 2.').waitFor();
   } finally {
     await context.close();
   }

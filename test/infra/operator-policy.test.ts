@@ -70,6 +70,7 @@ describe.each(['sandbox', 'production'] as const)('%s: the operators’ policy',
       ReadAnAnalysisDraft: ['s3:GetObject'],
       AMissingDraftIsA404: ['s3:ListBucket'],
       WriteAReviewOrAWithdrawal: ['s3:AbortMultipartUpload', 's3:PutObject'],
+      DropTheTextOfAPublishThatLostARace: ['s3:DeleteObject'],
       StartReviewAcceptanceAndDeliveryRuns: ['states:StartExecution'],
       EndALawyerReviewWait: ['states:SendTaskSuccess'],
       HandOnWebhookDeliveries: ['sqs:SendMessage'],
@@ -92,6 +93,9 @@ describe.each(['sandbox', 'production'] as const)('%s: the operators’ policy',
     expect(rendered('ReadAnAnalysisDraft')).toContain('/renders/*');
     expect(rendered('WriteAReviewOrAWithdrawal')).toMatch(/\/reviews\/\*.*\/published\/\*/);
     expect(rendered('WriteAReviewOrAWithdrawal')).not.toContain('uploads');
+    // Only a review's text is ever deleted: never a publication or a rendering.
+    expect(rendered('DropTheTextOfAPublishThatLostARace')).toContain('/reviews/*');
+    expect(rendered('DropTheTextOfAPublishThatLostARace')).not.toMatch(/published|renders|uploads/);
     // The contract runs are never started by the tool: only their lawyer-review wait is ended.
     const machines = plain[environment].stateless.stateMachines;
     const idOf = (kind: keyof typeof machines) => logicalIdOf(plain[environment].stateless, machines[kind]);

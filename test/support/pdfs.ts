@@ -49,8 +49,13 @@ const wrap = (text: string, font: PDFFont, size: number, width: number): string[
 /**
  * An A4 contract for the sale of land of `pages` pages (at least 1), with parties, property, price and
  * numbered clauses, made with pdf-lib. Every page has real text, so text extraction finds words.
+ * `amend` rewrites clauses (a changed contract sent as a new version): given a clause's number and text,
+ * it answers the text to write.
  */
-export const contractPdf = async (pages = 3): Promise<Uint8Array> => {
+export const contractPdf = async (
+  pages = 3,
+  amend: (clause: number, text: string) => string = (_clause, text) => text,
+): Promise<Uint8Array> => {
   const doc = await PDFDocument.create();
   doc.setTitle('Contract of Sale of Real Estate');
   doc.setAuthor('Hayes & Partners Conveyancing');
@@ -80,7 +85,7 @@ export const contractPdf = async (pages = 3): Promise<Uint8Array> => {
     }
     while (y > 120) {
       write(`Clause ${clause}.`, 11, bold);
-      write(CLAUSES[(clause - 1) % CLAUSES.length] as string);
+      write(amend(clause, CLAUSES[(clause - 1) % CLAUSES.length] as string));
       y -= 6;
       clause++;
     }

@@ -4,6 +4,7 @@ import type {
   AuditActionJson,
   AuditEntryJson,
   BackOfficeSessionJson,
+  ContractChangesJson,
   ContractReviewJson,
   ContractSearchResultJson,
   EnvironmentJson,
@@ -24,6 +25,7 @@ export type StaffAction = Session['actions'][number];
 export type ContractReview = ContractReviewJson;
 export type ReviewQueueItem = ReviewQueueItemJson;
 export type ReviewDraft = ReviewDraftJson;
+export type ContractChanges = ContractChangesJson;
 export type SignUp = SignUpJson;
 export type OrganisationWithBudget = OrganisationWithBudgetJson;
 export type OperatorContractReview = OperatorContractReviewJson;

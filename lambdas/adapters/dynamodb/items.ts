@@ -232,6 +232,7 @@ interface LawyerReviewAttributes {
   requested_at: number | null;
   completed_at: number | null;
   wait_token?: string;
+  text_key?: string;
 }
 
 interface PublicationAttributes {
@@ -314,6 +315,7 @@ export const contractReviewItem = (r: ContractReview): Item => ({
     requested_at: r.lawyerReview.requestedAt,
     completed_at: r.lawyerReview.completedAt,
     ...(r.lawyerReview.waitToken !== undefined && { wait_token: r.lawyerReview.waitToken }),
+    ...(r.lawyerReview.textKey !== undefined && { text_key: r.lawyerReview.textKey }),
   },
   publications: r.publications.map(
     (p): PublicationAttributes => ({
@@ -346,6 +348,7 @@ export const toContractReview = (item: Item): ContractReview => {
       requestedAt: i.lawyer_review.requested_at,
       completedAt: i.lawyer_review.completed_at,
       ...(i.lawyer_review.wait_token !== undefined && { waitToken: i.lawyer_review.wait_token }),
+      ...(i.lawyer_review.text_key !== undefined && { textKey: i.lawyer_review.text_key }),
     },
     publications: i.publications.map((p) => ({
       channel: p.channel,

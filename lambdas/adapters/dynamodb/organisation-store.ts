@@ -1,10 +1,17 @@
 // adapter -> organisations and their integrations in the identity table. Creating an organisation also
 // points its owner's person record at it, in one transaction whose condition lets a person own only one.
-import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { OrganisationExists } from '../../core/errors';
 import type { Integration, Organisation, Page } from '../../core/model';
 import type { OrganisationStore } from '../../core/ports';
-import { indexPosition, integrationItem, organisationItem, toIntegration, toOrganisation } from './items';
+import {
+  type Item,
+  indexPosition,
+  integrationItem,
+  organisationItem,
+  toIntegration,
+  toOrganisation,
+} from './items';
 import { keys } from './keys';
 import { getItem, queryAll, queryOldestFirst } from './table';
 import { LIST_INDEX } from './table-schema';
@@ -83,3 +90,55 @@ export class DynamoDbOrganisationStore implements OrganisationStore {
     return items.map(toIntegration);
   }
 }
+
+/**
+ * Puts every organisation written before the list index existed (no list key) into the list the back
+ * office's Organisations page reads; answers how many it added. Idempotent (each write is conditional on
+ * the key still missing) and run at each local start; it reads the table with a Scan, once, which is why
+ * it is a start-up step and not a request's. No deployed table predates the index.
+ */
+export const backfillOrganisationList = async (
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+): Promise<number> => {
+  let added = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await doc.send(
+      new ScanCommand({
+        TableName: tableName,
+        FilterExpression: '#type = :organisation AND attribute_not_exists(#listKey)',
+        ExpressionAttributeNames: { '#type': 'type', '#listKey': LIST_INDEX.partitionKey },
+        ExpressionAttributeValues: { ':organisation': 'organisation' },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const listed = organisationItem(toOrganisation(item as Item));
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.organisation(listed.id as string),
+            UpdateExpression: 'SET #listKey = :list, #listSort = :sort',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#listKey)',
+            ExpressionAttributeNames: {
+              '#listKey': LIST_INDEX.partitionKey,
+              '#listSort': LIST_INDEX.sortKey,
+            },
+            ExpressionAttributeValues: {
+              ':list': listed[LIST_INDEX.partitionKey],
+              ':sort': listed[LIST_INDEX.sortKey],
+            },
+          }),
+        );
+        added += 1;
+      } catch (error) {
+        // Listed meanwhile (another process starting): nothing to do.
+        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      }
+    }
+    start = page.LastEvaluatedKey;
+  } while (start !== undefined);
+  return added;
+};

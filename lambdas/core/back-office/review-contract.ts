@@ -10,6 +10,7 @@ import { isContractReviewId } from '../ids';
 import type { ContractReview } from '../model';
 import type { Ports } from '../ports';
 import { pageText, type RenderedContract } from '../rendered-contract';
+import { contractChanges } from './contract-changes';
 import { type Actor, requireRole } from './roles';
 
 type ContractPorts = Pick<Ports, 'contractReviews' | 'blobs'>;
@@ -58,6 +59,19 @@ export const readReviewContract = async (
     })),
     analysis_markdown: analysis,
   };
+};
+
+/**
+ * What changed in the contract's text from version `since` to the current one, page by page
+ * (`contractChanges`): shown when a new version arrives while a draft written on `since` is due.
+ */
+export const readContractChanges = async (ports: ContractPorts, actor: Actor, id: string, since: number) => {
+  const { review, version: from } = await reviewAt(ports, actor, id, since);
+  const [before, after] = await Promise.all([
+    renderedAt(ports, id, from),
+    renderedAt(ports, id, review.version),
+  ]);
+  return { id, since: from, version: review.version, pages: contractChanges(before.pages, after.pages) };
 };
 
 /** The blob of page `number`'s image at `version`, and its type. */

@@ -161,7 +161,9 @@ export const saveReviewDraft = async (
     ...stored,
     draft,
     draftRevision: basedOnRevision + 1,
-    draftVersion: review.version,
+    // The version the draft was started on, kept across later saves: the review page shows what changed
+    // in the contract since then.
+    draftVersion: stored.draft === null ? review.version : (stored.draftVersion ?? review.version),
     draftSavedBy: by,
     draftSavedAt: now,
   };

@@ -16,6 +16,12 @@ export const artifacts = {
   /** The analysis as Markdown: the draft a review starts from. */
   analysisMarkdown: (contractReviewId: string, version: number) =>
     `${versionFolder(contractReviewId, version)}analysis.md`,
-  /** The lawyer's review of a version, Markdown, as published. */
+  /** The lawyer's review of a version, Markdown, as published before each publish had its own key. */
   review: (contractReviewId: string, version: number) => `reviews/${contractReviewId}/v${version}/review.md`,
+  /**
+   * The text one publish of a version's review stores, under a key of that attempt alone: of two racing
+   * publishes the loser never overwrites the winner's text (the record names the winner's key).
+   */
+  reviewText: (contractReviewId: string, version: number, attempt: string) =>
+    `reviews/${contractReviewId}/v${version}/review-${attempt}.md`,
 };

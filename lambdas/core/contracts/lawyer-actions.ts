@@ -57,24 +57,37 @@ export const publishLawyerReview = async (
   const text = checkReviewText(
     markdown ?? (await readText(ports.blobs, artifacts.analysisMarkdown(id, current.version))),
   );
-  await putText(ports.blobs, artifacts.review(id, current.version), text, 'text/markdown; charset=utf-8');
-  // A version accepted meanwhile refuses this (no review requested for it), rather than publishing the
-  // text against a contract the lawyer did not read.
+  // The text is stored before the record names it (a crash between leaves an unnamed blob, never a
+  // published review without its text), under this attempt's own key: a racing publish that loses
+  // cannot overwrite the winner's text, and deletes its own below.
   const version = current.version;
+  const textKey = artifacts.reviewText(id, version, ports.ids.id('pub_'));
+  await putText(ports.blobs, textKey, text, 'text/markdown; charset=utf-8');
   let waitToken: string | undefined;
-  const published = await changeContractReview(ports, id, (review, now) => {
-    if (review.version !== version)
-      throw new ActionRefused(`version ${review.version} of ${id} arrived meanwhile; review that one`);
-    waitToken = review.lawyerReview?.waitToken;
-    // Of two publishers racing, the second re-reads a completed review here and is refused: one
-    // publish, one audit entry, one set of events.
-    const change = lawyerReviewCompleted(ports.ids)(review, now);
-    const audit = auditEntry(ports, actor, ports.environment, 'review.published', id, {
-      version,
-      bytes: Buffer.byteLength(text, 'utf8'),
+  let published: ContractReview;
+  try {
+    published = await changeContractReview(ports, id, (review, now) => {
+      // A version accepted meanwhile refuses this (no review requested for it), rather than publishing
+      // the text against a contract the lawyer did not read.
+      if (review.version !== version)
+        throw new ActionRefused(`version ${review.version} of ${id} arrived meanwhile; review that one`);
+      waitToken = review.lawyerReview?.waitToken;
+      // Of two publishers racing, the second re-reads a completed review here and is refused: one
+      // publish, one audit entry, one set of events.
+      const change = lawyerReviewCompleted(ports.ids)(review, now);
+      if (change === null) return null;
+      const audit = auditEntry(ports, actor, ports.environment, 'review.published', id, {
+        version,
+        bytes: Buffer.byteLength(text, 'utf8'),
+      });
+      const completed = change.review.lawyerReview && { ...change.review.lawyerReview, textKey };
+      return { ...change, review: { ...change.review, lawyerReview: completed }, audit: [audit] };
     });
-    return change && { ...change, audit: [audit] };
-  });
+  } catch (refused) {
+    // The refusal is the answer even if this delete fails (its text then stays unnamed and unread).
+    await ports.blobs.delete(textKey).catch(() => undefined);
+    throw refused;
+  }
   if (waitToken !== undefined) await ports.workflows.completeWait(waitToken, {});
   else
     await ports.workflows.start({

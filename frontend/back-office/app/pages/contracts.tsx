@@ -3,7 +3,7 @@
 // search survives a reload and can be shared); a contract's page shows its parts, versions and
 // publications with their links, and `Withdraw` for each published one, confirmed with a `Reason` by
 // `Withdraw publication`, which runs what `ops withdraw` runs.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { call, get, queryOf } from '../../../app-kit/api';
 import {
   ConfirmButton,
@@ -48,6 +48,15 @@ const searchOf = (): string => new URLSearchParams(location.search).get('q') ?? 
 const SearchPage = ({ environment }: { environment: Environment }) => {
   const [query, setQuery] = useState(searchOf);
   const [typed, setTyped] = useState(query);
+  // Back and Forward return to an earlier search: the address's `?q=` is the search shown.
+  useEffect(() => {
+    const follow = () => {
+      setQuery(searchOf());
+      setTyped(searchOf());
+    };
+    window.addEventListener('popstate', follow);
+    return () => window.removeEventListener('popstate', follow);
+  }, []);
   const path = `/api/${environment}/contracts${queryOf({ q: query.trim() })}`;
   const results = useLoaded(
     async () => (query.trim() === '' ? null : get<{ data: ContractSearchResult[] }>(path)),
@@ -61,7 +70,8 @@ const SearchPage = ({ environment }: { environment: Environment }) => {
         onSubmit={(event) => {
           event.preventDefault();
           setQuery(typed);
-          navigate(`/${environment}/contracts${queryOf({ q: typed.trim() })}`, true);
+          // Each search is a step in the history, so Back shows the one before.
+          navigate(`/${environment}/contracts${queryOf({ q: typed.trim() })}`);
         }}
       >
         <div class="filters">

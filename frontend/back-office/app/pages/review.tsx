@@ -22,7 +22,8 @@ import {
   when,
 } from '../../../app-kit/components';
 import { markdownToHtml } from '../../../pages/markdown';
-import type { ContractReview, Environment, ReviewDraft, Session } from '../types';
+import { ContractChangesList } from '../contract-changes';
+import type { ContractChanges, ContractReview, Environment, ReviewDraft, Session } from '../types';
 import { PRODUCT_NAMES } from './reviews';
 
 interface ReviewAnswer {
@@ -138,6 +139,17 @@ export const ReviewPage = ({
   const key = `${environment}:${id}`;
   const loaded = useLoaded(() => get<ReviewAnswer>(`/api/${environment}/reviews/${id}`), key);
   const contract = useLoaded(() => get<ContractAnswer>(`/api/${environment}/reviews/${id}/contract`), key);
+  // A new version arrived after the draft was started: what changed since the draft's version.
+  const since = loaded.value?.draft.draft_version ?? null;
+  const current = loaded.value?.contract_review.version ?? null;
+  const changed = since !== null && current !== null && since < current;
+  const changes = useLoaded(
+    () =>
+      changed
+        ? get<ContractChanges>(`/api/${environment}/reviews/${id}/changes?since=${since}`)
+        : Promise.resolve(null),
+    `${key}:${since}:${current}`,
+  );
   const now = useNow();
   const storage = unsavedKey(environment, id);
   const [text, setText] = useState<string | null>(null);
@@ -268,6 +280,17 @@ export const ReviewPage = ({
         </section>
       )}
       <Notice error={error} status={status} />
+      {changed && (
+        <Section title={`What changed since version ${since}`}>
+          {changes.value ? (
+            <ContractChangesList changes={changes.value} />
+          ) : changes.error ? (
+            <p>What changed cannot be shown: {changes.error}</p>
+          ) : (
+            <Loading what="what changed" />
+          )}
+        </Section>
+      )}
       <div class="review-layout">
         <Section title="Contract">
           {contract.value ? (

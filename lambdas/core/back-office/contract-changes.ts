@@ -1,0 +1,152 @@
+// core -> what changed in a contract's text between two versions, page by page (issue 28, "beyond the
+// anchors"): the review page shows it when a new version arrives while a lawyer's draft was written on an
+// older one. Computed here, not in the browser, so the page receives only the changes (not both versions'
+// text, megabytes for a 700-page contract) and the bounds below hold whoever calls it.
+//
+// The work stays about linear in the text: pages are first aligned with one diff over whole pages (equal
+// text = same page), then only the pages that differ are diffed line by line. Both diffs are jsdiff's
+// Myers diff with `maxEditLength`, so each costs at most (length × bound): when two contracts share almost
+// nothing the pages are paired by position instead, and a page whose lines differ beyond the bound (a huge
+// or wholly rewritten page) is shown as all its old lines deleted and all its new lines inserted.
+import { type ArrayChange, diffArrays } from 'diff';
+import type { RenderedPage } from '../rendered-contract';
+
+/** Edits (pages inserted + deleted) beyond which pages are paired by position rather than aligned. */
+export const MAX_PAGE_EDITS = 100;
+/** Edits (lines inserted + deleted) beyond which a page is shown as replaced rather than diffed. */
+export const MAX_LINE_EDITS = 400;
+/** Unchanged lines kept around a change on a changed page; longer runs are collapsed to a count. */
+export const CONTEXT_LINES = 2;
+
+export type Line =
+  | { change: 'inserted' | 'deleted' | 'unchanged'; text: string }
+  /** Unchanged lines not shown. */
+  | { change: 'skipped'; count: number };
+
+export type PageChange =
+  /** A run of pages whose text did not change: `after_first`…`after_last` in the newer version. */
+  | { kind: 'unchanged'; count: number; after_first: number; after_last: number }
+  | { kind: 'changed'; before: number; after: number; lines: Line[] }
+  | { kind: 'added'; after: number; lines: Line[] }
+  | { kind: 'removed'; before: number; lines: Line[] };
+
+/**
+ * A page's text as lines: its runs in reading order, a new line wherever a run starts lower or higher
+ * than half a line from the one before (the PDF places text in runs, not lines).
+ */
+export const pageLines = (page: Pick<RenderedPage, 'text'>): string[] => {
+  const lines: string[] = [];
+  let current: string[] = [];
+  let lineY: number | null = null;
+  let lineHeight = 0;
+  for (const run of page.text) {
+    if (lineY !== null && Math.abs(run.y - lineY) > Math.max(run.height, lineHeight) / 2) {
+      lines.push(current.join(' '));
+      current = [];
+    }
+    if (current.length === 0) {
+      lineY = run.y;
+      lineHeight = run.height;
+    }
+    current.push(run.text);
+  }
+  if (current.length > 0) lines.push(current.join(' '));
+  return lines.map((line) => line.replace(/\s+/g, ' ').trim()).filter((line) => line !== '');
+};
+
+const all = (change: 'inserted' | 'deleted', lines: readonly string[]): Line[] =>
+  lines.map((text) => ({ change, text }));
+
+/** Unchanged lines beyond `CONTEXT_LINES` of a change collapse to a count. */
+const withContext = (lines: readonly string[], first: boolean, last: boolean): Line[] => {
+  const head = first ? 0 : CONTEXT_LINES;
+  const tail = last ? 0 : CONTEXT_LINES;
+  if (lines.length <= head + tail + 1) return lines.map((text) => ({ change: 'unchanged', text }));
+  return [
+    ...lines.slice(0, head).map((text): Line => ({ change: 'unchanged', text })),
+    { change: 'skipped', count: lines.length - head - tail },
+    ...lines.slice(lines.length - tail).map((text): Line => ({ change: 'unchanged', text })),
+  ];
+};
+
+/** The lines of one page that changed, deleted before inserted, with a little unchanged context. */
+export const lineChanges = (before: readonly string[], after: readonly string[]): Line[] => {
+  const parts = diffArrays(before as string[], after as string[], { maxEditLength: MAX_LINE_EDITS });
+  if (parts === undefined) return [...all('deleted', before), ...all('inserted', after)];
+  return parts.flatMap((part: ArrayChange<string>, index) =>
+    part.added
+      ? all('inserted', part.value)
+      : part.removed
+        ? all('deleted', part.value)
+        : withContext(part.value, index === 0, index === parts.length - 1),
+  );
+};
+
+/** Runs of equal, deleted and inserted pages (by index), from the page diff or, beyond its bound, by position. */
+const alignPages = (before: readonly string[], after: readonly string[]) => {
+  const parts = diffArrays(before as string[], after as string[], { maxEditLength: MAX_PAGE_EDITS });
+  if (parts !== undefined)
+    return parts.map(
+      (part) =>
+        ({
+          kind: part.added ? 'added' : part.removed ? 'removed' : 'same',
+          count: part.count ?? part.value.length,
+        }) as const,
+    );
+  const shared = Math.min(before.length, after.length);
+  return [
+    { kind: 'removed', count: shared },
+    { kind: 'added', count: shared },
+    ...(before.length > shared ? [{ kind: 'removed', count: before.length - shared } as const] : []),
+    ...(after.length > shared ? [{ kind: 'added', count: after.length - shared } as const] : []),
+  ] as const;
+};
+
+/**
+ * What changed from `before` to `after` (each a version's pages in order), page by page: runs of unchanged
+ * pages, pages changed (a deleted page next to an inserted one is one page changed, paired in order),
+ * pages added and pages removed. Page numbers are 1-based, as shown.
+ */
+export const contractChanges = (
+  before: ReadonlyArray<Pick<RenderedPage, 'text'>>,
+  after: ReadonlyArray<Pick<RenderedPage, 'text'>>,
+): PageChange[] => {
+  const oldLines = before.map(pageLines);
+  const newLines = after.map(pageLines);
+  const runs = alignPages(
+    oldLines.map((lines) => lines.join('\n')),
+    newLines.map((lines) => lines.join('\n')),
+  );
+  const changes: PageChange[] = [];
+  let b = 0;
+  let a = 0;
+  for (let index = 0; index < runs.length; index += 1) {
+    const run = runs[index] as (typeof runs)[number];
+    if (run.kind === 'same') {
+      changes.push({ kind: 'unchanged', count: run.count, after_first: a + 1, after_last: a + run.count });
+      b += run.count;
+      a += run.count;
+    } else if (run.kind === 'removed') {
+      // Deleted pages followed by inserted ones: the first of each pair are the same page, changed.
+      const next = runs[index + 1];
+      const inserted = next?.kind === 'added' ? next.count : 0;
+      const paired = Math.min(run.count, inserted);
+      for (let n = 0; n < paired; n += 1, b += 1, a += 1)
+        changes.push({
+          kind: 'changed',
+          before: b + 1,
+          after: a + 1,
+          lines: lineChanges(oldLines[b] ?? [], newLines[a] ?? []),
+        });
+      for (let n = paired; n < run.count; n += 1, b += 1)
+        changes.push({ kind: 'removed', before: b + 1, lines: all('deleted', oldLines[b] ?? []) });
+      for (let n = paired; n < inserted; n += 1, a += 1)
+        changes.push({ kind: 'added', after: a + 1, lines: all('inserted', newLines[a] ?? []) });
+      if (next?.kind === 'added') index += 1;
+    } else {
+      for (let n = 0; n < run.count; n += 1, a += 1)
+        changes.push({ kind: 'added', after: a + 1, lines: all('inserted', newLines[a] ?? []) });
+    }
+  }
+  return changes;
+};

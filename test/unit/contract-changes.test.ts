@@ -1,0 +1,114 @@
+// What changed in a contract's text between two versions, page by page (core/back-office/contract-changes):
+// lines rebuilt from the PDF's runs, unchanged pages collapsed, a changed clause marked on its page, pages
+// added and removed, and the bounds that keep a huge or rewritten page from costing quadratic work.
+import {
+  CONTEXT_LINES,
+  contractChanges,
+  lineChanges,
+  MAX_LINE_EDITS,
+  MAX_PAGE_EDITS,
+  pageLines,
+} from '../../lambdas/core/back-office/contract-changes';
+import type { TextRun } from '../../lambdas/core/rendered-contract';
+
+/** A page whose `lines` each sit on their own line, split into runs of a word or two as a PDF gives them. */
+const page = (...lines: string[]): { text: TextRun[] } => ({
+  text: lines.flatMap((line, row) =>
+    line
+      .split(/(?<= )/)
+      .map((word, n) => ({ text: word, x: n / 20, y: 0.05 + row * 0.02, width: 0.04, height: 0.012 })),
+  ),
+});
+
+const clauses = (n: number, from = 1) =>
+  Array.from({ length: n }, (_, i) => `Clause ${from + i}. The purchaser pays the deposit on signing.`);
+
+test('a page’s runs become its lines: a new line where the text moves down', () => {
+  expect(pageLines(page('Clause 1. The vendor sells', 'the land to the purchaser.'))).toEqual([
+    'Clause 1. The vendor sells',
+    'the land to the purchaser.',
+  ]);
+  expect(pageLines({ text: [] })).toEqual([]);
+});
+
+test('a clause changed on page 2 of 4 is marked there; the unchanged pages around it are collapsed', () => {
+  const v1 = [
+    page(...clauses(10, 1)),
+    page(...clauses(10, 11)),
+    page(...clauses(10, 21)),
+    page(...clauses(10, 31)),
+  ];
+  const changedLines = clauses(10, 11);
+  changedLines[4] = 'Clause 15. The purchaser pays the deposit within 14 days.';
+  const v2 = [v1[0], page(...changedLines), v1[2], v1[3]] as typeof v1;
+
+  const changes = contractChanges(v1, v2);
+  expect(changes.map((change) => change.kind)).toEqual(['unchanged', 'changed', 'unchanged']);
+  expect(changes[0]).toEqual({ kind: 'unchanged', count: 1, after_first: 1, after_last: 1 });
+  expect(changes[2]).toEqual({ kind: 'unchanged', count: 2, after_first: 3, after_last: 4 });
+  const changed = changes[1];
+  if (changed?.kind !== 'changed') throw new Error('page 2 is not marked changed');
+  expect(changed.before).toBe(2);
+  expect(changed.after).toBe(2);
+  expect(changed.lines.filter((line) => line.change === 'deleted' || line.change === 'inserted')).toEqual([
+    { change: 'deleted', text: 'Clause 15. The purchaser pays the deposit on signing.' },
+    { change: 'inserted', text: 'Clause 15. The purchaser pays the deposit within 14 days.' },
+  ]);
+  // Context: two lines either side, the rest of the page collapsed to counts.
+  expect(changed.lines[0]).toEqual({ change: 'skipped', count: 4 - CONTEXT_LINES });
+  expect(changed.lines.at(-1)).toEqual({ change: 'skipped', count: 5 - CONTEXT_LINES });
+});
+
+test('a page inserted in the middle is added, not every later page changed; a page dropped is removed', () => {
+  const v1 = [page('One'), page('Two'), page('Three')];
+  expect(contractChanges(v1, [page('One'), page('New page'), page('Two'), page('Three')])).toEqual([
+    { kind: 'unchanged', count: 1, after_first: 1, after_last: 1 },
+    { kind: 'added', after: 2, lines: [{ change: 'inserted', text: 'New page' }] },
+    { kind: 'unchanged', count: 2, after_first: 3, after_last: 4 },
+  ]);
+  expect(contractChanges(v1, [page('One'), page('Three')])).toEqual([
+    { kind: 'unchanged', count: 1, after_first: 1, after_last: 1 },
+    { kind: 'removed', before: 2, lines: [{ change: 'deleted', text: 'Two' }] },
+    { kind: 'unchanged', count: 1, after_first: 2, after_last: 2 },
+  ]);
+  expect(contractChanges(v1, v1)).toEqual([{ kind: 'unchanged', count: 3, after_first: 1, after_last: 3 }]);
+});
+
+test('a page rewritten beyond the bound is shown as replaced: all old lines deleted, all new inserted', () => {
+  const before = Array.from({ length: MAX_LINE_EDITS }, (_, n) => `old line ${n}`);
+  const after = Array.from({ length: MAX_LINE_EDITS }, (_, n) => `new line ${n}`);
+  const lines = lineChanges(before, after);
+  expect(lines).toHaveLength(2 * MAX_LINE_EDITS);
+  expect(lines.slice(0, MAX_LINE_EDITS).every((line) => line.change === 'deleted')).toBe(true);
+  expect(lines.slice(MAX_LINE_EDITS).every((line) => line.change === 'inserted')).toBe(true);
+  // Under the bound, the same lines with one changed are diffed.
+  const one = [...before];
+  one[7] = 'changed';
+  expect(
+    lineChanges(before, one).filter((line) => line.change !== 'unchanged' && line.change !== 'skipped'),
+  ).toEqual([
+    { change: 'deleted', text: 'old line 7' },
+    { change: 'inserted', text: 'changed' },
+  ]);
+});
+
+test('two contracts with more pages different than the bound allows are paired by position, each page diffed', () => {
+  // Every page differs (its footer): 2 × PAGES edits, beyond MAX_PAGE_EDITS, so no page alignment is tried.
+  const PAGES = MAX_PAGE_EDITS;
+  const v1 = Array.from({ length: PAGES }, (_, n) =>
+    page(`Page ${n + 1} of ${PAGES}`, ...clauses(40, n * 40)),
+  );
+  const v2 = Array.from({ length: PAGES }, (_, n) =>
+    page(`Page ${n + 1} of ${PAGES + 1}`, ...clauses(40, n * 40)),
+  );
+  const changes = contractChanges(v1, v2);
+  expect(changes).toHaveLength(PAGES);
+  expect(changes.every((change) => change.kind === 'changed')).toBe(true);
+  const last = changes[PAGES - 1];
+  if (last?.kind !== 'changed') throw new Error('the last page is not changed');
+  expect(last.before).toBe(PAGES);
+  expect(last.lines.slice(0, 2)).toEqual([
+    { change: 'deleted', text: `Page ${PAGES} of ${PAGES}` },
+    { change: 'inserted', text: `Page ${PAGES} of ${PAGES + 1}` },
+  ]);
+});
