@@ -114,6 +114,12 @@ export function grantBackOfficeUseCases(
       ['s3:PutObject', 's3:AbortMultipartUpload'],
       BACK_OFFICE_BLOB_WRITES.map((key) => `${bucketArn}/${key}`),
     );
+    // The loser of two racing publishes removes the text it stored under its own key (core/contracts/lawyer-actions.ts).
+    allow(
+      `${Name}RemoveARefusedPublishsText`,
+      ['s3:DeleteObject'],
+      [`${bucketArn}/${BACK_OFFICE_BLOB_WRITES[0]}`],
+    );
     allow(`${Name}OpenSignUpAnswers`, ['secretsmanager:GetSecretValue'], [named.answersKeySecretArn]);
     allow(`${Name}StartReviewRuns`, ['states:StartExecution'], [named.reviewStateMachineArn]);
     allow(`${Name}EndALawyerReviewWait`, ['states:SendTaskSuccess'], [named.contractStateMachineArn]);

@@ -246,6 +246,12 @@ it('grants the backend exactly what the back office’s use cases do, per enviro
         Resource: [`${bucket}/reviews/*`, `${bucket}/published/*/withdrawn`],
       },
       {
+        Sid: `${Name}RemoveARefusedPublishsText`,
+        Effect: 'Allow',
+        Action: 's3:DeleteObject',
+        Resource: `${bucket}/reviews/*`,
+      },
+      {
         Sid: `${Name}OpenSignUpAnswers`,
         Effect: 'Allow',
         Action: 'secretsmanager:GetSecretValue',
