@@ -1,10 +1,11 @@
 // infra -> a browser application served by CloudFront, as the portal and the back office are: its built
 // files (frontend/app-kit) in a private bucket that only its distribution reads (origin access control),
 // every page path answered by `index.html` (the script shows the page of the path), and its backend's
-// paths sent to its HTTP API behind the origin protection. The constructs are made in the caller's scope,
-// so each site keeps the logical ids it has always had.
+// paths sent to its backend function through an HTTP API behind the origin protection. The constructs are
+// made in the caller's scope, so each site keeps the logical ids it has always had.
 import { Duration } from 'aws-cdk-lib';
-import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import {
   AllowedMethods,
   type BehaviorOptions,
@@ -21,6 +22,7 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Bucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import type { AppAssets } from '../frontend/app-kit/served-files';
@@ -33,6 +35,7 @@ import {
   STRICT_TRANSPORT_SECURITY,
 } from './distribution-defaults';
 import { httpApiOrigin } from './http-api-origin';
+import { type ApiThrottle, protectHttpApi } from './http-api-protection';
 import { deployBuiltFiles } from './onboarding-frame';
 import type { OriginProtection } from './origin-protection';
 
@@ -49,7 +52,9 @@ export interface AppSiteProps {
   /** The folder of the files bucket's and the distribution's logs: `portal`, `back-office`. */
   readonly logName: string;
   readonly assets: AppAssets;
-  readonly backendApi: HttpApi;
+  /** The function answering the backend's paths, behind an HTTP API of its own with this throttle. */
+  readonly backend: IFunction;
+  readonly backendThrottle: ApiThrottle;
   /** The paths CloudFront sends to the backend; every other path is a file of the bucket. */
   readonly backendPaths: readonly string[];
   readonly originProtection: OriginProtection;
@@ -58,6 +63,7 @@ export interface AppSiteProps {
 }
 
 export interface AppSite {
+  readonly httpApi: HttpApi;
   readonly bucket: Bucket;
   readonly distribution: Distribution;
   /** `https://{distribution domain}`: the site's origin. */
@@ -65,6 +71,12 @@ export interface AppSite {
 }
 
 export const serveApp = (scope: Construct, props: AppSiteProps): AppSite => {
+  const httpApi = new HttpApi(scope, 'HttpApi', {
+    description: `contract-service ${props.name} backend`,
+    defaultIntegration: new HttpLambdaIntegration('Backend', props.backend),
+    defaultAuthorizer: props.originProtection.authorizer(),
+  });
+  protectHttpApi(scope, httpApi, props.backendThrottle);
   // Built files only: nothing here is kept when the stack goes.
   const bucket = builtFilesBucket(scope, props.logBucket, `${props.logName}-files/`);
 
@@ -99,7 +111,7 @@ export const serveApp = (scope: Construct, props: AppSiteProps): AppSite => {
     origin: httpApiOrigin(
       scope,
       'BackendOrigin',
-      props.backendApi,
+      httpApi,
       undefined,
       'api',
       props.originProtection.originHeaders,
@@ -144,5 +156,5 @@ export const serveApp = (scope: Construct, props: AppSiteProps): AppSite => {
   );
   deployBuiltFiles(scope, bucket, appFiles(props.assets));
   acknowledgeBucketDeployment(scope, `the ${props.name}’s files bucket`);
-  return { bucket, distribution, address: `https://${distribution.distributionDomainName}` };
+  return { httpApi, bucket, distribution, address: `https://${distribution.distributionDomainName}` };
 };

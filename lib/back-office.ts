@@ -6,8 +6,7 @@
 // (TOTP) required, threat protection on. The pool only says who someone is; what they may do is their staff
 // record's roles (`ops staff-add`, the Staff page), audited with each change: one source of roles.
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import {
   AccountRecovery,
@@ -31,7 +30,6 @@ import type { Environment } from '../lambdas/core/model';
 import { serveApp } from './app-site';
 import { type BackOfficeEnvironment, grantBackOfficeUseCases } from './back-office-grants';
 import { acknowledge } from './checks';
-import { protectHttpApi } from './http-api-protection';
 import type { OriginProtection } from './origin-protection';
 import { ServiceFunction } from './service-function';
 import { useSecret } from './wiring';
@@ -76,22 +74,18 @@ export class BackOfficeSite extends Construct {
       description: 'back office: /api/* and /auth/*',
     });
     grantBackOfficeUseCases(this.backend, props.identityTable, props.environments);
-    this.httpApi = new HttpApi(this, 'HttpApi', {
-      description: 'contract-service back office backend',
-      defaultIntegration: new HttpLambdaIntegration('Backend', this.backend),
-      defaultAuthorizer: props.originProtection.authorizer(),
-    });
-    protectHttpApi(this, this.httpApi, BACK_OFFICE_API_THROTTLE);
     const site = serveApp(this, {
       name: 'back office',
       logName: 'back-office',
       assets: props.assets,
-      backendApi: this.httpApi,
+      backend: this.backend,
+      backendThrottle: BACK_OFFICE_API_THROTTLE,
       backendPaths: BACK_OFFICE_BACKEND_PATHS,
       originProtection: props.originProtection,
       webAclArn: props.webAclArn,
       logBucket: props.logBucket,
     });
+    this.httpApi = site.httpApi;
     this.bucket = site.bucket;
     this.distribution = site.distribution;
     this.address = site.address;

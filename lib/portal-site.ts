@@ -3,8 +3,7 @@
 // path, which names the environment), and `/api/*` and `/auth/*` sent to its backend (lambdas/portal/app.ts
 // in a Lambda behind an HTTP API). The backend alone reads the portal's client secret; it is given the identity table and each environment's table, delivery
 // queue and deliveries' waits (a test event, a redelivery), named in context (lib/identity-context.ts).
-import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Bucket, IBucket } from 'aws-cdk-lib/aws-s3';
@@ -14,7 +13,6 @@ import type { AppAssets } from '../frontend/app-kit/served-files';
 import { ENVIRONMENTS } from '../lambdas/core/model';
 import { serveApp } from './app-site';
 import type { BaseUrls, Environment } from './environments';
-import { protectHttpApi } from './http-api-protection';
 import { type EnvironmentResources, useNamedEnvironment } from './identity-context';
 import type { OriginProtection } from './origin-protection';
 import { ServiceFunction } from './service-function';
@@ -63,23 +61,18 @@ export class PortalSite extends Construct {
       this.backend.addEnvironment(`${environment.toUpperCase()}_FRAME_URL`, named.frameUrl);
       useNamedEnvironment(this, this.backend, environment, named);
     }
-    this.httpApi = new HttpApi(this, 'HttpApi', {
-      description: 'contract-service developer portal backend',
-      defaultIntegration: new HttpLambdaIntegration('Backend', this.backend),
-      defaultAuthorizer: props.originProtection.authorizer(),
-    });
-    protectHttpApi(this, this.httpApi, PORTAL_API_THROTTLE);
-
     const site = serveApp(this, {
       name: 'developer portal',
       logName: 'portal',
       assets: props.assets,
-      backendApi: this.httpApi,
+      backend: this.backend,
+      backendThrottle: PORTAL_API_THROTTLE,
       backendPaths: PORTAL_BACKEND_PATHS,
       originProtection: props.originProtection,
       webAclArn: props.webAclArn,
       logBucket: props.logBucket,
     });
+    this.httpApi = site.httpApi;
     this.bucket = site.bucket;
     this.distribution = site.distribution;
     this.address = site.address;
