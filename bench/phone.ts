@@ -10,11 +10,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type Browser, chromium } from 'playwright-core';
-import { bearer, call, contentDigest, contractParts, multipart } from '../test/support/api-client';
+import { contractParts, upload } from '../test/support/api-client';
 import { contractPdf } from '../test/support/pdfs';
+import { isPublished, publication, waitForReview } from '../test/support/pipeline';
 import { median, ms, ratio, round, table, verdict } from './report';
 import type { BenchStack } from './stack';
 
@@ -50,29 +49,20 @@ interface Visit {
 /** Publishes a PDF as a contract_viewer and answers its viewer's address once it is published. */
 const publishedViewer = async (stack: BenchStack, token: string, pdf: Uint8Array): Promise<string> => {
   const request = { external_reference: `bench-phone-${randomUUID()}`, product: 'contract_viewer' };
-  const { body, contentType } = multipart(contractParts(pdf, request));
-  const accepted = await call(`${stack.production}/v1/contract-reviews`, {
-    method: 'POST',
-    headers: {
-      ...bearer(token),
-      'content-type': contentType,
-      'content-digest': contentDigest(body),
-      'idempotency-key': randomUUID(),
-    },
-    body,
-  });
+  const accepted = await upload(
+    `${stack.production}/v1/contract-reviews`,
+    token,
+    contractParts(pdf, request),
+  );
   if (accepted.status !== 202) throw new Error(`upload answered ${accepted.status}: ${accepted.text}`);
-  const id = accepted.body.id as string;
-  const until = performance.now() + PUBLISH_TIMEOUT_MS;
-  while (performance.now() < until) {
-    const answer = await call(`${stack.production}/v1/contract-reviews/${id}`, { headers: bearer(token) });
-    const publications = answer.body.publications as Array<{ channel: string; state: string; url: string }>;
-    const viewer = publications?.find((publication) => publication.channel === 'contract_viewer');
-    if (viewer?.state === 'published') return viewer.url;
-    if (viewer?.state === 'failed') throw new Error(`contract_viewer of ${id} failed: ${answer.text}`);
-    await sleep(200);
-  }
-  throw new Error(`contract_viewer of ${id} not published within ${PUBLISH_TIMEOUT_MS} ms`);
+  const review = await waitForReview(
+    stack.production,
+    token,
+    accepted.body.id as string,
+    isPublished('contract_viewer'),
+    PUBLISH_TIMEOUT_MS,
+  );
+  return publication(review, 'contract_viewer')?.url as string;
 };
 
 /** Page 1's image as the viewer links it (its address, and its bytes and type for the bare page). */
