@@ -80,6 +80,21 @@ afterAll(async () => {
   if (dataDir) await removeDataDir(dataDir);
 });
 
+/** A two-page sandbox contract sent for a lawyer's review under `reference`; its id once accepted (202). */
+const sendForReview = async (reference: string): Promise<string> => {
+  const sent = await upload(
+    `${stack.sandbox}/v1/contract-reviews`,
+    token,
+    contractParts(await contractPdf(2), {
+      external_reference: reference,
+      product: 'legal_information',
+      review: 'lawyer',
+    }),
+  );
+  expect(sent.status).toBe(202);
+  return sent.body.id as string;
+};
+
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
 /** The page has loaded what it shows: a title, and nothing left loading. */
@@ -156,17 +171,7 @@ test('a lawyer sees a due review appear, saves a draft, reloads, and publishes i
     ).toEqual(['Reviews']);
 
     const reference = `back-office-${randomUUID().slice(0, 8)}`;
-    const sent = await upload(
-      `${stack.sandbox}/v1/contract-reviews`,
-      token,
-      contractParts(await contractPdf(2), {
-        external_reference: reference,
-        product: 'legal_information',
-        review: 'lawyer',
-      }),
-    );
-    expect(sent.status).toBe(202);
-    const id = sent.body.id as string;
+    const id = await sendForReview(reference);
 
     // The list, left open, shows the review once it is due: no reload, no click.
     const row = page.locator(`tr[data-review="${id}"]`);
@@ -270,18 +275,7 @@ test('a lawyer sees a due review appear, saves a draft, reloads, and publishes i
 }, 420_000);
 
 test('a draft started on version 1 shows what changed in version 2, on the page it changed', async () => {
-  const reference = `back-office-changed-${randomUUID().slice(0, 8)}`;
-  const sent = await upload(
-    `${stack.sandbox}/v1/contract-reviews`,
-    token,
-    contractParts(await contractPdf(2), {
-      external_reference: reference,
-      product: 'legal_information',
-      review: 'lawyer',
-    }),
-  );
-  expect(sent.status).toBe(202);
-  const id = sent.body.id as string;
+  const id = await sendForReview(`back-office-changed-${randomUUID().slice(0, 8)}`);
   const due = (version: number) => (review: Record<string, unknown>) =>
     review.version === version && (review.lawyer_review as { state: string }).state === 'requested';
   await waitForReview(stack.sandbox, token, id, due(1), 120_000);
