@@ -1,8 +1,8 @@
 // bin/deploy-check -> the README's deploy commands select stacks that exist: each selector of its
 // `npx cdk deploy|diff|destroy` commands is given to the CDK CLI's own `cdk ls` against a synthesised
 // assembly, so it is matched exactly as the CLI will match it.
-import { spawn } from 'node:child_process';
 import { fromRoot } from '../../lib/paths';
+import { runCollected } from '../run-collected';
 
 /** The stack selectors of the README's `cdk deploy|diff|destroy` commands (not `--app cdk.out` ones' options). */
 export const readmeSelectors = (readme: string): string[] => {
@@ -23,24 +23,17 @@ export const readmeSelectors = (readme: string): string[] => {
 };
 
 /** What `cdk ls <selector>` lists from the assembly in `assemblyDirectory`, or why it failed. */
-const listed = (assemblyDirectory: string, selector: string): Promise<{ stacks: string; error: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(fromRoot('node_modules/.bin/cdk'), ['ls', '--app', assemblyDirectory, selector], {
-      cwd: fromRoot('.'),
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ stacks: code === 0 ? stdout.trim() : '', error: stderr.trim().split('\n').at(-1) ?? '' }),
-    );
-  });
+const listed = async (
+  assemblyDirectory: string,
+  selector: string,
+): Promise<{ stacks: string; error: string }> => {
+  const { code, stdout, stderr } = await runCollected(
+    fromRoot('node_modules/.bin/cdk'),
+    ['ls', '--app', assemblyDirectory, selector],
+    { cwd: fromRoot('.') },
+  );
+  return { stacks: code === 0 ? stdout.trim() : '', error: stderr.trim().split('\n').at(-1) ?? '' };
+};
 
 /** A line for each selector that matches no stack of the assembly (the `cdk ls` run at once). */
 export const unmatchedSelectors = async (

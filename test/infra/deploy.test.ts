@@ -1,8 +1,8 @@
 // infra -> the one deploy command (bin/deploy.ts, lib/deploy-preflight.ts): each refusal is one line and
 // comes before anything reaches AWS, a complete context passes, and the command deploys the stages, then
 // the identity stack, then the stages' shared stacks, from one synthesised assembly.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { runCollected } from '../../bin/run-collected';
 import { DEPLOY_STEPS, deployRefusal } from '../../lib/deploy-preflight';
 import { fromRoot } from '../../lib/paths';
 
@@ -124,32 +124,21 @@ test('a context value of the wrong shape is refused in one line too', () => {
 });
 
 /** Runs bin/deploy.ts with no AWS set-up of the machine's own; only `region` (if any) is given. */
-const deploy = (args: string[], region?: string) =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const name of Object.keys(env))
-      if (name.startsWith('AWS_') || name.startsWith('CDK_')) delete env[name];
-    Object.assign(env, {
-      AWS_CONFIG_FILE: '/nonexistent/aws-config',
-      AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/aws-credentials',
-      AWS_EC2_METADATA_DISABLED: 'true',
-      ...(region && { AWS_REGION: region }),
-    });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/deploy.ts', ...args], {
-      cwd: fromRoot('.'),
-      env,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+const deploy = (args: string[], region?: string) => {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env))
+    if (name.startsWith('AWS_') || name.startsWith('CDK_')) delete env[name];
+  Object.assign(env, {
+    AWS_CONFIG_FILE: '/nonexistent/aws-config',
+    AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/aws-credentials',
+    AWS_EC2_METADATA_DISABLED: 'true',
+    ...(region && { AWS_REGION: region }),
   });
+  return runCollected(process.execPath, ['--import', 'tsx', 'bin/deploy.ts', ...args], {
+    cwd: fromRoot('.'),
+    env,
+  });
+};
 
 const contextArgs = (context: Record<string, unknown>): string[] =>
   Object.entries(context).flatMap(([key, value]) => [
