@@ -174,7 +174,15 @@ describe('the back office’s list of organisations', () => {
     expect(await backfillOrganisationList(db.doc, tableName)).toBe(1);
     expect(await names()).toEqual(['Listed Law', 'Older Conveyancing']);
     expect((await directory.organisations.get(old.id))?.name).toBe('Older Conveyancing');
-    // Again (the next start): nothing more to do, nothing changed.
+    // Again (the next start): nothing more to do, nothing changed, and the table is not read again: an
+    // unlisted organisation planted after the first complete pass stays unlisted.
+    const planted = { ...old, id: id('org_'), name: 'Planted Later' };
+    const {
+      [LIST_INDEX.partitionKey]: _l,
+      [LIST_INDEX.sortKey]: _s,
+      ...plantedUnlisted
+    } = organisationItem(planted);
+    await db.doc.send(new PutCommand({ TableName: tableName, Item: plantedUnlisted }));
     expect(await backfillOrganisationList(db.doc, tableName)).toBe(0);
     expect(await names()).toEqual(['Listed Law', 'Older Conveyancing']);
     expect(listed.name).toBe('Listed Law');

@@ -94,13 +94,15 @@ export class DynamoDbOrganisationStore implements OrganisationStore {
 /**
  * Puts every organisation written before the list index existed (no list key) into the list the back
  * office's Organisations page reads; answers how many it added. Idempotent (each write is conditional on
- * the key still missing) and run at each local start; it reads the table with a Scan, once, which is why
- * it is a start-up step and not a request's. No deployed table predates the index.
+ * the key still missing) and run at each local start; it reads the table with a Scan, which is why it is a
+ * start-up step and not a request's, and once per table: a marker written after a complete pass makes
+ * every later start a single read. No deployed table predates the index.
  */
 export const backfillOrganisationList = async (
   doc: DynamoDBDocumentClient,
   tableName: string,
 ): Promise<number> => {
+  if (await getItem(doc, tableName, ORGANISATION_LIST_BACKFILLED)) return 0;
   let added = 0;
   let start: Record<string, unknown> | undefined;
   do {
@@ -140,5 +142,12 @@ export const backfillOrganisationList = async (
     }
     start = page.LastEvaluatedKey;
   } while (start !== undefined);
+  // Only after the whole table was read: a start stopped half-way reads it again next time.
+  await doc.send(
+    new PutCommand({ TableName: tableName, Item: { ...ORGANISATION_LIST_BACKFILLED, type: 'marker' } }),
+  );
   return added;
 };
+
+/** Written once every organisation of the table is in the list. */
+const ORGANISATION_LIST_BACKFILLED = { pk: 'MARKER#organisation-list-backfilled', sk: 'MARKER' };
