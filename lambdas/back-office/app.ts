@@ -107,16 +107,7 @@ export const backOfficeApp = (backend: BackOfficeBackend): BackOfficeApp => {
         if (!c.res.headers.has(name)) c.res.headers.set(name, value);
   });
 
-  mountSignIn(app, {
-    origin: backend.origin,
-    cookies: backend.cookies,
-    sessionCookie,
-    signInCookie,
-    sessions: backend.sessions,
-    signIn: backend.signIn,
-    clock: backend.clock,
-    name: 'back office',
-  });
+  mountSignIn(app, { backend, sessionCookie, signInCookie, name: 'back office' });
 
   // Who is signed in: answered to anyone, so the pages can say the back office is for staff only.
   app.get('/api/session', async (c) => {

@@ -94,16 +94,7 @@ export const portalApp = (backend: PortalBackend): Hono<PortalEnv> => {
     await next();
   });
 
-  mountSignIn(app, {
-    origin: backend.origin,
-    cookies: backend.cookies,
-    sessionCookie,
-    signInCookie,
-    sessions: backend.sessions,
-    signIn: backend.signIn,
-    clock: backend.clock,
-    name: 'portal',
-  });
+  mountSignIn(app, { backend, sessionCookie, signInCookie, name: 'portal' });
 
   // Hono answers HEAD with a GET route; no route of the API takes HEAD, so it is answered as not routed.
   app.use('/api/*', async (c, next) => (c.req.method === 'HEAD' ? notRouted(c) : next()));

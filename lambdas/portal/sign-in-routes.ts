@@ -26,26 +26,32 @@ export const redirect = (location: string, cookies: readonly string[] = []): Res
   return new Response(null, { status: 303, headers });
 };
 
-export interface SignInRoutes {
+/** What a served application's backend gives its sign-in: the portal's and the back office's alike. */
+export interface SignInBackend {
   /** The application's own origin: the callback's address is under it. */
   origin: string;
   cookies: CookiePolicy;
-  /** The names of the session's cookie and of the pending sign-in's. */
-  sessionCookie: string;
-  signInCookie: string;
   sessions: PortalSessionStore;
   signIn: Pick<PortalSignIn, 'start' | 'finish'>;
   clock: Clock;
+}
+
+export interface SignInRoutes {
+  backend: SignInBackend;
+  /** The names of the session's cookie and of the pending sign-in's. */
+  sessionCookie: string;
+  signInCookie: string;
   /** Who refused a sign-in, in the log line ("portal", "back office"). */
   name: string;
 }
 
 /** Adds `/auth/sign-in` and `/auth/callback` to `app`. */
 export const mountSignIn = <E extends Env>(app: Hono<E>, routes: SignInRoutes): void => {
-  const { cookies: policy, sessionCookie, signInCookie, sessions, clock } = routes;
+  const { sessionCookie, signInCookie, backend } = routes;
+  const { cookies: policy, sessions, clock } = backend;
 
   app.get('/auth/sign-in', async (c) => {
-    const started = await routes.signIn.start();
+    const started = await backend.signIn.start();
     const cookie = newSecret();
     await sessions.putSignIn({
       id: hashOf(cookie),
@@ -64,10 +70,10 @@ export const mountSignIn = <E extends Env>(app: Hono<E>, routes: SignInRoutes): 
     const cleared = setCookie(signInCookie, '', 0, policy);
     const pending = cookie ? await sessions.takeSignIn(hashOf(cookie)) : null;
     if (!pending) return redirect('/?sign_in=expired', [cleared]);
-    const callback = new URL(`${routes.origin}/auth/callback`);
+    const callback = new URL(`${backend.origin}/auth/callback`);
     callback.search = new URL(c.req.url).search;
     try {
-      const person = await routes.signIn.finish(callback, pending);
+      const person = await backend.signIn.finish(callback, pending);
       const value = await replaceSession(sessions, clock, person, cookies.get(sessionCookie));
       return redirect(pending.returnTo, [
         cleared,
