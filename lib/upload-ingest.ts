@@ -159,9 +159,10 @@ export class UploadIngest extends Construct {
         platform: Platform.LINUX_ARM64,
       }),
       portMappings: [{ containerPort: INGEST_PORT }],
-      // Stopped (scale-in, deployment, a Spot interruption's two minutes' notice) after the load balancer's
-      // 60 s of draining: the uploads under way get another minute to finish (bin/ingest.ts on SIGTERM).
-      stopTimeout: Duration.seconds(60),
+      // Stopped (scale-in, a deployment, a Spot interruption), the task finishes the uploads under way
+      // (bin/ingest.ts closes its server on SIGTERM) for up to Fargate's most, the two minutes of a Spot
+      // interruption's notice, rather than the default 30 s.
+      stopTimeout: Duration.seconds(120),
       // Lambda sets AWS_REGION itself; on Fargate it is set here so the composition root finds it either way.
       environment: { PORT: String(INGEST_PORT), ORIGIN_VERIFY_HEADER, AWS_REGION: Stack.of(this).region },
       logging: LogDrivers.awsLogs({
