@@ -326,43 +326,42 @@ export class UploadIngest extends Construct {
       subnetSelection: { subnetType: SubnetType.PUBLIC },
     });
     const withinVpc = AclCidr.ipv4(vpc.vpcCidrBlock);
-    const entries = [
-      [
-        'ContainerPortFromVpc',
-        100,
-        withinVpc,
-        AclTraffic.tcpPort(INGEST_PORT),
-        TrafficDirection.INGRESS,
-        Action.ALLOW,
-      ],
-      [
-        'ContainerPortFromOutside',
-        110,
-        AclCidr.anyIpv4(),
-        AclTraffic.tcpPort(INGEST_PORT),
-        TrafficDirection.INGRESS,
-        Action.DENY,
-      ],
-      [
-        'Replies',
-        120,
-        AclCidr.anyIpv4(),
-        AclTraffic.tcpPortRange(1024, 65535),
-        TrafficDirection.INGRESS,
-        Action.ALLOW,
-      ],
-      ['Https', 100, AclCidr.anyIpv4(), AclTraffic.tcpPort(443), TrafficDirection.EGRESS, Action.ALLOW],
-      [
-        'RepliesIntoVpc',
-        110,
-        withinVpc,
-        AclTraffic.tcpPortRange(1024, 65535),
-        TrafficDirection.EGRESS,
-        Action.ALLOW,
-      ],
-    ] as const;
-    for (const [id, ruleNumber, cidr, traffic, direction, ruleAction] of entries)
-      acl.addEntry(id, { ruleNumber, cidr, traffic, direction, ruleAction });
+    const containerPort = AclTraffic.tcpPort(INGEST_PORT);
+    const replyPorts = AclTraffic.tcpPortRange(1024, 65535);
+    const { INGRESS, EGRESS } = TrafficDirection;
+    // Entries are read in rule-number order: the container port is refused before replies are let in.
+    acl.addEntry('ContainerPortFromVpc', {
+      ruleNumber: 100,
+      direction: INGRESS,
+      cidr: withinVpc,
+      traffic: containerPort,
+      ruleAction: Action.ALLOW,
+    });
+    acl.addEntry('ContainerPortFromOutside', {
+      ruleNumber: 110,
+      direction: INGRESS,
+      cidr: AclCidr.anyIpv4(),
+      traffic: containerPort,
+      ruleAction: Action.DENY,
+    });
+    acl.addEntry('Replies', {
+      ruleNumber: 120,
+      direction: INGRESS,
+      cidr: AclCidr.anyIpv4(),
+      traffic: replyPorts,
+    });
+    acl.addEntry('Https', {
+      ruleNumber: 100,
+      direction: EGRESS,
+      cidr: AclCidr.anyIpv4(),
+      traffic: AclTraffic.tcpPort(443),
+    });
+    acl.addEntry('RepliesIntoVpc', {
+      ruleNumber: 110,
+      direction: EGRESS,
+      cidr: withinVpc,
+      traffic: replyPorts,
+    });
     acknowledgeFindings(
       acl,
       /AwsSolutions-VPC3/,
