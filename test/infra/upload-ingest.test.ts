@@ -176,7 +176,7 @@ describe.each(['sandbox', 'production'] as const)('the %s ingest', (environment)
 describe('the cost at rest (lib/cost-at-rest.ts) counted from the templates', () => {
   const parts = (items: readonly LineItem[] | undefined) => (items ?? []).map((item) => item.part);
 
-  it('has no NAT gateway or interface endpoint in any stage, and no on-demand task in the sandbox', () => {
+  it('has no NAT gateway or interface endpoint in any stage, no on-demand task in the sandbox, one in production', () => {
     const groups = costAtRest(allTemplates());
     expect([...groups.keys()].sort()).toEqual(['production', 'sandbox']);
     for (const items of groups.values()) {
@@ -185,5 +185,13 @@ describe('the cost at rest (lib/cost-at-rest.ts) counted from the templates', ()
     }
     expect(parts(groups.get('sandbox'))).toEqual(expect.arrayContaining(['Fargate task, Spot']));
     expect(parts(groups.get('sandbox'))).not.toContain('Fargate task, on demand');
+    // Production's two tasks: one on demand, one on Spot, each with its public address.
+    expect(groups.get('production')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ part: 'Fargate task, on demand', count: 1 }),
+        expect.objectContaining({ part: 'Fargate task, Spot', count: 1 }),
+        expect.objectContaining({ part: 'Public IPv4 address', count: 2 }),
+      ]),
+    );
   });
 });
