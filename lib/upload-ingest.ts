@@ -1,20 +1,32 @@
 // infra -> the upload ingest service: the upload handlers in a container on Fargate behind a load
 // balancer, for bodies API Gateway (10 MB) and Lambda (6 MB) cannot take. The load balancer is internal
-// (private subnets, no public address): CloudFront reaches it through a VPC origin, over AWS's network,
-// and its security group admits only CloudFront's origin-facing addresses (the managed prefix list).
-// CloudFront also adds a secret header, which the load balancer and the container both check (a second
-// lock, should the security group ever be widened). The secret is rotated every 30 days by a function
-// that changes the listener rule and CloudFront's header in step (workers/origin-secret-rotation.ts).
+// (subnets with no route out of the VPC, no public address): CloudFront reaches it through a VPC origin,
+// over AWS's network, and its security group admits only CloudFront's origin-facing addresses (the
+// managed prefix list). CloudFront also adds a secret header, which the load balancer and the container
+// both check (a second lock, should the security group ever be widened). The secret is rotated every 30
+// days by a function that changes the listener rule and CloudFront's header in step
+// (workers/origin-secret-rotation.ts).
+//
+// What it costs at rest (README, "What it costs"; `npm run cost`): no NAT gateway and no interface
+// endpoint. The tasks sit in public subnets with a public address of their own, used only to call AWS's
+// APIs out (HTTPS); nothing reaches them but the load balancer, by their security group and by the subnets'
+// network ACL. The sandbox's task runs on Fargate Spot; production keeps one task on demand and runs the
+// rest on Spot, scaling out on CPU.
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import {
+  AclCidr,
+  AclTraffic,
+  Action,
   FlowLogDestination,
   FlowLogTrafficType,
   GatewayVpcEndpointAwsService,
+  NetworkAcl,
   Peer,
   Port,
   SecurityGroup,
   SubnetType,
+  TrafficDirection,
   Vpc,
 } from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
@@ -64,6 +76,12 @@ export const INGEST_PORT = 8080;
 /** The managed prefix list of CloudFront's origin-facing addresses (one per region, same name everywhere). */
 export const CLOUDFRONT_ORIGIN_FACING = 'com.amazonaws.global.cloudfront.origin-facing';
 
+/**
+ * One task's size. Memory does not grow with an upload (the body is streamed to S3 while hashed, and the
+ * PDF is checked by byte ranges), so half a vCPU serves several at once; more come as more tasks.
+ */
+export const INGEST_TASK = { cpu: 512, memoryMiB: 1024 } as const;
+
 /** Dockerfile of the image, relative to the build context (the repository root; see `.dockerignore`). */
 export const INGEST_DOCKERFILE = 'ingest/Dockerfile';
 
@@ -86,27 +104,39 @@ export class UploadIngest extends Construct {
     super(scope, id);
     const production = resources.environment === 'production';
 
-    // Tasks run in private subnets; S3 and DynamoDB are reached through (free) gateway endpoints, so
-    // the 100 MB bodies never pass the NAT gateway, which is left for Secrets Manager, ECR and logs.
+    // No NAT gateway ($33 a month and $0.045 a GB): the tasks call AWS's APIs (ECR, logs, Secrets Manager,
+    // KMS, Step Functions) from public subnets through the internet gateway, and S3 and DynamoDB through
+    // (free) gateway endpoints, so the 100 MB bodies never leave AWS's network. The load balancer's subnets
+    // ('app', named so before the tasks moved out) have no route out of the VPC at all.
     const vpc = new Vpc(this, 'Vpc', {
       maxAzs: 2,
-      natGateways: 1,
+      natGateways: 0,
       subnetConfiguration: [
-        { name: 'public', subnetType: SubnetType.PUBLIC, cidrMask: 24 },
-        { name: 'app', subnetType: SubnetType.PRIVATE_WITH_EGRESS, cidrMask: 22 },
+        { name: 'public', subnetType: SubnetType.PUBLIC, cidrMask: 24, mapPublicIpOnLaunch: false },
+        { name: 'app', subnetType: SubnetType.PRIVATE_ISOLATED, cidrMask: 22 },
       ],
       gatewayEndpoints: {
         S3: { service: GatewayVpcEndpointAwsService.S3 },
         DynamoDB: { service: GatewayVpcEndpointAwsService.DYNAMODB },
       },
     });
+    this.lockTaskSubnets(vpc);
     vpc.addFlowLog('FlowLogs', {
       trafficType: FlowLogTrafficType.REJECT,
       destination: FlowLogDestination.toCloudWatchLogs(
         new LogGroup(this, 'FlowLogGroup', { retention: RetentionDays.ONE_MONTH }),
       ),
     });
-    const cluster = new Cluster(this, 'Cluster', { vpc, containerInsightsV2: ContainerInsights.ENABLED });
+    const cluster = new Cluster(this, 'Cluster', {
+      vpc,
+      enableFargateCapacityProviders: true,
+      containerInsightsV2: ContainerInsights.DISABLED,
+    });
+    acknowledge(
+      cluster,
+      'AwsSolutions-ECS4',
+      'One service, whose CPU and memory are in the free AWS/ECS service metrics (its scaling reads them) and whose health is alarmed from its load balancer; Container Insights would add about 24 custom metrics ($7 a month a stage) for little more.',
+    );
 
     this.originVerifySecret = new Secret(this, 'OriginVerify', {
       description: `contract-service ${resources.environment}: value of ${ORIGIN_VERIFY_HEADER} from CloudFront`,
@@ -115,8 +145,8 @@ export class UploadIngest extends Construct {
     });
 
     const taskDefinition = new FargateTaskDefinition(this, 'Task', {
-      cpu: 1024,
-      memoryLimitMiB: 2048,
+      cpu: INGEST_TASK.cpu,
+      memoryLimitMiB: INGEST_TASK.memoryMiB,
       runtimePlatform: {
         cpuArchitecture: CpuArchitecture.ARM64,
         operatingSystemFamily: OperatingSystemFamily.LINUX,
@@ -129,6 +159,10 @@ export class UploadIngest extends Construct {
         platform: Platform.LINUX_ARM64,
       }),
       portMappings: [{ containerPort: INGEST_PORT }],
+      // Stopped (scale-in, a deployment, a Spot interruption), the task finishes the uploads under way
+      // (bin/ingest.ts closes its server on SIGTERM) for up to Fargate's most, the two minutes of a Spot
+      // interruption's notice, rather than the default 30 s.
+      stopTimeout: Duration.seconds(120),
       // Lambda sets AWS_REGION itself; on Fargate it is set here so the composition root finds it either way.
       environment: { PORT: String(INGEST_PORT), ORIGIN_VERIFY_HEADER, AWS_REGION: Stack.of(this).region },
       logging: LogDrivers.awsLogs({
@@ -158,14 +192,40 @@ export class UploadIngest extends Construct {
     endsReviewWaits(user, stateMachines);
     useSecret(user, 'ORIGIN_VERIFY_SECRET_ARN', this.originVerifySecret);
 
+    // Security group: the load balancer in (added by `addTargets` below), HTTPS out, nothing else.
+    const taskSecurityGroup = new SecurityGroup(this, 'TaskSecurityGroup', {
+      vpc,
+      description: 'ingest tasks: the load balancer in, HTTPS to AWS APIs out',
+      allowAllOutbound: false,
+    });
+    taskSecurityGroup.addEgressRule(Peer.anyIpv4(), Port.tcp(443), 'AWS APIs over HTTPS');
     this.service = new FargateService(this, 'Service', {
       cluster,
       taskDefinition,
       desiredCount: production ? 2 : 1,
+      // The sandbox's one task on Spot (an interruption: a new task within minutes, the upload retried).
+      // Production: one task on demand always, the second and any scaled out on Spot.
+      capacityProviderStrategies: production
+        ? [
+            { capacityProvider: 'FARGATE', base: 1, weight: 0 },
+            { capacityProvider: 'FARGATE_SPOT', weight: 1 },
+          ]
+        : [{ capacityProvider: 'FARGATE_SPOT', weight: 1 }],
       minHealthyPercent: 100,
       circuitBreaker: { rollback: true },
-      vpcSubnets: { subnetType: SubnetType.PRIVATE_WITH_EGRESS },
+      vpcSubnets: { subnetType: SubnetType.PUBLIC },
+      assignPublicIp: true,
+      securityGroups: [taskSecurityGroup],
       healthCheckGracePeriod: Duration.seconds(30),
+    });
+    const scaling = this.service.autoScaleTaskCount({
+      minCapacity: production ? 2 : 1,
+      maxCapacity: production ? 6 : 2,
+    });
+    scaling.scaleOnCpuUtilization('Cpu', {
+      targetUtilizationPercent: 60,
+      scaleOutCooldown: Duration.seconds(60),
+      scaleInCooldown: Duration.minutes(5),
     });
 
     // The prefix list's id differs per region: looked up when the stack deploys (no account needed to synth).
@@ -203,7 +263,7 @@ export class UploadIngest extends Construct {
     this.loadBalancer = new ApplicationLoadBalancer(this, 'LoadBalancer', {
       vpc,
       internetFacing: false,
-      vpcSubnets: { subnetType: SubnetType.PRIVATE_WITH_EGRESS },
+      vpcSubnets: { subnetType: SubnetType.PRIVATE_ISOLATED },
       securityGroup: this.securityGroup,
       dropInvalidHeaderFields: true,
       // A 100 MB body from a slow client, then hashing and the PDF check, must not be cut off.
@@ -253,6 +313,60 @@ export class UploadIngest extends Construct {
       rule: this.ingestRule,
       owner: 'upload ingest',
     });
+  }
+
+  /**
+   * The tasks' subnets' network ACL, a lock beside their security group: the container port from within
+   * the VPC only (the load balancer), replies to the tasks' own calls, and out only HTTPS and replies into
+   * the VPC. (ACLs do not filter the VPC's DNS, time and metadata addresses.)
+   */
+  private lockTaskSubnets(vpc: Vpc): void {
+    const acl = new NetworkAcl(this, 'TaskSubnetsAcl', {
+      vpc,
+      subnetSelection: { subnetType: SubnetType.PUBLIC },
+    });
+    const withinVpc = AclCidr.ipv4(vpc.vpcCidrBlock);
+    const containerPort = AclTraffic.tcpPort(INGEST_PORT);
+    const replyPorts = AclTraffic.tcpPortRange(1024, 65535);
+    const { INGRESS, EGRESS } = TrafficDirection;
+    // Entries are read in rule-number order: the container port is refused before replies are let in.
+    acl.addEntry('ContainerPortFromVpc', {
+      ruleNumber: 100,
+      direction: INGRESS,
+      cidr: withinVpc,
+      traffic: containerPort,
+      ruleAction: Action.ALLOW,
+    });
+    acl.addEntry('ContainerPortFromOutside', {
+      ruleNumber: 110,
+      direction: INGRESS,
+      cidr: AclCidr.anyIpv4(),
+      traffic: containerPort,
+      ruleAction: Action.DENY,
+    });
+    acl.addEntry('Replies', {
+      ruleNumber: 120,
+      direction: INGRESS,
+      cidr: AclCidr.anyIpv4(),
+      traffic: replyPorts,
+    });
+    acl.addEntry('Https', {
+      ruleNumber: 100,
+      direction: EGRESS,
+      cidr: AclCidr.anyIpv4(),
+      traffic: AclTraffic.tcpPort(443),
+    });
+    acl.addEntry('RepliesIntoVpc', {
+      ruleNumber: 110,
+      direction: EGRESS,
+      cidr: withinVpc,
+      traffic: replyPorts,
+    });
+    acknowledgeFindings(
+      acl,
+      /AwsSolutions-VPC3/,
+      'A second lock beside the tasks’ security group, for subnets with a route to the internet: five entries, written once here and tested (test/infra/upload-ingest.test.ts).',
+    );
   }
 
   /**

@@ -370,12 +370,13 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         ],
       });
       template.hasResourceProperties('AWS::ECS::Service', {
-        LaunchType: 'FARGATE',
+        // Placed by capacity provider (Fargate Spot): test/infra/upload-ingest.test.ts.
+        LaunchType: Match.absent(),
         DesiredCount: environment === 'production' ? 2 : 1,
         DeploymentConfiguration: Match.objectLike({
           DeploymentCircuitBreaker: { Enable: true, Rollback: true },
         }),
-        NetworkConfiguration: { AwsvpcConfiguration: Match.objectLike({ AssignPublicIp: 'DISABLED' }) },
+        NetworkConfiguration: { AwsvpcConfiguration: Match.objectLike({ AssignPublicIp: 'ENABLED' }) },
       });
     });
 
