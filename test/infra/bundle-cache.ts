@@ -14,10 +14,11 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { AssetStaging } from 'aws-cdk-lib';
 import { fromRoot, PROJECT_ROOT } from '../../lib/paths';
 
@@ -84,6 +85,8 @@ const lockOrAwait = (entry: string, what: string): boolean => {
   for (;;) {
     if (existsSync(entry)) return false;
     try {
+      // Another checkout's run may have pruned the directory as stale since this process began.
+      mkdirSync(dirname(lock), { recursive: true });
       mkdirSync(lock);
       writeFileSync(join(lock, 'pid'), String(process.pid));
       return true;
@@ -131,6 +134,8 @@ export function useBundleCache(): void {
   pruneStale(digest);
   const directory = join(BUNDLE_CACHE_ROOT, digest);
   mkdirSync(directory, { recursive: true });
+  // In use: not stale to another checkout's run.
+  utimesSync(directory, new Date(), new Date());
   type Bundle = (this: AssetStaging, options: unknown, bundleDir: string) => void;
   const prototype = AssetStaging.prototype as unknown as { bundle: Bundle };
   const bundle = prototype.bundle;
