@@ -11,6 +11,7 @@ import type { EnvironmentResources } from '../../lib/identity-context';
 import { fromRoot } from '../../lib/paths';
 import { addServiceStages } from '../../lib/service-app';
 import type { ServiceStage } from '../../lib/service-stage';
+import { useBundleCache } from './bundle-cache';
 
 /** The sign-up form's files, built once per test file as `bin/app.ts` builds them before the app. */
 export const onboardingAssets = await buildOnboardingAssets();
@@ -46,6 +47,8 @@ export function synthServiceApp({
   const started = Date.now();
   const outdir = mkdtempSync(join(tmpdir(), 'infra-test-'));
   const bundlingStacks = { all: ['**'], sandbox: ['Sandbox/**'], none: [] }[bundle];
+  // Another test file may have bundled the same functions from the same sources this run.
+  if (bundle !== 'none') useBundleCache();
   const app = new App({
     outdir,
     context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': bundlingStacks },
