@@ -23,6 +23,8 @@ export interface ReviewPageInput {
   contract: RenderedContract;
   /** The page's heading, the contract's external reference (from a request; escaped here). */
   title: string;
+  /** The organisation that sent the contract (escaped here); null when the environment has no name for it. */
+  sender: string | null;
   /** When this version went live (ISO 8601). */
   publishedAt: string;
   /** Blob key of the version's PDF, offered for download. */

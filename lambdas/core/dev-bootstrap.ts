@@ -5,7 +5,7 @@ import { createApiKey } from './api-keys';
 import { OPERATOR_TOOL, type Role } from './back-office/roles';
 import { putStaffMember } from './back-office/staff';
 import { ENVIRONMENTS, type Environment } from './model';
-import type { Directory } from './organisations';
+import { type Directory, keyHolder } from './organisations';
 import { hashPassword } from './people/password-hash';
 import { EmailTaken } from './people/person';
 import type { Ports } from './ports';
@@ -76,7 +76,9 @@ const ensureDevStaff = async (directory: Directory): Promise<void> => {
 
 export const devBootstrap = async (
   directory: Directory,
-  portsOf: Readonly<Record<Environment, Pick<Ports, 'apiKeys' | 'clock' | 'environment' | 'ids'>>>,
+  portsOf: Readonly<
+    Record<Environment, Pick<Ports, 'apiKeys' | 'clock' | 'environment' | 'ids' | 'organisationNames'>>
+  >,
 ) => {
   await ensurePerson(directory, DEV_PERSON);
   await ensureDevStaff(directory);
@@ -84,7 +86,9 @@ export const devBootstrap = async (
   const keys = {} as Record<Environment, string>;
   for (const environment of ENVIRONMENTS) {
     const scope = { organisationId: DEV_ORGANISATION_ID, integrationId: DEV_INTEGRATION_ID, environment };
-    keys[environment] = (await createApiKey(portsOf[environment], scope, 'dev-bootstrap')).key;
+    keys[environment] = (
+      await createApiKey(portsOf[environment], await keyHolder(directory, scope), 'dev-bootstrap')
+    ).key;
   }
   return { organisation_id: DEV_ORGANISATION_ID, integration_id: DEV_INTEGRATION_ID, keys };
 };

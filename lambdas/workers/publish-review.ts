@@ -16,7 +16,7 @@ export const publishReview = worker(
   RunInput,
   async (
     run,
-    services: Services<Pick<Ports, 'blobs' | 'clock' | 'contractReviews' | 'ids'>>,
+    services: Services<Pick<Ports, 'blobs' | 'clock' | 'contractReviews' | 'ids' | 'organisationNames'>>,
   ): Promise<{ outcome: RunOutcome }> => {
     const { ports } = services;
     const id = run.contractReviewId;
@@ -35,6 +35,7 @@ export const publishReview = worker(
     const page = {
       contract,
       title: documentTitle(contract),
+      sender: await ports.organisationNames.get(review.scope.organisationId),
       publishedAt: pageTime(services),
       pdfKey: version.blobKey,
       reviewMarkdown,

@@ -33,6 +33,7 @@ beforeAll(async () => {
   const input: ReviewPageInput = {
     contract: stack.contract,
     title: 'Sale 2291',
+    sender: 'Harbour Conveyancing',
     publishedAt: '2025-03-12T14:03:09.123456Z',
     pdfKey: stack.pdfKey,
     reviewMarkdown: REVIEW,

@@ -39,6 +39,7 @@ const REVIEW = [
 const reviewInput = (overrides: Partial<ReviewPageInput> = {}): ReviewPageInput => ({
   contract: contractOf([['Purchase price', '$1,250,000 & <more>'], [], ['Signed by the Vendor']]),
   title: 'sale-2291',
+  sender: 'Harbour Conveyancing',
   publishedAt: '2025-03-12T14:03:09Z',
   pdfKey: 'uploads/crv_9/v4.pdf',
   reviewMarkdown: REVIEW,
