@@ -33,6 +33,8 @@ export interface ReviewPageInput {
   reviewMarkdown: string;
   /** When the lawyer completed the review (ISO 8601). */
   reviewedAt: string;
+  /** The lawyer's name (escaped here); null when the one who published has none on record. */
+  reviewerName: string | null;
 }
 
 /** What tells one page with a review from another. */
@@ -67,7 +69,7 @@ export const renderReviewedContract = (input: ReviewPageInput, kind: ReviewedPag
       // Focusable: on a wide screen the review scrolls within its column, which a keyboard must reach.
       '<section class="review" id="review" aria-labelledby="review-title" tabindex="0">',
       `<h2 class="review-title" id="review-title">${escapeHtml(kind.heading)}</h2>`,
-      `<p class="review-meta">Reviewed ${reviewed}</p>`,
+      `<p class="review-meta">Reviewed by ${input.reviewerName === null ? 'a lawyer' : escapeHtml(input.reviewerName)} on ${reviewed}</p>`,
       '<div class="review-body">',
       // The page has h1 and the review's heading is h2: the review's own headings start at h3.
       markdownToHtml(input.reviewMarkdown, {

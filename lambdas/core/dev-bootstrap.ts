@@ -25,9 +25,14 @@ export const DEV_PERSON = {
  * published password; `dev@localhost.test` stays an integrator with no staff role.
  */
 export const DEV_STAFF = [
-  { id: 'per_locallawyer', email: 'lawyer@localhost.test', roles: ['lawyer'] },
-  { id: 'per_localoperator', email: 'operator@localhost.test', roles: ['operator', 'admin'] },
-] as const satisfies ReadonlyArray<{ id: string; email: string; roles: readonly Role[] }>;
+  { id: 'per_locallawyer', email: 'lawyer@localhost.test', name: 'Local Lawyer', roles: ['lawyer'] },
+  {
+    id: 'per_localoperator',
+    email: 'operator@localhost.test',
+    name: 'Local Operator',
+    roles: ['operator', 'admin'],
+  },
+] as const satisfies ReadonlyArray<{ id: string; email: string; name: string; roles: readonly Role[] }>;
 
 /** Records a local person once; a second run (or one racing it) finds them. */
 const ensurePerson = async (directory: Directory, person: { id: string; email: string }): Promise<void> => {
@@ -64,13 +69,13 @@ const ensureDevOrganisation = async (directory: Directory): Promise<void> => {
     });
 };
 
-/** Each local staff member with their roles, recorded (and audited) only when not so already. */
+/** Each local staff member with their roles and name, recorded (and audited) only when not so already. */
 const ensureDevStaff = async (directory: Directory): Promise<void> => {
   for (const member of DEV_STAFF) {
     await ensurePerson(directory, member);
     const stored = await directory.staff.get(member.email);
-    if (stored?.roles.join(',') !== member.roles.join(','))
-      await putStaffMember(directory, OPERATOR_TOOL, member.email, member.roles);
+    if (stored?.roles.join(',') !== member.roles.join(',') || stored.name !== member.name)
+      await putStaffMember(directory, OPERATOR_TOOL, member.email, member.roles, member.name);
   }
 };
 

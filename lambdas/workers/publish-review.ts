@@ -40,6 +40,7 @@ export const publishReview = worker(
       pdfKey: version.blobKey,
       reviewMarkdown,
       reviewedAt: new Date(completedAt / 1000).toISOString(),
+      reviewerName: review.lawyerReview.reviewerName ?? null,
     };
     await publishChannel(services, review, 'review', () => renderReviewPage(page));
     const recipient = review.recipient;

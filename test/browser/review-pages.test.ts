@@ -80,6 +80,7 @@ describe.each(PAGES)('the $kind page in Chromium', ({ kind, slug, heading, prepa
       pdfKey,
       reviewMarkdown: REVIEW,
       reviewedAt: '2025-03-14T09:30:00Z',
+      reviewerName: 'Ana Lee',
     };
     const output =
       kind === 'review'

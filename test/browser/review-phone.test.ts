@@ -38,6 +38,7 @@ beforeAll(async () => {
     pdfKey: stack.pdfKey,
     reviewMarkdown: REVIEW,
     reviewedAt: '2025-03-13T09:20:00Z',
+    reviewerName: 'Ana Lee',
   };
   await writeViewer(stack.blobs, SLUGS.review, renderReviewPage(input));
   await writeViewer(
