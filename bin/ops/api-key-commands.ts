@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../lambdas/core/api-keys';
 import { ActionRefused } from '../../lambdas/core/errors';
-import type { Directory } from '../../lambdas/core/organisations';
+import { type Directory, keyHolder } from '../../lambdas/core/organisations';
 import { lookedIn, type Reach, reached, readEnvironment, scopeOf, servicesIn } from './scope';
 
 export const API_KEY_USAGE = `  api-key-create --environment E [--integration I] [--name N]
@@ -28,7 +28,11 @@ export const runApiKeyCommand = async (
     case 'api-key-create': {
       const environment = readEnvironment(values.environment, services);
       const scope = await scopeOf(directory, environment, values.integration);
-      return createApiKey(servicesIn(services, environment).ports, scope, values.name);
+      return createApiKey(
+        servicesIn(services, environment).ports,
+        await keyHolder(directory, scope),
+        values.name,
+      );
     }
     case 'api-key-list': {
       const environment = readEnvironment(values.environment, services);

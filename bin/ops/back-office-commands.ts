@@ -9,9 +9,10 @@ import { ActionRefused } from '../../lambdas/core/errors';
 import type { Directory } from '../../lambdas/core/organisations';
 import { type Reach, reached, readEnvironment, servicesIn } from './scope';
 
-export const BACK_OFFICE_USAGE = `  staff-add <email> --role R [--role R…]
+export const BACK_OFFICE_USAGE = `  staff-add <email> --role R [--role R…] [--name "…"]
                                         make the person staff with exactly these roles (lawyer, operator, admin)
-  staff-list                            the operator's staff and their roles
+                                        and, with --name, the name a review page they publish shows
+  staff-list                            the operator's staff, their names and roles
   staff-remove <email>                  the person is staff no longer
   audit-log [--environment E] [--staff EMAIL] [--action A] [--limit N] [--starting-after aud_…]
                                         the back office's audit log, newest first: {"data","has_more"};
@@ -32,6 +33,7 @@ export const runBackOfficeCommand = async (
     allowPositionals: true,
     options: {
       role: { type: 'string', multiple: true },
+      name: { type: 'string' },
       environment: { type: 'string' },
       staff: { type: 'string' },
       action: { type: 'string' },
@@ -47,7 +49,7 @@ export const runBackOfficeCommand = async (
     case 'staff-add': {
       // `--role lawyer --role admin` or `--role lawyer,admin`.
       const roles = (values.role ?? []).flatMap((role) => role.split(',')).map((role) => role.trim());
-      return putStaffMember(directory, OPERATOR_TOOL, email as string, roles);
+      return putStaffMember(directory, OPERATOR_TOOL, email as string, roles, values.name);
     }
     case 'staff-list':
       return listStaff(directory, OPERATOR_TOOL);

@@ -18,7 +18,7 @@ import { ActionRefused } from '../../lambdas/core/errors';
 import { EVENT_TYPES, type EventType } from '../../lambdas/core/events';
 import type { Scope } from '../../lambdas/core/model';
 import { acceptOnboarding, openOnboardingSession, submitOnboarding } from '../../lambdas/core/onboarding';
-import type { Directory } from '../../lambdas/core/organisations';
+import { type Directory, keyHolder } from '../../lambdas/core/organisations';
 import type { Ports } from '../../lambdas/core/ports';
 import { type EnvironmentServices, readEnvironment, scopeOf } from './scope';
 
@@ -133,7 +133,7 @@ export const runTriggerCommand = async (
   const { ports, settings } = services[environment];
   const scope = await scopeOf(directory, environment, values.integration);
   if (type.startsWith('clients.')) return triggerSignUp(ports, scope, type);
-  const key = await createApiKey(ports, scope, 'ops trigger');
+  const key = await createApiKey(ports, await keyHolder(directory, scope), 'ops trigger');
   try {
     const client = new ContractServiceClient({ apiKey: key.key, baseUrl: settings.baseUrls[environment] });
     return await triggerContract(ports, client, type);

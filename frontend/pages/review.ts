@@ -23,6 +23,8 @@ export interface ReviewPageInput {
   contract: RenderedContract;
   /** The page's heading, the contract's external reference (from a request; escaped here). */
   title: string;
+  /** The organisation that sent the contract (escaped here); null when the environment has no name for it. */
+  sender: string | null;
   /** When this version went live (ISO 8601). */
   publishedAt: string;
   /** Blob key of the version's PDF, offered for download. */
@@ -31,6 +33,8 @@ export interface ReviewPageInput {
   reviewMarkdown: string;
   /** When the lawyer completed the review (ISO 8601). */
   reviewedAt: string;
+  /** The lawyer's name (escaped here); null when the one who published has none on record. */
+  reviewerName: string | null;
 }
 
 /** What tells one page with a review from another. */
@@ -65,7 +69,7 @@ export const renderReviewedContract = (input: ReviewPageInput, kind: ReviewedPag
       // Focusable: on a wide screen the review scrolls within its column, which a keyboard must reach.
       '<section class="review" id="review" aria-labelledby="review-title" tabindex="0">',
       `<h2 class="review-title" id="review-title">${escapeHtml(kind.heading)}</h2>`,
-      `<p class="review-meta">Reviewed ${reviewed}</p>`,
+      `<p class="review-meta">Reviewed by ${input.reviewerName === null ? 'a lawyer' : escapeHtml(input.reviewerName)} on ${reviewed}</p>`,
       '<div class="review-body">',
       // The page has h1 and the review's heading is h2: the review's own headings start at h3.
       markdownToHtml(input.reviewMarkdown, {

@@ -17,6 +17,7 @@ a{color:#0b57d0}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap;border:0}
 .top{background:#fff;border-bottom:1px solid #cfd4da;padding:1rem}
 .top h1{margin:0;font-size:1.375rem;line-height:1.3;overflow-wrap:anywhere}
+.sender{margin:.25rem 0 0;font-weight:600;overflow-wrap:anywhere}
 .meta{margin:.25rem 0 .75rem;color:#49525d}
 .actions{margin:0}
 .download{display:inline-block;padding:.5rem .9rem;border-radius:.375rem;background:#0b57d0;color:#fff;font-weight:600;text-decoration:none}

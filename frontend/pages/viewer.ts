@@ -31,6 +31,8 @@ export interface ViewerInput {
   contract: RenderedContract;
   /** The page's heading, such as the contract's external reference (from a request; escaped here). */
   title: string;
+  /** The organisation that sent the contract (escaped here); null when the environment has no name for it. */
+  sender: string | null;
   /** When this version went live (ISO 8601). */
   publishedAt: string;
   /** Blob key of the version's PDF, offered for download. */
@@ -303,11 +305,12 @@ const readingControls = (): string[] => [
 ];
 
 /**
- * The banner of a page showing the contract: its title (escaped here), version, publication time and
- * page count, then `extra` (markup the caller built), then the download link and the reading controls.
+ * The banner of a page showing the contract: its title and who sent it (escaped here), version,
+ * publication time and page count, then `extra` (markup the caller built), then the download link and
+ * the reading controls.
  */
 export const contractHeader = (
-  input: Pick<ViewerInput, 'contract' | 'title' | 'publishedAt'>,
+  input: Pick<ViewerInput, 'contract' | 'title' | 'sender' | 'publishedAt'>,
   download: string,
   extra: string[] = [],
 ): string[] => {
@@ -316,6 +319,7 @@ export const contractHeader = (
   return [
     '<header class="top">',
     `<h1>${escapeHtml(input.title)}</h1>`,
+    ...(input.sender === null ? [] : [`<p class="sender">From ${escapeHtml(input.sender)}</p>`]),
     `<p class="meta">Version ${version} · published ${timeElement(input.publishedAt, 'publishedAt')} · ${pages}</p>`,
     ...extra,
     download,

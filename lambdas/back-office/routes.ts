@@ -389,13 +389,14 @@ export const backOfficeRoutes = (core: BackOfficeCore): Hono<BackOfficeEnv> => {
 
   routes.put('/staff/:email', async (c) => {
     const body = c.get('body');
-    readFields(body, ['roles']);
-    const roles = body.roles;
+    readFields(body, ['roles', 'name']);
+    const { roles, name } = body;
     if (!Array.isArray(roles) || !roles.every((role) => typeof role === 'string'))
       fail('request_invalid', '`roles` is required: a list of lawyer, operator, admin.');
+    if (name !== undefined && typeof name !== 'string') fail('request_invalid', '`name` is text.');
     return json(
       c.get('requestId'),
-      await putStaffMember(core.directory, c.get('actor'), c.req.param('email'), roles as string[]),
+      await putStaffMember(core.directory, c.get('actor'), c.req.param('email'), roles as string[], name),
     );
   });
 

@@ -32,12 +32,19 @@ export const presentApiKey = (key: ApiKeyRecord): ApiKeyJson => ({
 });
 
 /**
- * Makes a key for the integration in this environment (its scope: `integrationScope` checks a person's
- * ids); `key` is the only time it is shown.
+ * Whom a key is made for: the integration in one environment (`integrationScope` checks a person's ids)
+ * and its organisation's name (`keyHolder` reads it from the identity table).
+ */
+export type KeyHolder = Scope & { organisationName: string };
+
+/**
+ * Makes a key for the integration in this environment; `key` is the only time it is shown. The
+ * organisation's name is copied to the environment first: its hosted pages name the sender, and every
+ * contract the environment publishes was sent with a key made here.
  */
 export const createApiKey = async (
-  ports: Pick<Ports, 'apiKeys' | 'clock' | 'environment' | 'ids'>,
-  scope: Scope,
+  ports: Pick<Ports, 'apiKeys' | 'clock' | 'environment' | 'ids' | 'organisationNames'>,
+  scope: KeyHolder,
   name?: string,
 ): Promise<CreatedApiKeyJson> => {
   checkEnvironment(ports, scope);
@@ -56,6 +63,7 @@ export const createApiKey = async (
     lastUsedAt: null,
     revokedAt: null,
   };
+  await ports.organisationNames.put(scope.organisationId, scope.organisationName);
   await ports.apiKeys.putApiKey(record);
   return { ...presentApiKey(record), key };
 };

@@ -5,7 +5,7 @@ import { createApiKey } from './api-keys';
 import { OPERATOR_TOOL, type Role } from './back-office/roles';
 import { putStaffMember } from './back-office/staff';
 import { ENVIRONMENTS, type Environment } from './model';
-import type { Directory } from './organisations';
+import { type Directory, keyHolder } from './organisations';
 import { hashPassword } from './people/password-hash';
 import { EmailTaken } from './people/person';
 import type { Ports } from './ports';
@@ -25,9 +25,14 @@ export const DEV_PERSON = {
  * published password; `dev@localhost.test` stays an integrator with no staff role.
  */
 export const DEV_STAFF = [
-  { id: 'per_locallawyer', email: 'lawyer@localhost.test', roles: ['lawyer'] },
-  { id: 'per_localoperator', email: 'operator@localhost.test', roles: ['operator', 'admin'] },
-] as const satisfies ReadonlyArray<{ id: string; email: string; roles: readonly Role[] }>;
+  { id: 'per_locallawyer', email: 'lawyer@localhost.test', name: 'Local Lawyer', roles: ['lawyer'] },
+  {
+    id: 'per_localoperator',
+    email: 'operator@localhost.test',
+    name: 'Local Operator',
+    roles: ['operator', 'admin'],
+  },
+] as const satisfies ReadonlyArray<{ id: string; email: string; name: string; roles: readonly Role[] }>;
 
 /** Records a local person once; a second run (or one racing it) finds them. */
 const ensurePerson = async (directory: Directory, person: { id: string; email: string }): Promise<void> => {
@@ -64,19 +69,21 @@ const ensureDevOrganisation = async (directory: Directory): Promise<void> => {
     });
 };
 
-/** Each local staff member with their roles, recorded (and audited) only when not so already. */
+/** Each local staff member with their roles and name, recorded (and audited) only when not so already. */
 const ensureDevStaff = async (directory: Directory): Promise<void> => {
   for (const member of DEV_STAFF) {
     await ensurePerson(directory, member);
     const stored = await directory.staff.get(member.email);
-    if (stored?.roles.join(',') !== member.roles.join(','))
-      await putStaffMember(directory, OPERATOR_TOOL, member.email, member.roles);
+    if (stored?.roles.join(',') !== member.roles.join(',') || stored.name !== member.name)
+      await putStaffMember(directory, OPERATOR_TOOL, member.email, member.roles, member.name);
   }
 };
 
 export const devBootstrap = async (
   directory: Directory,
-  portsOf: Readonly<Record<Environment, Pick<Ports, 'apiKeys' | 'clock' | 'environment' | 'ids'>>>,
+  portsOf: Readonly<
+    Record<Environment, Pick<Ports, 'apiKeys' | 'clock' | 'environment' | 'ids' | 'organisationNames'>>
+  >,
 ) => {
   await ensurePerson(directory, DEV_PERSON);
   await ensureDevStaff(directory);
@@ -84,7 +91,9 @@ export const devBootstrap = async (
   const keys = {} as Record<Environment, string>;
   for (const environment of ENVIRONMENTS) {
     const scope = { organisationId: DEV_ORGANISATION_ID, integrationId: DEV_INTEGRATION_ID, environment };
-    keys[environment] = (await createApiKey(portsOf[environment], scope, 'dev-bootstrap')).key;
+    keys[environment] = (
+      await createApiKey(portsOf[environment], await keyHolder(directory, scope), 'dev-bootstrap')
+    ).key;
   }
   return { organisation_id: DEV_ORGANISATION_ID, integration_id: DEV_INTEGRATION_ID, keys };
 };

@@ -47,6 +47,11 @@ export interface LawyerReview {
    * published before it was recorded, whose text is at `artifacts.review`.
    */
   textKey?: string;
+  /**
+   * Once published by a staff member with a name: that name, which the review pages show (never the
+   * /v1 answers). Absent for an operator tool's publish and for reviews published before it was kept.
+   */
+  reviewerName?: string;
 }
 
 export type PublicationState = 'not_requested' | 'pending' | 'published' | 'withdrawn' | 'failed';

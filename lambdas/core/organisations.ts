@@ -3,6 +3,7 @@
 // `contract_reviews`, and the check that an id a person names is their organisation's. They live in
 // the identity table (the `Directory`), shared by both environments; an environment's records carry
 // their ids.
+import type { KeyHolder } from './api-keys';
 import { fail, notFound, OrganisationExists } from './errors';
 import type { Environment, Integration, Organisation, Scope } from './model';
 import type { Clock, Ids, OrganisationStore, PeopleStore, Ports } from './ports';
@@ -128,4 +129,11 @@ export const integrationScope = async (
     : null;
   if (integration === null || integration.organisationId !== organisationId) throw notFound('integration');
   return { organisationId, integrationId: integration.id, environment };
+};
+
+/** The integration's scope with its organisation's name: whom `createApiKey` makes a key for. */
+export const keyHolder = async (directory: Directory, scope: Scope): Promise<KeyHolder> => {
+  const organisation = await directory.organisations.get(scope.organisationId);
+  if (organisation === null) throw notFound('organisation');
+  return { ...scope, organisationName: organisation.name };
 };

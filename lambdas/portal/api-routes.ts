@@ -14,6 +14,7 @@ import {
   type Directory,
   getOrganisation,
   integrationScope,
+  keyHolder,
   listIntegrations,
   organisationOf,
 } from '../core/organisations';
@@ -216,7 +217,7 @@ export const PORTAL_ROUTES: readonly Route[] = [
       onlyFields(call.body, ['name']);
       return createApiKey(
         servicesOf(call).ports,
-        await integrationScopeOf(call),
+        await keyHolder(call.core.directory, await integrationScopeOf(call)),
         text(call.body, 'name', false),
       );
     },

@@ -16,7 +16,7 @@ export const publishReview = worker(
   RunInput,
   async (
     run,
-    services: Services<Pick<Ports, 'blobs' | 'clock' | 'contractReviews' | 'ids'>>,
+    services: Services<Pick<Ports, 'blobs' | 'clock' | 'contractReviews' | 'ids' | 'organisationNames'>>,
   ): Promise<{ outcome: RunOutcome }> => {
     const { ports } = services;
     const id = run.contractReviewId;
@@ -35,10 +35,12 @@ export const publishReview = worker(
     const page = {
       contract,
       title: documentTitle(contract),
+      sender: await ports.organisationNames.get(review.scope.organisationId),
       publishedAt: pageTime(services),
       pdfKey: version.blobKey,
       reviewMarkdown,
       reviewedAt: new Date(completedAt / 1000).toISOString(),
+      reviewerName: review.lawyerReview.reviewerName ?? null,
     };
     await publishChannel(services, review, 'review', () => renderReviewPage(page));
     const recipient = review.recipient;

@@ -13,7 +13,7 @@ export const publishViewer = worker(
   RunInput,
   async (
     run,
-    services: Services<Pick<Ports, 'blobs' | 'clock' | 'contractReviews' | 'ids'>>,
+    services: Services<Pick<Ports, 'blobs' | 'clock' | 'contractReviews' | 'ids' | 'organisationNames'>>,
   ): Promise<null> => {
     const { ports } = services;
     const id = run.contractReviewId;
@@ -22,10 +22,12 @@ export const publishViewer = worker(
     const version = await ports.contractReviews.getVersion(id, run.version);
     if (version === null) throw new Error(`no version ${run.version} of ${id}`);
     const contract = await readJson<RenderedContract>(ports.blobs, artifacts.manifest(id, run.version));
+    const sender = await ports.organisationNames.get(review.scope.organisationId);
     await publishChannel(services, review, 'contract_viewer', () =>
       renderViewer({
         contract,
         title: documentTitle(contract),
+        sender,
         publishedAt: pageTime(services),
         pdfKey: version.blobKey,
       }),

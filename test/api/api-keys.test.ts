@@ -7,7 +7,7 @@ import { integrationScope } from '../../lambdas/core/organisations';
 import { bearer, call, exchange, expectError } from '../support/api-client';
 import { eventually } from '../support/eventually';
 import { devBootstrap, ops, type RunningStack, useLocalStack } from '../support/local-stack';
-import { createTenant, directoryOf, portsOf, tenantScope } from '../support/tenants';
+import { createTenant, directoryOf, portsOf, tenantKeyHolder, tenantScope } from '../support/tenants';
 
 let stack: RunningStack;
 
@@ -120,7 +120,7 @@ test("another organisation's integration and keys answer not_found, and nothing 
   const directory = await directoryOf(stack);
   const mine = await createTenant(stack, 'mine');
   const theirs = await createTenant(stack, 'theirs');
-  const theirKey = await createApiKey(ports, tenantScope(theirs, 'sandbox'), 'theirs');
+  const theirKey = await createApiKey(ports, tenantKeyHolder(theirs, 'sandbox'), 'theirs');
 
   await expect(
     integrationScope(directory, mine.organisationId, theirs.integrationId, 'sandbox'),
@@ -134,7 +134,7 @@ test("another organisation's integration and keys answer not_found, and nothing 
 test('a key of the other environment answers not_found in this one', async () => {
   const ports = await portsOf(stack);
   const tenant = await createTenant(stack, 'split');
-  const sandboxKey = await createApiKey(ports.sandbox, tenantScope(tenant, 'sandbox'), 'sandbox only');
+  const sandboxKey = await createApiKey(ports.sandbox, tenantKeyHolder(tenant, 'sandbox'), 'sandbox only');
 
   await expect(revokeApiKey(ports.production, tenant.organisationId, sandboxKey.id)).rejects.toMatchObject({
     code: 'not_found',
@@ -147,7 +147,7 @@ test('a name that is empty, too long or has control characters: request_invalid,
   const before = (await listApiKeys(ports, tenantScope(tenant, 'sandbox'))).data.length;
 
   for (const name of ['   ', 'x'.repeat(101), 'tab\there']) {
-    await expect(createApiKey(ports, tenantScope(tenant, 'sandbox'), name)).rejects.toMatchObject({
+    await expect(createApiKey(ports, tenantKeyHolder(tenant, 'sandbox'), name)).rejects.toMatchObject({
       code: 'request_invalid',
     });
   }

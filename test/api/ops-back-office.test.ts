@@ -28,9 +28,9 @@ test('dev-bootstrap makes the local lawyer and operator (and again changes nothi
     );
   }
   const staff = await json('staff-list');
-  expect(staff.data.map((m) => [m.email, m.roles])).toEqual([
-    ['lawyer@localhost.test', ['lawyer']],
-    ['operator@localhost.test', ['operator', 'admin']],
+  expect(staff.data.map((m) => [m.email, m.name, m.roles])).toEqual([
+    ['lawyer@localhost.test', 'Local Lawyer', ['lawyer']],
+    ['operator@localhost.test', 'Local Operator', ['operator', 'admin']],
   ]);
   // Recorded once each: the second run found them as they were.
   const changes = await json('audit-log', '--action', 'staff.changed');
@@ -41,10 +41,33 @@ test('dev-bootstrap makes the local lawyer and operator (and again changes nothi
 });
 
 test('staff-add, staff-list and staff-remove, each audited; bad input is refused with a message', async () => {
-  const added = await json('staff-add', 'Ana@Example.com', '--role', 'lawyer', '--role', 'operator');
-  expect(added).toMatchObject({ email: 'ana@example.com', roles: ['lawyer', 'operator'] });
-  expect(await json('staff-add', 'ana@example.com', '--role', 'admin')).toMatchObject({ roles: ['admin'] });
-  expect((await json('staff-list')).data.map((m) => m.email)).toContain('ana@example.com');
+  const added = await json(
+    'staff-add',
+    'Ana@Example.com',
+    '--role',
+    'lawyer',
+    '--role',
+    'operator',
+    '--name',
+    '  Ana Lee ',
+  );
+  expect(added).toMatchObject({ email: 'ana@example.com', name: 'Ana Lee', roles: ['lawyer', 'operator'] });
+  // Without --name the member keeps the name they had.
+  expect(await json('staff-add', 'ana@example.com', '--role', 'admin')).toMatchObject({
+    name: 'Ana Lee',
+    roles: ['admin'],
+  });
+  expect((await json('staff-list')).data.find((m) => m.email === 'ana@example.com')).toMatchObject({
+    name: 'Ana Lee',
+  });
+
+  for (const name of ['   ', 'x'.repeat(101), 'tab\there']) {
+    const badName = await ops(stack, 'staff-add', 'ben@example.com', '--role', 'lawyer', '--name', name);
+    expect([badName.code, badName.stderr]).toEqual([
+      1,
+      expect.stringContaining("A staff member's name is 1 to"),
+    ]);
+  }
 
   const badRole = await ops(stack, 'staff-add', 'ben@example.com', '--role', 'boss');
   expect([badRole.code, badRole.stderr]).toEqual([1, expect.stringContaining('Unknown role boss')]);
@@ -61,9 +84,19 @@ test('staff-add, staff-list and staff-remove, each audited; bad input is refused
   const ana = await json('audit-log', '--staff', 'operator tool', '--limit', '3');
   expect(ana.data.map((e) => [e.action, e.target, e.details])).toEqual([
     ['staff.removed', 'ana@example.com', { roles_before: 'admin' }],
-    ['staff.changed', 'ana@example.com', { roles_before: 'lawyer,operator', roles: 'admin' }],
-    ['staff.changed', 'ana@example.com', { roles_before: null, roles: 'lawyer,operator' }],
+    [
+      'staff.changed',
+      'ana@example.com',
+      { roles_before: 'lawyer,operator', roles: 'admin', name_before: 'Ana Lee', name: 'Ana Lee' },
+    ],
+    [
+      'staff.changed',
+      'ana@example.com',
+      { roles_before: null, roles: 'lawyer,operator', name_before: null, name: 'Ana Lee' },
+    ],
   ]);
+  // Nothing was recorded for the refused names.
+  expect((await json('staff-list')).data.map((m) => m.email)).not.toContain('ben@example.com');
   expect(ana.has_more).toBe(true);
   expect(ana.data[0]).toMatchObject({ staff: 'operator tool', environment: null, time: expect.any(String) });
 });

@@ -233,6 +233,10 @@ describe('legal_information', () => {
     const shown = await page(url);
     expect(shown.status).toBe(200);
     expect(shown.text).toContain('<strong>deposit</strong> is payable on signing');
+    // The operator tool is no one with a name (the back office's publish names its lawyer); the header
+    // names the organisation that sent it.
+    expect(shown.text).toContain('<p class="review-meta">Reviewed by a lawyer on <time');
+    expect(shown.text).toContain('<p class="sender">From Local development</p>');
     expect(shown.text).not.toContain('<script>alert(1)</script>');
     expect(shown.text).toContain('CONTRACT OF SALE OF REAL ESTATE');
 

@@ -253,6 +253,8 @@ test('a lawyer sees a due review appear, saves a draft, reloads, and publishes i
     expect(hosted).toContain('Checked by the lawyer');
     expect(hosted).toContain('&lt;b&gt;raw&lt;/b&gt;');
     expect(hosted).toContain('Checked twice.');
+    // It names the lawyer who published it (dev-bootstrap's lawyer has a name; ops has none: pipeline.test.ts).
+    expect(hosted).toContain('<p class="review-meta">Reviewed by Local Lawyer on <time');
     // The review page shows the state and the link, once the publication is live.
     await page.getByRole('link', { name: url }).waitFor({ timeout: 60_000 });
 

@@ -75,10 +75,12 @@ describe.each(PAGES)('the $kind page in Chromium', ({ kind, slug, heading, prepa
     const input: ReviewPageInput = {
       contract,
       title: TITLE,
+      sender: 'Harbour Conveyancing',
       publishedAt: '2025-03-12T14:03:09Z',
       pdfKey,
       reviewMarkdown: REVIEW,
       reviewedAt: '2025-03-14T09:30:00Z',
+      reviewerName: 'Ana Lee',
     };
     const output =
       kind === 'review'

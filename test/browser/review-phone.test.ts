@@ -33,10 +33,12 @@ beforeAll(async () => {
   const input: ReviewPageInput = {
     contract: stack.contract,
     title: 'Sale 2291',
+    sender: 'Harbour Conveyancing',
     publishedAt: '2025-03-12T14:03:09.123456Z',
     pdfKey: stack.pdfKey,
     reviewMarkdown: REVIEW,
     reviewedAt: '2025-03-13T09:20:00Z',
+    reviewerName: 'Ana Lee',
   };
   await writeViewer(stack.blobs, SLUGS.review, renderReviewPage(input));
   await writeViewer(

@@ -19,6 +19,9 @@ import {
 } from './harness';
 
 const SLUG = 'pub_phoneView4Hq2mZx9RkT4vW';
+/** An organisation's name as long as a name may be (100 characters), with a word wider than a phone. */
+const SENDER =
+  'HarbourBaysideConveyancingAndSettlementsProprietary Limited of Melbourne, Geelong and Bendigo';
 
 let stack: PagesStack;
 let url: string;
@@ -31,6 +34,7 @@ beforeAll(async () => {
     renderViewer({
       contract: stack.contract,
       title: 'Sale 2291',
+      sender: SENDER,
       publishedAt: '2025-03-12T14:03:09.123456Z',
       pdfKey: stack.pdfKey,
     }),
@@ -69,6 +73,13 @@ test.each([
       expect(fitted).toBeGreaterThan(Math.min(viewport - 40, 900));
       expect(await documentWidths(page)).toMatchObject({ scrollWidth: viewport });
       await page.screenshot({ path: join(RESULTS, `viewer-pages-${width}.png`) });
+
+      // The header names who sent the contract, all of it within the screen: a long name wraps.
+      const sender = page.locator('header .sender');
+      expect(await sender.textContent()).toBe(`From ${SENDER}`);
+      const box = await sender.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= viewport).toBe(true);
+      expect(await sender.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
 
       // Zoom with the keyboard: to the radios, then the arrow key picks the next size (150%).
       await page.getByRole('radio', { name: 'Fit width' }).focus();

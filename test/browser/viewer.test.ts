@@ -87,6 +87,7 @@ describe('the contract viewer in Chromium', () => {
     const output = renderViewer({
       contract,
       title: TITLE,
+      sender: 'Harbour Conveyancing',
       publishedAt: '2025-03-12T14:03:09.123456Z',
       pdfKey,
     });
@@ -109,6 +110,7 @@ describe('the contract viewer in Chromium', () => {
       renderViewer({
         contract: shownInPart,
         title: TITLE,
+        sender: 'Harbour Conveyancing',
         publishedAt: '2025-03-12T14:03:09.123456Z',
         pdfKey,
       }),

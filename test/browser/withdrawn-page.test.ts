@@ -27,6 +27,7 @@ beforeAll(async () => {
   const output = renderViewer({
     contract: stack.contract,
     title: 'Sale 2291',
+    sender: 'Harbour Conveyancing',
     publishedAt: '2025-03-12T14:03:09Z',
     pdfKey: stack.pdfKey,
   });

@@ -2,7 +2,7 @@
 // stack's storage, the way the portal does: to show that one tenant cannot see another's records.
 
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb';
-import { createApiKey, revokeApiKey } from '../../lambdas/core/api-keys';
+import { createApiKey, type KeyHolder, revokeApiKey } from '../../lambdas/core/api-keys';
 import { hashSecret } from '../../lambdas/core/auth';
 import { ENVIRONMENTS, type Environment, type Scope } from '../../lambdas/core/model';
 import { type Buyer, submitOnboarding } from '../../lambdas/core/onboarding';
@@ -11,6 +11,7 @@ import {
   createOrganisation,
   type Directory,
   integrationScope,
+  keyHolder,
 } from '../../lambdas/core/organisations';
 import type { Ports } from '../../lambdas/core/ports';
 import { localUrl, PORT_OFFSETS, readLocalConfig } from '../../lambdas/hosts/local-config';
@@ -47,9 +48,15 @@ export const createTenant = async (stack: RunningStack, name: string) => {
   const keys = {} as Record<Environment, string>;
   for (const environment of ENVIRONMENTS) {
     const scope = await integrationScope(directory, organisation.id, integration.id, environment);
-    keys[environment] = (await createApiKey(ports[environment], scope)).key;
+    keys[environment] = (await createApiKey(ports[environment], await keyHolder(directory, scope))).key;
   }
-  return { personId: person.id, organisationId: organisation.id, integrationId: integration.id, keys };
+  return {
+    personId: person.id,
+    organisationId: organisation.id,
+    organisationName: organisation.name,
+    integrationId: integration.id,
+    keys,
+  };
 };
 
 /** A tenant's integration in one environment, as the core's functions take it. */
@@ -57,6 +64,12 @@ export const tenantScope = (
   tenant: { organisationId: string; integrationId: string },
   environment: Environment,
 ): Scope => ({ organisationId: tenant.organisationId, integrationId: tenant.integrationId, environment });
+
+/** Whom a key of the tenant's integration in one environment is made for, as `createApiKey` takes it. */
+export const tenantKeyHolder = (
+  tenant: { organisationId: string; organisationName: string; integrationId: string },
+  environment: Environment,
+): KeyHolder => ({ ...tenantScope(tenant, environment), organisationName: tenant.organisationName });
 
 /** Records a form submission directly (buyers the form itself would refuse, such as an unusable email). */
 export const submitDirectly = async (

@@ -70,6 +70,7 @@ describe('pagesListener', () => {
         ],
       },
       title: '<script>alert(1)</script>',
+      sender: 'Harbour Conveyancing',
       publishedAt: '2025-03-12T14:03:09Z',
       pdfKey: 'uploads/v1.pdf',
     });

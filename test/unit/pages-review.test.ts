@@ -39,10 +39,12 @@ const REVIEW = [
 const reviewInput = (overrides: Partial<ReviewPageInput> = {}): ReviewPageInput => ({
   contract: contractOf([['Purchase price', '$1,250,000 & <more>'], [], ['Signed by the Vendor']]),
   title: 'sale-2291',
+  sender: 'Harbour Conveyancing',
   publishedAt: '2025-03-12T14:03:09Z',
   pdfKey: 'uploads/crv_9/v4.pdf',
   reviewMarkdown: REVIEW,
   reviewedAt: '2025-03-14T09:30:00Z',
+  reviewerName: 'Ana Lee',
   ...overrides,
 });
 
@@ -168,6 +170,20 @@ describe('renderReviewPage', () => {
     expect(headings(html)).toEqual(['h1', 'h2', 'h3', 'h4', 'h2', 'h2', 'h2', 'h2', 'h3', 'h3', 'h3']);
     expect(html).toContain('<h3>Summary</h3>');
     expect(html).toContain('<h4>Special conditions</h4>');
+  });
+
+  test('names the lawyer who reviewed it, escaped, and a lawyer in general when none is on record', () => {
+    const meta = (reviewerName: string | null) =>
+      (indexOf(renderReviewPage(reviewInput({ reviewerName }))).match(/<p class="review-meta">.*<\/p>/) ??
+        [])[0];
+    expect(meta('Ana Lee')).toBe(
+      '<p class="review-meta">Reviewed by Ana Lee on <time datetime="2025-03-14T09:30:00.000Z">14 March 2025 at 09:30 UTC</time></p>',
+    );
+    expect(meta(HOSTILE)).toContain(`Reviewed by ${escapeHtml(HOSTILE)} on <time`);
+    expect(meta(null)).toContain('Reviewed by a lawyer on <time');
+    // The snapshot page says the same.
+    const snapshot = indexOf(renderSnapshotPage(snapshotInput()));
+    expect(snapshot).toContain('<p class="review-meta">Reviewed by Ana Lee on <time');
   });
 
   test('the contract’s pages are the viewer’s own: images, text runs and thumbnails', () => {

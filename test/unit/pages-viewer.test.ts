@@ -50,6 +50,7 @@ const input = (overrides: Partial<ViewerInput> = {}): ViewerInput => ({
     ],
   },
   title: 'sale-2291',
+  sender: 'Harbour Conveyancing',
   publishedAt: '2025-03-12T14:03:09.123456Z',
   pdfKey: 'uploads/crv_1/v2.pdf',
   ...overrides,
@@ -75,6 +76,18 @@ describe('renderViewer', () => {
     // The download name keeps safe characters only.
     expect(html).toMatch(/download="[A-Za-z0-9._-]+-v2\.pdf"/);
     expect(escapeHtml(HOSTILE)).not.toMatch(/[<>"']/);
+  });
+
+  test('the header names the organisation that sent the contract, escaped; no line when it has no name', () => {
+    const banner = (sender: string | null) => {
+      const html = file(renderViewer(input({ sender })), INDEX_FILE).body;
+      return html.slice(html.indexOf('<header'), html.indexOf('</header>'));
+    };
+    expect(banner('Harbour Conveyancing')).toContain('<p class="sender">From Harbour Conveyancing</p>');
+    const hostile = banner(HOSTILE);
+    expect(hostile).toContain(`<p class="sender">From ${escapeHtml(HOSTILE)}</p>`);
+    expect(hostile).not.toContain('<script>');
+    expect(banner(null)).not.toContain('class="sender"');
   });
 
   test('text runs are escaped: markup in a PDF is text on the page', () => {

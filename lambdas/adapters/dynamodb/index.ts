@@ -10,6 +10,7 @@ import { DynamoDbContractReviewStore } from './contract-review-store';
 import { DynamoDbEventOutbox } from './event-outbox';
 import { DynamoDbIdempotencyStore } from './idempotency-store';
 import { DynamoDbOnboardingStore } from './onboarding-store';
+import { DynamoDbOrganisationNameStore } from './organisation-name-store';
 import { DynamoDbRateLimiter } from './rate-limiter';
 import { DynamoDbRenderSlots } from './render-slots';
 import { DynamoDbReviewDeskStore } from './review-desk-store';
@@ -39,6 +40,7 @@ export type DynamoDbStores = Pick<
   Ports,
   | 'apiKeys'
   | 'sandboxBudgets'
+  | 'organisationNames'
   | 'contractReviews'
   | 'onboardings'
   | 'clients'
@@ -62,6 +64,7 @@ export const createDynamoDbStores = (
 ): DynamoDbStores => ({
   apiKeys: new DynamoDbApiKeyStore(doc, tableName),
   sandboxBudgets: new DynamoDbSandboxBudgetStore(doc, tableName),
+  organisationNames: new DynamoDbOrganisationNameStore(doc, tableName),
   contractReviews: new DynamoDbContractReviewStore(doc, tableName, clock, environment),
   onboardings: new DynamoDbOnboardingStore(doc, tableName, clock),
   clients: new DynamoDbClientStore(doc, tableName, clock),

@@ -233,6 +233,7 @@ interface LawyerReviewAttributes {
   completed_at: number | null;
   wait_token?: string;
   text_key?: string;
+  reviewer_name?: string;
 }
 
 interface PublicationAttributes {
@@ -316,6 +317,7 @@ export const contractReviewItem = (r: ContractReview): Item => ({
     completed_at: r.lawyerReview.completedAt,
     ...(r.lawyerReview.waitToken !== undefined && { wait_token: r.lawyerReview.waitToken }),
     ...(r.lawyerReview.textKey !== undefined && { text_key: r.lawyerReview.textKey }),
+    ...(r.lawyerReview.reviewerName !== undefined && { reviewer_name: r.lawyerReview.reviewerName }),
   },
   publications: r.publications.map(
     (p): PublicationAttributes => ({
@@ -349,6 +351,7 @@ export const toContractReview = (item: Item): ContractReview => {
       completedAt: i.lawyer_review.completed_at,
       ...(i.lawyer_review.wait_token !== undefined && { waitToken: i.lawyer_review.wait_token }),
       ...(i.lawyer_review.text_key !== undefined && { textKey: i.lawyer_review.text_key }),
+      ...(i.lawyer_review.reviewer_name !== undefined && { reviewerName: i.lawyer_review.reviewer_name }),
     },
     publications: i.publications.map((p) => ({
       channel: p.channel,

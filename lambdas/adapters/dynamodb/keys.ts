@@ -14,6 +14,8 @@ export const byCreation = (createdAt: Micros, id: string): string =>
 export const keys = {
   /** An organisation's sandbox budget and use, in the sandbox's table. */
   sandboxBudget: (organisationId: string): ItemKey => ({ pk: `BUDGET#${organisationId}`, sk: 'BUDGET' }),
+  /** An organisation's name as the environment's hosted pages show it (a copy of the identity table's). */
+  organisationName: (organisationId: string): ItemKey => ({ pk: `ORGNAME#${organisationId}`, sk: 'ORGNAME' }),
   apiKey: (id: string): ItemKey => ({ pk: `APIKEY#${id}`, sk: 'APIKEY' }),
   apiKeyHash: (hash: string): ItemKey => ({ pk: `APIKEYHASH#${hash}`, sk: 'APIKEYHASH' }),
   apiKeyList: (integrationId: string): string => `APIKEYS#${integrationId}`,

@@ -17,6 +17,7 @@ const staffItem = (m: StaffMember): Item => ({
   [LIST_INDEX.partitionKey]: keys.staffList,
   [LIST_INDEX.sortKey]: m.email,
   email: m.email,
+  name: m.name,
   roles: [...m.roles],
   added_at: m.addedAt,
   updated_at: m.updatedAt,
@@ -24,6 +25,8 @@ const staffItem = (m: StaffMember): Item => ({
 
 const toStaffMember = (item: Item): StaffMember => ({
   email: item.email as string,
+  // Members recorded before staff had names have none.
+  name: typeof item.name === 'string' ? item.name : null,
   roles: item.roles as Role[],
   addedAt: item.added_at as number,
   updatedAt: item.updated_at as number,

@@ -26,11 +26,13 @@ export const ROLE_ACTIONS = {
 export type StaffAction = keyof typeof ROLE_ACTIONS;
 export const STAFF_ACTIONS = Object.keys(ROLE_ACTIONS) as StaffAction[];
 
-/** A signed-in member of the operator's staff: their normalised email and roles. */
+/** A signed-in member of the operator's staff: their normalised email, roles and name (if they have one). */
 export interface Staff {
   kind: 'staff';
   email: string;
   roles: readonly Role[];
+  /** Their display name: what a review page they publish says it was reviewed by. */
+  name?: string;
 }
 
 /**

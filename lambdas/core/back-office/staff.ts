@@ -5,6 +5,7 @@ import { fail } from '../errors';
 import type { Directory } from '../organisations';
 import { normaliseEmail } from '../people/credentials';
 import type { StaffMember } from '../ports/back-office';
+import { readName } from '../text';
 import { formatTime } from '../time';
 import { auditEntry } from './audit';
 import { type Actor, ROLES, type Role, requireRole, type Staff } from './roles';
@@ -13,6 +14,7 @@ type StaffDirectory = Pick<Directory, 'staff' | 'ids' | 'clock'>;
 
 export const presentStaffMember = (member: StaffMember) => ({
   email: member.email,
+  name: member.name,
   roles: member.roles,
   added_at: formatTime(member.addedAt),
   updated_at: formatTime(member.updatedAt),
@@ -30,24 +32,32 @@ const readRoles = (roles: readonly string[]): Role[] => {
   return ROLES.filter((role) => roles.includes(role));
 };
 
-/** `ops staff-add`: makes the person staff with exactly `roles` (replacing the roles they had). */
+/**
+ * `ops staff-add`: makes the person staff with exactly `roles` (replacing the roles they had) and, when
+ * `typedName` is given, that display name; without it a member keeps the name they had.
+ */
 export const putStaffMember = async (
   directory: StaffDirectory,
   actor: Actor,
   typedEmail: string,
   typedRoles: readonly string[],
+  typedName?: string,
 ) => {
   requireRole(actor, 'staff.manage');
   const email = readEmail(typedEmail);
   const roles = readRoles(typedRoles);
+  const typed = typedName === undefined ? undefined : readName(typedName, "A staff member's name", 'Ana Lee');
   const before = await directory.staff.get(email);
+  const name = typed ?? before?.name ?? null;
   const now = directory.clock.now();
-  const member: StaffMember = { email, roles, addedAt: before?.addedAt ?? now, updatedAt: now };
+  const member: StaffMember = { email, name, roles, addedAt: before?.addedAt ?? now, updatedAt: now };
   await directory.staff.put(
     member,
     auditEntry(directory, actor, null, 'staff.changed', email, {
       roles_before: before ? before.roles.join(',') : null,
       roles: roles.join(','),
+      name_before: before?.name ?? null,
+      name,
     }),
   );
   return presentStaffMember(member);
@@ -81,5 +91,10 @@ export const listStaff = async (directory: StaffDirectory, actor: Actor) => {
 export const staffActor = async (directory: Pick<Directory, 'staff'>, typedEmail: string): Promise<Staff> => {
   const email = normaliseEmail(typedEmail);
   const member = email === null ? null : await directory.staff.get(email);
-  return { kind: 'staff', email: email ?? typedEmail, roles: member?.roles ?? [] };
+  return {
+    kind: 'staff',
+    email: email ?? typedEmail,
+    roles: member?.roles ?? [],
+    ...(member?.name != null && { name: member.name }),
+  };
 };

@@ -80,7 +80,11 @@ export const publishLawyerReview = async (
         version,
         bytes: Buffer.byteLength(text, 'utf8'),
       });
-      const completed = change.review.lawyerReview && { ...change.review.lawyerReview, textKey };
+      const completed = change.review.lawyerReview && {
+        ...change.review.lawyerReview,
+        textKey,
+        ...(actor.kind === 'staff' && actor.name !== undefined && { reviewerName: actor.name }),
+      };
       return { ...change, review: { ...change.review, lawyerReview: completed }, audit: [audit] };
     });
   } catch (refused) {

@@ -9,6 +9,8 @@ import type { ContractReview, Micros, Page } from '../model';
 /** A member of the operator's staff, by their normalised email. */
 export interface StaffMember {
   email: string;
+  /** How the pages name them (a review page names its lawyer); null until one is given. */
+  name: string | null;
   roles: Role[];
   addedAt: Micros;
   updatedAt: Micros;

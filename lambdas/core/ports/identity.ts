@@ -82,6 +82,17 @@ export interface ApiKeyStore {
 }
 
 /**
+ * Each organisation's name as this environment's hosted pages name the sender: a copy of the identity
+ * table's name (which an environment's pipeline cannot read), written whenever a key is made for one of
+ * its integrations here, so every organisation that can send a contract has one.
+ */
+export interface OrganisationNameStore {
+  put(organisationId: string, name: string): Promise<void>;
+  /** Null for an organisation that has made no key here since names were kept. */
+  get(organisationId: string): Promise<string | null>;
+}
+
+/**
  * Organisations' sandbox budgets, in the sandbox's table: the contract review store counts a use in the
  * transaction that accepts a PDF. An organisation without a record has the default budget, none used.
  */
@@ -149,4 +160,5 @@ export interface IdentityPorts {
   rateLimiter: RateLimiter;
   apiKeys: ApiKeyStore;
   sandboxBudgets: SandboxBudgetStore;
+  organisationNames: OrganisationNameStore;
 }

@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../core/api-keys';
 import type { Environment, Scope } from '../../core/model';
-import { integrationScope } from '../../core/organisations';
+import { integrationScope, keyHolder } from '../../core/organisations';
 import { ApiKeyShape, CreatedApiKeyShape, listOf, RevokedApiKeyShape } from '../../core/shapes';
 import { callerOrganisation } from './organisation-tools';
 import { boundedString, described, environmentArgument, integrationIdArgument } from './shapes';
@@ -41,7 +41,10 @@ export const apiKeyTools: Tool[] = [
     run: async (context, { environment, integration_id, name }) =>
       createApiKey(
         portsOf(context, environment),
-        await callerIntegration(context, environment, integration_id),
+        await keyHolder(
+          context.workspace.directory,
+          await callerIntegration(context, environment, integration_id),
+        ),
         name,
       ),
   }),

@@ -1,5 +1,5 @@
 // frontend/back-office -> the Staff page (decisions.md §11), for admins: the operator's staff with their
-// roles; adding a person (or changing a member's roles) and removing one, each confirmed in a dialog and
+// names and roles (a review page names the lawyer who published it); adding a person (or changing a member's roles) and removing one, each confirmed in a dialog and
 // each in the audit log, as `ops staff-add` and `ops staff-remove` do. Staff span both environments.
 import { useState } from 'preact/hooks';
 import { call, get } from '../../../app-kit/api';
@@ -30,6 +30,7 @@ const staffPath = (email: string): string => `/api/staff/${encodeURIComponent(em
 
 const AddForm = ({ onDone }: { onDone: (status: string | null, error: string | null) => void }) => {
   const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
   const [roles, setRoles] = useState<Role[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const ready = /^[^\s@]+@[^\s@]+$/.test(email.trim()) && roles.length > 0;
@@ -37,8 +38,8 @@ const AddForm = ({ onDone }: { onDone: (status: string | null, error: string | n
     <form aria-labelledby="add-staff-heading" onSubmit={(event) => event.preventDefault()}>
       <h2 id="add-staff-heading">Add a staff member</h2>
       <p class="hint">
-        Adding someone who is staff already gives them exactly the roles ticked. They sign in with the email's
-        account.
+        Adding someone who is staff already gives them exactly the roles ticked (and the name, if one is
+        given). They sign in with the email's account.
       </p>
       <label for="staff-email">Email</label>
       <input
@@ -47,6 +48,19 @@ const AddForm = ({ onDone }: { onDone: (status: string | null, error: string | n
         autoComplete="off"
         value={email}
         onInput={(event) => setEmail(event.currentTarget.value)}
+      />
+      <label for="staff-name">Name</label>
+      <p class="hint" id="staff-name-hint">
+        As the review pages they publish show it: “Reviewed by …”.
+      </p>
+      <input
+        id="staff-name"
+        type="text"
+        autoComplete="off"
+        maxLength={100}
+        aria-describedby="staff-name-hint"
+        value={name}
+        onInput={(event) => setName(event.currentTarget.value)}
       />
       <fieldset>
         <legend>Roles</legend>
@@ -76,8 +90,12 @@ const AddForm = ({ onDone }: { onDone: (status: string | null, error: string | n
           tone="primary"
           onConfirm={async () => {
             try {
-              const member = await call<StaffMember>('PUT', staffPath(email.trim()), { roles });
+              const member = await call<StaffMember>('PUT', staffPath(email.trim()), {
+                roles,
+                ...(name.trim() !== '' && { name: name.trim() }),
+              });
               setEmail('');
+              setName('');
               setRoles([]);
               onDone(`${member.email} now has the roles ${rolesText(member.roles)}.`, null);
             } catch (failed) {
@@ -124,6 +142,7 @@ export const StaffPage = () => {
             <thead>
               <tr>
                 <th scope="col">Email</th>
+                <th scope="col">Name</th>
                 <th scope="col">Roles</th>
                 <th scope="col">Added</th>
                 <th scope="col">Action</th>
@@ -133,6 +152,7 @@ export const StaffPage = () => {
               {staff.value.data.map((member) => (
                 <tr key={member.email}>
                   <th scope="row">{member.email}</th>
+                  <td>{member.name ?? '—'}</td>
                   <td>{rolesText(member.roles)}</td>
                   <td>{when(member.added_at)}</td>
                   <td>
