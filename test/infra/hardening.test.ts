@@ -10,11 +10,12 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { GLOBAL_INDEXES } from '../../lambdas/adapters/dynamodb/table-schema';
+import { MAX_UPLOAD_BODY_BYTES } from '../../lambdas/api/upload/read-upload';
 import { artifacts } from '../../lambdas/core/contracts/artifacts';
 import { PUBLICATION_CHECK_LINE } from '../../lambdas/core/contracts/publication-promise';
 import { publicationKey } from '../../lambdas/core/publications';
 import { acknowledgeFindings, addChecks } from '../../lib/checks';
-import { CLOUDFRONT_REGION, MANAGED_RULE_GROUPS, REQUESTS_PER_ADDRESS } from '../../lib/edge-stack';
+import { CLOUDFRONT_REGION, EdgeStack } from '../../lib/edge-stack';
 import { type Environment, stageSettingsFromContext } from '../../lib/environments';
 import { apiOriginName } from '../../lib/http-api-origin';
 import {
@@ -28,6 +29,7 @@ import { API_THROTTLE } from '../../lib/service-api';
 import { addServiceStages } from '../../lib/service-app';
 import { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStage } from '../../lib/service-stage';
+import { MANAGED_RULE_GROUPS, REQUESTS_PER_ADDRESS } from '../../lib/web-acl-rules';
 import { BLOB_PREFIXES, TABLE_ACTIONS } from '../../lib/wiring';
 import { WORKFLOW_FILES } from '../../lib/workflow-state-machine';
 import {
@@ -39,6 +41,7 @@ import {
   type PolicyStatement,
   resources,
 } from './synth';
+import { judge, type ManagedMatch, type WafRequest, webAclOf } from './web-acl';
 
 const ACCOUNT = '111111111111';
 
@@ -65,6 +68,39 @@ const PINNED = {
   },
   'service:production': { account: ACCOUNT, region: CLOUDFRONT_REGION },
 };
+
+const COMMON = 'AWSManagedRulesCommonRuleSet';
+const KNOWN_BAD = 'AWSManagedRulesKnownBadInputsRuleSet';
+/** The managed rules that read the body, as the AWS WAF developer guide lists them, but the size one. */
+const BODY_RULES: readonly ManagedMatch[] = [
+  ...['CrossSiteScripting_BODY', 'GenericLFI_BODY', 'GenericRFI_BODY', 'EC2MetaDataSSRF_BODY'].map(
+    (rule) => ({
+      group: COMMON,
+      rule,
+    }),
+  ),
+  ...['Log4JRCE_BODY', 'JavaDeserializationRCE_BODY', 'ReactJSRCE_BODY'].map((rule) => ({
+    group: KNOWN_BAD,
+    rule,
+  })),
+];
+const BODY_SIZE_RULE: ManagedMatch = { group: COMMON, rule: 'SizeRestrictions_BODY' };
+const UPLOADS: readonly WafRequest[] = [
+  { method: 'POST', path: '/v1/contract-reviews' },
+  { method: 'POST', path: '/v1/contract-reviews/crv_01JD8Z/versions' },
+];
+/** Requests with bodies that are no upload, some a path or method away from one. */
+const NOT_UPLOADS: readonly WafRequest[] = [
+  { method: 'POST', path: '/v1/token' },
+  { method: 'POST', path: '/v1/clients/onboardings/sessions' },
+  { method: 'POST', path: '/mcp' },
+  { method: 'PUT', path: '/v1/contract-reviews' },
+  { method: 'GET', path: '/v1/contract-reviews' },
+  { method: 'POST', path: '/v1/contract-reviews/crv_1' },
+  { method: 'POST', path: '/v1/contract-reviews/crv_1/versions/2' },
+  { method: 'POST', path: '/v1/contract-reviews/a/b/versions' },
+  { method: 'POST', path: '/x/v1/contract-reviews' },
+];
 
 const outdirs: string[] = [];
 const synth = (context: Record<string, unknown> = {}) => {
@@ -114,6 +150,23 @@ describe('cdk-nag (AwsSolutions)', () => {
     expect(() => app(undefined).synth()).toThrow(/AwsSolutions-S1\b/);
     expect(() => app(/AwsSolutions-S10/).synth()).toThrow(/AwsSolutions-S1\b/);
     expect(() => app(/AwsSolutions-S1/).synth()).not.toThrow();
+  });
+});
+
+describe('the identity stack’s web ACL (no uploads behind it)', () => {
+  it('blocks the managed rules that read the body on every request, and only counts the body size', () => {
+    const app = new App({ outdir: mkdtempSync(join(tmpdir(), 'infra-identity-edge-')) });
+    outdirs.push(app.outdir);
+    const acl = webAclOf(Template.fromStack(new EdgeStack(app, 'IdentityEdge', { environment: 'identity' })));
+    for (const match of BODY_RULES)
+      for (const request of [...UPLOADS, ...NOT_UPLOADS])
+        expect(judge(acl, { ...request, matches: [match] }).action).toBe('block');
+    for (const request of UPLOADS) {
+      expect(judge(acl, { ...request, matches: [BODY_SIZE_RULE] })).toEqual({ action: 'allow' });
+      expect(judge(acl, { ...request, headers: { 'content-length': '1000000000' } })).toEqual({
+        action: 'allow',
+      });
+    }
   });
 });
 
@@ -359,6 +412,63 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
           ),
         ]),
       });
+    });
+
+    it('lets an upload’s PDF bytes past the managed rules that read the body (counted), and blocks them on every other request', () => {
+      const acl = webAclOf(Template.fromStack(stage.edge));
+      for (const match of BODY_RULES) {
+        for (const upload of UPLOADS)
+          expect([upload, match, judge(acl, { ...upload, matches: [match] })]).toEqual([
+            upload,
+            match,
+            { action: 'allow' },
+          ]);
+        for (const other of NOT_UPLOADS)
+          expect([other, match, judge(acl, { ...other, matches: [match] }).action]).toEqual([
+            other,
+            match,
+            'block',
+          ]);
+      }
+      // The rules on the headers, path and query still block an upload.
+      for (const rule of [
+        { group: COMMON, rule: 'NoUserAgent_HEADER' },
+        { group: COMMON, rule: 'CrossSiteScripting_URIPATH' },
+        { group: KNOWN_BAD, rule: 'Log4JRCE_HEADER' },
+      ])
+        for (const upload of UPLOADS) expect(judge(acl, { ...upload, matches: [rule] }).action).toBe('block');
+      // A body over 8 KB is the application's to refuse, upload or not.
+      for (const request of [...UPLOADS, ...NOT_UPLOADS])
+        expect(judge(acl, { ...request, matches: [BODY_SIZE_RULE] })).toEqual({ action: 'allow' });
+    });
+
+    it('answers 413 payload_too_large to an upload declaring a Content-Length over the largest body, and to no other request', () => {
+      const acl = webAclOf(Template.fromStack(stage.edge));
+      const withLength = (request: WafRequest, length: string) =>
+        judge(acl, { ...request, headers: { 'content-length': length } });
+      for (const upload of UPLOADS) {
+        for (const length of ['0', '1', String(MAX_UPLOAD_BODY_BYTES), `000${MAX_UPLOAD_BODY_BYTES}`])
+          expect([length, withLength(upload, length)]).toEqual([length, { action: 'allow' }]);
+        expect(judge(acl, upload)).toEqual({ action: 'allow' });
+        for (const length of [
+          String(MAX_UPLOAD_BODY_BYTES + 1),
+          String(MAX_UPLOAD_BODY_BYTES + 1_000_000),
+          '999999999',
+          '1000000000',
+          `0${MAX_UPLOAD_BODY_BYTES + 1}`,
+          '12345678901234567890',
+        ]) {
+          const verdict = withLength(upload, length);
+          expect([length, verdict.action, verdict.action === 'block' && verdict.status]).toEqual([
+            length,
+            'block',
+            413,
+          ]);
+          const body = verdict.action === 'block' ? JSON.parse(verdict.body ?? '{}') : {};
+          expect(body.error.code).toBe('payload_too_large');
+        }
+      }
+      for (const other of NOT_UPLOADS) expect(withLength(other, '1000000000')).toEqual({ action: 'allow' });
     });
 
     it('throttles both HTTP APIs and logs their requests', () => {
