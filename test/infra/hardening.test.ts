@@ -20,6 +20,7 @@ import { type Environment, stageSettingsFromContext } from '../../lib/environmen
 import { apiOriginName } from '../../lib/http-api-origin';
 import {
   API_5XX_PERCENT,
+  API_P99_ALARM,
   ERROR_LINES_METRIC,
   LATE_PUBLICATIONS_METRIC,
   WEBHOOKS_GIVEN_UP_METRIC,
@@ -596,12 +597,23 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       });
     });
 
-    it('alarms on each HTTP API’s 5xx rate and on the ingest service having no healthy task, and has a dashboard', () => {
+    it('alarms on each HTTP API’s 5xx share and p99 latency, and on the ingest service having no healthy task, and has a dashboard', () => {
       for (const api of [stage.stateless.api.httpApi, stage.stateless.onboarding.httpApi]) {
         const id = logicalIdOf(stage.stateless, api);
-        const [rate] = alarmsOn(id);
-        expect(JSON.stringify(rate?.Properties.Metrics)).toContain('5xx');
-        expect(rate?.Properties.Threshold).toBe(API_5XX_PERCENT);
+        const rates = alarmsOn(id).filter((alarm) =>
+          JSON.stringify(alarm.Properties.Metrics ?? []).includes('5xx'),
+        );
+        expect(rates.map((rate) => rate.Properties.Threshold)).toEqual([API_5XX_PERCENT]);
+        const latencies = alarmsOn(id).filter((alarm) => alarm.Properties.MetricName === 'Latency');
+        expect(latencies.map((latency) => latency.Properties)).toEqual([
+          expect.objectContaining({
+            ExtendedStatistic: 'p99',
+            Period: 300,
+            Threshold: API_P99_ALARM.toMilliseconds(),
+            EvaluationPeriods: 2,
+            DatapointsToAlarm: 2,
+          }),
+        ]);
       }
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         MetricName: 'HealthyHostCount',
