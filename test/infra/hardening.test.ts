@@ -186,6 +186,11 @@ describe('stage settings (context)', () => {
     expect(() => settingsOf({ account: ACCOUNT })).toThrow(/both account and region/);
     expect(() => settingsOf({ account: '1234', region: 'eu-west-2' })).toThrow(/12-digit/);
     expect(() => settingsOf({ alarmEmail: 'nobody' })).toThrow(/email address/);
+    expect(settingsOf({ reservedConcurrency: 0 })).toEqual({ reservedConcurrency: 0 });
+    for (const wrong of [-1, 2.5, '5'])
+      expect(() => settingsOf({ reservedConcurrency: wrong })).toThrow(
+        /reservedConcurrency must be a whole number/,
+      );
   });
 
   it('takes domains only as names in the hosted zone given', () => {
@@ -523,6 +528,39 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         const metrics = alarmsOn(id).map((alarm) => alarm.Properties.MetricName);
         expect([id, metrics.sort()]).toEqual([id, ['Errors', 'Throttles']]);
       }
+    });
+
+    it('reserves each sandbox function’s concurrency (a queue consumer’s at least its batches at once), none of production’s, well within a fresh account’s 1,000', () => {
+      const all = resources(template);
+      const queueConcurrency = (id: string) =>
+        Math.max(
+          0,
+          ...Object.values(all)
+            .filter(
+              (resource) =>
+                resource.Type === 'AWS::Lambda::EventSourceMapping' &&
+                JSON.stringify(resource.Properties?.FunctionName) === JSON.stringify({ Ref: id }),
+            )
+            .map(
+              (mapping) =>
+                (mapping.Properties?.ScalingConfig as { MaximumConcurrency?: number } | undefined)
+                  ?.MaximumConcurrency ?? 0,
+            ),
+        );
+      const functions = each(
+        stage.stateless.node.findAll().filter((node) => node instanceof ServiceFunction),
+      ).map((fn) => logicalIdOf(stage.stateless, fn));
+      const reserved = functions.map((id) => [id, all[id]?.Properties?.ReservedConcurrentExecutions]);
+      if (environment === 'production') {
+        expect(reserved.filter(([, value]) => value !== undefined)).toEqual([]);
+        return;
+      }
+      expect(reserved).toEqual(functions.map((id) => [id, Math.max(5, queueConcurrency(id))]));
+      expect(functions.map(queueConcurrency).filter((most) => most > 5).length).toBeGreaterThan(0);
+      const total = reserved.reduce((sum, [, value]) => sum + Number(value), 0);
+      console.log(`sandbox: ${functions.length} functions, ${total} concurrent executions reserved`);
+      // Lambda keeps 100 of the account's 1,000 unreserved; production and identity need most of the rest.
+      expect(total).toBeLessThanOrEqual(300);
     });
 
     it('counts every function’s error log lines in one metric, and alarms on any', () => {
