@@ -20,6 +20,7 @@ import {
   type UserPoolClient,
   UserPoolClientIdentityProvider,
   type UserPoolDomain,
+  type UserPoolEmail,
 } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Bucket, IBucket } from 'aws-cdk-lib/aws-s3';
@@ -51,6 +52,8 @@ export interface BackOfficeSiteProps {
   readonly logBucket: IBucket;
   /** The identity stack's origin secret: the backend's API answers only CloudFront. */
   readonly originProtection: OriginProtection;
+  /** How the staff pool sends its mail (Amazon SES when configured; lib/identity-stack.ts). */
+  readonly email?: UserPoolEmail;
 }
 
 export class BackOfficeSite extends Construct {
@@ -96,6 +99,7 @@ export class BackOfficeSite extends Construct {
       selfSignUpEnabled: false,
       signInAliases: { email: true },
       autoVerify: { email: true },
+      ...(props.email && { email: props.email }),
       userInvitation: {
         emailSubject: 'Your place in the contract service’s back office',
         emailBody: `You have been added to the back office at ${this.address}. Sign in there with {username} and the temporary password {####}; you will choose your own password and set up an authenticator app.`,

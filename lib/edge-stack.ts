@@ -10,21 +10,10 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { CfnLoggingConfiguration, CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import type { Environment, StageDomains } from './environments';
+import { webAclResponseBodies, webAclRules } from './web-acl-rules';
 
 /** The region of CloudFront's web ACLs and viewer certificates. */
 export const CLOUDFRONT_REGION = 'us-east-1';
-
-/** Requests from one address in any 5 minutes before WAF blocks it (the rate rule). */
-export const REQUESTS_PER_ADDRESS = 2000;
-
-/**
- * The AWS managed rule groups every request passes, in order. The common rule set's body size rule is
- * only counted: uploads are PDFs of up to 100 MB, far past its 8 KB.
- */
-export const MANAGED_RULE_GROUPS = [
-  { name: 'AWSManagedRulesCommonRuleSet', countOnly: ['SizeRestrictions_BODY'] },
-  { name: 'AWSManagedRulesKnownBadInputsRuleSet', countOnly: [] },
-] as const;
 
 export interface EdgeStackProps extends StackProps {
   /** The stage it fronts, or the shared identity stack (the identity provider's and portal's distributions). */
@@ -53,6 +42,7 @@ export class EdgeStack extends Stack {
     });
     const { domains } = props;
     this.environmentName = props.environment;
+    const uploads = props.environment !== 'identity';
     if (domains) {
       const zone = domains.hostedZone
         ? HostedZone.fromHostedZoneAttributes(this, 'Zone', {
@@ -72,37 +62,9 @@ export class EdgeStack extends Stack {
       scope: 'CLOUDFRONT',
       defaultAction: { allow: {} },
       visibilityConfig: metric('web-acl'),
-      rules: [
-        {
-          name: 'RatePerAddress',
-          priority: 0,
-          action: { block: {} },
-          statement: {
-            rateBasedStatement: {
-              limit: REQUESTS_PER_ADDRESS,
-              aggregateKeyType: 'IP',
-              evaluationWindowSec: 300,
-            },
-          },
-          visibilityConfig: metric('rate-per-address'),
-        },
-        ...MANAGED_RULE_GROUPS.map((group, index) => ({
-          name: group.name,
-          priority: index + 1,
-          overrideAction: { none: {} },
-          statement: {
-            managedRuleGroupStatement: {
-              vendorName: 'AWS',
-              name: group.name,
-              ruleActionOverrides: group.countOnly.map((rule) => ({
-                name: rule,
-                actionToUse: { count: {} },
-              })),
-            },
-          },
-          visibilityConfig: metric(group.name),
-        })),
-      ],
+      // A stage's web ACL fronts its uploads (lib/web-acl-rules.ts); the identity stack's has none.
+      rules: webAclRules(metric, uploads),
+      customResponseBodies: webAclResponseBodies(uploads),
     });
     // Every request the web ACL sees, blocked or not, kept 3 months: WAF writes only to a log group
     // whose name starts `aws-waf-logs-`, named by an ARN without CloudWatch's `:*`.

@@ -64,6 +64,8 @@ export interface StageSettings {
   readonly alarmEmail?: string;
   /** The stage's own domain names (`domains`); none: CloudFront's generated names. */
   readonly domains?: StageDomains;
+  /** Concurrent executions reserved for each of the stage's functions (`reservedConcurrency`; 0: none). */
+  readonly reservedConcurrency?: number;
 }
 
 /**
@@ -105,18 +107,26 @@ export function stageSettingsFromContext(scope: Construct, environment: Environm
   const key = stageContextKey(environment);
   const value: unknown = contextObject(scope, key) ?? {};
   if (typeof value !== 'object' || value === null) throw new Error(`CDK context ${key} must be an object`);
-  const { account, region, alarmEmail, domains } = value as Record<string, unknown>;
+  const { account, region, alarmEmail, domains, reservedConcurrency } = value as Record<string, unknown>;
   if (alarmEmail !== undefined && (typeof alarmEmail !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(alarmEmail)))
     throw new Error(`CDK context ${key}.alarmEmail must be an email address`);
   if (account !== undefined && (typeof account !== 'string' || !/^\d{12}$/.test(account)))
     throw new Error(`CDK context ${key}.account must be a 12-digit account id`);
   if (region !== undefined && (typeof region !== 'string' || !/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)))
     throw new Error(`CDK context ${key}.region must be a region name such as eu-west-2`);
+  if (
+    reservedConcurrency !== undefined &&
+    (typeof reservedConcurrency !== 'number' ||
+      !Number.isInteger(reservedConcurrency) ||
+      reservedConcurrency < 0)
+  )
+    throw new Error(`CDK context ${key}.reservedConcurrency must be a whole number, 0 for none`);
   if ((account === undefined) !== (region === undefined))
     throw new Error(`CDK context ${key} must give both account and region, or neither`);
   return {
     ...(account !== undefined && { account: account as string, region: region as string }),
     ...(alarmEmail !== undefined && { alarmEmail: alarmEmail as string }),
     ...(domains !== undefined && { domains: domainsOf(key, domains) }),
+    ...(reservedConcurrency !== undefined && { reservedConcurrency: reservedConcurrency as number }),
   };
 }

@@ -5,26 +5,16 @@
 // operators already follow (read from the stage's SSM parameter at deployment).
 import { Duration, Stack } from 'aws-cdk-lib';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import {
-  Alarm,
-  ComparisonOperator,
-  type IMetric,
-  MathExpression,
-  TreatMissingData,
-} from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { publishedValue } from './identity-context';
-import { API_5XX_PERCENT } from './operations';
+import { API_5XX_PERCENT, API_P99_ALARM, apiHealth } from './operations';
 import { ServiceFunction } from './service-function';
 
 /** A function whose slowest 1% of calls take this long is near its 29 s timeout or stuck on a dependency. */
 export const FUNCTION_P99_ALARM = Duration.seconds(10);
-/** An API whose slowest 1% of answers take this long is felt by every person using it. */
-export const API_P99_ALARM = Duration.seconds(5);
-/** Fewer requests than this in 5 minutes: a 5xx share means nothing. */
-const MIN_REQUESTS = 20;
 const FIVE_MINUTES = Duration.minutes(5);
 
 export class IdentityAlarms extends Construct {
@@ -69,20 +59,17 @@ export class IdentityAlarms extends Construct {
     }
     for (const api of everything.filter((node): node is HttpApi => node instanceof HttpApi)) {
       const path = label(api);
-      const rate = new MathExpression({
-        label: `${path} 5xx %`,
-        expression: `IF(requests >= ${MIN_REQUESTS}, 100 * errors / requests, 0)`,
-        usingMetrics: {
-          requests: api.metricCount({ period: FIVE_MINUTES }),
-          errors: api.metricServerError({ period: FIVE_MINUTES }),
-        },
-        period: FIVE_MINUTES,
-      });
-      alarm(`${path}5xxRate`, `over ${API_5XX_PERCENT}% of ${path} answers are 5xx`, rate, API_5XX_PERCENT);
+      const { errorShare, p99Latency } = apiHealth(api, path);
+      alarm(
+        `${path}5xxRate`,
+        `over ${API_5XX_PERCENT}% of ${path} answers are 5xx`,
+        errorShare,
+        API_5XX_PERCENT,
+      );
       alarm(
         `${path}P99Latency`,
         `${path}'s p99 latency reached ${API_P99_ALARM.toHumanString()}`,
-        api.metricLatency({ period: FIVE_MINUTES, statistic: 'p99' }),
+        p99Latency,
         API_P99_ALARM.toMilliseconds(),
         2,
       );

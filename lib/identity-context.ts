@@ -165,17 +165,43 @@ export const statefulFromParameters = (scope: Construct, environment: Environmen
 export interface IdentityContext {
   readonly account?: string;
   readonly region?: string;
+  /** The user pools' sender through Amazon SES (`email`); none: Cognito's own, 50 emails a day. */
+  readonly email?: IdentityEmail;
 }
+
+/** `{"from": "no-reply@mail.acme-homes.co.uk", "region": "eu-west-1"}`: an address of an SES-verified domain, and SES's region. */
+export interface IdentityEmail {
+  readonly from: string;
+  /** Where the domain is verified in SES; the identity stack's region when not given. */
+  readonly region?: string;
+}
+
+const emailOf = (value: unknown): IdentityEmail => {
+  const { from, region } = (typeof value === 'object' && value !== null ? value : {}) as Record<
+    string,
+    unknown
+  >;
+  if (typeof from !== 'string' || !/^[^@\s]+@[a-z0-9.-]+\.[a-z]{2,}$/.test(from))
+    throw new Error(
+      `CDK context ${IDENTITY_CONTEXT}.email.from must be an address of an SES-verified domain`,
+    );
+  if (region !== undefined && (typeof region !== 'string' || !/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)))
+    throw new Error(`CDK context ${IDENTITY_CONTEXT}.email.region must be a region name such as eu-west-1`);
+  return { from, ...(region !== undefined && { region: region as string }) };
+};
 
 /** The context, or an empty one (the identity stack deploys where the CLI's credentials point). */
 export const identityContextOf = (scope: Construct): IdentityContext => {
   const value: unknown = contextObject(scope, IDENTITY_CONTEXT) ?? {};
   if (typeof value !== 'object' || value === null)
     throw new Error(`CDK context ${IDENTITY_CONTEXT} must be an object`);
-  const { account, region } = value as Record<string, unknown>;
+  const { account, region, email } = value as Record<string, unknown>;
   if ((typeof account === 'string') !== (typeof region === 'string'))
     throw new Error(`CDK context ${IDENTITY_CONTEXT} must give both account and region, or neither`);
-  return typeof account === 'string' ? { account, region: region as string } : {};
+  return {
+    ...(typeof account === 'string' && { account, region: region as string }),
+    ...(email !== undefined && { email: emailOf(email) }),
+  };
 };
 
 /** The identity provider as a stage sees it: SSM values resolved at deployment. */

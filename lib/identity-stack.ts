@@ -6,7 +6,7 @@
 // (lib/back-office.ts), the alarms of all of it (lib/identity-alarms.ts), and the SSM parameters through
 // which the stages' MCP servers find the issuer and the table. Only the identity provider, the portal's and
 // the back office's backends and the MCP servers are granted the identity table.
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Token } from 'aws-cdk-lib';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import {
@@ -25,6 +25,7 @@ import {
   UserPool,
   type UserPoolClient,
   UserPoolClientIdentityProvider,
+  UserPoolEmail,
 } from 'aws-cdk-lib/aws-cognito';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -47,7 +48,12 @@ import type { BaseUrls, Environment } from './environments';
 import { httpApiOrigin } from './http-api-origin';
 import { protectHttpApi } from './http-api-protection';
 import { IdentityAlarms } from './identity-alarms';
-import { environmentFromParameters, IDENTITY_PARAMETERS, publishedValue } from './identity-context';
+import {
+  environmentFromParameters,
+  IDENTITY_PARAMETERS,
+  type IdentityEmail,
+  publishedValue,
+} from './identity-context';
 import { OriginProtection } from './origin-protection';
 import { PortalSite } from './portal-site';
 import type { IdentityAssets } from './service-app';
@@ -66,7 +72,29 @@ export interface IdentityStackProps extends StackProps {
   readonly assets: IdentityAssets;
   /** The identity edge stack: its web ACL (us-east-1), read through SSM or across regions. */
   readonly edge: EdgeStack;
+  /** The user pools' sender through Amazon SES (`service:identity`.email); none: Cognito's own. */
+  readonly email?: IdentityEmail;
 }
+
+/**
+ * How both user pools send mail (sign-up codes, password resets, staff invitations): through SES from
+ * `email.from` when given, else Cognito's own sender, which sends at most 50 emails a day per account
+ * (README, quotas).
+ */
+const userPoolEmail = (stack: Stack, email: IdentityEmail | undefined): UserPoolEmail | undefined => {
+  if (!email) return undefined;
+  const region = email.region ?? (Token.isUnresolved(stack.region) ? undefined : stack.region);
+  if (!region)
+    throw new Error(
+      'CDK context service:identity.email.region is needed when the identity stack is not pinned to a region',
+    );
+  return UserPoolEmail.withSES({
+    fromEmail: email.from,
+    fromName: 'Contract service',
+    sesRegion: region,
+    sesVerifiedDomain: email.from.split('@')[1] as string,
+  });
+};
 
 export class IdentityStack extends Stack {
   readonly table: Table;
@@ -184,11 +212,13 @@ export class IdentityStack extends Stack {
 
     // The upstream sign-in: people sign up and in at the user pool's hosted pages (email verified there),
     // and the provider maps the verified email to a person. Retained: it holds the people's passwords.
+    const email = userPoolEmail(this, props.email);
     this.userPool = new UserPool(this, 'People', {
       userPoolName: 'contract-service-people',
       selfSignUpEnabled: true,
       signInAliases: { email: true },
       autoVerify: { email: true },
+      ...(email && { email }),
       passwordPolicy: {
         minLength: MIN_PASSWORD_CHARACTERS,
         requireLowercase: true,
@@ -283,6 +313,7 @@ export class IdentityStack extends Stack {
       webAclArn,
       logBucket,
       originProtection: this.originProtection,
+      ...(email && { email }),
     });
     // Every distribution that sends the secret learns its new value at each rotation.
     this.originProtection.rotate([

@@ -1,7 +1,7 @@
 // infra -> how a stage tells its operators something is wrong: one SNS topic per stage, which every alarm
 // of the stack notifies (found in the tree, so an alarm or function added later is covered without
 // naming it here), alarms on each function's errors and throttles, each state machine's failed and
-// timed-out executions, each work queue's oldest message, each HTTP API's 5xx rate, the ingest
+// timed-out executions, each work queue's oldest message, each HTTP API's 5xx share and p99 latency, the ingest
 // service's healthy tasks and contracts past their 20-minute promise; and a CloudWatch dashboard of the same.
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -30,7 +30,10 @@ import { ServiceFunction } from './service-function';
 
 /** Per cent of an API's answers that are 5xx, over 5 minutes of at least `MIN_REQUESTS`, that alarms. */
 export const API_5XX_PERCENT = 5;
+/** Fewer requests than this in 5 minutes: a 5xx share means nothing. */
 const MIN_REQUESTS = 20;
+/** An API whose slowest 1% of answers take this long (twice running) is felt by every person using it. */
+export const API_P99_ALARM = Duration.seconds(5);
 /** The metric of the functions' `error` log lines (one per stage namespace). */
 export const ERROR_LINES_METRIC = 'ErrorLines';
 /** Webhook messages given up after their 8th attempt (the delivery consumer's `webhook attempt made` line). */
@@ -52,6 +55,27 @@ export interface OperationsProps {
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
+
+/**
+ * What every HTTP API of the service is alarmed on (the stages' and the identity stack's): its share of 5xx
+ * answers over 5 minutes, and its p99 latency. `name` keeps the expression's ids unique where several
+ * APIs' expressions share a graph.
+ */
+export const apiHealth = (
+  api: HttpApi,
+  name: string,
+): { errorShare: MathExpression; p99Latency: IMetric } => ({
+  errorShare: new MathExpression({
+    label: `${name} 5xx %`,
+    expression: `IF(requests${name} >= ${MIN_REQUESTS}, 100 * errors${name} / requests${name}, 0)`,
+    usingMetrics: {
+      [`requests${name}`]: api.metricCount({ period: FIVE_MINUTES }),
+      [`errors${name}`]: api.metricServerError({ period: FIVE_MINUTES }),
+    },
+    period: FIVE_MINUTES,
+  }),
+  p99Latency: api.metricLatency({ period: FIVE_MINUTES, statistic: 'p99' }),
+});
 
 export class Operations extends Construct {
   /** Every alarm of the stack notifies it. */
@@ -88,12 +112,14 @@ export class Operations extends Construct {
       threshold: number,
       below = false,
       scope: Construct = this,
+      periods = 1,
     ) =>
       new Alarm(scope, id, {
         alarmDescription: `${name}: ${description}`,
         metric,
         threshold,
-        evaluationPeriods: 1,
+        evaluationPeriods: periods,
+        datapointsToAlarm: periods,
         comparisonOperator: below
           ? ComparisonOperator.LESS_THAN_THRESHOLD
           : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -227,23 +253,23 @@ export class Operations extends Construct {
       );
     }
     const errorRates = Object.entries(props.httpApis).map(([apiName, api]) => {
-      const rate = new MathExpression({
-        label: `${apiName} 5xx %`,
-        // Ids unique per API: the dashboard graphs both expressions together.
-        expression: `IF(requests${apiName} >= ${MIN_REQUESTS}, 100 * errors${apiName} / requests${apiName}, 0)`,
-        usingMetrics: {
-          [`requests${apiName}`]: api.metricCount({ period: FIVE_MINUTES }),
-          [`errors${apiName}`]: api.metricServerError({ period: FIVE_MINUTES }),
-        },
-        period: FIVE_MINUTES,
-      });
+      const { errorShare, p99Latency } = apiHealth(api, apiName);
       alarm(
         `${apiName}5xxRate`,
         `over ${API_5XX_PERCENT}% of ${apiName} answers are 5xx`,
-        rate,
+        errorShare,
         API_5XX_PERCENT,
       );
-      return rate;
+      alarm(
+        `${apiName}P99Latency`,
+        `${apiName}'s p99 latency reached ${API_P99_ALARM.toHumanString()}`,
+        p99Latency,
+        API_P99_ALARM.toMilliseconds(),
+        false,
+        this,
+        2,
+      );
+      return errorShare;
     });
     const healthyTasks = props.ingestTargets.metrics.healthyHostCount({
       period: Duration.minutes(1),

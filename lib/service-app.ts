@@ -99,8 +99,9 @@ export function addIdentityStack(
     baseUrls,
     assets,
     edge,
+    ...(env.email && { email: env.email }),
     crossRegionReferences: pinned && env.region !== CLOUDFRONT_REGION,
-    ...(pinned && { env }),
+    ...(pinned && { env: { account: env.account, region: env.region } }),
   });
   identity.addStackDependency(edge, 'reads its SSM parameters');
   const shared = (environment: Environment): SharedStack => {

@@ -1,10 +1,11 @@
 // infra -> one deployed environment: its stateful stack and the stateless stack built on it.
-import { Stage, type StageProps, Tags } from 'aws-cdk-lib';
+import { Aspects, Stage, type StageProps, Tags } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { OnboardingAssets } from '../frontend/onboarding/build';
 import { CLOUDFRONT_REGION, EdgeStack } from './edge-stack';
 import { type BaseUrls, type Environment, type StageSettings, serviceStackName } from './environments';
 import { statefulFromParameters } from './identity-context';
+import { DEFAULT_RESERVED_CONCURRENCY, ReservedConcurrency } from './reserved-concurrency';
 import { StatefulStack } from './stateful-stack';
 import { StatelessStack } from './stateless-stack';
 
@@ -65,6 +66,10 @@ export class ServiceStage extends Stage {
     // Nothing is exported between them: the order is stated.
     this.stateless.addStackDependency(this.stateful, 'reads its SSM parameters');
     this.stateless.addStackDependency(this.edge, 'reads its SSM parameters');
+    // Every function of the stage, its shared stack's (added later) included.
+    Aspects.of(this).add(
+      new ReservedConcurrency(settings.reservedConcurrency ?? DEFAULT_RESERVED_CONCURRENCY[environment]),
+    );
     Tags.of(this).add('service', 'contract-service');
     Tags.of(this).add('environment', environment);
   }

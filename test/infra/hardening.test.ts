@@ -10,15 +10,17 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { GLOBAL_INDEXES } from '../../lambdas/adapters/dynamodb/table-schema';
+import { MAX_UPLOAD_BODY_BYTES } from '../../lambdas/api/upload/read-upload';
 import { artifacts } from '../../lambdas/core/contracts/artifacts';
 import { PUBLICATION_CHECK_LINE } from '../../lambdas/core/contracts/publication-promise';
 import { publicationKey } from '../../lambdas/core/publications';
 import { acknowledgeFindings, addChecks } from '../../lib/checks';
-import { CLOUDFRONT_REGION, MANAGED_RULE_GROUPS, REQUESTS_PER_ADDRESS } from '../../lib/edge-stack';
+import { CLOUDFRONT_REGION, EdgeStack } from '../../lib/edge-stack';
 import { type Environment, stageSettingsFromContext } from '../../lib/environments';
 import { apiOriginName } from '../../lib/http-api-origin';
 import {
   API_5XX_PERCENT,
+  API_P99_ALARM,
   ERROR_LINES_METRIC,
   LATE_PUBLICATIONS_METRIC,
   WEBHOOKS_GIVEN_UP_METRIC,
@@ -28,6 +30,7 @@ import { API_THROTTLE } from '../../lib/service-api';
 import { addServiceStages } from '../../lib/service-app';
 import { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStage } from '../../lib/service-stage';
+import { MANAGED_RULE_GROUPS, REQUESTS_PER_ADDRESS } from '../../lib/web-acl-rules';
 import { BLOB_PREFIXES, TABLE_ACTIONS } from '../../lib/wiring';
 import { WORKFLOW_FILES } from '../../lib/workflow-state-machine';
 import {
@@ -39,6 +42,7 @@ import {
   type PolicyStatement,
   resources,
 } from './synth';
+import { judge, type ManagedMatch, type WafRequest, webAclOf } from './web-acl';
 
 const ACCOUNT = '111111111111';
 
@@ -65,6 +69,39 @@ const PINNED = {
   },
   'service:production': { account: ACCOUNT, region: CLOUDFRONT_REGION },
 };
+
+const COMMON = 'AWSManagedRulesCommonRuleSet';
+const KNOWN_BAD = 'AWSManagedRulesKnownBadInputsRuleSet';
+/** The managed rules that read the body, as the AWS WAF developer guide lists them, but the size one. */
+const BODY_RULES: readonly ManagedMatch[] = [
+  ...['CrossSiteScripting_BODY', 'GenericLFI_BODY', 'GenericRFI_BODY', 'EC2MetaDataSSRF_BODY'].map(
+    (rule) => ({
+      group: COMMON,
+      rule,
+    }),
+  ),
+  ...['Log4JRCE_BODY', 'JavaDeserializationRCE_BODY', 'ReactJSRCE_BODY'].map((rule) => ({
+    group: KNOWN_BAD,
+    rule,
+  })),
+];
+const BODY_SIZE_RULE: ManagedMatch = { group: COMMON, rule: 'SizeRestrictions_BODY' };
+const UPLOADS: readonly WafRequest[] = [
+  { method: 'POST', path: '/v1/contract-reviews' },
+  { method: 'POST', path: '/v1/contract-reviews/crv_01JD8Z/versions' },
+];
+/** Requests with bodies that are no upload, some a path or method away from one. */
+const NOT_UPLOADS: readonly WafRequest[] = [
+  { method: 'POST', path: '/v1/token' },
+  { method: 'POST', path: '/v1/clients/onboardings/sessions' },
+  { method: 'POST', path: '/mcp' },
+  { method: 'PUT', path: '/v1/contract-reviews' },
+  { method: 'GET', path: '/v1/contract-reviews' },
+  { method: 'POST', path: '/v1/contract-reviews/crv_1' },
+  { method: 'POST', path: '/v1/contract-reviews/crv_1/versions/2' },
+  { method: 'POST', path: '/v1/contract-reviews/a/b/versions' },
+  { method: 'POST', path: '/x/v1/contract-reviews' },
+];
 
 const outdirs: string[] = [];
 const synth = (context: Record<string, unknown> = {}) => {
@@ -117,6 +154,23 @@ describe('cdk-nag (AwsSolutions)', () => {
   });
 });
 
+describe('the identity stack’s web ACL (no uploads behind it)', () => {
+  it('blocks the managed rules that read the body on every request, and only counts the body size', () => {
+    const app = new App({ outdir: mkdtempSync(join(tmpdir(), 'infra-identity-edge-')) });
+    outdirs.push(app.outdir);
+    const acl = webAclOf(Template.fromStack(new EdgeStack(app, 'IdentityEdge', { environment: 'identity' })));
+    for (const match of BODY_RULES)
+      for (const request of [...UPLOADS, ...NOT_UPLOADS])
+        expect(judge(acl, { ...request, matches: [match] }).action).toBe('block');
+    for (const request of UPLOADS) {
+      expect(judge(acl, { ...request, matches: [BODY_SIZE_RULE] })).toEqual({ action: 'allow' });
+      expect(judge(acl, { ...request, headers: { 'content-length': '1000000000' } })).toEqual({
+        action: 'allow',
+      });
+    }
+  });
+});
+
 describe('stage settings (context)', () => {
   const settingsOf = (value: unknown) => {
     const app = new App({ context: { 'service:sandbox': value } });
@@ -132,6 +186,11 @@ describe('stage settings (context)', () => {
     expect(() => settingsOf({ account: ACCOUNT })).toThrow(/both account and region/);
     expect(() => settingsOf({ account: '1234', region: 'eu-west-2' })).toThrow(/12-digit/);
     expect(() => settingsOf({ alarmEmail: 'nobody' })).toThrow(/email address/);
+    expect(settingsOf({ reservedConcurrency: 0 })).toEqual({ reservedConcurrency: 0 });
+    for (const wrong of [-1, 2.5, '5'])
+      expect(() => settingsOf({ reservedConcurrency: wrong })).toThrow(
+        /reservedConcurrency must be a whole number/,
+      );
   });
 
   it('takes domains only as names in the hosted zone given', () => {
@@ -361,6 +420,63 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       });
     });
 
+    it('lets an upload’s PDF bytes past the managed rules that read the body (counted), and blocks them on every other request', () => {
+      const acl = webAclOf(Template.fromStack(stage.edge));
+      for (const match of BODY_RULES) {
+        for (const upload of UPLOADS)
+          expect([upload, match, judge(acl, { ...upload, matches: [match] })]).toEqual([
+            upload,
+            match,
+            { action: 'allow' },
+          ]);
+        for (const other of NOT_UPLOADS)
+          expect([other, match, judge(acl, { ...other, matches: [match] }).action]).toEqual([
+            other,
+            match,
+            'block',
+          ]);
+      }
+      // The rules on the headers, path and query still block an upload.
+      for (const rule of [
+        { group: COMMON, rule: 'NoUserAgent_HEADER' },
+        { group: COMMON, rule: 'CrossSiteScripting_URIPATH' },
+        { group: KNOWN_BAD, rule: 'Log4JRCE_HEADER' },
+      ])
+        for (const upload of UPLOADS) expect(judge(acl, { ...upload, matches: [rule] }).action).toBe('block');
+      // A body over 8 KB is the application's to refuse, upload or not.
+      for (const request of [...UPLOADS, ...NOT_UPLOADS])
+        expect(judge(acl, { ...request, matches: [BODY_SIZE_RULE] })).toEqual({ action: 'allow' });
+    });
+
+    it('answers 413 payload_too_large to an upload declaring a Content-Length over the largest body, and to no other request', () => {
+      const acl = webAclOf(Template.fromStack(stage.edge));
+      const withLength = (request: WafRequest, length: string) =>
+        judge(acl, { ...request, headers: { 'content-length': length } });
+      for (const upload of UPLOADS) {
+        for (const length of ['0', '1', String(MAX_UPLOAD_BODY_BYTES), `000${MAX_UPLOAD_BODY_BYTES}`])
+          expect([length, withLength(upload, length)]).toEqual([length, { action: 'allow' }]);
+        expect(judge(acl, upload)).toEqual({ action: 'allow' });
+        for (const length of [
+          String(MAX_UPLOAD_BODY_BYTES + 1),
+          String(MAX_UPLOAD_BODY_BYTES + 1_000_000),
+          '999999999',
+          '1000000000',
+          `0${MAX_UPLOAD_BODY_BYTES + 1}`,
+          '12345678901234567890',
+        ]) {
+          const verdict = withLength(upload, length);
+          expect([length, verdict.action, verdict.action === 'block' && verdict.status]).toEqual([
+            length,
+            'block',
+            413,
+          ]);
+          const body = verdict.action === 'block' ? JSON.parse(verdict.body ?? '{}') : {};
+          expect(body.error.code).toBe('payload_too_large');
+        }
+      }
+      for (const other of NOT_UPLOADS) expect(withLength(other, '1000000000')).toEqual({ action: 'allow' });
+    });
+
     it('throttles both HTTP APIs and logs their requests', () => {
       const stages = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'));
       expect(stages).toHaveLength(2);
@@ -412,6 +528,39 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         const metrics = alarmsOn(id).map((alarm) => alarm.Properties.MetricName);
         expect([id, metrics.sort()]).toEqual([id, ['Errors', 'Throttles']]);
       }
+    });
+
+    it('reserves each sandbox function’s concurrency (a queue consumer’s at least its batches at once), none of production’s, well within a fresh account’s 1,000', () => {
+      const all = resources(template);
+      const queueConcurrency = (id: string) =>
+        Math.max(
+          0,
+          ...Object.values(all)
+            .filter(
+              (resource) =>
+                resource.Type === 'AWS::Lambda::EventSourceMapping' &&
+                JSON.stringify(resource.Properties?.FunctionName) === JSON.stringify({ Ref: id }),
+            )
+            .map(
+              (mapping) =>
+                (mapping.Properties?.ScalingConfig as { MaximumConcurrency?: number } | undefined)
+                  ?.MaximumConcurrency ?? 0,
+            ),
+        );
+      const functions = each(
+        stage.stateless.node.findAll().filter((node) => node instanceof ServiceFunction),
+      ).map((fn) => logicalIdOf(stage.stateless, fn));
+      const reserved = functions.map((id) => [id, all[id]?.Properties?.ReservedConcurrentExecutions]);
+      if (environment === 'production') {
+        expect(reserved.filter(([, value]) => value !== undefined)).toEqual([]);
+        return;
+      }
+      expect(reserved).toEqual(functions.map((id) => [id, Math.max(5, queueConcurrency(id))]));
+      expect(functions.map(queueConcurrency).filter((most) => most > 5).length).toBeGreaterThan(0);
+      const total = reserved.reduce((sum, [, value]) => sum + Number(value), 0);
+      console.log(`sandbox: ${functions.length} functions, ${total} concurrent executions reserved`);
+      // Lambda keeps 100 of the account's 1,000 unreserved; production and identity need most of the rest.
+      expect(total).toBeLessThanOrEqual(300);
     });
 
     it('counts every function’s error log lines in one metric, and alarms on any', () => {
@@ -486,12 +635,23 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
       });
     });
 
-    it('alarms on each HTTP API’s 5xx rate and on the ingest service having no healthy task, and has a dashboard', () => {
+    it('alarms on each HTTP API’s 5xx share and p99 latency, and on the ingest service having no healthy task, and has a dashboard', () => {
       for (const api of [stage.stateless.api.httpApi, stage.stateless.onboarding.httpApi]) {
         const id = logicalIdOf(stage.stateless, api);
-        const [rate] = alarmsOn(id);
-        expect(JSON.stringify(rate?.Properties.Metrics)).toContain('5xx');
-        expect(rate?.Properties.Threshold).toBe(API_5XX_PERCENT);
+        const rates = alarmsOn(id).filter((alarm) =>
+          JSON.stringify(alarm.Properties.Metrics ?? []).includes('5xx'),
+        );
+        expect(rates.map((rate) => rate.Properties.Threshold)).toEqual([API_5XX_PERCENT]);
+        const latencies = alarmsOn(id).filter((alarm) => alarm.Properties.MetricName === 'Latency');
+        expect(latencies.map((latency) => latency.Properties)).toEqual([
+          expect.objectContaining({
+            ExtendedStatistic: 'p99',
+            Period: 300,
+            Threshold: API_P99_ALARM.toMilliseconds(),
+            EvaluationPeriods: 2,
+            DatapointsToAlarm: 2,
+          }),
+        ]);
       }
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         MetricName: 'HealthyHostCount',

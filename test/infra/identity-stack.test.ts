@@ -13,13 +13,21 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { TTL_ATTRIBUTE } from '../../lambdas/adapters/dynamodb/table-schema';
 import { ENVIRONMENTS } from '../../lambdas/core/model';
 import { UPSTREAM_CALLBACK_PATH } from '../../lambdas/core/settings';
-import { environmentParameter, IDENTITY_PARAMETERS } from '../../lib/identity-context';
-import type { IdentityStack } from '../../lib/identity-stack';
+import { EdgeStack } from '../../lib/edge-stack';
+import { baseUrlsFromContext } from '../../lib/environments';
+import {
+  environmentParameter,
+  IDENTITY_PARAMETERS,
+  type IdentityEmail,
+  identityContextOf,
+} from '../../lib/identity-context';
+import { IdentityStack } from '../../lib/identity-stack';
 import { PORTAL_BACKEND_PATHS } from '../../lib/portal-site';
 import {
   addIdentityStack,
   addServiceStages,
   buildIdentityAssets,
+  type IdentityAssets,
   type IdentityStacks,
 } from '../../lib/service-app';
 import { openExecuteApis } from '../../lib/template-checks';
@@ -37,6 +45,7 @@ let outdir: string;
 let identity: IdentityStack;
 let added: IdentityStacks;
 let template: Template;
+let identityAssets: IdentityAssets;
 
 beforeAll(async () => {
   outdir = mkdtempSync(join(tmpdir(), 'identity-test-'));
@@ -49,7 +58,8 @@ beforeAll(async () => {
     },
   });
   const stages = addServiceStages(app, onboardingAssets);
-  added = addIdentityStack(app, await buildIdentityAssets(), stages);
+  identityAssets = await buildIdentityAssets();
+  added = addIdentityStack(app, identityAssets, stages);
   identity = added.identity;
   // Synthesis runs cdk-nag (lib/checks.ts): an unacknowledged finding anywhere throws here.
   app.synth();
@@ -334,5 +344,50 @@ it('lets only CloudFront call the provider’s, the portal backend’s and the b
         },
       },
     ]);
+  }
+});
+
+it('sends both user pools’ mail through SES from service:identity’s email, and Cognito’s own sender without it', async () => {
+  const emailOf = (stack: Template) =>
+    Object.values(stack.findResources('AWS::Cognito::UserPool')).map(
+      (pool) => pool.Properties.EmailConfiguration,
+    );
+  expect(emailOf(template)).toEqual([undefined, undefined]);
+  const app = new App({
+    outdir: mkdtempSync(join(tmpdir(), 'identity-email-')),
+    context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] },
+  });
+  try {
+    const withEmail = (email: IdentityEmail) =>
+      new IdentityStack(app, `Identity${app.node.children.length}`, {
+        baseUrls: baseUrlsFromContext(app),
+        assets: identityAssets,
+        edge: new EdgeStack(app, `Edge${app.node.children.length}`, { environment: 'identity' }),
+        email,
+      });
+    const configs = emailOf(
+      Template.fromStack(withEmail({ from: 'no-reply@mail.acme-homes.co.uk', region: 'eu-west-1' })),
+    );
+    expect(configs).toHaveLength(2);
+    for (const config of configs) {
+      expect(config).toMatchObject({
+        EmailSendingAccount: 'DEVELOPER',
+        From: 'Contract service <no-reply@mail.acme-homes.co.uk>',
+      });
+      expect(JSON.stringify(config.SourceArn)).toMatch(/ses:eu-west-1:.*identity\/mail\.acme-homes\.co\.uk/);
+    }
+    // Unpinned, the stack's region is unknown at synthesis: SES's must be given.
+    expect(() => withEmail({ from: 'no-reply@mail.acme-homes.co.uk' })).toThrow(/email\.region is needed/);
+    const contextWith = (email: unknown) =>
+      identityContextOf(new App({ context: { 'service:identity': { email } } }));
+    expect(contextWith({ from: 'no-reply@mail.acme-homes.co.uk' }).email).toEqual({
+      from: 'no-reply@mail.acme-homes.co.uk',
+    });
+    expect(() => contextWith({ from: 'nobody' })).toThrow(/email\.from must be an address/);
+    expect(() => contextWith({ from: 'a@b.co', region: 'Ireland' })).toThrow(
+      /email\.region must be a region/,
+    );
+  } finally {
+    rmSync(app.outdir, { recursive: true, force: true });
   }
 });
