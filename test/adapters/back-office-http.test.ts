@@ -311,6 +311,15 @@ const ROUTES: RouteCase[] = [
     otherEnvironment: 200,
   },
   {
+    name: 'GET the reviews’ summary',
+    make: async (s, e) => {
+      await s.dueReview();
+      return { method: 'GET', path: `/api/${e}/reviews/summary` };
+    },
+    allowed: { lawyer: 200 },
+    otherEnvironment: 200,
+  },
+  {
     name: 'GET a review',
     make: async (s, e) => ({ method: 'GET', path: `/api/${e}/reviews/${(await s.dueReview()).id}` }),
     allowed: { lawyer: 200 },
@@ -584,6 +593,15 @@ describe('the authorisation matrix', () => {
       { data: [expect.objectContaining({ id: made.id })], has_more: false },
     ]);
     expect(await get('/api/sandbox/reviews')).toEqual([200, { data: [], has_more: false }]);
+    expect(await get('/api/production/reviews/summary')).toEqual([
+      200,
+      { due: 1, due_counted_all: true, newest: expect.objectContaining({ id: made.id }) },
+    ]);
+    expect(await get('/api/sandbox/reviews/summary')).toEqual([
+      200,
+      { due: 0, due_counted_all: true, newest: null },
+    ]);
+    expect((await get('/api/production/reviews/summary?limit=1'))[0]).toBe(400);
     expect((await get('/api/production/sign-ups'))[1].data).toHaveLength(1);
     expect(await get('/api/sandbox/sign-ups')).toEqual([200, { data: [], has_more: false }]);
     expect(await get(`/api/sandbox/contracts?q=${made.id}`)).toEqual([200, { data: [] }]);
