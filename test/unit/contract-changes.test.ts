@@ -79,6 +79,74 @@ test('a page inserted in the middle is added, not every later page changed; a pa
   });
 });
 
+test('a page inserted into a contract with “Page n of N” footers: only the new page shows, not every later page', () => {
+  const withFooter = (count: number, texts: string[]) =>
+    texts.map((text, n) => page('Contract of Sale', text, 'Initials ____', `Page ${n + 1} of ${count}`));
+  const texts = Array.from({ length: 10 }, (_, n) => `Clause ${n + 1}. The vendor sells the land.`);
+  const v1 = withFooter(10, texts);
+  const v2 = withFooter(11, [...texts.slice(0, 3), 'Clause 3A. A special condition.', ...texts.slice(3)]);
+  expect(contractChanges(v1, v2).pages).toEqual([
+    { kind: 'unchanged', count: 3, after_first: 1, after_last: 3 },
+    {
+      kind: 'added',
+      after: 4,
+      lines: [
+        { change: 'inserted', text: 'Contract of Sale' },
+        { change: 'inserted', text: 'Clause 3A. A special condition.' },
+        { change: 'inserted', text: 'Initials ____' },
+        { change: 'inserted', text: 'Page 4 of 11' },
+      ],
+    },
+    { kind: 'unchanged', count: 7, after_first: 5, after_last: 11 },
+  ]);
+
+  // A footer on the same line as other words, and a changed page among renumbered ones: only its clause.
+  const titled = (count: number, clause: string[]) =>
+    clause.map((text, n) =>
+      page(text, 'The purchaser pays.', `Contract of Sale – Page ${n + 1} of ${count}`),
+    );
+  const amended = [...texts.slice(0, 3), 'Clause 3A. A special condition.', ...texts.slice(3)];
+  amended[6] = 'Clause 6. The vendor sells the land and the shed.';
+  const changes = contractChanges(titled(10, texts), titled(11, amended)).pages;
+  expect(changes.map((change) => change.kind)).toEqual([
+    'unchanged',
+    'added',
+    'unchanged',
+    'changed',
+    'unchanged',
+  ]);
+  const changed = changes[3];
+  if (changed?.kind !== 'changed') throw new Error('page 7 is not changed');
+  expect([changed.before, changed.after]).toEqual([6, 7]);
+  expect(changed.lines).toEqual([
+    { change: 'deleted', text: 'Clause 6. The vendor sells the land.' },
+    { change: 'inserted', text: 'Clause 6. The vendor sells the land and the shed.' },
+    { change: 'unchanged', text: 'The purchaser pays.' },
+    { change: 'unchanged', text: 'Contract of Sale – Page 7 of 11' },
+  ]);
+});
+
+test('page numbers inside a page (not at its edges) and bare numbers are compared as written', () => {
+  const body = (reference: string, figure: string) =>
+    page(
+      'Contract of Sale',
+      'Clause 1.',
+      `See the plan on page ${reference}.`,
+      'Clause 2.',
+      'Clause 3.',
+      figure,
+    );
+  const changes = contractChanges([body('3 of 10', '120')], [body('4 of 10', '150')]).pages;
+  const changed = changes[0];
+  if (changed?.kind !== 'changed') throw new Error('the page is not changed');
+  expect(changed.lines.filter((line) => line.change === 'deleted' || line.change === 'inserted')).toEqual([
+    { change: 'deleted', text: 'See the plan on page 3 of 10.' },
+    { change: 'inserted', text: 'See the plan on page 4 of 10.' },
+    { change: 'deleted', text: '120' },
+    { change: 'inserted', text: '150' },
+  ]);
+});
+
 test('a page rewritten beyond the bound is shown as replaced: all old lines deleted, all new inserted', () => {
   const before = Array.from({ length: MAX_LINE_EDITS }, (_, n) => `old line ${n}`);
   const after = Array.from({ length: MAX_LINE_EDITS }, (_, n) => `new line ${n}`);

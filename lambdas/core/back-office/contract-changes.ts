@@ -9,6 +9,11 @@
 // nothing the pages are paired by position instead, and a page whose lines differ beyond the bound (a huge
 // or wholly rewritten page) is shown as all its old lines deleted and all its new lines inserted.
 //
+// Page-number footers ("Page 4 of 12", "Contract of Sale – Page 4 of 12", "4 of 12") in a page's first or
+// last two lines are compared without their numbers: a page inserted renumbers every later page, which
+// would otherwise show them all changed. Only at a page's edges, so a cross-reference in a clause ("see
+// page 4 of 12") that changes is still shown; a bare number is never ignored (it may be a figure).
+//
 // The answer is capped (a 700-page contract changed throughout would otherwise be megabytes): at most
 // `MAX_SHOWN_PAGES` pages changed, added or removed, and `MAX_CHANGES_BYTES` of them as JSON. The pages
 // past the cap are counted from the page alignment alone (no line diff is made for them) and named as
@@ -63,6 +68,21 @@ export const pageLines = (page: Pick<RenderedPage, 'text'>): string[] => {
   return lines.map((line) => line.replace(/\s+/g, ' ').trim()).filter((line) => line !== '');
 };
 
+/** Lines at each end of a page where a page-number footer (or header) is looked for. */
+const EDGE_LINES = 2;
+const PAGE_N_OF_N = /\bpage\s+\d{1,5}\s*(?:of|\/)\s*\d{1,5}\b/gi;
+const PAGE_NUMBER_ALONE = /^(?:page\s+\d{1,5}|\d{1,5}\s*(?:of|\/)\s*\d{1,5})$/i;
+
+/** Each line as it is compared: page numbers in the page's edge lines replaced by one placeholder. */
+export const comparedLines = (lines: readonly string[]): string[] =>
+  lines.map((line, n) =>
+    n >= EDGE_LINES && n < lines.length - EDGE_LINES
+      ? line
+      : PAGE_NUMBER_ALONE.test(line)
+        ? 'page #'
+        : line.replace(PAGE_N_OF_N, 'page # of #'),
+  );
+
 const all = (change: 'inserted' | 'deleted', lines: readonly string[]): Line[] =>
   lines.map((text) => ({ change, text }));
 
@@ -80,15 +100,20 @@ const withContext = (lines: readonly string[], first: boolean, last: boolean): L
 
 /** The lines of one page that changed, deleted before inserted, with a little unchanged context. */
 export const lineChanges = (before: readonly string[], after: readonly string[]): Line[] => {
-  const parts = diffArrays(before as string[], after as string[], { maxEditLength: MAX_LINE_EDITS });
+  const parts = diffArrays(comparedLines(before), comparedLines(after), { maxEditLength: MAX_LINE_EDITS });
   if (parts === undefined) return [...all('deleted', before), ...all('inserted', after)];
-  return parts.flatMap((part: ArrayChange<string>, index) =>
-    part.added
-      ? all('inserted', part.value)
-      : part.removed
-        ? all('deleted', part.value)
-        : withContext(part.value, index === 0, index === parts.length - 1),
-  );
+  // The parts hold the compared lines; each is shown as written, read by its place in its version.
+  let b = 0;
+  let a = 0;
+  return parts.flatMap((part: ArrayChange<string>, index) => {
+    const count = part.value.length;
+    const [fromB, fromA] = [b, a];
+    if (!part.added) b += count;
+    if (!part.removed) a += count;
+    if (part.added) return all('inserted', after.slice(fromA, a));
+    if (part.removed) return all('deleted', before.slice(fromB, b));
+    return withContext(after.slice(fromA, a), index === 0, index === parts.length - 1);
+  });
 };
 
 /** Runs of equal, deleted and inserted pages (by index), from the page diff or, beyond its bound, by position. */
@@ -176,8 +201,8 @@ export const contractChanges = (
   const newLines = after.map(pageLines);
   const slots = slotsOf(
     alignPages(
-      oldLines.map((lines) => lines.join('\n')),
-      newLines.map((lines) => lines.join('\n')),
+      oldLines.map((lines) => comparedLines(lines).join('\n')),
+      newLines.map((lines) => comparedLines(lines).join('\n')),
     ),
   );
   const pages: PageChange[] = [];
