@@ -58,11 +58,20 @@ let webhookSecret: string;
 beforeAll(async () => {
   dataDir = await makeDataDir();
   await mkdir(RESULTS, { recursive: true });
-  [stack, browser, receiver] = await Promise.all([
-    startStack({ dataDir, env: { RATE_LIMITS: 'off' } }),
-    launchChromium(),
-    startReceiver(),
+  // Each kept as it starts, and all settled before going on: one that fails leaves the others for afterAll
+  // to close, not running on after the test file.
+  const starts = await Promise.allSettled([
+    startStack({ dataDir, env: { RATE_LIMITS: 'off' }, readyWithinMs: 180_000 }).then((s) => {
+      stack = s;
+    }),
+    launchChromium().then((b) => {
+      browser = b;
+    }),
+    startReceiver().then((r) => {
+      receiver = r;
+    }),
   ]);
+  for (const start of starts) if (start.status === 'rejected') throw start.reason;
   backOffice = `http://127.0.0.1:${stack.portBase + 8}`;
   const boot = await devBootstrap(stack);
   token = await exchange(stack.sandbox, boot.keys.sandbox);
