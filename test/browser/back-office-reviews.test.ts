@@ -129,8 +129,9 @@ const signIn = async (email: string, path: string): Promise<{ context: BrowserCo
   await page.getByRole('link', { name: 'Sign in', exact: true }).click();
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(`${backOffice}${path}`);
+  // The password check (scrypt) and the redirects back take long on a loaded machine: a bounded wait.
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click({ timeout: 120_000 });
+  await page.waitForURL(`${backOffice}${path}`, { timeout: 120_000 });
   return { context, page };
 };
 
