@@ -5,13 +5,16 @@
 // reads the same records either way. Figures, each the median of several reads against DynamoDB Local:
 // - the backend's time for the list's first page (`listReviewQueue`, the use case the route runs, one
 //   index Query and one batch read of the desks), as a ratio to one GetItem of a review in the same run;
+// - the backend's time for the queue's summary (`reviewQueueSummary`: a Select COUNT Query up to its bound
+//   of 1,000, and the newest request), which the page reads with every poll;
 // - the time from `lawyer_review.requested` (written by the pipeline's own step, `lawyerReviewRequested`,
-//   with its event) to the row being in the list as the page reads it: the same API the page polls, every
-//   page of it (a new request is the newest, so the last row of 1,000). The page polls every 3 s, so a
-//   person sees the row up to 3 s after this.
+//   with its event) to the review being visible to a lawyer with only the first page open: what the page
+//   reads each poll (the first page and the summary), until the summary names it (a new request is the
+//   queue's last row, never on the first page of 1,000). The page polls every 3 s, so a person sees it up
+//   to 3 s after this.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { listReviewQueue } from '../lambdas/core/back-office/review-desk';
+import { listReviewQueue, reviewQueueSummary } from '../lambdas/core/back-office/review-desk';
 import type { Staff } from '../lambdas/core/back-office/roles';
 import { changeContractReview } from '../lambdas/core/contracts/change';
 import { lawyerReviewRequested } from '../lambdas/core/contracts/pipeline';
@@ -73,6 +76,10 @@ const timed = async <T>(task: () => Promise<T>): Promise<number> => {
   return performance.now() - started;
 };
 
+/** What the Reviews page reads each poll with its first page open: that page and the summary. */
+const firstPageView = (ports: BenchPorts) =>
+  Promise.all([listReviewQueue(ports, LAWYER, { limit: PAGE_SIZE }), reviewQueueSummary(ports, LAWYER)]);
+
 /** Every page of the queue, as the Reviews page reads it with all its pages loaded. */
 const wholeQueue = async (ports: BenchPorts): Promise<string[]> => {
   const ids: string[] = [];
@@ -106,10 +113,13 @@ export const backOfficeSection = async (
   // Warm-up: one of each read, untimed.
   await listReviewQueue(ports, LAWYER, { limit: PAGE_SIZE });
   await ports.contractReviews.get(seeded[0]?.id as string);
+  await reviewQueueSummary(ports, LAWYER);
   const firstPage: number[] = [];
+  const summary: number[] = [];
   const getItem: number[] = [];
   for (let n = 0; n < READS; n += 1) {
     firstPage.push(await timed(() => listReviewQueue(ports, LAWYER, { limit: PAGE_SIZE })));
+    summary.push(await timed(() => reviewQueueSummary(ports, LAWYER)));
     getItem.push(await timed(() => ports.contractReviews.get(seeded[n % seeded.length]?.id as string)));
   }
   const whole: number[] = [];
@@ -122,9 +132,12 @@ export const backOfficeSection = async (
     const requested = performance.now();
     await changeContractReview(ports, review.id, lawyerReviewRequested(ports.ids, 1));
     for (;;) {
-      if ((await wholeQueue(ports)).includes(review.id)) break;
+      const [rows, due] = await firstPageView(ports);
+      if (due.newest?.id === review.id || rows.data.some((row) => row.id === review.id)) break;
       if (performance.now() - requested > GIVE_UP_MS)
-        throw new Error(`back office: ${review.id} was not in the list ${GIVE_UP_MS} ms after its request`);
+        throw new Error(
+          `back office: ${review.id} was not on the first page ${GIVE_UP_MS} ms after its request`,
+        );
     }
     visible.push(performance.now() - requested);
   }
@@ -134,8 +147,10 @@ export const backOfficeSection = async (
     first_page_ms: round(median(firstPage)),
     get_item_ms: round(median(getItem)),
     first_page_over_get_item: round(median(firstPage) / median(getItem)),
+    summary_ms: round(median(summary)),
+    summary_over_get_item: round(median(summary) / median(getItem)),
     whole_list_ms: round(median(whole)),
-    requested_to_listed_ms: round(median(visible)),
+    requested_to_first_page_ms: round(median(visible)),
     requested_to_seen_worst_ms: round(median(visible) + PAGE_POLL_MS),
   };
   console.log('\nBack office: the Reviews list with 1,000 due reviews (production, DynamoDB Local)');
@@ -145,8 +160,10 @@ export const backOfficeSection = async (
       ['first page (50 rows), backend', ms(figures.first_page_ms), `< ${GOALS.firstPageMs} ms`],
       ['one GetItem of a review (baseline)', ms(figures.get_item_ms), ''],
       ['first page ÷ GetItem', ratio(figures.first_page_over_get_item), ''],
+      ['summary (count up to 1,000, newest), backend', ms(figures.summary_ms), ''],
+      ['summary ÷ GetItem', ratio(figures.summary_over_get_item), ''],
       [`whole list (${DUE / PAGE_SIZE + 1} pages)`, ms(figures.whole_list_ms), ''],
-      ['requested → in the list the page reads', ms(figures.requested_to_listed_ms), ''],
+      ['requested → named on the first page (its summary)', ms(figures.requested_to_first_page_ms), ''],
       [
         `… + the page's ${PAGE_POLL_MS / 1000} s poll (worst)`,
         ms(figures.requested_to_seen_worst_ms),

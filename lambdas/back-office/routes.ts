@@ -25,6 +25,7 @@ import {
   assignReview,
   getReviewDraft,
   listReviewQueue,
+  reviewQueueSummary,
   saveReviewDraft,
 } from '../core/back-office/review-desk';
 import type { Staff } from '../core/back-office/roles';
@@ -182,6 +183,13 @@ export const backOfficeRoutes = (core: BackOfficeCore): Hono<BackOfficeEnv> => {
       startingAfter: query.starting_after,
     });
     return json(c.get('requestId'), page);
+  });
+
+  // Before `/reviews/:id` (no review's id is `summary`): how many are due and the newest, polled with the list.
+  routes.get('/:environment/reviews/summary', async (c) => {
+    const ports = environmentOf(c.req.param('environment'));
+    readQuery(c.req.url, []);
+    return json(c.get('requestId'), await reviewQueueSummary(ports, c.get('actor')));
   });
 
   routes.get('/:environment/reviews/:id', async (c) => {

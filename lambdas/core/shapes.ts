@@ -12,7 +12,7 @@ import type {
   searchContractReviews,
 } from './back-office/operations';
 import type { readContractChanges } from './back-office/review-contract';
-import type { presentDraft, presentQueueItem } from './back-office/review-desk';
+import type { presentDraft, presentQueueItem, reviewQueueSummary } from './back-office/review-desk';
 import type { Role, StaffAction } from './back-office/roles';
 import type { presentStaffMember } from './back-office/staff';
 import { ENVIRONMENTS } from './model';
@@ -199,6 +199,7 @@ export interface BackOfficeSessionJson extends SessionJson {
 
 /** The back office's review queue and a review's draft, as the core presents them (back-office/review-desk.ts). */
 export type ReviewQueueItemJson = ReturnType<typeof presentQueueItem>;
+export type ReviewQueueSummaryJson = Awaited<ReturnType<typeof reviewQueueSummary>>;
 export type ReviewDraftJson = ReturnType<typeof presentDraft>;
 export type ContractChangesJson = Awaited<ReturnType<typeof readContractChanges>>;
 

@@ -17,6 +17,7 @@ import { DynamoDbPortalSessionStore } from '../../lambdas/adapters/dynamodb/port
 import { systemClock } from '../../lambdas/adapters/system-clock';
 import { type BackOfficeApp, backOfficeApp } from '../../lambdas/back-office/app';
 import type { BackOfficeEnvironmentPorts } from '../../lambdas/back-office/routes';
+import { MAX_SHOWN_PAGES } from '../../lambdas/core/back-office/contract-changes';
 import { OPERATOR_TOOL, STAFF_ACTIONS } from '../../lambdas/core/back-office/roles';
 import { putStaffMember } from '../../lambdas/core/back-office/staff';
 import { putJson, putText, readText } from '../../lambdas/core/blobs';
@@ -198,6 +199,36 @@ const setUp = async () => {
     return review;
   };
 
+  /**
+   * A review due at version 2 whose `pages` pages each have one line changed since version 1 (the two
+   * versions' rendered manifests, as processing leaves them).
+   */
+  const changedThroughout = async (pages: number) => {
+    const review = contractReview(scopeIn('production'), T0, {
+      version: 2,
+      lawyerReview: { state: 'requested', requestedAt: T0, completedAt: null },
+    });
+    await record(production.ports, production.idempotency, review);
+    for (const version of [1, 2])
+      await putJson(production.ports.blobs, artifacts.manifest(review.id, version), {
+        contractReviewId: review.id,
+        version,
+        pageCount: pages,
+        pages: Array.from({ length: pages }, (_, n) => ({
+          number: n + 1,
+          widthPoints: 595,
+          heightPoints: 842,
+          image: { key: `page-${n + 1}.webp`, width: 10, height: 14, contentType: 'image/webp' },
+          thumbnail: { key: `thumb-${n + 1}.webp`, width: 10, height: 14, contentType: 'image/webp' },
+          text: [
+            { text: `Clause ${n + 1}.`, x: 0.1, y: 0.1, width: 0.3, height: 0.02 },
+            { text: `Version ${version}.`, x: 0.1, y: 0.2, width: 0.3, height: 0.02 },
+          ],
+        })),
+      });
+    return review;
+  };
+
   /** A review in production whose contract viewer is live. */
   const liveReview = async () => {
     const review = contractReview(scopeIn('production'), T0, {
@@ -247,6 +278,7 @@ const setUp = async () => {
     portalSessions,
     signIn,
     dueReview,
+    changedThroughout,
     liveReview,
     signUp,
     newOrganisation,
@@ -306,6 +338,15 @@ const ROUTES: RouteCase[] = [
     make: async (s, e) => {
       await s.dueReview();
       return { method: 'GET', path: `/api/${e}/reviews?limit=10` };
+    },
+    allowed: { lawyer: 200 },
+    otherEnvironment: 200,
+  },
+  {
+    name: 'GET the reviews’ summary',
+    make: async (s, e) => {
+      await s.dueReview();
+      return { method: 'GET', path: `/api/${e}/reviews/summary` };
     },
     allowed: { lawyer: 200 },
     otherEnvironment: 200,
@@ -556,6 +597,7 @@ describe('the authorisation matrix', () => {
       since: 1,
       version: 1,
       pages: [{ kind: 'unchanged', count: 1, after_first: 1, after_last: 1 }],
+      not_shown: null,
     });
     expect((await get(`${base}/changes`)).status).toBe(400);
     // No such page, version or review: 404, whatever the path holds.
@@ -568,6 +610,26 @@ describe('the authorisation matrix', () => {
       '/api/production/reviews/crv_unknown/versions/1/pdf',
     ])
       expect([path, (await get(path)).status]).toEqual([path, 404]);
+  });
+
+  it('caps what changed: the first pages changed, the rest counted for the PDFs', async () => {
+    const setup = await setUp();
+    const lawyer = await setup.signIn(LAWYER);
+    const review = await setup.changedThroughout(MAX_SHOWN_PAGES + 30);
+    const answer = await send(
+      setup.app,
+      { method: 'GET', path: `/api/production/reviews/${review.id}/changes?since=1` },
+      lawyer,
+    );
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as {
+      pages: Array<{ kind: string; after: number }>;
+      not_shown: unknown;
+    };
+    expect(body.pages).toHaveLength(MAX_SHOWN_PAGES);
+    expect(body.pages.every((page) => page.kind === 'changed')).toBe(true);
+    expect(body.pages.at(-1)?.after).toBe(MAX_SHOWN_PAGES);
+    expect(body.not_shown).toEqual({ pages: 30, from_page: MAX_SHOWN_PAGES + 1 });
   });
 
   it('lists only the environment’s own records, and knows no other environment', async () => {
@@ -584,6 +646,15 @@ describe('the authorisation matrix', () => {
       { data: [expect.objectContaining({ id: made.id })], has_more: false },
     ]);
     expect(await get('/api/sandbox/reviews')).toEqual([200, { data: [], has_more: false }]);
+    expect(await get('/api/production/reviews/summary')).toEqual([
+      200,
+      { due: 1, due_counted_all: true, newest: expect.objectContaining({ id: made.id }) },
+    ]);
+    expect(await get('/api/sandbox/reviews/summary')).toEqual([
+      200,
+      { due: 0, due_counted_all: true, newest: null },
+    ]);
+    expect((await get('/api/production/reviews/summary?limit=1'))[0]).toBe(400);
     expect((await get('/api/production/sign-ups'))[1].data).toHaveLength(1);
     expect(await get('/api/sandbox/sign-ups')).toEqual([200, { data: [], has_more: false }]);
     expect(await get(`/api/sandbox/contracts?q=${made.id}`)).toEqual([200, { data: [] }]);

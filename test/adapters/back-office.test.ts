@@ -26,6 +26,7 @@ import {
   assignReview,
   getReviewDraft,
   listReviewQueue,
+  reviewQueueSummary,
   saveReviewDraft,
 } from '../../lambdas/core/back-office/review-desk';
 import { OPERATOR_TOOL, type Staff } from '../../lambdas/core/back-office/roles';
@@ -239,6 +240,54 @@ describe('the review queue', () => {
     await newVersion(superseded.id);
 
     expect((await listReviewQueue(ports, lawyer())).data.map((i) => i.id)).toEqual([waiting.id]);
+  });
+
+  it('summarises the whole queue for a page showing its oldest rows: how many, counted up to a bound, and the newest', async () => {
+    const { ports, requested, create } = await setUp();
+    await create(contractReview(scopeIn('production'), T0));
+    expect(await reviewQueueSummary(ports, lawyer())).toEqual({
+      due: 0,
+      due_counted_all: true,
+      newest: null,
+    });
+
+    await requested(T0 + 20 * SECOND);
+    const newest = await requested(T0 + 40 * SECOND);
+    await requested(T0 + 10 * SECOND);
+    await assignReview(ports, lawyer('ana@example.com'), newest.id);
+    sent.length = 0;
+    expect(await reviewQueueSummary(ports, lawyer())).toEqual({
+      due: 3,
+      due_counted_all: true,
+      newest: expect.objectContaining({
+        id: newest.id,
+        requested_at: formatTime(T0 + 40 * SECOND),
+        assignee: 'ana@example.com',
+      }),
+    });
+    // Counted from the queue's index, items not sent (Select COUNT), and never a Scan.
+    const queries = sent.filter((c) => c.name === 'QueryCommand').map((c) => c.input);
+    expect(sent.map((c) => c.name)).not.toContain('ScanCommand');
+    expect(queries.map((input) => [input.IndexName, input.Select ?? 'items'])).toEqual(
+      expect.arrayContaining([
+        ['gsi2', 'COUNT'],
+        ['gsi2', 'items'],
+      ]),
+    );
+
+    // Beyond the bound the count stops there and says it did not count them all.
+    expect(await reviewQueueSummary(ports, lawyer(), 2)).toEqual(
+      expect.objectContaining({
+        due: 2,
+        due_counted_all: false,
+        newest: expect.objectContaining({ id: newest.id }),
+      }),
+    );
+    expect(await reviewQueueSummary(ports, lawyer(), 3)).toEqual(
+      expect.objectContaining({ due: 3, due_counted_all: true }),
+    );
+    const refused = await refusal(reviewQueueSummary(ports, operator));
+    expect(refused.code).toBe('role_required');
   });
 });
 

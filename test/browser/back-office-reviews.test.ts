@@ -4,13 +4,16 @@
 // nothing lost, saved over it), and publishes with the keyboard only;
 // then /v1, the hosted review page and the signed `lawyer_review.completed` webhook all show it, and the
 // review has left the list. A draft started on version 1 shows, once version 2 arrives with a changed
-// clause, what changed on that page. An integrator who signs in sees only that the back office is for staff. Axe
-// finds nothing at 320 and 1280 px; screenshots of the list and the review page go to test-results/.
+// clause, what changed on that page. With more reviews due than the list's first page holds, a newly due
+// one (the list's last row) is named on the first page by the queue's summary. An integrator who signs in
+// sees only that the back office is for staff. Axe finds nothing at 320 and 1280 px; screenshots of the
+// list and the review page go to test-results/.
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { contractParts, exchange, upload } from '../support/api-client';
+import { completion, contractReview, contractVersion, scopeIn } from '../support/fixtures';
 import {
   devBootstrap,
   makeDataDir,
@@ -21,6 +24,7 @@ import {
 } from '../support/local-stack';
 import { contractPdf } from '../support/pdfs';
 import { isPublished, publication, waitForReview } from '../support/pipeline';
+import { portsOf } from '../support/tenants';
 import { aboutReview, envelopeOf, type Receiver, startReceiver, verifies } from '../support/webhook-receiver';
 import { axeViolations, launchChromium, RESULTS } from './harness';
 
@@ -39,6 +43,9 @@ const CLAUSE_START = [
   'Any notice under this',
 ];
 const COMPLETED = 'contract-reviews.lawyer_review.completed';
+/** The Reviews list's first page (frontend/back-office/app/pages/reviews.tsx `QUEUE_PAGE_SIZE`). */
+const FIRST_PAGE = 50;
+const HOUR = 3_600_000_000;
 
 let stack: RunningStack;
 let dataDir: string;
@@ -51,11 +58,20 @@ let webhookSecret: string;
 beforeAll(async () => {
   dataDir = await makeDataDir();
   await mkdir(RESULTS, { recursive: true });
-  [stack, browser, receiver] = await Promise.all([
-    startStack({ dataDir, env: { RATE_LIMITS: 'off' } }),
-    launchChromium(),
-    startReceiver(),
+  // Each kept as it starts, and all settled before going on: one that fails leaves the others for afterAll
+  // to close, not running on after the test file.
+  const starts = await Promise.allSettled([
+    startStack({ dataDir, env: { RATE_LIMITS: 'off' }, readyWithinMs: 180_000 }).then((s) => {
+      stack = s;
+    }),
+    launchChromium().then((b) => {
+      browser = b;
+    }),
+    startReceiver().then((r) => {
+      receiver = r;
+    }),
   ]);
+  for (const start of starts) if (start.status === 'rejected') throw start.reason;
   backOffice = `http://127.0.0.1:${stack.portBase + 8}`;
   const boot = await devBootstrap(stack);
   token = await exchange(stack.sandbox, boot.keys.sandbox);
@@ -113,8 +129,9 @@ const signIn = async (email: string, path: string): Promise<{ context: BrowserCo
   await page.getByRole('link', { name: 'Sign in', exact: true }).click();
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(`${backOffice}${path}`);
+  // The password check (scrypt) and the redirects back take long on a loaded machine: a bounded wait.
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click({ timeout: 120_000 });
+  await page.waitForURL(`${backOffice}${path}`, { timeout: 120_000 });
   return { context, page };
 };
 
@@ -344,6 +361,64 @@ test('a draft started on version 1 shows what changed in version 2, on the page 
     await save();
     await page.reload();
     await changes.getByText('The draft was started on version 1; the contract is now version 2.').waitFor();
+  } finally {
+    await context.close();
+  }
+}, 420_000);
+
+/**
+ * `count` sandbox reviews due since an hour ago, written through the contract review store as the API
+ * writes a first send (the pipeline would take minutes each here): they fill the list's first pages.
+ */
+const seedDueReviews = async (count: number): Promise<void> => {
+  const ports = (await portsOf(stack)).sandbox;
+  const requestedAt = ports.clock.now() - HOUR;
+  for (let n = 0; n < count; n += 1) {
+    const review = contractReview(scopeIn('sandbox'), requestedAt + n, {
+      lawyerReview: { state: 'requested', requestedAt: requestedAt + n, completedAt: null },
+    });
+    const key = `seed-${randomUUID()}`;
+    await ports.idempotency.claim(review.scope, key, `fp-${key}`);
+    await ports.contractReviews.create({
+      review,
+      version: contractVersion(review, 1, review.createdAt),
+      idempotency: completion(review.scope, key, `fp-${key}`),
+    });
+  }
+};
+
+test('with more reviews due than the first page holds, a newly due one is named on the first page', async () => {
+  // One more than the first page holds, whatever else is due (this test may run alone).
+  await seedDueReviews(FIRST_PAGE + 1);
+  const { context, page } = await signIn('lawyer@localhost.test', '/sandbox/reviews');
+  try {
+    await heading(page).filter({ hasText: 'Reviews' }).waitFor();
+    // The first page is full: the rest is below `Load more`.
+    await page.getByRole('button', { name: 'Load more' }).waitFor({ timeout: 60_000 });
+    expect(await page.locator('tr[data-review]').count()).toBe(FIRST_PAGE);
+
+    const reference = `back-office-long-${randomUUID().slice(0, 8)}`;
+    const id = await sendForReview(reference);
+
+    // The page, left open on its first page, names the new review once the pipeline has made it due: in
+    // the summary's live region, linked, though its row is not on this page.
+    const summary = page.getByTestId('queue-summary');
+    const announced = summary.getByRole('status');
+    await announced.getByRole('link', { name: id }).waitFor({ timeout: 120_000 });
+    await expect(announced.textContent()).resolves.toMatch(
+      new RegExp(`^\\d+ reviews due; the newest is ${id} \\(${reference}\\), the last of the list\\.$`),
+    );
+    const due = Number((await announced.textContent())?.match(/^(\d+)/)?.[1]);
+    expect(due).toBeGreaterThan(FIRST_PAGE);
+    expect(await page.locator(`tr[data-review="${id}"]`).count()).toBe(0);
+    await summary.getByText(/^Newest requested \d+ (second|minute)s? ago\.$/).waitFor();
+    await expectAccessible(context, page, 'reviews-long-queue');
+
+    // Its link opens the review.
+    await announced.getByRole('link', { name: id }).click();
+    await heading(page)
+      .filter({ hasText: `Review of ${id}` })
+      .waitFor();
   } finally {
     await context.close();
   }

@@ -1,8 +1,9 @@
 // frontend/back-office -> what changed in the contract since the version a review's draft was started on
 // (issue 28, "beyond the anchors"), page by page as the core computes it (core/back-office/
 // contract-changes.ts): pages changed, added and removed, their lines marked inserted or deleted (in words
-// and signs, not colour alone), unchanged pages and lines collapsed to counts.
-import type { ContractChanges } from './types';
+// and signs, not colour alone), unchanged pages and lines collapsed to counts. The answer is capped: the
+// pages past the cap are counted, and the lawyer is sent to the two versions' PDFs for them.
+import type { ContractChanges, Environment } from './types';
 
 type PageChange = ContractChanges['pages'][number];
 type Line = Extract<PageChange, { lines: unknown }>['lines'][number];
@@ -79,13 +80,38 @@ const keyOf = (change: PageChange): string =>
       ? `removed-${change.before}`
       : `${change.kind}-${change.after}`;
 
-export const ContractChangesList = ({ changes }: { changes: ContractChanges }) => (
+const pdfOf = (environment: Environment, changes: ContractChanges, version: number) =>
+  `/api/${environment}/reviews/${changes.id}/versions/${version}/pdf`;
+
+/** The pages past the answer's cap: how many, from where, and the two PDFs to compare them in. */
+const NotShown = ({ environment, changes }: { environment: Environment; changes: ContractChanges }) => {
+  const left = changes.not_shown;
+  if (left === null) return null;
+  return (
+    <p class="diff-not-shown" data-testid="changes-not-shown">
+      <strong>
+        {left.pages} more {left.pages === 1 ? 'page' : 'pages'} changed
+      </strong>{' '}
+      (from page {left.from_page} on), too many to show here: open the PDFs,{' '}
+      <a href={pdfOf(environment, changes, changes.since)}>version {changes.since}</a> and{' '}
+      <a href={pdfOf(environment, changes, changes.version)}>version {changes.version}</a>.
+    </p>
+  );
+};
+
+export const ContractChangesList = ({
+  environment,
+  changes,
+}: {
+  environment: Environment;
+  changes: ContractChanges;
+}) => (
   <>
     <p class="hint">
       The draft was started on version {changes.since}; the contract is now version {changes.version}. Its
       text compared page by page:
     </p>
-    {changes.pages.every((change) => change.kind === 'unchanged') ? (
+    {changes.not_shown === null && changes.pages.every((change) => change.kind === 'unchanged') ? (
       <p>The text of the contract did not change.</p>
     ) : (
       <ol class="diff-pages">
@@ -94,5 +120,6 @@ export const ContractChangesList = ({ changes }: { changes: ContractChanges }) =
         ))}
       </ol>
     )}
+    <NotShown environment={environment} changes={changes} />
   </>
 );

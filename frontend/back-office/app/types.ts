@@ -12,6 +12,7 @@ import type {
   OrganisationWithBudgetJson,
   ReviewDraftJson,
   ReviewQueueItemJson,
+  ReviewQueueSummaryJson,
   RoleJson,
   SignUpJson,
   StaffMemberJson,
@@ -24,6 +25,7 @@ export type Session = BackOfficeSessionJson;
 export type StaffAction = Session['actions'][number];
 export type ContractReview = ContractReviewJson;
 export type ReviewQueueItem = ReviewQueueItemJson;
+export type ReviewQueueSummary = ReviewQueueSummaryJson;
 export type ReviewDraft = ReviewDraftJson;
 export type ContractChanges = ContractChangesJson;
 export type SignUp = SignUpJson;

@@ -6,11 +6,16 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '../../core/back-office/audit';
 import { ServiceError } from '../../core/errors';
 import type { ContractReview, Micros, Page } from '../../core/model';
-import type { ContractSearch, ReviewDesk, ReviewDeskStore } from '../../core/ports/back-office';
+import type {
+  ContractSearch,
+  ReviewDesk,
+  ReviewDeskStore,
+  ReviewQueueSummary,
+} from '../../core/ports/back-office';
 import { auditWrites } from './audit-log';
 import { contractReviewItem, type Item, indexPosition, toContractReview } from './items';
 import { keys } from './keys';
-import { getItem, getItems, queryNewestFirst, queryOldestFirst } from './table';
+import { countUpTo, getItem, getItems, queryNewestFirst, queryOldestFirst } from './table';
 import { LIST_INDEX, SECOND_INDEX } from './table-schema';
 import { transactWrite } from './transactions';
 
@@ -42,6 +47,19 @@ export class DynamoDbReviewDeskStore implements ReviewDeskStore, ContractSearch 
       items: items.slice(0, options.limit).map(toContractReview),
       hasMore: items.length > options.limit,
     };
+  }
+
+  async summary(upTo: number): Promise<ReviewQueueSummary> {
+    const [counted, newest] = await Promise.all([
+      countUpTo(this.doc, this.tableName, SECOND_INDEX, keys.reviewQueue, upTo),
+      queryNewestFirst(this.doc, this.tableName, {
+        index: SECOND_INDEX,
+        partition: keys.reviewQueue,
+        limit: 1,
+      }),
+    ]);
+    const [item] = newest.items;
+    return { ...counted, newest: item ? toContractReview(item) : null };
   }
 
   async byExternalReference(externalReference: string, limit: number): Promise<string[]> {

@@ -141,3 +141,37 @@ export const queryAll = async (
   } while (start);
   return items;
 };
+
+/**
+ * How many items an index partition holds, counted up to `upTo` (`complete` false when it holds more):
+ * a `Select: COUNT` Query, so no item travels, and the work (DynamoDB reads the items to count them) stops
+ * at the bound however large the partition grows.
+ */
+export const countUpTo = async (
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  index: { name: string; partitionKey: string },
+  partition: string,
+  upTo: number,
+): Promise<{ count: number; complete: boolean }> => {
+  let count = 0;
+  let start: Item | undefined;
+  do {
+    const page = await doc.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: index.name,
+        KeyConditionExpression: '#pk = :partition',
+        ExpressionAttributeNames: { '#pk': index.partitionKey },
+        ExpressionAttributeValues: { ':partition': partition },
+        Select: 'COUNT',
+        // One more than the bound, to know whether there are more.
+        Limit: upTo + 1 - count,
+        ExclusiveStartKey: start,
+      }),
+    );
+    count += page.Count ?? 0;
+    start = page.LastEvaluatedKey;
+  } while (start && count <= upTo);
+  return { count: Math.min(count, upTo), complete: count <= upTo };
+};

@@ -63,7 +63,8 @@ export const readReviewContract = async (
 
 /**
  * What changed in the contract's text from version `since` to the current one, page by page
- * (`contractChanges`): shown when a new version arrives while a draft written on `since` is due.
+ * (`contractChanges`, capped: the pages past the cap are counted in `not_shown`): shown when a new version
+ * arrives while a draft written on `since` is due.
  */
 export const readContractChanges = async (ports: ContractPorts, actor: Actor, id: string, since: number) => {
   const { review, version: from } = await reviewAt(ports, actor, id, since);
@@ -71,7 +72,7 @@ export const readContractChanges = async (ports: ContractPorts, actor: Actor, id
     renderedAt(ports, id, from),
     renderedAt(ports, id, review.version),
   ]);
-  return { id, since: from, version: review.version, pages: contractChanges(before.pages, after.pages) };
+  return { id, since: from, version: review.version, ...contractChanges(before.pages, after.pages) };
 };
 
 /** The blob of page `number`'s image at `version`, and its type. */

@@ -74,6 +74,33 @@ export const listReviewQueue = async (
   };
 };
 
+/**
+ * Reviews counted at most, per summary: the count is a Query over the queue's index (no count is kept
+ * beside it: every request and publish would then write one shared item in its transaction), so each
+ * summary's work is bounded by this, and a longer queue is said as "more than" it.
+ */
+export const MAX_QUEUE_COUNT = 1_000;
+
+/**
+ * What the Reviews page says of the whole queue, whichever rows it shows: how many are due (`complete`
+ * false when more than `countUpTo`) and the newest request, which is the queue's last row, so a lawyer
+ * with the first page open still sees a review arrive.
+ */
+export const reviewQueueSummary = async (
+  ports: DeskPorts,
+  actor: Actor,
+  countUpTo: number = MAX_QUEUE_COUNT,
+) => {
+  requireRole(actor, 'review.read');
+  const summary = await ports.backOffice.desk.summary(countUpTo);
+  const newest = summary.newest && (await ports.backOffice.desk.get(summary.newest.id));
+  return {
+    due: summary.count,
+    due_counted_all: summary.complete,
+    newest: summary.newest && presentQueueItem(summary.newest, newest),
+  };
+};
+
 const reviewOf = async (ports: DeskPorts, id: string): Promise<ContractReview> => {
   const review = isContractReviewId(id) ? await ports.contractReviews.get(id) : null;
   if (review === null || review.lawyerReview === null) throw notFound('contract review');

@@ -59,12 +59,23 @@ export interface ReviewDesk {
   draftSavedAt: Micros | null;
 }
 
+export interface ReviewQueueSummary {
+  count: number;
+  complete: boolean;
+  newest: ContractReview | null;
+}
+
 export interface ReviewDeskStore {
   /**
    * The environment's contract reviews whose `lawyer_review` is `requested`, oldest request first, one
    * page after `after`; read from an index holding only those.
    */
   queue(options: { limit: number; after?: ContractReview }): Promise<Page<ContractReview>>;
+  /**
+   * How many are in the queue, counted from the same index up to `countUpTo` (`complete` false when
+   * there are more), and the newest request: what a page showing only the oldest rows says of the rest.
+   */
+  summary(countUpTo: number): Promise<ReviewQueueSummary>;
   get(contractReviewId: string): Promise<ReviewDesk | null>;
   getMany(contractReviewIds: readonly string[]): Promise<ReviewDesk[]>;
   /** Records the assignee with the entry, in one transaction. */

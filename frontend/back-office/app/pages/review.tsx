@@ -283,7 +283,7 @@ export const ReviewPage = ({
       {changed && (
         <Section title={`What changed since version ${since}`}>
           {changes.value ? (
-            <ContractChangesList changes={changes.value} />
+            <ContractChangesList environment={environment} changes={changes.value} />
           ) : changes.error ? (
             <p>What changed cannot be shown: {changes.error}</p>
           ) : (

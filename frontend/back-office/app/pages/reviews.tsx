@@ -2,7 +2,9 @@
 // request first, each with its id, reference, product, organisation, how long it has waited and who is on
 // it, linking to its page. It keeps itself current: every few seconds while the tab is visible it reads
 // again every page shown (a review due appears, one published or superseded leaves), and `Load more`
-// adds the next page.
+// adds the next page. With each read comes the queue's summary (how many are due, and the newest): a new
+// request is the list's last row, so a lawyer with only the first page open learns of it from the summary,
+// announced politely to screen readers, with a link to it.
 import { useState } from 'preact/hooks';
 import { get, queryOf } from '../../../app-kit/api';
 import {
@@ -18,7 +20,13 @@ import {
 } from '../../../app-kit/components';
 import { Link } from '../../../app-kit/navigation';
 import { reviewPath } from '../router';
-import { ENVIRONMENT_NAMES, type Environment, type PageOf, type ReviewQueueItem } from '../types';
+import {
+  ENVIRONMENT_NAMES,
+  type Environment,
+  type PageOf,
+  type ReviewQueueItem,
+  type ReviewQueueSummary,
+} from '../types';
 
 /** Rows a page of the list holds. */
 export const QUEUE_PAGE_SIZE = 50;
@@ -32,7 +40,7 @@ export const PRODUCT_NAMES: Readonly<Record<string, string>> = {
 };
 
 /** The first `pages` pages of the queue, read one after the other (each starts after the last row). */
-const readQueue = async (
+const readRows = async (
   environment: Environment,
   pages: number,
 ): Promise<{ rows: ReviewQueueItem[]; hasMore: boolean }> => {
@@ -48,6 +56,56 @@ const readQueue = async (
   }
   return { rows, hasMore };
 };
+
+/** The rows shown and the summary of the whole queue, read together. */
+const readQueue = async (environment: Environment, pages: number) => {
+  const [shown, summary] = await Promise.all([
+    readRows(environment, pages),
+    get<ReviewQueueSummary>(`/api/${environment}/reviews/summary`),
+  ]);
+  return { ...shown, summary };
+};
+
+const countOf = (summary: ReviewQueueSummary): string =>
+  `${summary.due_counted_all ? '' : 'More than '}${summary.due.toLocaleString('en-GB')} review${summary.due === 1 ? '' : 's'} due`;
+
+/**
+ * The whole queue in a line: how many are due and the newest, linked. The live region holds only what
+ * changes when the queue does (not the time ago, which counts on), so a screen reader hears an arrival once.
+ */
+const QueueSummary = ({
+  environment,
+  summary,
+  listed,
+  now,
+}: {
+  environment: Environment;
+  summary: ReviewQueueSummary;
+  /** Whether the newest is among the rows shown. */
+  listed: boolean;
+  now: number;
+}) => (
+  <section class="queue-summary" aria-label="All reviews due" data-testid="queue-summary">
+    <p role="status" aria-atomic="true">
+      <strong>{countOf(summary)}</strong>
+      {summary.newest && (
+        <>
+          ; the newest is{' '}
+          <Link href={reviewPath(environment, summary.newest.id)}>
+            <code>{summary.newest.id}</code>
+          </Link>{' '}
+          ({summary.newest.external_reference}){listed ? '' : ', the last of the list'}.
+        </>
+      )}
+    </p>
+    {summary.newest?.requested_at && (
+      <p class="hint">
+        Newest requested <TimeAgo time={summary.newest.requested_at} now={now} />
+        {summary.newest.assignee ? `; ${summary.newest.assignee} is working on it.` : '.'}
+      </p>
+    )}
+  </section>
+);
 
 export const ReviewsPage = ({ environment }: { environment: Environment }) => {
   const [pages, setPages] = useState(1);
@@ -72,6 +130,12 @@ export const ReviewsPage = ({ environment }: { environment: Environment }) => {
         </EmptyState>
       ) : (
         <>
+          <QueueSummary
+            environment={environment}
+            summary={queue.value.summary}
+            listed={queue.value.rows.some((row) => row.id === queue.value?.summary.newest?.id)}
+            now={now}
+          />
           <TableRegion label="Reviews due">
             <table>
               <caption>
