@@ -75,6 +75,8 @@ beforeAll(async () => {
   backOffice = `http://127.0.0.1:${stack.portBase + 8}`;
   const boot = await devBootstrap(stack);
   token = await exchange(stack.sandbox, boot.keys.sandbox);
+  // The file sends more sandbox contracts than the default budget of 3 allows.
+  await ops(stack, 'set-budget', boot.organisation_id, '20');
   const endpoint = await ops(
     stack,
     'webhook-endpoint-create',
