@@ -64,39 +64,32 @@ export class SkiaJpegDecoder {
     const { data, desiredWidth, desiredHeight } = this.init;
     const image = new Image();
     image.src = Buffer.from(data);
+    // Decoded on libuv's threads; awaited, the image also lets go of what it holds for that (left
+    // pending, a thread that ends warns "ObjectRef is not unref").
+    await image.decode();
     if (!(image.complete && image.width > 0 && image.height > 0))
       throw new Error('Skia cannot decode this JPEG');
     jpegDecodes++;
     if (desiredWidth === undefined || desiredHeight === undefined)
-      return {
-        image: frame(image, image.width, image.height, () => {
-          image.src = '';
-        }),
-      };
+      return { image: frame(image, image.width, image.height) };
     const scaled = createCanvas(desiredWidth, desiredHeight);
     const context = scaled.getContext('2d', { alpha: false });
     context.imageSmoothingEnabled = true;
     context.imageSmoothingQuality = 'high';
     context.drawImage(image, 0, 0, desiredWidth, desiredHeight);
-    image.src = '';
-    return {
-      image: frame(scaled, desiredWidth, desiredHeight, () => {
-        scaled.width = 0;
-        scaled.height = 0;
-      }),
-    };
+    return { image: frame(scaled, desiredWidth, desiredHeight) };
   }
 
   close(): void {}
 }
 
-const frame = (
-  image: Image | Canvas,
-  displayWidth: number,
-  displayHeight: number,
-  close: () => void,
-): DecodedFrame => {
-  const decoded = Object.assign(image, { displayWidth, displayHeight, close });
+/**
+ * `close()` frees nothing: pdf.js closes a page's images as it frees the page, before the page's canvas
+ * is encoded, and Skia may draw an image into that canvas only then (it records draws): pixels freed at
+ * `close()` came out as a blank page. They go when the image is collected.
+ */
+const frame = (image: Image | Canvas, displayWidth: number, displayHeight: number): DecodedFrame => {
+  const decoded = Object.assign(image, { displayWidth, displayHeight, close: () => {} });
   frames.add(decoded);
   return decoded;
 };
