@@ -14,6 +14,7 @@ import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s
 import { BlobNotFoundError, S3BlobStore } from '../../lambdas/adapters/blobs/s3-blob-store';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
 import { PdfjsRenderer, type PdfjsRendererOptions } from '../../lambdas/adapters/pdf/pdfjs-renderer';
+import * as skiaJpeg from '../../lambdas/adapters/pdf/skia-jpeg-decoder';
 import {
   pageText,
   type RenderedContract,
@@ -227,6 +228,18 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
     return all === 0 ? 0 : dark / all;
   };
 
+  /** Root mean square difference of two images of one size, in gray levels from 0 to 1. */
+  const grayRmse = (a: Decoded, b: Decoded): number => {
+    const gray = (pixels: Uint8ClampedArray, i: number) =>
+      (0.299 * (pixels[i] as number) +
+        0.587 * (pixels[i + 1] as number) +
+        0.114 * (pixels[i + 2] as number)) /
+      255;
+    let sum = 0;
+    for (let i = 0; i < a.pixels.length; i += 4) sum += (gray(a.pixels, i) - gray(b.pixels, i)) ** 2;
+    return Math.sqrt(sum / (a.pixels.length / 4));
+  };
+
   const runOf = (contract: RenderedContract, page: number, text: string): TextRun => {
     const run = contract.pages[page - 1]?.text.find((r) => r.text === text);
     if (!run) throw new Error(`no run "${text}" on page ${page}`);
@@ -353,6 +366,33 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
       const image = await decode(page.image.key);
       expect([image.width, image.height]).toEqual([1240, 1754]);
       expect(ink(image, { x: 0.1, y: 0.1, width: 0.8, height: 0.8 })).toBeGreaterThan(0.1);
+    }
+  });
+
+  it("decodes a scan's JPEG pages with Skia and draws them as pdf.js's own decoder does", async () => {
+    // 300 dpi: pdf.js asks for each image halved (2480 × 3508 px is over its 2048 a side); 150 dpi: whole.
+    for (const dpi of [300, 150]) {
+      const req = await request(await scannedPdf(2, dpi));
+      // In this thread, so that the decodes are counted here; then in rendering threads, by default.
+      const before = skiaJpeg.jpegDecodes;
+      const bySkia = await render(req, { threads: 0 });
+      expect(skiaJpeg.jpegDecodes).toBe(before + 2);
+      const threaded = await render(req);
+      // pdf.js alone, in threads of its own (pdf.js keeps a thread's first answer to whether it may).
+      const byPdfjs = await render(req, { threads: 1, skiaJpeg: false });
+      for (const [i, page] of bySkia.pages.entries()) {
+        const reference = await decode(byPdfjs.pages[i]?.image.key as string);
+        for (const drawn of [page, threaded.pages[i]]) {
+          const image = await decode(drawn?.image.key as string);
+          expect([image.width, image.height]).toEqual([reference.width, reference.height]);
+          expect(ink(image, { x: 0, y: 0, width: 1, height: 1 })).toBeCloseTo(
+            ink(reference, { x: 0, y: 0, width: 1, height: 1 }),
+            2,
+          );
+          // Grayscale root mean square difference, 0 to 1: resampling and JPEG edges, no more.
+          expect(grayRmse(image, reference)).toBeLessThan(0.03);
+        }
+      }
     }
   });
 

@@ -1,5 +1,7 @@
 // adapters -> what the PDF inspector and the page renderer share: pdf.js's asset paths, opening a stored
 // PDF over blob range reads (never the whole file at once), and why pdf.js refused a file, in words.
+// First, before pdf.js: JPEG decoding by Skia, which pdf.js must find as it loads (skia-jpeg-decoder.ts).
+import './skia-jpeg-decoder';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import {
@@ -9,6 +11,7 @@ import {
   VerbosityLevel,
 } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { BlobStore } from '../../core/ports';
+import { inThreadPdfWorker } from './pdfjs-in-thread-worker';
 
 /** pdf.js's font, character map and WebAssembly files, as directory paths with a trailing slash. */
 export interface PdfjsAssets {
@@ -113,19 +116,25 @@ export interface OpenPdfOptions {
    * a null image in its place, which `PagePainter` reports.
    */
   maxImagePixels?: number;
+  /**
+   * For drawing: JPEG images decoded by Skia (skia-jpeg-decoder.ts), through a pdf.js worker in this
+   * thread that the caller destroys after the loading task. Else pdf.js decodes them in JavaScript.
+   */
+  skiaJpeg?: boolean;
 }
 
 /**
  * Starts opening a stored PDF of `length` bytes read from `ranges`. The caller awaits `task.promise` and
- * must always `await task.destroy()`; after a failure, `BlobRanges.error` says whether the blob itself
- * could not be read.
+ * must always `await task.destroy()`, then `worker?.destroy()`; after a failure, `BlobRanges.error` says
+ * whether the blob itself could not be read.
  */
 export const openStoredPdf = (
   ranges: RangeSource,
   length: number,
-  { assets, rangeChunkSize, CanvasFactory, maxImagePixels }: OpenPdfOptions,
+  { assets, rangeChunkSize, CanvasFactory, maxImagePixels, skiaJpeg = false }: OpenPdfOptions,
 ) => {
   const transport = new BlobRangeTransport(ranges, length);
+  const worker = skiaJpeg ? inThreadPdfWorker() : undefined;
   const task = getDocument({
     range: transport,
     rangeChunkSize,
@@ -137,8 +146,9 @@ export const openStoredPdf = (
     verbosity: VerbosityLevel.ERRORS,
     ...(CanvasFactory !== undefined && { CanvasFactory }),
     ...(maxImagePixels !== undefined && { maxImageSize: maxImagePixels }),
+    ...(worker && { worker, isImageDecoderSupported: true }),
   });
-  return { task, transport };
+  return { task, transport, worker };
 };
 
 /** Why pdf.js refused to open a file, in words for a person. */

@@ -19,6 +19,8 @@ export interface PagesInit extends PaintOptions {
   maxCanvasPixels: number;
   /** The most pixels of an image pdf.js decodes, masks counted; a larger one is left out (`image_incomplete`). */
   maxImagePixels: number;
+  /** JPEG images decoded by Skia rather than by pdf.js's JavaScript decoder (skia-jpeg-decoder.ts). */
+  skiaJpeg: boolean;
 }
 
 /** The pages of one PDF; `paint` may be called again before an earlier call has settled. */
@@ -91,6 +93,7 @@ export class InlinePages implements PageSource {
 
   async close(): Promise<void> {
     await this.opening.task.destroy();
+    this.opening.worker?.destroy();
     for (const painter of this.painters) painter.release();
   }
 

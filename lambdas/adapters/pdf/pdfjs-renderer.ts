@@ -63,6 +63,13 @@ export interface PdfjsRendererOptions {
   /** JPEG and WebP quality, 0 to 100. Default 80. */
   quality?: number;
   /**
+   * JPEG images in a PDF (a scan's pages) decoded by Skia's native decoder rather than pdf.js's
+   * JavaScript one, which took most of a scanned page's time. Default true; false draws them as pdf.js
+   * alone does (the test that compares the two), in rendering threads: pdf.js keeps a thread's first
+   * answer, so in this thread the first render decides for the others.
+   */
+  skiaJpeg?: boolean;
+  /**
    * Rendering threads; 0 renders in this thread. Default: one per CPU, at most 4, where the threads'
    * module is there to load (from the sources; a bundle only if it ships `pdfjs-render-worker.mjs`
    * beside itself), else 0. Each thread holds its own pdf.js document and canvases.
@@ -125,6 +132,7 @@ export class PdfjsRenderer implements ContractRenderer {
       format = 'jpeg',
       thumbnailFormat = 'webp',
       quality = 80,
+      skiaJpeg = true,
       threads = defaultThreads(),
       encoders = availableParallelism() > 1 ? 2 : 1,
       onPage,
@@ -149,6 +157,7 @@ export class PdfjsRenderer implements ContractRenderer {
       format,
       thumbnailFormat,
       quality,
+      skiaJpeg,
     };
     this.threads = threads;
     this.encoders = encoders;
