@@ -1,12 +1,12 @@
 import { DynamoDbRunStore } from '../../lambdas/adapters/dynamodb/run-store';
-import { LocalStepFunctions } from '../../lambdas/adapters/workflows/local-step-functions';
-import { LocalWaits } from '../../lambdas/adapters/workflows/local-waits';
 import type { DeliveryRun } from '../../lambdas/core/ports';
 import { WORKERS } from '../../lambdas/workers';
 import { giveUpDeliveryWait } from '../../lambdas/workers/give-up-delivery-wait';
 import { taskPlaceholder, WORKFLOW_TASK_NAMES } from '../../lambdas/workers/tasks';
 import { fromRoot } from '../../lib/paths';
 import { WORKFLOW_FILES } from '../../lib/workflow-state-machine';
+import { LocalStepFunctions } from '../../local/emulators/step-functions';
+import { LocalWaits } from '../../local/emulators/step-functions-waits';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import { eventually } from '../support/eventually';
 import { id, TestClock } from '../support/fixtures';

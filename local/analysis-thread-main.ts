@@ -1,7 +1,7 @@
-// adapters -> the module an analysis thread runs (see thread-analyser.ts): the analysis of the contract in
+// local -> the module an analysis thread runs (see thread-analyser.ts): the analysis of the contract in
 // `workerData`, within its deadline, posted back once: the analysis, or the error that stopped it.
 import { parentPort, workerData } from 'node:worker_threads';
-import { analyseContract, deadlineBudget } from '../../core/analysis';
+import { analyseContract, deadlineBudget } from '../lambdas/core/analysis';
 import type { ThreadAnswer, ThreadTask } from './thread-analyser';
 
 if (!parentPort) throw new Error('analysis-thread-main runs in a worker thread');

@@ -1,13 +1,13 @@
-// adapters -> the contract analysis in a thread of its own, one per analysis: the local stack's one
+// local -> the contract analysis in a thread of its own, one per analysis: the local stack's one
 // process also answers every request, and an analysis of a long contract would hold its event loop
 // (issue 26: a GET hung for a minute behind one). Rendering runs in threads for the same reason
 // (adapters/pdf/pdfjs-render-thread.ts). The thread stops itself at the deadline (the analysis's
 // budget); should it not, it is ended a little after.
 import { Worker } from 'node:worker_threads';
-import { AnalysisTimedOut } from '../../core/analysis';
-import type { ContractAnalysis } from '../../core/analysis/types';
-import type { ContractAnalyser } from '../../core/ports';
-import type { RenderedContract } from '../../core/rendered-contract';
+import { AnalysisTimedOut } from '../lambdas/core/analysis';
+import type { ContractAnalysis } from '../lambdas/core/analysis/types';
+import type { ContractAnalyser } from '../lambdas/core/ports';
+import type { RenderedContract } from '../lambdas/core/rendered-contract';
 
 export interface ThreadTask {
   contract: RenderedContract;
