@@ -21,7 +21,7 @@ export const localWorkflowRunner = (
     WORKFLOW_TASK_NAMES.map((name) => [
       taskPlaceholder(name),
       (input: unknown, environment: Environment, signal: AbortSignal) =>
-        WORKERS[name].run(input, services[environment], signal),
+        WORKERS[name].perform(input, services[environment], signal),
     ]),
   );
   return LocalStepFunctions.load({

@@ -38,7 +38,7 @@ test('a hand-back that keeps failing is caught into GiveUp: an ERROR line with t
     tasks: Object.fromEntries(
       WORKFLOW_TASK_NAMES.map((name) => [
         taskPlaceholder(name),
-        (input: unknown) => WORKERS[name].run(input, services),
+        (input: unknown) => WORKERS[name].perform(input, services),
       ]),
     ),
     runs: { production: runs, sandbox: runs },
@@ -84,7 +84,7 @@ test('the give-up refuses a run of another environment', async () => {
   const services = servicesWithoutQueue(await db.freshTable(), []);
   const run = { kind: 'delivery', environment: 'production', messageId: id('msg_'), round: 1 };
   await expect(
-    giveUpDeliveryWait.run({ ...run, dueAt: new Date().toISOString(), error: {} }, services),
+    giveUpDeliveryWait.perform({ ...run, dueAt: new Date().toISOString(), error: {} }, services),
   ).rejects.toThrow(/production run reached the sandbox services/);
 });
 

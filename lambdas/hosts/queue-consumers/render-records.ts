@@ -64,7 +64,7 @@ export const renderRecords =
           limit: fairness.perOrganisation,
         };
         const outcome = await withRenderSlot(services.ports, slot, () =>
-          processContract.run(run, services, stopping),
+          processContract.perform(run, services, stopping),
         );
         if (outcome.ran) answer = () => workflows.completeWait(taskToken, outcome.value);
         // Its organisation has its share of the renders: this attempt waits behind everyone else's.
