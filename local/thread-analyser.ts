@@ -14,7 +14,7 @@ export interface ThreadTask {
   deadlineMs: number;
 }
 
-export type ThreadAnswer = { analysis: ContractAnalysis } | { error: { name: string; message: string } };
+export type ThreadOutcome = { analysis: ContractAnalysis } | { error: { name: string; message: string } };
 
 /** From the sources a bootstrap that registers tsx's loader in the thread (see the renderer's). */
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
@@ -50,12 +50,12 @@ export const threadAnalyser = (): ContractAnalyser => ({
         () => settle(() => reject(new AnalysisTimedOut())),
         Math.max(0, deadlineMs - Date.now()) + GRACE_MS,
       );
-      thread.on('message', (answer: ThreadAnswer) =>
-        settle(() => ('analysis' in answer ? resolve(answer.analysis) : reject(failure(answer.error)))),
+      thread.on('message', (outcome: ThreadOutcome) =>
+        settle(() => ('analysis' in outcome ? resolve(outcome.analysis) : reject(failure(outcome.error)))),
       );
       thread.on('error', (error) => settle(() => reject(error)));
       thread.on('exit', (code) =>
-        settle(() => reject(new Error(`The analysis thread ended (exit code ${code}) without an answer.`))),
+        settle(() => reject(new Error(`The analysis thread ended (exit code ${code}) without an outcome.`))),
       );
     }),
 });
