@@ -9,7 +9,7 @@ import { queuePlaceholder, taskPlaceholder, WORKFLOW_TASK_NAMES } from '../lambd
 import { LocalStepFunctions, type LocalTask } from './emulators/step-functions';
 import type { LocalWaits } from './emulators/step-functions-waits';
 
-const workflowFile = (name: string) => fileURLToPath(new URL(`../../lib/workflows/${name}`, import.meta.url));
+const workflowFile = (name: string) => fileURLToPath(new URL(`../lib/workflows/${name}`, import.meta.url));
 
 export const localWorkflowRunner = (
   services: Record<Environment, Services>,
