@@ -3,8 +3,8 @@
 import { setSourceMapsSupport } from 'node:module';
 import { log, writeLinesForPeople } from '../lambdas/core/log';
 import { isLevel } from '../lambdas/core/log-lines';
-import { readLocalConfig } from '../lambdas/hosts/local-config';
-import { startLocalStack } from '../lambdas/hosts/local-stack';
+import { readLocalConfig } from '../local/config';
+import { startLocalStack } from '../local/stack';
 
 // Stack traces map to the service's TypeScript, not to the packages tsx also transpiles: pdf.js's
 // core-js reads an Error's stack as it loads, which made Node decode pdf.js's whole source map (half a

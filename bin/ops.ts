@@ -23,8 +23,8 @@ import {
 import type { Directory } from '../lambdas/core/organisations';
 import { presentContractReview } from '../lambdas/core/present';
 import { getSandboxBudget, setSandboxBudget } from '../lambdas/core/sandbox-budget';
-import { localUrl, PORT_OFFSETS, readLocalConfig } from '../lambdas/hosts/local-config';
-import { localDirectory, localServices } from '../lambdas/hosts/local-wiring';
+import { localUrl, PORT_OFFSETS, readLocalConfig } from '../local/config';
+import { localDirectory, localServices } from '../local/wiring';
 import { API_KEY_USAGE, runApiKeyCommand } from './ops/api-key-commands';
 import { BACK_OFFICE_USAGE, runBackOfficeCommand } from './ops/back-office-commands';
 import { deployedStage, refusalByAws, STAGES, type StageOptions } from './ops/deployed-stage';

@@ -121,7 +121,7 @@ export class ContractPipeline extends Construct {
     }
     this.workers = workers;
 
-    // Rendering consumes its own queue (lambdas/hosts/render-records.ts): a message is one attempt of a
+    // Rendering consumes its own queue (lambdas/hosts/queue-consumers/render-records.ts): a message is one attempt of a
     // contract run's Process step, with the token its Task waits on. Never a buyer's detail or a secret
     // beyond that token, which only ends that one wait.
     const render = alarmedWorkQueue(this, RENDER, {
@@ -148,7 +148,7 @@ export class ContractPipeline extends Construct {
       blobs: { get: ['uploads'], put: ['renders'], delete: ['renders'] },
     });
     // An attempt over its organisation's share of the renders goes back to this queue for a while
-    // (lambdas/hosts/render-records.ts), so one organisation's burst never holds every render.
+    // (lambdas/hosts/queue-consumers/render-records.ts), so one organisation's burst never holds every render.
     this.renderQueue.grantSendMessages(this.render);
     this.render.addEnvironment('RENDER_QUEUE_URL', this.renderQueue.queueUrl);
     this.render.addEnvironment('RENDERS_PER_ORGANISATION', String(rendersPerOrganisation(RENDERS_AT_ONCE)));

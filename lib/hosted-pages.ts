@@ -1,6 +1,6 @@
 // infra -> the hosted pages of one environment (contract viewer, review, snapshot): a CloudFront
 // distribution serving the blob bucket's `published/` folder, as the local pages host serves it
-// (lambdas/hosts/pages-host.ts): `/{slug}/{path}` is the blob `published/{slug}/{path}`, `index.html`
+// (local/pages-host.ts): `/{slug}/{path}` is the blob `published/{slug}/{path}`, `index.html`
 // for `/{slug}/`, with the pages' security headers on every answer.
 //
 // A withdrawn publication (marker blob `published/{slug}/withdrawn`) answers 410 with the plain withdrawn

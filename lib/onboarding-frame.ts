@@ -1,5 +1,5 @@
 // infra -> the sign-up form of one environment, deployed as the local stack serves it
-// (frontend/onboarding/README.md "Serving", lambdas/hosts/frame-host.ts):
+// (frontend/onboarding/README.md "Serving", local/frame-host.ts):
 //
 // - the frame address: a CloudFront distribution of its own whose default behaviour serves the frame's
 //   built files from S3 (`/` is `index.html`, `Cache-Control: no-cache`; `assets/…`, named by content

@@ -3,8 +3,8 @@
 // by the table's stream when an event is written, and every minute so a missed invocation only
 // delays); the bus's rules (lambdas/adapters/events/bus-rules.ts, the table the local bus routes by)
 // hand them to the fan-out queue, whose consumer fans each out to webhook messages
-// (lambdas/hosts/fan-out-records.ts) and hands those to the delivery queue, whose consumer makes the
-// attempts (lambdas/hosts/delivery-records.ts). A retry due within 15 minutes waits in the delivery queue
+// (lambdas/hosts/queue-consumers/fan-out-records.ts) and hands those to the delivery queue, whose consumer makes the
+// attempts (lambdas/hosts/queue-consumers/delivery-records.ts). A retry due within 15 minutes waits in the delivery queue
 // (its message's delay); a later one (30 min to 24 h) in the Standard state machine deployed from
 // lib/workflows/webhook-delivery.asl.json, which waits and hands the run back to the queue
 // (lambdas/workers/hand-back-delivery.ts): only failing endpoints ever start it. A hand-back that keeps

@@ -79,7 +79,7 @@ export interface Route {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Hono's path syntax, each parameter held to what it can be (anything else is no route: 404). */
   path: string;
-  run(call: RouteCall): Promise<RouteResult>;
+  handle(call: RouteCall): Promise<RouteResult>;
 }
 
 /** A path parameter named `name` that is an id of this service, or an environment. */
@@ -92,9 +92,9 @@ const MESSAGE = id('message');
 const route = (
   method: Route['method'],
   path: string,
-  run: (call: RouteCall) => Promise<unknown>,
+  act: (call: RouteCall) => Promise<unknown>,
   status = 200,
-): Route => ({ method, path, run: async (call) => ({ status, body: await run(call) }) });
+): Route => ({ method, path, handle: async (call) => ({ status, body: await act(call) }) });
 
 const text = (body: RouteCall['body'], name: string, required: boolean): string | undefined => {
   const value = body[name];

@@ -133,7 +133,7 @@ export const portalApp = (backend: PortalBackend): Hono<PortalEnv> => {
 
   for (const route of PORTAL_ROUTES)
     app.on(route.method, route.path, async (c) => {
-      const result = await route.run({
+      const result = await route.handle({
         core: backend.core,
         session: c.get('session'),
         params: c.req.param() as Record<string, string>,

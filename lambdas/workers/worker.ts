@@ -1,6 +1,7 @@
 // workers -> a worker is one task of a workflow: a function from the state's input and the
 // environment's services to the state's output. `worker()` wraps it once for both hosts: the local
-// workflow runner calls `run` in-process, and the Lambda Step Functions invokes calls it with its services.
+// workflow runner calls `perform` in-process, and the Lambda Step Functions invokes calls it with its
+// services.
 import * as z from 'zod/mini';
 import { DependencyUnavailable, isDependencyUnavailable } from '../core/errors';
 import { withLogKeys } from '../core/log';
@@ -25,7 +26,7 @@ export type WorkerFunction<I, O, P> = (input: I, services: Services<P>, signal?:
 /** A task over the ports `P` it calls; by default, any (a property, so that `P` is checked strictly). */
 export interface Worker<O, P = Ports> {
   /** Runs the task on a state's input; a Lambda's host or the local workflow runner passes the services. */
-  run: (input: unknown, services: Services<P>, signal?: AbortSignal) => Promise<O>;
+  perform: (input: unknown, services: Services<P>, signal?: AbortSignal) => Promise<O>;
 }
 
 /** The run a state's input names, checked against the environment whose services run it. */
@@ -45,7 +46,7 @@ export const worker = <I extends RunRequest, O, P>(
   schema: z.ZodMiniType<I>,
   fn: WorkerFunction<I, O, P>,
 ): Worker<O, P> => {
-  const run = async (input: unknown, services: Services<P>, signal?: AbortSignal): Promise<O> => {
+  const perform = async (input: unknown, services: Services<P>, signal?: AbortSignal): Promise<O> => {
     try {
       const request = readInput(schema, input, services);
       // Every line logged by the task names its run and environment.
@@ -58,5 +59,5 @@ export const worker = <I extends RunRequest, O, P>(
         : error;
     }
   };
-  return { run };
+  return { perform };
 };

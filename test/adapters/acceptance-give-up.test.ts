@@ -37,13 +37,13 @@ test('a run that gave up is finished (failed) and leaves the re-drive’s list; 
   expect(await services.ports.runs.unfinished(10)).toEqual([failing, newer]);
 
   // As the state machine hands it on: the run's input, with the caught error in `error`.
-  await giveUpAcceptance.run(
+  await giveUpAcceptance.perform(
     { ...failing, next: { done: false }, error: { Error: 'Error', Cause: 'the table was unavailable' } },
     services,
   );
   expect(await services.ports.runs.unfinished(10)).toEqual([newer]);
   // Giving up again (a retried GiveUp) changes nothing.
-  await giveUpAcceptance.run({ ...failing, error: {} }, services);
+  await giveUpAcceptance.perform({ ...failing, error: {} }, services);
   expect(await services.ports.runs.unfinished(10)).toEqual([newer]);
 });
 
@@ -52,7 +52,7 @@ test('refuses a run of another environment, recording nothing', async () => {
   const services = servicesOver(tableName);
   const run = acceptanceRun(3_000_000);
   await db.doc.send(new PutCommand({ TableName: tableName, Item: runItem(run, 3_000_000) }));
-  await expect(giveUpAcceptance.run({ ...run, environment: 'production' }, services)).rejects.toThrow(
+  await expect(giveUpAcceptance.perform({ ...run, environment: 'production' }, services)).rejects.toThrow(
     /production run reached the sandbox services/,
   );
   expect(await services.ports.runs.unfinished(10)).toEqual([run]);

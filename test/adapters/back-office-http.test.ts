@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { appFiles } from '../../frontend/app-kit/served-files';
-import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
 import { answerVaultOver, composeCommonPorts, composeDirectory } from '../../lambdas/adapters/compose';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
@@ -29,6 +28,7 @@ import type { Person } from '../../lambdas/core/people/person';
 import type { PortalSessionStore } from '../../lambdas/core/portal-sessions';
 import type { WorkflowRun } from '../../lambdas/core/ports';
 import { portalApp } from '../../lambdas/portal/app';
+import { type LocalS3, startLocalS3 } from '../../local/emulators/s3-server';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import { completion, contractReview, contractVersion, id, SECOND, scopeIn } from '../support/fixtures';
 

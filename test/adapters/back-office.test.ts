@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
 import { answerVaultOver, composeCommonPorts } from '../../lambdas/adapters/compose';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/document-client';
@@ -41,6 +40,7 @@ import { acceptOnboarding, openOnboardingSession, submitOnboarding } from '../..
 import type { WorkflowRun } from '../../lambdas/core/ports';
 import { setSandboxBudget } from '../../lambdas/core/sandbox-budget';
 import { formatTime } from '../../lambdas/core/time';
+import { type LocalS3, startLocalS3 } from '../../local/emulators/s3-server';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import { completion, contractReview, contractVersion, id, SECOND, scopeIn } from '../support/fixtures';
 

@@ -4,9 +4,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { BlobNotFoundError, S3BlobStore } from '../../lambdas/adapters/blobs/s3-blob-store';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
+import { type LocalS3, startLocalS3 } from '../../local/emulators/s3-server';
 import { eventually } from '../support/eventually';
 
 const MiB = 1024 * 1024;
@@ -158,7 +158,7 @@ describe('S3BlobStore on the local S3 twin', () => {
   });
 
   it('is not left behind when the process that started it is killed', async () => {
-    const server = new URL('../../lambdas/adapters/blobs/local-s3-server.ts', import.meta.url).href;
+    const server = new URL('../../local/emulators/s3-server.ts', import.meta.url).href;
     const script = `const { startLocalS3 } = await import(${JSON.stringify(server)}); const s3 = await startLocalS3(${JSON.stringify(directory)}, 0); console.log(s3.pid); setInterval(() => {}, 1000);`;
     const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       stdio: ['ignore', 'pipe', 'inherit'],

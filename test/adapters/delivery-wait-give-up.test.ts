@@ -1,12 +1,12 @@
 import { DynamoDbRunStore } from '../../lambdas/adapters/dynamodb/run-store';
-import { LocalStepFunctions } from '../../lambdas/adapters/workflows/local-step-functions';
-import { LocalWaits } from '../../lambdas/adapters/workflows/local-waits';
 import type { DeliveryRun } from '../../lambdas/core/ports';
 import { WORKERS } from '../../lambdas/workers';
 import { giveUpDeliveryWait } from '../../lambdas/workers/give-up-delivery-wait';
 import { taskPlaceholder, WORKFLOW_TASK_NAMES } from '../../lambdas/workers/tasks';
 import { fromRoot } from '../../lib/paths';
 import { WORKFLOW_FILES } from '../../lib/workflow-state-machine';
+import { LocalStepFunctions } from '../../local/emulators/step-functions';
+import { LocalWaits } from '../../local/emulators/step-functions-waits';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import { eventually } from '../support/eventually';
 import { id, TestClock } from '../support/fixtures';
@@ -38,7 +38,7 @@ test('a hand-back that keeps failing is caught into GiveUp: an ERROR line with t
     tasks: Object.fromEntries(
       WORKFLOW_TASK_NAMES.map((name) => [
         taskPlaceholder(name),
-        (input: unknown) => WORKERS[name].run(input, services),
+        (input: unknown) => WORKERS[name].perform(input, services),
       ]),
     ),
     runs: { production: runs, sandbox: runs },
@@ -84,7 +84,7 @@ test('the give-up refuses a run of another environment', async () => {
   const services = servicesWithoutQueue(await db.freshTable(), []);
   const run = { kind: 'delivery', environment: 'production', messageId: id('msg_'), round: 1 };
   await expect(
-    giveUpDeliveryWait.run({ ...run, dueAt: new Date().toISOString(), error: {} }, services),
+    giveUpDeliveryWait.perform({ ...run, dueAt: new Date().toISOString(), error: {} }, services),
   ).rejects.toThrow(/production run reached the sandbox services/);
 });
 

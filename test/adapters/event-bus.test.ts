@@ -6,12 +6,12 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { busEntryOf, EVENT_SOURCE, serviceEventOf } from '../../lambdas/adapters/events/bus-events';
 import { BUS_RULES, type BusRule, matchesPattern } from '../../lambdas/adapters/events/bus-rules';
 import { entryBatches, eventBridgeBus } from '../../lambdas/adapters/events/eventbridge-bus';
-import { localEventBus } from '../../lambdas/adapters/events/local-event-bus';
-import { type LocalSqs, startLocalSqs } from '../../lambdas/adapters/queues/local-sqs';
 import { createSqsClient } from '../../lambdas/adapters/queues/sqs-client';
 import { sqsWorkQueue } from '../../lambdas/adapters/queues/sqs-work-queue';
 import type { EventType, ServiceEvent } from '../../lambdas/core/events';
-import { consumeQueue, type QueueConsumer } from '../../lambdas/hosts/local-queue-consumer';
+import { localEventBus } from '../../local/emulators/event-bus';
+import { type LocalSqs, startLocalSqs } from '../../local/emulators/sqs';
+import { consumeQueue, type QueueConsumer } from '../../local/queue-consumer';
 import { eventually } from '../support/eventually';
 
 const event = (n: number, type: EventType = 'clients.submitted', data?: string): ServiceEvent => ({

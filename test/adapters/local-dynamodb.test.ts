@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbApiKeyStore } from '../../lambdas/adapters/dynamodb/api-key-store';
-import { ensureTable } from '../../lambdas/adapters/dynamodb/local-dynamodb';
+import { ensureTable } from '../../local/emulators/dynamodb-local';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import { apiKey, scopeIn } from '../support/fixtures';
 

@@ -3,11 +3,11 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { S3BlobStore } from '../../lambdas/adapters/blobs/s3-blob-store';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
 import { PdfjsInspector } from '../../lambdas/adapters/pdf/pdfjs-inspector';
 import type { BlobStore } from '../../lambdas/core/ports';
+import { type LocalS3, startLocalS3 } from '../../local/emulators/s3-server';
 import {
   contractPdf,
   damagedPdf,

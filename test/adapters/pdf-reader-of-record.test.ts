@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { S3BlobStore } from '../../lambdas/adapters/blobs/s3-blob-store';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
 import { PdfjsInspector } from '../../lambdas/adapters/pdf/pdfjs-inspector';
 import { PdfjsRenderer } from '../../lambdas/adapters/pdf/pdfjs-renderer';
 import type { RenderedContract, RenderRequest } from '../../lambdas/core/rendered-contract';
+import { type LocalS3, startLocalS3 } from '../../local/emulators/s3-server';
 import {
   CJK_LINE,
   cjkPdf,

@@ -10,7 +10,6 @@ import type { Worker } from 'node:worker_threads';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { BlobNotFoundError, S3BlobStore } from '../../lambdas/adapters/blobs/s3-blob-store';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
 import { PdfjsRenderer, type PdfjsRendererOptions } from '../../lambdas/adapters/pdf/pdfjs-renderer';
@@ -22,6 +21,7 @@ import {
   type RenderRequest,
   type TextRun,
 } from '../../lambdas/core/rendered-contract';
+import { type LocalS3, startLocalS3 } from '../../local/emulators/s3-server';
 import { clockPasses } from '../support/eventually';
 import {
   contractPdf,

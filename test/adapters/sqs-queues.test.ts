@@ -2,15 +2,11 @@
 // @aws-sdk/client-sqs), and the local stand-in for Lambda's event source mapping that consumes them.
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
-import { type LocalSqs, startLocalSqs } from '../../lambdas/adapters/queues/local-sqs';
 import { createSqsClient } from '../../lambdas/adapters/queues/sqs-client';
 import { batchesOf, sqsWorkQueue } from '../../lambdas/adapters/queues/sqs-work-queue';
 import type { QueuedWork } from '../../lambdas/core/ports';
-import {
-  consumeQueue,
-  type QueueConsumer,
-  type QueueHandler,
-} from '../../lambdas/hosts/local-queue-consumer';
+import { type LocalSqs, startLocalSqs } from '../../local/emulators/sqs';
+import { consumeQueue, type QueueConsumer, type QueueHandler } from '../../local/queue-consumer';
 import { eventually } from '../support/eventually';
 import { linesOf } from '../support/log-capture';
 

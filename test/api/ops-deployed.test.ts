@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { LOCAL_IDENTITY_TABLE, localTableName } from '../../lambdas/adapters/dynamodb/table-schema';
-import { type LocalSqs, startLocalSqs } from '../../lambdas/adapters/queues/local-sqs';
 import { ENVIRONMENTS, type Environment } from '../../lambdas/core/model';
-import { PORT_OFFSETS } from '../../lambdas/hosts/local-config';
-import { localBucket } from '../../lambdas/hosts/local-wiring';
 import { serviceStackName } from '../../lib/environments';
+import { PORT_OFFSETS } from '../../local/config';
+import { type LocalSqs, startLocalSqs } from '../../local/emulators/sqs';
+import { localBucket } from '../../local/wiring';
 import { bearer, call, contractParts, exchange, expectError, upload } from '../support/api-client';
 import { eventually } from '../support/eventually';
 import {

@@ -6,7 +6,7 @@ import { createDocumentClient } from '../../lambdas/adapters/dynamodb';
 import { keys } from '../../lambdas/adapters/dynamodb/keys';
 import { getItem } from '../../lambdas/adapters/dynamodb/table';
 import { localTableName } from '../../lambdas/adapters/dynamodb/table-schema';
-import { PORT_OFFSETS } from '../../lambdas/hosts/local-config';
+import { PORT_OFFSETS } from '../../local/config';
 import {
   type Answer,
   bearer,

@@ -12,8 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startLocalDynamoDb } from '../../lambdas/adapters/dynamodb/local-dynamodb';
-import { PORT_OFFSETS } from '../../lambdas/hosts/local-config';
+import { PORT_OFFSETS } from '../../local/config';
+import { startLocalDynamoDb } from '../../local/emulators/dynamodb-local';
 import { bearer, call, contractParts, exchange, upload } from '../support/api-client';
 import {
   devBootstrap,

@@ -18,12 +18,12 @@ import {
 } from 'playwright-core';
 import woff2 from 'wawoff2';
 import { fontFile, subsetsFor } from '../../frontend/pages/text-layer-font';
-import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { S3BlobStore } from '../../lambdas/adapters/blobs/s3-blob-store';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
 import type { BlobStore } from '../../lambdas/core/ports';
 import type { RenderedContract } from '../../lambdas/core/rendered-contract';
-import { pagesListener } from '../../lambdas/hosts/pages-host';
+import { type LocalS3, startLocalS3 } from '../../local/emulators/s3-server';
+import { pagesListener } from '../../local/pages-host';
 import { contractPdf } from '../support/pdfs';
 import { storeDrawnContract } from './contract-fixture';
 

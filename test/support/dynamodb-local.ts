@@ -7,11 +7,7 @@ import { join } from 'node:path';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/document-client';
-import {
-  ensureTable,
-  type LocalDynamoDb,
-  startLocalDynamoDb,
-} from '../../lambdas/adapters/dynamodb/local-dynamodb';
+import { ensureTable, type LocalDynamoDb, startLocalDynamoDb } from '../../local/emulators/dynamodb-local';
 import { askSharedStacksHost, sharedStacksHost } from './shared-stacks';
 
 export interface TestDynamoDb {

@@ -60,7 +60,12 @@ export const LAYERS: readonly Layer[] = [
   // The MCP server: the SDK's server over the core's functions, the portal's tasks as tools, routed as the
   // API's paths are.
   { folder: 'lambdas/mcp', mayImport: ['lambdas/core', 'lambdas/api/http/router.ts'] },
+  // Deployed composition roots (Lambda entries, the Node HTTP host the ingest shares, the queue consumers):
+  // everything deployed, never local/.
   { folder: 'lambdas/hosts', mayImport: ['lambdas', 'frontend'] },
+  // The local stack and the AWS stand-ins it and the tests run (S3, DynamoDB Local, SQS, EventBridge,
+  // Step Functions): on top of everything deployed, and imported by nothing that is.
+  { folder: 'local', mayImport: ['lambdas', 'frontend'] },
   { folder: 'frontend/pages', mayImport: ['lambdas/core'] },
   { folder: 'frontend/onboarding', mayImport: ['lambdas/core', 'frontend/build-output.ts'] },
   // The portal's pages talk to their backend over HTTP only; its build is the kit's. They
@@ -86,8 +91,11 @@ export const LAYERS: readonly Layer[] = [
     folder: 'lib',
     mayImport: ['lambdas/core', 'lambdas/api', 'lambdas/adapters', 'lambdas/workers/tasks.ts', 'frontend'],
   },
-  // The operator tool sends contracts as an integrator does, through the typed client.
-  { folder: 'bin', mayImport: ['lambdas', 'frontend', 'lib', 'clients/typescript'] },
+  // The upload ingest's container (lib/upload-ingest.ts) is deployed: the deployed hosts, never local/.
+  { folder: 'bin/ingest.ts', mayImport: ['lambdas', 'frontend'] },
+  // The local stack's command, the deploy scripts, and the operator tool, which sends contracts as an
+  // integrator does, through the typed client.
+  { folder: 'bin', mayImport: ['lambdas', 'local', 'frontend', 'lib', 'clients/typescript'] },
 ];
 
 const layerOf = (file: string): Layer | undefined =>
@@ -128,7 +136,7 @@ export const wrongImports = (files: ReadonlyMap<string, string>): string[] => {
 /** The TypeScript sources of the repository's layers, by repository path. */
 export const repositorySources = (root: string): Map<string, string> => {
   const files = new Map<string, string>();
-  // Each top folder once (lambdas/ holds seven layers, frontend/ three).
+  // Each top folder once (lambdas/ holds several layers, frontend/ several, bin/ two).
   const tops = new Set(LAYERS.map((layer) => layer.folder.split('/')[0] ?? layer.folder));
   for (const top of tops) {
     for (const entry of readdirSync(join(root, top), { recursive: true, withFileTypes: true })) {

@@ -10,7 +10,7 @@ import { localTableName } from '../../lambdas/adapters/dynamodb/table-schema';
 import type { ServiceEvent } from '../../lambdas/core/events';
 import type { Environment } from '../../lambdas/core/model';
 import type { ContractRun, Ports, RunOutcome, WorkflowRun } from '../../lambdas/core/ports';
-import { PORT_OFFSETS } from '../../lambdas/hosts/local-config';
+import { PORT_OFFSETS } from '../../local/config';
 import { type Answer, bearer, call } from './api-client';
 import { eventually } from './eventually';
 import type { RunningStack } from './local-stack';

@@ -8,8 +8,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb';
 import { localTableName } from '../../lambdas/adapters/dynamodb/table-schema';
-import { LocalWaits } from '../../lambdas/adapters/workflows/local-waits';
 import type { Environment } from '../../lambdas/core/model';
+import { LocalWaits } from '../../local/emulators/step-functions-waits';
 
 /** One call the tool made: the Step Functions action and its input. */
 export interface StepFunctionsCall {

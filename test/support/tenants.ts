@@ -14,8 +14,8 @@ import {
   keyHolder,
 } from '../../lambdas/core/organisations';
 import type { Ports } from '../../lambdas/core/ports';
-import { localUrl, PORT_OFFSETS, readLocalConfig } from '../../lambdas/hosts/local-config';
-import { localDirectory, localServices } from '../../lambdas/hosts/local-wiring';
+import { localUrl, PORT_OFFSETS, readLocalConfig } from '../../local/config';
+import { localDirectory, localServices } from '../../local/wiring';
 import type { RunningStack } from './local-stack';
 
 const localConfigOf = (stack: RunningStack) =>

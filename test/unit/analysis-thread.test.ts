@@ -2,9 +2,9 @@
 // so its one process keeps answering requests meanwhile, and either analyser stops at its deadline.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { inlineAnalyser } from '../../lambdas/adapters/analysis/inline-analyser';
-import { threadAnalyser } from '../../lambdas/adapters/analysis/thread-analyser';
 import { AnalysisTimedOut, analyseContract } from '../../lambdas/core/analysis';
 import type { RenderedContract } from '../../lambdas/core/rendered-contract';
+import { threadAnalyser } from '../../local/thread-analyser';
 
 const contract: RenderedContract = {
   pageCount: 40,

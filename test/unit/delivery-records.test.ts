@@ -1,4 +1,4 @@
-// unit -> the delivery queue's consumer (lambdas/hosts/delivery-records.ts), over in-memory ports: what it
+// unit -> the delivery queue's consumer (lambdas/hosts/queue-consumers/delivery-records.ts), over in-memory ports: what it
 // reports failed to the queue (so that SQS brings it back), and that the next attempts are handed on
 // before the batch is deleted.
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
@@ -6,7 +6,7 @@ import type { DeliveryRun, DueDelivery, Ports } from '../../lambdas/core/ports';
 import type { Services } from '../../lambdas/core/services';
 import { MINUTE } from '../../lambdas/core/time';
 import type { WebhookMessage } from '../../lambdas/core/webhooks/model';
-import { deliveryRecords } from '../../lambdas/hosts/delivery-records';
+import { deliveryRecords } from '../../lambdas/hosts/queue-consumers/delivery-records';
 import { id, scopeIn, TestClock, webhookEndpoint, webhookMessage } from '../support/fixtures';
 
 const scope = scopeIn('production');

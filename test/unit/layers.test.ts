@@ -17,6 +17,9 @@ describe('layers', () => {
       'lambdas/identity-provider',
       'lambdas/portal',
       'lambdas/hosts',
+      'lambdas/hosts/queue-consumers',
+      'local',
+      'local/emulators',
       'frontend/pages',
       'frontend/onboarding',
       'frontend/identity',
@@ -77,16 +80,51 @@ describe('layers', () => {
     [
       'the CDK app importing a host',
       'lib/x.ts',
-      "import { frameListener } from '../lambdas/hosts/frame-host';",
-      'lib/x.ts -> lambdas/hosts/frame-host.ts',
+      "import { apiListener } from '../lambdas/hosts/api-host';",
+      'lib/x.ts -> lambdas/hosts/api-host.ts',
+    ],
+    [
+      'the CDK app importing the local stack',
+      'lib/x.ts',
+      "import { startLocalStack } from '../local/stack';",
+      'lib/x.ts -> local/stack.ts',
+    ],
+    [
+      'a deployed function importing an emulator',
+      'lambdas/hosts/aws/functions/x.ts',
+      "import { startLocalS3 } from '../../../../local/emulators/s3-server';",
+      'lambdas/hosts/aws/functions/x.ts -> local/emulators/s3-server.ts',
+    ],
+    [
+      'an adapter importing the local wiring',
+      'lambdas/adapters/x.ts',
+      "import { localServices } from '../../local/wiring';",
+      'lambdas/adapters/x.ts -> local/wiring.ts',
+    ],
+    [
+      'the upload ingest importing the local stack',
+      'bin/ingest.ts',
+      "import { localServices } from '../local/wiring';",
+      'bin/ingest.ts -> local/wiring.ts',
+    ],
+    [
+      'an emulator importing a test helper',
+      'local/emulators/x.ts',
+      "import { eventually } from '../../test/support/eventually';",
+      'local/emulators/x.ts -> test/support/eventually.ts',
     ],
   ])('a planted wrong import is found: %s', (_, file, source, edge) => {
     expect(wrongImports(new Map([[file, source]]))).toEqual([edge]);
   });
 
-  test('imports the layers allow pass: a host wiring adapters, a worker publishing pages, the core itself', () => {
+  test('imports the layers allow pass: a host wiring adapters, the local stack over the deployed code, a worker publishing pages, the core itself', () => {
     const files = new Map([
       ['lambdas/hosts/x.ts', "import { composePorts } from '../adapters/compose';"],
+      [
+        'local/x.ts',
+        "import { apiListener } from '../lambdas/hosts/api-host';\nimport { a } from './emulators/sqs';",
+      ],
+      ['bin/local.ts', "import { startLocalStack } from '../local/stack';"],
       [
         'lambdas/workers/x.ts',
         "import { renderViewer } from '../../frontend/pages/viewer';\nimport { ids } from '../core/ids';",

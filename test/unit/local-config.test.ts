@@ -1,6 +1,6 @@
 // The local stack's settings (decisions.md §9), read from the environment and validated, with the
 // bench's switch for the request history.
-import { readLocalConfig } from '../../lambdas/hosts/local-config';
+import { readLocalConfig } from '../../local/config';
 
 test('defaults: rate limits and request history on', () => {
   expect(readLocalConfig({})).toEqual(

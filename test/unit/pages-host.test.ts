@@ -6,7 +6,7 @@ import { renderViewer } from '../../frontend/pages/viewer';
 import { BlobNotFoundError } from '../../lambdas/adapters/blobs/s3-blob-store';
 import type { BlobStore } from '../../lambdas/core/ports';
 import { withdrawPublication } from '../../lambdas/core/publications';
-import { pagesListener } from '../../lambdas/hosts/pages-host';
+import { pagesListener } from '../../local/pages-host';
 import { linesOf } from '../support/log-capture';
 
 /** The BlobStore port in memory, answering ranges as the S3 adapter does (short at the end). */

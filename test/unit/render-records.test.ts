@@ -1,4 +1,4 @@
-// unit -> the render queue's consumer (lambdas/hosts/render-records.ts): each message is one attempt of a
+// unit -> the render queue's consumer (lambdas/hosts/queue-consumers/render-records.ts): each message is one attempt of a
 // contract run's Process step, answered through the run's task token with the step's output or its
 // failure by name; a message it cannot read, a render its host stops, or an answer that does not go
 // through are reported failed, for the queue to bring back (or keep aside); an attempt whose organisation
@@ -7,7 +7,7 @@ import type { SQSEvent } from 'aws-lambda';
 import type { ContractReview } from '../../lambdas/core/model';
 import type { QueuedWork, RenderSlots } from '../../lambdas/core/ports';
 import type { Services } from '../../lambdas/core/services';
-import { type RenderFairness, renderRecords } from '../../lambdas/hosts/render-records';
+import { type RenderFairness, renderRecords } from '../../lambdas/hosts/queue-consumers/render-records';
 import { contractReview, scopeIn } from '../support/fixtures';
 
 const TOKEN = 'token-of-the-process-task';

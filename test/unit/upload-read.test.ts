@@ -3,7 +3,6 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { type LocalS3, startLocalS3 } from '../../lambdas/adapters/blobs/local-s3-server';
 import { BlobNotFoundError, S3BlobStore } from '../../lambdas/adapters/blobs/s3-blob-store';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
 import {
@@ -14,6 +13,7 @@ import {
   readUpload,
 } from '../../lambdas/api/upload/read-upload';
 import type { BlobStore } from '../../lambdas/core/ports';
+import { type LocalS3, startLocalS3 } from '../../local/emulators/s3-server';
 import { contractPdf } from '../support/pdfs';
 
 const BOUNDARY = '----contract-upload-7MA4YWxkTrZu0gW';

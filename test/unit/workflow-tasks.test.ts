@@ -35,6 +35,6 @@ test('every task has a Lambda entry and a worker', () => {
   for (const name of WORKFLOW_TASK_NAMES) {
     const { entry } = WORKFLOW_TASKS[name];
     expect([name, existsSync(`${ROOT}/${entry}`)]).toEqual([name, true]);
-    expect([name, typeof WORKERS[name]?.run]).toEqual([name, 'function']);
+    expect([name, typeof WORKERS[name]?.perform]).toEqual([name, 'function']);
   }
 });

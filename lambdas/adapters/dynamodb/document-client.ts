@@ -1,5 +1,5 @@
 // adapter -> the DynamoDB document client the stores take, deployed or against DynamoDB Local. Apart from
-// local-dynamodb.ts (which starts DynamoDB Local, a Java process): a deployed function must not bundle
+// local/emulators/dynamodb-local.ts (which starts DynamoDB Local, a Java process): a deployed function must not bundle
 // that launcher, whose module reads `__dirname` and so fails to load as ESM.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';

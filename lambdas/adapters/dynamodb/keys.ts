@@ -33,7 +33,7 @@ export const keys = {
   externalReferenceSearch: (externalReference: string): string => `CRVREFS#${externalReference}`,
   /** The durable record of one workflow run. */
   run: (run: RunRequest): ItemKey => ({ pk: `RUN#${runSubject(run)}`, sk: `RUN#${run.kind}` }),
-  /** Local stack only: how the wait of a task token ended (adapters/workflows/local-waits.ts). */
+  /** Local stack only: how the wait of a task token ended (local/emulators/step-functions-waits.ts). */
   localWait: (token: string): ItemKey => ({ pk: `WAIT#${token}`, sk: 'WAIT' }),
   /** The sparse index partition of runs not yet finished, for the re-drive. */
   unfinishedRuns: 'RUNS#unfinished',

@@ -7,7 +7,7 @@ import type { AuditEntry } from '../../core/back-office/audit';
 import { ConcurrentChange, notFound } from '../../core/errors';
 import type { ServiceEvent } from '../../core/events';
 import type { Client, Micros, Onboarding, Page, Scope } from '../../core/model';
-import type { Clock, OnboardingStore, StoredAnswers, SubmittedAnswers, WorkflowRun } from '../../core/ports';
+import type { Clock, OnboardingStore, SealedAnswers, SubmittedAnswers, WorkflowRun } from '../../core/ports';
 import { auditWrites } from './audit-log';
 import {
   clientItem,
@@ -171,7 +171,7 @@ export class DynamoDbOnboardingStore implements OnboardingStore {
     );
   }
 
-  async getAnswers(onboardingId: string, browserKey: string): Promise<StoredAnswers> {
+  async getAnswers(onboardingId: string, browserKey: string): Promise<SealedAnswers> {
     const [submission, draft] = await Promise.all([
       getItem(this.doc, this.tableName, keys.onboardingAnswers(onboardingId)),
       getItem(this.doc, this.tableName, keys.onboardingDraft(onboardingId, browserKey)),

@@ -75,7 +75,7 @@ export const apiApp = <Name extends string, P>(
   ): Promise<Response> => {
     const whole = upload ? request : await taken(request);
     if (whole === null) return TOO_LARGE();
-    return responseOf(await endpoint.run(fromRequest(whole, parameters), await services()));
+    return responseOf(await endpoint.handle(fromRequest(whole, parameters), await services()));
   };
   // Literal routes before parameterised ones, as API Gateway prefers the most specific.
   const routes = [...table.routes].sort(

@@ -1,5 +1,5 @@
 // api -> an endpoint is one function from a request and the environment's services to an answer.
-// `endpoint()` wraps it once for every host: its `run` answers the one request model (request.ts) that
+// `endpoint()` wraps it once for every host: its `handle` answers the one request model (request.ts) that
 // the router (app.ts, locally and in the upload ingest service) or the Lambda adapter (deployed) hands
 // it, with the services the host built. Once answered, a call whose credential the core accepted goes to
 // the request history's recorder.
@@ -30,7 +30,7 @@ export type AnsweringPorts = Pick<Ports, 'clock' | 'apiRequestRecorder'>;
  */
 export interface Endpoint<P = Ports> {
   /** Answers a request (a body streams when the host streams it: the upload routes). */
-  run: (request: ApiRequest, services: Services<P>) => Promise<HttpAnswer>;
+  handle: (request: ApiRequest, services: Services<P>) => Promise<HttpAnswer>;
 }
 
 /** One API's routes and their endpoints by name, with the endpoint that answers everything else. */
@@ -55,7 +55,7 @@ export const endpoint = <P>(fn: EndpointFunction<P>): Endpoint<P & AnsweringPort
       return request.clientGone() ? clientGoneAnswer(requestId, request) : errorAnswer(requestId, error);
     }
   };
-  const run = async (request: ApiRequest, services: Services<P & AnsweringPorts>): Promise<HttpAnswer> => {
+  const handle = async (request: ApiRequest, services: Services<P & AnsweringPorts>): Promise<HttpAnswer> => {
     const requestId = newRequestId();
     const { clock, apiRequestRecorder } = services.ports;
     const started = clock.now();
@@ -86,7 +86,7 @@ export const endpoint = <P>(fn: EndpointFunction<P>): Endpoint<P & AnsweringPort
       });
     return result;
   };
-  return { run };
+  return { handle };
 };
 
 export const ok = (body: unknown, status = 200): Reply => ({ status, body });

@@ -1,7 +1,7 @@
 // core -> fair rendering (issue 26): a render holds one of its organisation's slots while it runs, so a
 // burst of large PDFs from one organisation takes at most half the renders at once, and every other
 // organisation's contracts still start. A render whose organisation holds all its slots does not run:
-// its host puts it back in the queue for a while (hosts/render-records.ts), behind everyone else's.
+// its host puts it back in the queue for a while (lambdas/hosts/queue-consumers/render-records.ts), behind everyone else's.
 import { log } from '../log';
 import type { Clock, RenderSlots } from '../ports';
 

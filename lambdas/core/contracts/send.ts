@@ -4,7 +4,7 @@
 import { fail, isServiceError, ServiceError } from '../errors';
 import { log } from '../log';
 import type { Client, ContractReview, ContractVersion, Recipient, Scope } from '../model';
-import { type IdempotencyCompletion, type Ports, type StoredAnswer, SUPERSEDED } from '../ports';
+import { type IdempotencyCompletion, type Ports, type StoredReplay, SUPERSEDED } from '../ports';
 import { presentContractReview } from '../present';
 import { sameScope } from '../scope';
 import { nextWriteTime } from './change';
@@ -31,7 +31,7 @@ export interface UploadInput {
   parts: UploadedParts;
 }
 
-export interface UploadAnswer extends StoredAnswer {
+export interface UploadAnswer extends StoredReplay {
   /** True when this answer is the replay of an earlier request's. */
   replayed: boolean;
 }
@@ -47,7 +47,7 @@ const KEPT_ERRORS = new Set([
 ]);
 
 interface Outcome {
-  answer: StoredAnswer;
+  answer: StoredReplay;
   /** Whether the act already kept the answer under the key (in the transaction of its effect). */
   answerKept: boolean;
   /** Whether the uploaded PDF is now a version's file; otherwise it is deleted. */
@@ -56,7 +56,7 @@ interface Outcome {
 
 type Act = (
   parts: { requestJson: string; file: UploadedFile },
-  completion: (answer: StoredAnswer) => IdempotencyCompletion,
+  completion: (answer: StoredReplay) => IdempotencyCompletion,
 ) => Promise<Outcome>;
 
 /** Claims the idempotency key, runs `act`, keeps or releases the key, and never keeps a file it did not use. */
@@ -84,7 +84,7 @@ const runIdempotentUpload = async (
     }
     try {
       if (!parts.ok) fail('multipart_invalid', parts.message);
-      const completion = (answer: StoredAnswer): IdempotencyCompletion => ({
+      const completion = (answer: StoredReplay): IdempotencyCompletion => ({
         scope,
         key,
         fingerprint,
@@ -179,7 +179,7 @@ const startRun = async (
   }
 };
 
-const accepted = (review: ContractReview): StoredAnswer => ({
+const accepted = (review: ContractReview): StoredReplay => ({
   status: 202,
   body: JSON.stringify(presentContractReview(review)),
 });

@@ -19,7 +19,7 @@ export interface AnswerVault {
  * The sealed answers kept for one onboarding as one browser (by its binding's key) may see them: its own
  * draft, and the latest submission's answers with the key of the browser that sent them.
  */
-export interface StoredAnswers {
+export interface SealedAnswers {
   draft: string | null;
   submitted: string | null;
   submittedBy: string | null;
@@ -59,7 +59,7 @@ export interface OnboardingStore {
   /** Keeps one browser's sealed draft of the form (by its binding's key), replacing that browser's last one. */
   saveDraft(onboardingId: string, browserKey: string, sealed: string, now: Micros): Promise<void>;
   /** The browser's sealed draft and the onboarding's submitted answers, null where none is kept. */
-  getAnswers(onboardingId: string, browserKey: string): Promise<StoredAnswers>;
+  getAnswers(onboardingId: string, browserKey: string): Promise<SealedAnswers>;
   /** The latest submission's sealed answers, whoever sent them; null before a submission with answers. */
   submittedAnswers(onboardingId: string): Promise<string | null>;
   /**

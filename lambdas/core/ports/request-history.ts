@@ -3,15 +3,15 @@
 import type { Page, Scope } from '../model';
 import type { ApiRequestFilter, ApiRequestRecord, TimeWindow } from '../request-history/model';
 
-/** A kept answer of an idempotent request: replayed byte for byte. */
-export interface StoredAnswer {
+/** The kept answer of an idempotent request, replayed byte for byte to its retries. */
+export interface StoredReplay {
   status: number;
   body: string;
 }
 
 export type IdempotencyClaim =
   | { kind: 'claimed' }
-  | { kind: 'replay'; answer: StoredAnswer }
+  | { kind: 'replay'; answer: StoredReplay }
   | { kind: 'reused' }
   | { kind: 'in_use' };
 
@@ -20,7 +20,7 @@ export interface IdempotencyCompletion {
   scope: Scope;
   key: string;
   fingerprint: string;
-  answer: StoredAnswer;
+  answer: StoredReplay;
 }
 
 export interface IdempotencyStore {

@@ -67,7 +67,7 @@ export const endpointHandler =
     // that a composition root that cannot be built is answered like any fault (500, in the API's shape).
     const serve = lambdaHandler(async (request, matched) => {
       built = await services();
-      return responseOf(await endpoint.run(fromRequest(request, matched.pathParameters ?? {}), built));
+      return responseOf(await endpoint.handle(fromRequest(request, matched.pathParameters ?? {}), built));
     });
     try {
       return await serve(event, context as Context | undefined);
@@ -95,7 +95,7 @@ export const apiLambda = async <P extends AnsweringPorts>(
 export const workerLambda =
   <O, P>(worker: Worker<O, P>, ...[wiring]: AwsWiringArg<P>) =>
   async (event: unknown): Promise<O> =>
-    worker.run(event, await awsServices<P>(wiring ?? ({} as never)));
+    worker.perform(event, await awsServices<P>(wiring ?? ({} as never)));
 
 /** The handler of a job that only needs the ports (its event says nothing it needs). */
 export const portsLambda =

@@ -38,7 +38,7 @@ export const apiKeyTools: Tool[] = [
     }),
     output: CreatedApiKeyShape,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: async (context, { environment, integration_id, name }) =>
+    call: async (context, { environment, integration_id, name }) =>
       createApiKey(
         portsOf(context, environment),
         await keyHolder(
@@ -56,7 +56,7 @@ export const apiKeyTools: Tool[] = [
     input: z.strictObject({ environment: environmentArgument, integration_id: integrationIdArgument }),
     output: listOf(ApiKeyShape),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async (context, { environment, integration_id }) =>
+    call: async (context, { environment, integration_id }) =>
       listApiKeys(
         portsOf(context, environment),
         await callerIntegration(context, environment, integration_id),
@@ -73,7 +73,7 @@ export const apiKeyTools: Tool[] = [
     }),
     output: RevokedApiKeyShape,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (context, { environment, api_key_id }) =>
+    call: async (context, { environment, api_key_id }) =>
       revokeApiKey(portsOf(context, environment), await callerOrganisation(context), api_key_id),
   }),
 ];

@@ -39,7 +39,7 @@ export const organisationTools: Tool[] = [
     input: nothing,
     output: OrganisationOverviewShape,
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: ({ workspace, personId }) =>
+    call: ({ workspace, personId }) =>
       getOrganisation(workspace.directory, workspace.environments.sandbox.ports, personId),
   }),
   tool({
@@ -50,7 +50,7 @@ export const organisationTools: Tool[] = [
     input: z.strictObject({ name: nameArgument('organisation', 'Harbour Conveyancing') }),
     output: OrganisationShape,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: ({ workspace, personId }, { name }) => createOrganisation(workspace.directory, personId, name),
+    call: ({ workspace, personId }, { name }) => createOrganisation(workspace.directory, personId, name),
   }),
   tool({
     name: 'list_integrations',
@@ -60,7 +60,7 @@ export const organisationTools: Tool[] = [
     input: nothing,
     output: listOf(IntegrationShape),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async (context) => listIntegrations(context.workspace.directory, await callerOrganisation(context)),
+    call: async (context) => listIntegrations(context.workspace.directory, await callerOrganisation(context)),
   }),
   tool({
     name: 'create_integration',
@@ -70,7 +70,7 @@ export const organisationTools: Tool[] = [
     input: z.strictObject({ name: nameArgument('integration', 'Conveyancing app') }),
     output: IntegrationShape,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: async (context, { name }) =>
+    call: async (context, { name }) =>
       createIntegration(context.workspace.directory, await callerOrganisation(context), name),
   }),
   tool({
@@ -81,7 +81,7 @@ export const organisationTools: Tool[] = [
     input: nothing,
     output: SandboxBudgetShape,
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async (context) =>
+    call: async (context) =>
       getSandboxBudget(context.workspace.environments.sandbox.ports, await callerOrganisation(context)),
   }),
   tool({
@@ -92,7 +92,7 @@ export const organisationTools: Tool[] = [
     input: nothing,
     output: listOf(EventTypeShape),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async (context) => {
+    call: async (context) => {
       await callerOrganisation(context);
       return listEventTypes();
     },

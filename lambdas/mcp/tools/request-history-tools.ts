@@ -36,7 +36,7 @@ export const requestHistoryTools: Tool[] = [
     }),
     output: pageOf(ApiRequestShape),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async (context, { environment, integration_id, ...filters }) => {
+    call: async (context, { environment, integration_id, ...filters }) => {
       const scope = await callerIntegration(context, environment, integration_id);
       // By the list's own rules: a bad filter is refused as the portal refuses it.
       return listApiRequests(

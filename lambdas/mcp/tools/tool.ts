@@ -46,7 +46,7 @@ export interface Tool<
   input: Input;
   output: Output;
   annotations: Omit<ToolAnnotations, 'title'>;
-  run(context: ToolContext, input: z.output<Input>): Promise<z.input<Output>>;
+  call(context: ToolContext, input: z.output<Input>): Promise<z.input<Output>>;
 }
 
 /** Keeps each tool's input and output types tied to its own schemas. */
@@ -146,7 +146,7 @@ export const callTool = async (
       ),
     );
   try {
-    return answer((await definition.run(context, input.data)) as Record<string, unknown>);
+    return answer((await definition.call(context, input.data)) as Record<string, unknown>);
   } catch (error) {
     return refuse(asServiceError(error));
   }

@@ -83,7 +83,7 @@ export const webhookTools: Tool[] = [
     }),
     output: CreatedWebhookEndpointShape,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: async (context, { environment, integration_id, url, events }) => {
+    call: async (context, { environment, integration_id, url, events }) => {
       const { ports, settings } = servicesOf(context, environment);
       const scope = await callerIntegration(context, environment, integration_id);
       const { endpoint, secret } = await createWebhookEndpoint(
@@ -103,7 +103,7 @@ export const webhookTools: Tool[] = [
     input: z.strictObject({ environment: environmentArgument, integration_id: integrationIdArgument }),
     output: listOf(WebhookEndpointShape),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async (context, { environment, integration_id }) => {
+    call: async (context, { environment, integration_id }) => {
       const { ports } = servicesOf(context, environment);
       return listWebhookEndpoints(ports, await callerIntegration(context, environment, integration_id));
     },
@@ -121,7 +121,7 @@ export const webhookTools: Tool[] = [
     }),
     output: WebhookEndpointShape,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (context, { environment, endpoint_id, events, enabled }) => {
+    call: async (context, { environment, endpoint_id, events, enabled }) => {
       if (events === undefined && enabled === undefined)
         fail('request_invalid', 'Nothing to change: give `events`, `enabled`, or both.');
       const { ports, scope } = await callerEndpoint(context, environment, endpoint_id);
@@ -142,7 +142,7 @@ export const webhookTools: Tool[] = [
     input: z.strictObject({ environment: environmentArgument, endpoint_id: endpointIdArgument }),
     output: RotatedWebhookSecretShape,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: async (context, { environment, endpoint_id }) => {
+    call: async (context, { environment, endpoint_id }) => {
       const { ports, scope } = await callerEndpoint(context, environment, endpoint_id);
       const { endpoint, secret } = await rotateWebhookEndpointSecret(ports, scope, endpoint_id);
       return { id: endpoint.id, secret };
@@ -156,7 +156,7 @@ export const webhookTools: Tool[] = [
     input: z.strictObject({ environment: environmentArgument, endpoint_id: endpointIdArgument }),
     output: DeletedWebhookEndpointShape,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: async (context, { environment, endpoint_id }) => {
+    call: async (context, { environment, endpoint_id }) => {
       const { ports, scope } = await callerEndpoint(context, environment, endpoint_id);
       await deleteWebhookEndpoint(ports, scope, endpoint_id);
       return { id: endpoint_id, deleted: true as const };
@@ -170,7 +170,7 @@ export const webhookTools: Tool[] = [
     input: z.strictObject({ environment: environmentArgument, endpoint_id: endpointIdArgument }),
     output: WebhookMessageShape,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: async (context, { environment, endpoint_id }) => {
+    call: async (context, { environment, endpoint_id }) => {
       const { ports, settings, scope } = await callerEndpoint(context, environment, endpoint_id);
       return presentWebhookMessage(await sendTestEvent(ports, scope, endpoint_id, settings.pagesBaseUrl));
     },
@@ -189,7 +189,7 @@ export const webhookTools: Tool[] = [
     }),
     output: pageOf(WebhookMessageShape),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async (context, { environment, endpoint_id, state, limit, starting_after }) => {
+    call: async (context, { environment, endpoint_id, state, limit, starting_after }) => {
       const { ports, scope } = await callerEndpoint(context, environment, endpoint_id);
       const pairs: Array<[string, string]> = [];
       if (state !== undefined) pairs.push(['state', state]);
@@ -206,7 +206,7 @@ export const webhookTools: Tool[] = [
     input: z.strictObject({ environment: environmentArgument, message_id: messageIdArgument }),
     output: WebhookMessageDetailShape,
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async (context, { environment, message_id }) => {
+    call: async (context, { environment, message_id }) => {
       const { ports, scope } = await callerMessage(context, environment, message_id);
       return getWebhookMessage(ports, scope, message_id);
     },
@@ -219,7 +219,7 @@ export const webhookTools: Tool[] = [
     input: z.strictObject({ environment: environmentArgument, message_id: messageIdArgument }),
     output: WebhookMessageShape,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: async (context, { environment, message_id }) => {
+    call: async (context, { environment, message_id }) => {
       const { ports, scope } = await callerMessage(context, environment, message_id);
       return presentWebhookMessage(await redeliverMessage(ports, scope, message_id));
     },

@@ -1,12 +1,16 @@
 // host -> the function of rendering: the render queue's event source mapping hands it one attempt of a
 // contract run's Process step at a time; it reads the version (page images and text) and answers the
 // run's Task with its token. It renders PDFs, one organisation at most `RENDERS_PER_ORGANISATION` at
-// once: an attempt over that goes back to `RENDER_QUEUE_URL` for a while (hosts/render-records.ts).
+// once: an attempt over that goes back to `RENDER_QUEUE_URL` for a while (lambdas/hosts/queue-consumers/render-records.ts).
 import * as z from 'zod/mini';
 import { lazyRenderer } from '../../../adapters/pdf/lazy-pdf-ports';
 import { createSqsClient } from '../../../adapters/queues/sqs-client';
 import { sqsWorkQueue } from '../../../adapters/queues/sqs-work-queue';
-import { type RenderFairness, type RenderServices, renderRecords } from '../../render-records';
+import {
+  type RenderFairness,
+  type RenderServices,
+  renderRecords,
+} from '../../queue-consumers/render-records';
 import { queueLambda } from '../lambda';
 
 /** How long an attempt over its organisation's share waits before it is seen again (each look is an invocation). */

@@ -1,4 +1,4 @@
-// host -> the whole service on one machine (`npm start`): DynamoDB Local and the S3 twin under
+// local -> the whole service on one machine (`npm start`): DynamoDB Local and the S3 twin under
 // DATA_DIR, each environment's API on its port (every request going to the deployed handler code, and
 // `/onboarding.js`), each environment's onboarding frame (its files and the frame API), each
 // environment's hosted pages, the developer portal, the identity provider, the back office, and the MCP server on each
@@ -6,31 +6,31 @@
 
 import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
-import { buildOnboardingAssets } from '../../frontend/onboarding/build';
-import { frameFiles, loaderFile } from '../../frontend/onboarding/served-files';
-import { startLocalS3 } from '../adapters/blobs/local-s3-server';
-import { createS3Client, ensureBucket } from '../adapters/blobs/s3-client';
-import { createDocumentClient } from '../adapters/dynamodb';
-import { ensureTable, startLocalDynamoDb } from '../adapters/dynamodb/local-dynamodb';
-import { backfillOrganisationList } from '../adapters/dynamodb/organisation-store';
-import { LOCAL_IDENTITY_TABLE, localTableName } from '../adapters/dynamodb/table-schema';
-import { queuedDeliveries } from '../adapters/queues/delivery-queue';
-import type { LocalStepFunctions } from '../adapters/workflows/local-step-functions';
-import { API_ENDPOINTS } from '../api/endpoints';
-import { ENVIRONMENTS, type Environment } from '../core/model';
-import { apiListener } from './api-host';
+import { buildOnboardingAssets } from '../frontend/onboarding/build';
+import { frameFiles, loaderFile } from '../frontend/onboarding/served-files';
+import { createS3Client, ensureBucket } from '../lambdas/adapters/blobs/s3-client';
+import { createDocumentClient } from '../lambdas/adapters/dynamodb';
+import { backfillOrganisationList } from '../lambdas/adapters/dynamodb/organisation-store';
+import { LOCAL_IDENTITY_TABLE, localTableName } from '../lambdas/adapters/dynamodb/table-schema';
+import { queuedDeliveries } from '../lambdas/adapters/queues/delivery-queue';
+import { API_ENDPOINTS } from '../lambdas/api/endpoints';
+import { ENVIRONMENTS, type Environment } from '../lambdas/core/model';
+import { apiListener } from '../lambdas/hosts/api-host';
+import { createJsonServer } from '../lambdas/hosts/http-protocol-errors';
+import { localBackOffice } from './back-office';
+import { type LocalConfig, localUrl, PORT_OFFSETS } from './config';
+import { ensureTable, startLocalDynamoDb } from './emulators/dynamodb-local';
+import { startLocalS3 } from './emulators/s3-server';
+import type { LocalStepFunctions } from './emulators/step-functions';
+import { startLocalEventFlow, startLocalQueues } from './event-flow';
 import { frameListener, withLoader } from './frame-host';
-import { createJsonServer } from './http-protocol-errors';
-import { localBackOffice } from './local-back-office';
-import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
-import { startLocalEventFlow, startLocalQueues } from './local-event-flow';
-import { localIdentityProvider } from './local-identity-provider';
-import { localMcpListener } from './local-mcp';
-import { localPortal } from './local-portal';
-import { localBucket, localFrameUrls, localServices, localWaits } from './local-wiring';
-import { localWorkflowRunner } from './local-workflow-runner';
+import { localIdentityProvider } from './identity-provider';
+import { localMcpListener } from './mcp';
 import { withMcp } from './mcp-host';
 import { pagesListener } from './pages-host';
+import { localPortal } from './portal';
+import { localBucket, localFrameUrls, localServices, localWaits } from './wiring';
+import { localWorkflowRunner } from './workflow-runner';
 
 export interface LocalStack {
   addresses: Record<string, string>;

@@ -1,16 +1,16 @@
 // host -> webhook delivery as a queue's consumer, the same deployed (an SQS event source mapping) and
-// locally (local-queue-consumer.ts): each record is a delivery run, whose message's next attempt is made
+// locally (local/queue-consumer.ts): each record is a delivery run, whose message's next attempt is made
 // if due, the batch's together (lambdas/core/webhooks/delivery.ts). The runs whose next attempt is to
 // come are handed on, all in one call, before the batch is reported: if that fails, their records are
 // reported failed, so that the queue brings them back and they are handed on then.
 
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { deliveryRunOf } from '../adapters/queues/delivery-queue';
-import { log } from '../core/log';
-import type { DeliveryRun, Ports } from '../core/ports';
-import type { Services } from '../core/services';
-import { dueMicros } from '../core/timed-step';
-import { attemptDeliveries } from '../core/webhooks/delivery';
+import { deliveryRunOf } from '../../adapters/queues/delivery-queue';
+import { log } from '../../core/log';
+import type { DeliveryRun, Ports } from '../../core/ports';
+import type { Services } from '../../core/services';
+import { dueMicros } from '../../core/timed-step';
+import { attemptDeliveries } from '../../core/webhooks/delivery';
 
 const failure = (message: string, records: readonly SQSRecord[], error: unknown) => {
   log.error(message, {

@@ -1,20 +1,20 @@
-// host -> the MCP server on the local stack: at `/mcp` on each API address (offsets 0 and 1), its tokens
+// local -> the MCP server on the local stack: at `/mcp` on each API address (offsets 0 and 1), its tokens
 // checked against the local identity provider (offset 7: its JWKS, and its grants in the
 // identity table), its tools acting on both environments' services and the identity table's directory.
 import type { RequestListener } from 'node:http';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { oidcLiveGrants } from '../adapters/dynamodb/oidc-live-grants';
-import { LOCAL_IDENTITY_TABLE } from '../adapters/dynamodb/table-schema';
-import { systemClock } from '../adapters/system-clock';
-import { translatingFaults } from '../adapters/unavailable';
-import type { Environment } from '../core/model';
-import type { Services } from '../core/services';
-import { mcpServerUrl } from '../core/settings';
-import { checkAccessToken, remoteKeys } from '../mcp/access-tokens';
-import { mcpHttpHandler } from '../mcp/http';
-import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
-import { localBaseUrls, localDirectory } from './local-wiring';
+import { oidcLiveGrants } from '../lambdas/adapters/dynamodb/oidc-live-grants';
+import { LOCAL_IDENTITY_TABLE } from '../lambdas/adapters/dynamodb/table-schema';
+import { systemClock } from '../lambdas/adapters/system-clock';
+import { translatingFaults } from '../lambdas/adapters/unavailable';
+import type { Environment } from '../lambdas/core/model';
+import type { Services } from '../lambdas/core/services';
+import { mcpServerUrl } from '../lambdas/core/settings';
+import { checkAccessToken, remoteKeys } from '../lambdas/mcp/access-tokens';
+import { mcpHttpHandler } from '../lambdas/mcp/http';
+import { type LocalConfig, localUrl, PORT_OFFSETS } from './config';
 import { fetchListener } from './mcp-host';
+import { localBaseUrls, localDirectory } from './wiring';
 
 export const localMcpListener = (
   config: LocalConfig,

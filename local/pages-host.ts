@@ -1,4 +1,4 @@
-// host -> serves the hosted pages (contract viewer, later review and snapshot) of one environment over
+// local -> serves the hosted pages (contract viewer, later review and snapshot) of one environment over
 // Node HTTP, as CloudFront serves them from S3 deployed: `/{slug}/{path}` is the blob
 // `published/{slug}/{path}` (`index.html` for `/{slug}/`), written by the publisher with
 // frontend/pages. A withdrawn publication answers 410, anything else not published 404, each with a
@@ -9,20 +9,16 @@ import {
   renderNotFound,
   renderUnavailable,
   renderWithdrawn,
-} from '../../frontend/pages/plain';
-import { ICON_PATH, ICON_SVG } from '../../frontend/pages/plain-style';
-import {
-  isImmutablePath,
-  isPublicationPath,
-  PUBLICATION_CONTENT_TYPES,
-} from '../../frontend/pages/publication';
-import { PAGE_SECURITY_HEADERS } from '../../frontend/pages/security';
-import { INDEX_FILE } from '../../frontend/pages/viewer';
-import { BlobNotFoundError } from '../adapters/blobs/s3-blob-store';
-import { READ_CHUNK, readBlob } from '../core/blobs';
-import { log } from '../core/log';
-import type { BlobStore } from '../core/ports';
-import { isSlug, publicationKey, withdrawnKey } from '../core/publications';
+} from '../frontend/pages/plain';
+import { ICON_PATH, ICON_SVG } from '../frontend/pages/plain-style';
+import { isImmutablePath, isPublicationPath, PUBLICATION_CONTENT_TYPES } from '../frontend/pages/publication';
+import { PAGE_SECURITY_HEADERS } from '../frontend/pages/security';
+import { INDEX_FILE } from '../frontend/pages/viewer';
+import { BlobNotFoundError } from '../lambdas/adapters/blobs/s3-blob-store';
+import { READ_CHUNK, readBlob } from '../lambdas/core/blobs';
+import { log } from '../lambdas/core/log';
+import type { BlobStore } from '../lambdas/core/ports';
+import { isSlug, publicationKey, withdrawnKey } from '../lambdas/core/publications';
 
 const HTML = 'text/html; charset=utf-8';
 

@@ -1,4 +1,4 @@
-// host -> the local stack's settings (decisions.md §9), read once from the environment and validated.
+// local -> the local stack's settings (decisions.md §9), read once from the environment and validated.
 import path from 'node:path';
 import * as z from 'zod/mini';
 

@@ -1,15 +1,15 @@
-// host -> the local stack's workflow runner: the state machine files CDK deploys, with each Task state
+// local -> the local stack's workflow runner: the state machine files CDK deploys, with each Task state
 // calling its worker in-process against the run's environment's services.
 import { fileURLToPath } from 'node:url';
-import { LocalStepFunctions, type LocalTask } from '../adapters/workflows/local-step-functions';
-import type { LocalWaits } from '../adapters/workflows/local-waits';
-import type { Environment } from '../core/model';
-import type { WorkQueue } from '../core/ports';
-import type { Services } from '../core/services';
-import { WORKERS } from '../workers';
-import { queuePlaceholder, taskPlaceholder, WORKFLOW_TASK_NAMES } from '../workers/tasks';
+import type { Environment } from '../lambdas/core/model';
+import type { WorkQueue } from '../lambdas/core/ports';
+import type { Services } from '../lambdas/core/services';
+import { WORKERS } from '../lambdas/workers';
+import { queuePlaceholder, taskPlaceholder, WORKFLOW_TASK_NAMES } from '../lambdas/workers/tasks';
+import { LocalStepFunctions, type LocalTask } from './emulators/step-functions';
+import type { LocalWaits } from './emulators/step-functions-waits';
 
-const workflowFile = (name: string) => fileURLToPath(new URL(`../../lib/workflows/${name}`, import.meta.url));
+const workflowFile = (name: string) => fileURLToPath(new URL(`../lib/workflows/${name}`, import.meta.url));
 
 export const localWorkflowRunner = (
   services: Record<Environment, Services>,
@@ -21,7 +21,7 @@ export const localWorkflowRunner = (
     WORKFLOW_TASK_NAMES.map((name) => [
       taskPlaceholder(name),
       (input: unknown, environment: Environment, signal: AbortSignal) =>
-        WORKERS[name].run(input, services[environment], signal),
+        WORKERS[name].perform(input, services[environment], signal),
     ]),
   );
   return LocalStepFunctions.load({
@@ -34,7 +34,7 @@ export const localWorkflowRunner = (
     tasks,
     runs: { production: services.production.ports.runs, sandbox: services.sandbox.ports.runs },
     waits,
-    // The Process state sends each attempt to the render queue (its consumer: local-event-flow.ts).
+    // The Process state sends each attempt to the render queue (its consumer: local/event-flow.ts).
     queues: { [queuePlaceholder('RenderQueue')]: renderQueues },
     delayScale,
   });

@@ -1,14 +1,14 @@
-// host -> serves the MCP server's HTTP face (lambdas/mcp/http.ts) through the one Node adapter: the local
+// local -> serves the MCP server's HTTP face (lambdas/mcp/http.ts) through the one Node adapter: the local
 // stack's two API addresses route `/mcp` and its metadata here. Its body is read whole, up to the limit
 // a deployed API Gateway keeps.
 import type { RequestListener } from 'node:http';
-import { errorAnswer, responseOf } from '../api/http/answer';
-import { readBodyUpTo } from '../api/http/body';
-import { ServiceError } from '../core/errors';
-import { newRequestId } from '../core/request-ids';
-import { isMcpPath } from '../mcp/http';
-import type { FetchHandler } from './http/fetch-handler';
-import { nodeListener } from './http/node-adapter';
+import { errorAnswer, responseOf } from '../lambdas/api/http/answer';
+import { readBodyUpTo } from '../lambdas/api/http/body';
+import { ServiceError } from '../lambdas/core/errors';
+import { newRequestId } from '../lambdas/core/request-ids';
+import type { FetchHandler } from '../lambdas/hosts/http/fetch-handler';
+import { nodeListener } from '../lambdas/hosts/http/node-adapter';
+import { isMcpPath } from '../lambdas/mcp/http';
 import { requestTarget } from './request-target';
 
 /** API Gateway's own limit on a request body; MCP messages are far smaller. */

@@ -1,10 +1,10 @@
-// adapters -> the local stack's event bus: each event published is shaped as EventBridge delivers it
+// local -> the local stack's event bus: each event published is shaped as EventBridge delivers it
 // to an SQS target and sent to the queue of every rule (bus-rules.ts) that matches it, the same table
 // CDK gives the deployed bus.
 import { randomUUID } from 'node:crypto';
-import type { EventBus, WorkQueue } from '../../core/ports';
-import { type BusEntry, busEntryOf } from './bus-events';
-import { BUS_RULES, type BusRule, matchesPattern } from './bus-rules';
+import { type BusEntry, busEntryOf } from '../../lambdas/adapters/events/bus-events';
+import { BUS_RULES, type BusRule, matchesPattern } from '../../lambdas/adapters/events/bus-rules';
+import type { EventBus, WorkQueue } from '../../lambdas/core/ports';
 
 export const LOCAL_ACCOUNT = '000000000000';
 

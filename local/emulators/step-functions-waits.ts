@@ -6,9 +6,9 @@
 // step waits for the runner's next look at the table.
 import { EventEmitter } from 'node:events';
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Workflows } from '../../core/ports';
-import { keys } from '../dynamodb/keys';
-import { isConditionFailed } from '../dynamodb/transactions';
+import { keys } from '../../lambdas/adapters/dynamodb/keys';
+import { isConditionFailed } from '../../lambdas/adapters/dynamodb/transactions';
+import type { Workflows } from '../../lambdas/core/ports';
 
 /** How a wait ended: its Task's output, or its failure (an error name the definition matches, a cause). */
 export type WaitOutcome =

@@ -1,10 +1,10 @@
-// host -> the local stack's publisher of recorded events to each environment's event bus, looking at
+// local -> the local stack's publisher of recorded events to each environment's event bus, looking at
 // the outbox a few times a second (deployed, the table's stream and a schedule invoke the same core
 // function). Its first look publishes every pending event: the local queues forgot them on the restart.
-import { log } from '../core/log';
-import type { Micros } from '../core/model';
-import type { EventBus, Ports } from '../core/ports';
-import { publishPending } from '../core/webhooks/publish';
+import { log } from '../lambdas/core/log';
+import type { Micros } from '../lambdas/core/model';
+import type { EventBus, Ports } from '../lambdas/core/ports';
+import { publishPending } from '../lambdas/core/webhooks/publish';
 
 const INTERVAL_MS = 200;
 

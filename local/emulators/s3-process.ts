@@ -1,10 +1,10 @@
-// adapters -> the local S3 twin as a process of its own: `startLocalS3` (local-s3-server.ts) runs this
+// local -> the local S3 twin as a process of its own: `startLocalS3` (local/emulators/s3-server.ts) runs this
 // file with tsx as `<directory> <port>` over an IPC channel, and is sent `{ endpoint }` once the twin
 // listens (or `{ error }`). It stops on SIGTERM, and when the channel closes: the process that started
 // it has gone, however it ended, so the twin is never left behind. SIGINT is ignored, as a terminal's
 // Ctrl-C reaches the whole process group and the stack stops the twin itself, after its own servers.
-import { log } from '../../core/log';
-import { serveLocalS3 } from './local-s3-server';
+import { log } from '../../lambdas/core/log';
+import { serveLocalS3 } from './s3-server';
 
 const [directory, portText] = process.argv.slice(2);
 const port = Number(portText);

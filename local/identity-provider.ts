@@ -1,32 +1,38 @@
-// host -> the identity provider on the local stack (offset 7): its state and the people in the identity
+// local -> the identity provider on the local stack (offset 7): its state and the people in the identity
 // table of DynamoDB Local, and its keys made once under DATA_DIR/keys (the signing JWKS, the cookie key,
 // the portal's and the back office's client secrets), so that a restart keeps registered clients, sessions, grants and tokens.
-// The operator tool reaches the same people through `localDirectory` (local-wiring.ts).
+// The operator tool reaches the same people through `localDirectory` (local/wiring.ts).
 import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { JWK } from 'oidc-provider';
-import { DynamoDbAttemptDelays } from '../adapters/dynamodb/attempt-delays';
-import { DynamoDbClientGrants, oidcProviderStorage } from '../adapters/dynamodb/oidc-provider-storage';
-import { DynamoDbRateLimiter } from '../adapters/dynamodb/rate-limiter';
-import { LOCAL_IDENTITY_TABLE } from '../adapters/dynamodb/table-schema';
-import { randomIds } from '../adapters/random-ids';
-import { systemClock } from '../adapters/system-clock';
-import { translatingFaults } from '../adapters/unavailable';
-import { ENVIRONMENTS } from '../core/model';
-import type { PeopleServices } from '../core/people/accounts';
-import { mcpServerUrl } from '../core/settings';
-import { backOfficeClient, backOfficeRedirectUri } from '../identity-provider/back-office-client';
-import { identityProviderListener } from '../identity-provider/listener';
-import { portalClient, portalRedirectUri } from '../identity-provider/portal-client';
-import { createIdentityProvider } from '../identity-provider/provider';
-import type { IdentityProviderServices, IdentityProviderSettings } from '../identity-provider/settings';
-import { newSigningJwks } from '../identity-provider/signing-keys';
-import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
-import { keyText, localBaseUrls, localDirectory } from './local-wiring';
+import { DynamoDbAttemptDelays } from '../lambdas/adapters/dynamodb/attempt-delays';
+import {
+  DynamoDbClientGrants,
+  oidcProviderStorage,
+} from '../lambdas/adapters/dynamodb/oidc-provider-storage';
+import { DynamoDbRateLimiter } from '../lambdas/adapters/dynamodb/rate-limiter';
+import { LOCAL_IDENTITY_TABLE } from '../lambdas/adapters/dynamodb/table-schema';
+import { randomIds } from '../lambdas/adapters/random-ids';
+import { systemClock } from '../lambdas/adapters/system-clock';
+import { translatingFaults } from '../lambdas/adapters/unavailable';
+import { ENVIRONMENTS } from '../lambdas/core/model';
+import type { PeopleServices } from '../lambdas/core/people/accounts';
+import { mcpServerUrl } from '../lambdas/core/settings';
+import { backOfficeClient, backOfficeRedirectUri } from '../lambdas/identity-provider/back-office-client';
+import { identityProviderListener } from '../lambdas/identity-provider/listener';
+import { portalClient, portalRedirectUri } from '../lambdas/identity-provider/portal-client';
+import { createIdentityProvider } from '../lambdas/identity-provider/provider';
+import type {
+  IdentityProviderServices,
+  IdentityProviderSettings,
+} from '../lambdas/identity-provider/settings';
+import { newSigningJwks } from '../lambdas/identity-provider/signing-keys';
+import { type LocalConfig, localUrl, PORT_OFFSETS } from './config';
+import { keyText, localBaseUrls, localDirectory } from './wiring';
 
-export { BACK_OFFICE_CLIENT_ID } from '../identity-provider/back-office-client';
-export { PORTAL_CLIENT_ID } from '../identity-provider/portal-client';
+export { BACK_OFFICE_CLIENT_ID } from '../lambdas/identity-provider/back-office-client';
+export { PORTAL_CLIENT_ID } from '../lambdas/identity-provider/portal-client';
 
 /** Where the portal's sign-in returns (the portal host, offset 6). */
 export const localPortalRedirectUri = (config: LocalConfig): string =>

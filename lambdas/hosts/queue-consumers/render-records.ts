@@ -1,5 +1,5 @@
 // host -> rendering as a queue's consumer, the same deployed (an SQS event source mapping: one message at
-// a time, a bounded number at once) and locally (local-queue-consumer.ts). Each message is one attempt
+// a time, a bounded number at once) and locally (local/queue-consumer.ts). Each message is one attempt
 // of a contract run's Process step, sent by that state (`sqs:sendMessage.waitForTaskToken`) with its
 // task token: the consumer runs the step, then answers the Task with the token, with the step's output
 // or its failure by name, which the state retries or catches as when it invoked the step itself. So a
@@ -9,13 +9,13 @@
 
 import { randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { withRenderSlot } from '../core/contracts/render-slots';
-import { parseJson } from '../core/json';
-import { log } from '../core/log';
-import type { Ports, WorkQueue } from '../core/ports';
-import type { Services } from '../core/services';
-import { processContract } from '../workers/process-contract';
-import { TokenRunInput } from '../workers/worker';
+import { withRenderSlot } from '../../core/contracts/render-slots';
+import { parseJson } from '../../core/json';
+import { log } from '../../core/log';
+import type { Ports, WorkQueue } from '../../core/ports';
+import type { Services } from '../../core/services';
+import { processContract } from '../../workers/process-contract';
+import { TokenRunInput } from '../../workers/worker';
 
 const failed = (record: SQSRecord) => ({ itemIdentifier: record.messageId });
 
@@ -64,7 +64,7 @@ export const renderRecords =
           limit: fairness.perOrganisation,
         };
         const outcome = await withRenderSlot(services.ports, slot, () =>
-          processContract.run(run, services, stopping),
+          processContract.perform(run, services, stopping),
         );
         if (outcome.ran) answer = () => workflows.completeWait(taskToken, outcome.value);
         // Its organisation has its share of the renders: this attempt waits behind everyone else's.

@@ -1,4 +1,4 @@
-// adapters -> the local twin of S3: a small S3-compatible server on loopback, keeping objects under a
+// local -> the local twin of S3: a small S3-compatible server on loopback, keeping objects under a
 // directory. It serves the calls the S3 blob store makes (path-style): CreateBucket, HeadBucket,
 // PutObject, GetObject (with Range), HeadObject, DeleteObject and the multipart upload calls.
 //
@@ -55,7 +55,7 @@ const START_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 5_000;
 
 /**
- * Starts the local S3 twin as a process of its own (local-s3-process.ts, run by this Node with tsx),
+ * Starts the local S3 twin as a process of its own (local/emulators/s3-process.ts, run by this Node with tsx),
  * on 127.0.0.1:`port` (0 picks a free port), storing buckets as directories under `directory`. Like
  * DynamoDB Local, it works beside the API rather than inside it: a 100 MB upload's disk writes then
  * take the other core instead of the API's event loop. The process ends with `stop()`, when this
@@ -63,7 +63,7 @@ const STOP_GRACE_MS = 5_000;
  */
 export const startLocalS3 = async (directory: string, port: number): Promise<LocalS3> => {
   await mkdir(directory, { recursive: true });
-  const entry = fileURLToPath(new URL('./local-s3-process.ts', import.meta.url));
+  const entry = fileURLToPath(new URL('./s3-process.ts', import.meta.url));
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const child = spawn(process.execPath, ['--import', tsx, entry, directory, String(port)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -117,7 +117,7 @@ export const startLocalS3 = async (directory: string, port: number): Promise<Loc
 /**
  * Serves the local S3 twin in this process on 127.0.0.1:`port` (0 picks a free port), storing buckets
  * as directories under `directory`. The local stack and the tests run it as its own process instead
- * (`startLocalS3`, in local-s3-process.ts), so that the twin's disk writes get a core of their own.
+ * (`startLocalS3`, in local/emulators/s3-process.ts), so that the twin's disk writes get a core of their own.
  */
 export const serveLocalS3 = async (directory: string, port: number): Promise<LocalS3> => {
   await mkdir(directory, { recursive: true });

@@ -1,4 +1,4 @@
-// adapters -> the local stack's SQS twin: fauxqs (an SQS emulator that speaks the SQS API to the same
+// local -> the local stack's SQS twin: fauxqs (an SQS emulator that speaks the SQS API to the same
 // @aws-sdk/client-sqs the deployed functions use), in this process, with the queues a stack needs.
 // Its queues live in memory: a restart forgets them, and the durable records in DynamoDB re-drive
 // whatever was under way (as the local workflow runner's runs are re-driven).

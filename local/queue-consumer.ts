@@ -1,4 +1,4 @@
-// host -> the local stand-in for Lambda's SQS event source mapping: pollers long-poll a queue of the
+// local -> the local stand-in for Lambda's SQS event source mapping: pollers long-poll a queue of the
 // local SQS twin and hand each batch to the handler a deployed function runs (the same `SQSEvent`, the
 // same partial batch response). What the handler does not report failed is deleted; what it does, or
 // a whole batch when it throws, comes back after the visibility timeout, and past the queue's
@@ -10,7 +10,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { log } from '../core/log';
+import { log } from '../lambdas/core/log';
 
 export type QueueHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;
 

@@ -1,4 +1,4 @@
-// adapters -> DynamoDB Local listening on 127.0.0.1 only (see loopback-dynamodb-local.ts). Its command
+// local -> DynamoDB Local listening on 127.0.0.1 only (see loopback-dynamodb-local.ts). Its command
 // line has no address option and its Jetty server listens on every interface, which would put the local
 // stack's data on the network: this builds the server from the same arguments, gives each connector the
 // loopback host, and starts it.

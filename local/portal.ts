@@ -1,24 +1,24 @@
-// host -> the developer portal on the local stack (offset 6): its built pages and its backend over Node
+// local -> the developer portal on the local stack (offset 6): its built pages and its backend over Node
 // HTTP, signing people in at the local identity provider as the client `portal` (its secret under
 // DATA_DIR/keys), with sessions in the identity table of DynamoDB Local, and each environment's services.
 import type { RequestListener } from 'node:http';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { appFiles } from '../../frontend/app-kit/served-files';
-import { buildPortalAssets } from '../../frontend/portal/build';
-import { DynamoDbClientGrants } from '../adapters/dynamodb/oidc-provider-storage';
-import { DynamoDbPortalSessionStore } from '../adapters/dynamodb/portal-session-store';
-import { LOCAL_IDENTITY_TABLE } from '../adapters/dynamodb/table-schema';
-import { systemClock } from '../adapters/system-clock';
-import { translatingFaults } from '../adapters/unavailable';
-import type { Environment } from '../core/model';
-import type { Services } from '../core/services';
-import { portalApp } from '../portal/app';
-import { portalFetch } from '../portal/http';
-import { PortalSignIn } from '../portal/sign-in';
-import { nodeListener } from './http/node-adapter';
-import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
-import { localPortalClientSecret, localPortalRedirectUri, PORTAL_CLIENT_ID } from './local-identity-provider';
-import { localDirectory, localFrameUrls } from './local-wiring';
+import { appFiles } from '../frontend/app-kit/served-files';
+import { buildPortalAssets } from '../frontend/portal/build';
+import { DynamoDbClientGrants } from '../lambdas/adapters/dynamodb/oidc-provider-storage';
+import { DynamoDbPortalSessionStore } from '../lambdas/adapters/dynamodb/portal-session-store';
+import { LOCAL_IDENTITY_TABLE } from '../lambdas/adapters/dynamodb/table-schema';
+import { systemClock } from '../lambdas/adapters/system-clock';
+import { translatingFaults } from '../lambdas/adapters/unavailable';
+import type { Environment } from '../lambdas/core/model';
+import type { Services } from '../lambdas/core/services';
+import { nodeListener } from '../lambdas/hosts/http/node-adapter';
+import { portalApp } from '../lambdas/portal/app';
+import { portalFetch } from '../lambdas/portal/http';
+import { PortalSignIn } from '../lambdas/portal/sign-in';
+import { type LocalConfig, localUrl, PORT_OFFSETS } from './config';
+import { localPortalClientSecret, localPortalRedirectUri, PORTAL_CLIENT_ID } from './identity-provider';
+import { localDirectory, localFrameUrls } from './wiring';
 
 /** The portal's listener, over the identity table (which must exist) and each environment's services. */
 export const localPortal = async (

@@ -1,14 +1,14 @@
 // host -> the webhook fan-out as a queue's consumer, the same deployed (an SQS event source mapping)
-// and locally (local-queue-consumer.ts): each record is an event as the bus delivered it, fanned out to
+// and locally (local/queue-consumer.ts): each record is an event as the bus delivered it, fanned out to
 // its messages. A record that fails (or is not an event of this environment) is reported, so that the
 // queue brings it back and, past its receives, keeps it in the dead-letter queue.
 
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { serviceEventOf } from '../adapters/events/bus-events';
-import { log } from '../core/log';
-import type { Ports } from '../core/ports';
-import type { Services } from '../core/services';
-import { fanOutEvent } from '../core/webhooks/delivery';
+import { serviceEventOf } from '../../adapters/events/bus-events';
+import { log } from '../../core/log';
+import type { Ports } from '../../core/ports';
+import type { Services } from '../../core/services';
+import { fanOutEvent } from '../../core/webhooks/delivery';
 
 export const fanOutRecords =
   ({

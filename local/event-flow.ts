@@ -1,4 +1,4 @@
-// host -> the local stack's queues and their consumers, as deployed: rendering (each contract run's
+// local -> the local stack's queues and their consumers, as deployed: rendering (each contract run's
 // Process state sends its attempts to the render queue, whose consumer renders two at once), and the
 // event flow and webhook delivery: each environment's recorded
 // events are published to its event bus (a local bus routing by the deployed rules), which hands them to
@@ -6,22 +6,22 @@
 // those to the delivery queue, whose consumer makes the attempts. Retries wait in the delivery queue, or
 // past its reach in the delivery wait workflow (the local workflow runner). Queues live in memory: after a
 // start the publisher publishes every pending event again and the delivery re-drive hands on every
-// unfinished delivery (local-delivery-sweep.ts).
+// unfinished delivery (local/delivery-sweep.ts).
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { localEventBus } from '../adapters/events/local-event-bus';
-import { type LocalQueue, type LocalSqs, startLocalSqs } from '../adapters/queues/local-sqs';
-import { createSqsClient } from '../adapters/queues/sqs-client';
-import { sqsWorkQueue } from '../adapters/queues/sqs-work-queue';
-import { rendersPerOrganisation } from '../core/contracts/render-slots';
-import { ENVIRONMENTS, type Environment } from '../core/model';
-import type { WorkQueue } from '../core/ports';
-import type { Services } from '../core/services';
-import { deliveryRecords } from './delivery-records';
-import { fanOutRecords } from './fan-out-records';
-import { startLocalDeliverySweep } from './local-delivery-sweep';
-import { startLocalEventPublisher } from './local-event-publisher';
-import { consumeQueue, type QueueConsumerOptions } from './local-queue-consumer';
-import { renderRecords } from './render-records';
+import { createSqsClient } from '../lambdas/adapters/queues/sqs-client';
+import { sqsWorkQueue } from '../lambdas/adapters/queues/sqs-work-queue';
+import { rendersPerOrganisation } from '../lambdas/core/contracts/render-slots';
+import { ENVIRONMENTS, type Environment } from '../lambdas/core/model';
+import type { WorkQueue } from '../lambdas/core/ports';
+import type { Services } from '../lambdas/core/services';
+import { deliveryRecords } from '../lambdas/hosts/queue-consumers/delivery-records';
+import { fanOutRecords } from '../lambdas/hosts/queue-consumers/fan-out-records';
+import { renderRecords } from '../lambdas/hosts/queue-consumers/render-records';
+import { startLocalDeliverySweep } from './delivery-sweep';
+import { localEventBus } from './emulators/event-bus';
+import { type LocalQueue, type LocalSqs, startLocalSqs } from './emulators/sqs';
+import { startLocalEventPublisher } from './event-publisher';
+import { consumeQueue, type QueueConsumerOptions } from './queue-consumer';
 
 /**
  * The consumers' settings, beside the deployed mappings' (lib/webhook-delivery.ts): the same batches of

@@ -1,4 +1,4 @@
-// host -> the sign-up form of one environment over Node HTTP (frontend/onboarding/README.md): on the
+// local -> the sign-up form of one environment over Node HTTP (frontend/onboarding/README.md): on the
 // frame address, the frame's built files (`GET /` the page, `GET /assets/…` its content-hashed files)
 // under the frame's content security policy, and the frame API under `/api/` through the same endpoint
 // handlers the deployed functions run; on each API address, the loader `/onboarding.js`. The files are
@@ -8,13 +8,13 @@ import {
   FRAME_SECURITY_HEADERS,
   type FrameFiles,
   type StaticFile,
-} from '../../frontend/onboarding/served-files';
-import { FRAME_ENDPOINTS } from '../api/frame-endpoints';
-import { errorAnswer } from '../api/http/answer';
-import { ServiceError } from '../core/errors';
-import { newRequestId } from '../core/request-ids';
-import type { Services } from '../core/services';
-import { apiListener } from './api-host';
+} from '../frontend/onboarding/served-files';
+import { FRAME_ENDPOINTS } from '../lambdas/api/frame-endpoints';
+import { errorAnswer } from '../lambdas/api/http/answer';
+import { ServiceError } from '../lambdas/core/errors';
+import { newRequestId } from '../lambdas/core/request-ids';
+import type { Services } from '../lambdas/core/services';
+import { apiListener } from '../lambdas/hosts/api-host';
 import { requestTarget } from './request-target';
 
 /** Whether `If-None-Match` names the file's current ETag (weak comparison, as for GET). */

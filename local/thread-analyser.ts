@@ -1,20 +1,20 @@
-// adapters -> the contract analysis in a thread of its own, one per analysis: the local stack's one
+// local -> the contract analysis in a thread of its own, one per analysis: the local stack's one
 // process also answers every request, and an analysis of a long contract would hold its event loop
 // (issue 26: a GET hung for a minute behind one). Rendering runs in threads for the same reason
 // (adapters/pdf/pdfjs-render-thread.ts). The thread stops itself at the deadline (the analysis's
 // budget); should it not, it is ended a little after.
 import { Worker } from 'node:worker_threads';
-import { AnalysisTimedOut } from '../../core/analysis';
-import type { ContractAnalysis } from '../../core/analysis/types';
-import type { ContractAnalyser } from '../../core/ports';
-import type { RenderedContract } from '../../core/rendered-contract';
+import { AnalysisTimedOut } from '../lambdas/core/analysis';
+import type { ContractAnalysis } from '../lambdas/core/analysis/types';
+import type { ContractAnalyser } from '../lambdas/core/ports';
+import type { RenderedContract } from '../lambdas/core/rendered-contract';
 
 export interface ThreadTask {
   contract: RenderedContract;
   deadlineMs: number;
 }
 
-export type ThreadAnswer = { analysis: ContractAnalysis } | { error: { name: string; message: string } };
+export type ThreadOutcome = { analysis: ContractAnalysis } | { error: { name: string; message: string } };
 
 /** From the sources a bootstrap that registers tsx's loader in the thread (see the renderer's). */
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
@@ -50,12 +50,12 @@ export const threadAnalyser = (): ContractAnalyser => ({
         () => settle(() => reject(new AnalysisTimedOut())),
         Math.max(0, deadlineMs - Date.now()) + GRACE_MS,
       );
-      thread.on('message', (answer: ThreadAnswer) =>
-        settle(() => ('analysis' in answer ? resolve(answer.analysis) : reject(failure(answer.error)))),
+      thread.on('message', (outcome: ThreadOutcome) =>
+        settle(() => ('analysis' in outcome ? resolve(outcome.analysis) : reject(failure(outcome.error)))),
       );
       thread.on('error', (error) => settle(() => reject(error)));
       thread.on('exit', (code) =>
-        settle(() => reject(new Error(`The analysis thread ended (exit code ${code}) without an answer.`))),
+        settle(() => reject(new Error(`The analysis thread ended (exit code ${code}) without an outcome.`))),
       );
     }),
 });

@@ -8,14 +8,15 @@
 // aws-local-stepfunctions has no task tokens: `.waitForTaskToken` states are run here. A waiting state's
 // token is made from its run's name and the state's (so a re-driven run waits on the same one): the
 // state invokes its function with it (`lambda:invoke`) or sends it on a queue (`sqs:sendMessage`), then
-// waits until the token's outcome is in the table (local-waits.ts), which the workflows port's
+// waits until the token's outcome is in the table (local/emulators/step-functions-waits.ts), which the workflows port's
 // `completeWait` and `failWait` write.
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunOptions, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import { WorkflowError } from '../../core/errors';
-import { log } from '../../core/log';
-import type { Environment } from '../../core/model';
+import type { DeliveryWaits } from '../../lambdas/adapters/queues/delivery-queue';
+import { WorkflowError } from '../../lambdas/core/errors';
+import { log } from '../../lambdas/core/log';
+import type { Environment } from '../../lambdas/core/model';
 import {
   type RunKind,
   type RunStore,
@@ -23,10 +24,9 @@ import {
   type WorkflowRun,
   type Workflows,
   type WorkQueue,
-} from '../../core/ports';
-import { deliveryWaitInput } from '../../core/webhooks/delivery-run';
-import type { DeliveryWaits } from '../queues/delivery-queue';
-import type { LocalWaits } from './local-waits';
+} from '../../lambdas/core/ports';
+import { deliveryWaitInput } from '../../lambdas/core/webhooks/delivery-run';
+import type { LocalWaits } from './step-functions-waits';
 
 /** A Task state's function, by the placeholder its definition names it with (`${Name}`). */
 export type LocalTask = (input: unknown, environment: Environment, signal: AbortSignal) => Promise<unknown>;
@@ -128,7 +128,7 @@ export class LocalStepFunctions {
 
   /**
    * Starts every recorded, unfinished run that is not running here; then keeps looking every interval.
-   * (Delivery runs are the delivery queue's, re-driven beside it: hosts/local-delivery-sweep.ts.)
+   * (Delivery runs are the delivery queue's, re-driven beside it: local/delivery-sweep.ts.)
    */
   async redrive(): Promise<void> {
     this.redriving ??= (async () => {

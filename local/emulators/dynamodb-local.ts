@@ -16,10 +16,15 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { log } from '../../core/log';
-import { localClientConfig } from './document-client';
+import { localClientConfig } from '../../lambdas/adapters/dynamodb/document-client';
+import {
+  GLOBAL_INDEXES,
+  PARTITION_KEY,
+  SORT_KEY,
+  TTL_ATTRIBUTE,
+} from '../../lambdas/adapters/dynamodb/table-schema';
+import { log } from '../../lambdas/core/log';
 import { dynamoDbLocalCommand } from './loopback-dynamodb-local';
-import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from './table-schema';
 
 export interface LocalDynamoDb {
   readonly endpoint: string;

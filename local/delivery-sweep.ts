@@ -1,14 +1,14 @@
-// host -> the local stack's re-drive of webhook deliveries (deployed, the scheduled re-drive runs the same
+// local -> the local stack's re-drive of webhook deliveries (deployed, the scheduled re-drive runs the same
 // core function, lambdas/workers/redrive-runs.ts). Its first look hands every pending delivery on
 // at its due time: the local queue is new and empty after a start. Then, once a second while the
 // environment's delivery queue has nothing ready or under way, it looks at the next page of pending
 // deliveries and hands on those overdue and unheld (lost from the queue, or recorded by the operator tool
 // beside the stack), so that the whole list is swept, page by page, whatever its size. While the queue is
 // busy (a burst), a delivery due a while ago is most likely still in it: a copy would only be wasted work.
-import { log } from '../core/log';
-import type { Ports } from '../core/ports';
-import { redriveDeliveries } from '../core/webhooks/delivery';
-import type { WebhookMessage } from '../core/webhooks/model';
+import { log } from '../lambdas/core/log';
+import type { Ports } from '../lambdas/core/ports';
+import { redriveDeliveries } from '../lambdas/core/webhooks/delivery';
+import type { WebhookMessage } from '../lambdas/core/webhooks/model';
 
 const INTERVAL_MS = 1_000;
 const PAGE = 100;

@@ -1,13 +1,12 @@
-// host -> the local stack's ports for each environment, against the embedded stores it runs (DynamoDB
+// local -> the local stack's ports for each environment, against the embedded stores it runs (DynamoDB
 // Local and the S3 twin) and key files per environment under DATA_DIR (access-token signing, the
 // form's answers). The operator tool wires the same way beside a running stack.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { threadAnalyser } from '../adapters/analysis/thread-analyser';
-import { newAnswerKey } from '../adapters/answer-vault';
-import { createS3Client } from '../adapters/blobs/s3-client';
+import { newAnswerKey } from '../lambdas/adapters/answer-vault';
+import { createS3Client } from '../lambdas/adapters/blobs/s3-client';
 import {
   answerVaultOver,
   composeCommonPorts,
@@ -15,18 +14,19 @@ import {
   deliveryQueueOver,
   tokenIssuerOver,
   tokenVerifierOver,
-} from '../adapters/compose';
-import { createDocumentClient } from '../adapters/dynamodb';
-import { LOCAL_IDENTITY_TABLE, localTableName } from '../adapters/dynamodb/table-schema';
-import { localEs256Signer } from '../adapters/es256-access-tokens';
-import { lazyPdfInspector, lazyRenderer } from '../adapters/pdf/lazy-pdf-ports';
-import { webhookSender } from '../adapters/webhooks/http-sender';
-import { LocalWaits } from '../adapters/workflows/local-waits';
-import { ENVIRONMENTS, type Environment } from '../core/model';
-import type { Directory } from '../core/organisations';
-import type { Clock, DeliveryQueue, Ports, RateLimiter, Workflows } from '../core/ports';
-import type { Services } from '../core/services';
-import { type LocalConfig, localUrl, PORT_OFFSETS } from './local-config';
+} from '../lambdas/adapters/compose';
+import { createDocumentClient } from '../lambdas/adapters/dynamodb';
+import { LOCAL_IDENTITY_TABLE, localTableName } from '../lambdas/adapters/dynamodb/table-schema';
+import { localEs256Signer } from '../lambdas/adapters/es256-access-tokens';
+import { lazyPdfInspector, lazyRenderer } from '../lambdas/adapters/pdf/lazy-pdf-ports';
+import { webhookSender } from '../lambdas/adapters/webhooks/http-sender';
+import { ENVIRONMENTS, type Environment } from '../lambdas/core/model';
+import type { Directory } from '../lambdas/core/organisations';
+import type { Clock, DeliveryQueue, Ports, RateLimiter, Workflows } from '../lambdas/core/ports';
+import type { Services } from '../lambdas/core/services';
+import { type LocalConfig, localUrl, PORT_OFFSETS } from './config';
+import { LocalWaits } from './emulators/step-functions-waits';
+import { threadAnalyser } from './thread-analyser';
 
 /**
  * How soon the local stack writes a request history record once its call is answered (or sooner, when a
@@ -89,7 +89,7 @@ export const localPagesUrls = (config: LocalConfig): Record<Environment, string>
 /**
  * Beside a running stack (the operator tool), runs are only recorded: the stack's runner finds them
  * within a second and runs them, and its delivery re-drive hands on recorded deliveries within seconds
- * (local-event-flow.ts).
+ * (local/event-flow.ts).
  */
 const recordedOnly: Pick<Workflows, 'start'> = { start: async () => {} };
 const deliveriesRecordedOnly: DeliveryQueue = { schedule: async () => {} };
