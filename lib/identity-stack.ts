@@ -32,6 +32,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
+import type { AppAssets } from '../frontend/app-kit/served-files';
 import { ENVIRONMENTS } from '../lambdas/core/model';
 import { MIN_PASSWORD_CHARACTERS } from '../lambdas/core/people/credentials';
 import { UPSTREAM_CALLBACK_PATH } from '../lambdas/core/settings';
@@ -56,7 +57,6 @@ import {
 } from './identity-context';
 import { OriginProtection } from './origin-protection';
 import { PortalSite } from './portal-site';
-import type { IdentityAssets } from './service-app';
 import { ServiceFunction } from './service-function';
 import { serviceTable } from './service-table';
 import { useSecret, useTable } from './wiring';
@@ -66,6 +66,12 @@ export const IDENTITY_API_THROTTLE = { rate: 100, burst: 200 } as const;
 
 /** 43 letters and digits: about 256 random bits. */
 const GENERATED_KEY = { excludePunctuation: true, passwordLength: 43 } as const;
+
+/** The built files of the applications the identity stack serves. */
+export interface IdentityAssets {
+  readonly portal: AppAssets;
+  readonly backOffice: AppAssets;
+}
 
 export interface IdentityStackProps extends StackProps {
   readonly baseUrls: BaseUrls;

@@ -1,7 +1,6 @@
 // infra -> the whole deployment: one stage per environment, and the shared identity stack beside them, built
 // the same way by `bin/app.ts` and the tests.
 import { type App, Aspects } from 'aws-cdk-lib';
-import type { AppAssets } from '../frontend/app-kit/served-files';
 import { buildBackOfficeAssets } from '../frontend/back-office/build';
 import type { OnboardingAssets } from '../frontend/onboarding/build';
 import { buildPortalAssets } from '../frontend/portal/build';
@@ -16,7 +15,7 @@ import {
 } from './environments';
 import { HelperFunctionLogs } from './helper-function-logs';
 import { identityContextOf } from './identity-context';
-import { IdentityStack } from './identity-stack';
+import { type IdentityAssets, IdentityStack } from './identity-stack';
 import { ServiceStage } from './service-stage';
 import { SharedStack } from './shared-stack';
 
@@ -47,12 +46,6 @@ export function addServiceStages(
   addChecks(app);
   Aspects.of(app).add(new HelperFunctionLogs());
   return { sandbox: stage('sandbox'), production: stage('production') };
-}
-
-/** The built files of the applications the identity stack serves. */
-export interface IdentityAssets {
-  readonly portal: AppAssets;
-  readonly backOffice: AppAssets;
 }
 
 /** Both applications built (esbuild builds asynchronously, so before the app rather than by a construct). */

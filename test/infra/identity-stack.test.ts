@@ -21,13 +21,12 @@ import {
   type IdentityEmail,
   identityContextOf,
 } from '../../lib/identity-context';
-import { IdentityStack } from '../../lib/identity-stack';
+import { type IdentityAssets, IdentityStack } from '../../lib/identity-stack';
 import { PORTAL_BACKEND_PATHS } from '../../lib/portal-site';
 import {
   addIdentityStack,
   addServiceStages,
   buildIdentityAssets,
-  type IdentityAssets,
   type IdentityStacks,
 } from '../../lib/service-app';
 import { openExecuteApis } from '../../lib/template-checks';
