@@ -31,7 +31,7 @@ export const isPlaceholderHost = (host: string): boolean => PLACEHOLDER.test(hos
  * CLI's credentials point at (undefined when none is configured). Refuses: a context value of the wrong
  * shape; a placeholder base address, domain or alarm address; a production stage without a hosted zone
  * (its certificate would wait on a person, and its `execute-api` addresses would stay open beside
- * CloudFront); a stage's base address that is not its `api` domain; an edge stack that would land outside
+ * CloudFront); user pools without an SES sender (`service:identity`.email) or with a placeholder one; a stage's base address that is not its `api` domain; an edge stack that would land outside
  * us-east-1 (an unpinned stage or identity stack deployed from another region); stages and the identity
  * stack in different accounts or regions (they read each other's SSM parameters).
  */
@@ -76,6 +76,15 @@ function check(context: Record<string, unknown>, cliRegion: string | undefined):
   if (!settings.production.domains?.hostedZone)
     throw new DeployRefused(
       `CDK context ${stageContextKey('production')}.domains.hostedZone is missing: production needs its domains in a Route 53 hosted zone, so its certificates validate unattended and only CloudFront reaches its APIs`,
+    );
+  // The user pools are shared by both stages, so production's sign-ups depend on their sender.
+  if (identity.email === undefined)
+    throw new DeployRefused(
+      `CDK context ${IDENTITY_CONTEXT}.email is missing: the user pools would send sign-up codes, invitations and password resets through Cognito's own sender, 50 emails a day, which production outgrows unnoticed; give {"from": "no-reply@<a domain verified in SES>"}`,
+    );
+  if (isPlaceholderHost(identity.email.from.split('@')[1] ?? ''))
+    throw new DeployRefused(
+      `CDK context ${IDENTITY_CONTEXT}.email.from is a placeholder address (${identity.email.from})`,
     );
 
   const placed: Array<{ what: string; key: string; account?: string; region?: string; pinned: boolean }> = [

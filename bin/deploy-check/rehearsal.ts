@@ -1,5 +1,5 @@
 // bin/deploy-check -> the full configuration the deploy rehearsal synthesises: the repository's context with
-// both stages' domains in a hosted zone and an alarm address, as a first production deployment has them. The
+// both stages' domains in a hosted zone and an alarm address, the user pools' SES sender, as a first production deployment has them. The
 // domain is a stand-in, not a placeholder the deploy command refuses: nothing is deployed with it.
 import { readFileSync } from 'node:fs';
 import { fromRoot } from '../../lib/paths';
@@ -19,4 +19,5 @@ export const REHEARSAL_CONTEXT: Record<string, unknown> = {
   'service:productionBaseUrl': `https://api.${ZONE.name}`,
   'service:sandbox': { domains: domains('sandbox.'), alarmEmail: `operations@${ZONE.name}` },
   'service:production': { domains: domains(''), alarmEmail: `operations@${ZONE.name}` },
+  'service:identity': { email: { from: `no-reply@${ZONE.name}`, region: 'us-east-1' } },
 };

@@ -27,6 +27,7 @@ const complete = (): Record<string, unknown> => ({
   'service:productionBaseUrl': `https://api.${ZONE.name}`,
   'service:sandbox': { domains: domains('sandbox'), alarmEmail: `ops@${ZONE.name}` },
   'service:production': { domains: domains('production'), alarmEmail: `ops@${ZONE.name}` },
+  'service:identity': { email: { from: `no-reply@${ZONE.name}` } },
 });
 
 const pinned = (region: string) => ({ account: '111111111111', region });
@@ -44,7 +45,7 @@ test('a complete context passes, from us-east-1 or with every stack pinned to on
     ...complete(),
     'service:sandbox': { ...(complete()['service:sandbox'] as object), ...pinned('eu-west-2') },
     'service:production': { ...(complete()['service:production'] as object), ...pinned('eu-west-2') },
-    'service:identity': pinned('eu-west-2'),
+    'service:identity': { ...(complete()['service:identity'] as object), ...pinned('eu-west-2') },
   };
   expect(deployRefusal(elsewhere, 'ap-southeast-2')).toBeUndefined();
   expect(deployRefusal(elsewhere, undefined)).toBeUndefined();
@@ -106,12 +107,22 @@ test('refuses stages and an identity stack in different regions or accounts (the
     'service:sandbox': { domains: domains('sandbox'), ...pinned('eu-west-2') },
     'service:production': { domains: domains('production'), ...pinned('eu-west-2') },
   };
-  expect(refusalOf({ ...stages, 'service:identity': pinned('eu-west-1') })).toBe(
+  const sender = complete()['service:identity'] as object;
+  expect(refusalOf({ ...stages, 'service:identity': { ...sender, ...pinned('eu-west-1') } })).toBe(
     "stage Sandbox (eu-west-2) and the identity stack (eu-west-1) must share a region: they read each other's SSM parameters",
   );
   expect(
-    refusalOf({ ...stages, 'service:identity': { account: '222222222222', region: 'eu-west-2' } }),
+    refusalOf({ ...stages, 'service:identity': { ...sender, account: '222222222222', region: 'eu-west-2' } }),
   ).toMatch(/^the stages and the identity stack must share an account/);
+});
+
+test('refuses user pools without an SES sender, or with a placeholder one (production’s sign-ups depend on it)', () => {
+  expect(refusalOf({ 'service:identity': {} })).toMatch(
+    /^CDK context service:identity\.email is missing: the user pools would send .* through Cognito's own sender, 50 emails a day/,
+  );
+  expect(refusalOf({ 'service:identity': { email: { from: 'no-reply@example.com' } } })).toBe(
+    'CDK context service:identity.email.from is a placeholder address (no-reply@example.com)',
+  );
 });
 
 test('a context value of the wrong shape is refused in one line too', () => {

@@ -31,7 +31,7 @@ const PINNED_CONTEXT: Record<string, unknown> = {
   ...REHEARSAL_CONTEXT,
   'service:sandbox': { ...(REHEARSAL_CONTEXT['service:sandbox'] as object), ...pinned },
   'service:production': { ...(REHEARSAL_CONTEXT['service:production'] as object), ...pinned },
-  'service:identity': pinned,
+  'service:identity': { ...(REHEARSAL_CONTEXT['service:identity'] as object), ...pinned },
 };
 
 const outdirs: string[] = [];
