@@ -1,7 +1,7 @@
 // infra -> what every synthesised template of the app must keep to before it is deployed (issue 29): room
 // under CloudFormation's 500 resources, no `Fn::ImportValue` (an export in use blocks replacing what it
 // names), no `execute-api` address that answers beside CloudFront, no Lambda function whose logs are kept
-// forever, no placeholder domain. Read by `npm run deploy:check` and the infra tests; nested stacks count
+// forever, no state machine logging outside the vended logs prefix, no placeholder domain. Read by `npm run deploy:check` and the infra tests; nested stacks count
 // as templates of their own, as CloudFormation counts them.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +78,38 @@ export const functionsWithoutRetention = (template: TemplateJson): string[] => {
     .map(([id]) => id);
 };
 
+/**
+ * Each state machine that does not log to one of the template's log groups under `/aws/vendedlogs/` with a
+ * retention: elsewhere Step Functions needs a log resource policy per group, and the account's allows 5,120
+ * characters, which a few groups of long names fill.
+ */
+export const stateMachinesWithoutVendedLogs = (template: TemplateJson): string[] => {
+  const resources = template.Resources ?? {};
+  return Object.entries(resources)
+    .filter(([, resource]) => resource.Type === 'AWS::StepFunctions::StateMachine')
+    .filter(([, resource]) => {
+      const logging = resource.Properties?.LoggingConfiguration as
+        | {
+            Destinations?: {
+              CloudWatchLogsLogGroup?: { LogGroupArn?: { 'Fn::GetAtt'?: [string, string] } };
+            }[];
+          }
+        | undefined;
+      const destinations = logging?.Destinations ?? [];
+      if (destinations.length === 0) return true;
+      return destinations.some((destination) => {
+        const id = destination.CloudWatchLogsLogGroup?.LogGroupArn?.['Fn::GetAtt']?.[0];
+        const group = id === undefined ? undefined : resources[id];
+        return (
+          group?.Type !== 'AWS::Logs::LogGroup' ||
+          group.Properties?.RetentionInDays === undefined ||
+          !JSON.stringify(group.Properties?.LogGroupName ?? '').includes('"/aws/vendedlogs/')
+        );
+      });
+    })
+    .map(([id]) => id);
+};
+
 /** The placeholder domains (`example.com`, `.test`…) the template names. */
 export const placeholderHosts = (template: TemplateJson): string[] => [
   ...new Set(
@@ -99,6 +131,8 @@ export const templateFailures = (templates: readonly SynthesisedTemplate[]): str
       failures.push(`${name}: ${id}'s execute-api address answers without CloudFront`);
     for (const id of functionsWithoutRetention(template))
       failures.push(`${name}: Lambda function ${id} has no log group with a retention`);
+    for (const id of stateMachinesWithoutVendedLogs(template))
+      failures.push(`${name}: state machine ${id} does not log under /aws/vendedlogs/ with a retention`);
     const placeholders = placeholderHosts(template);
     if (placeholders.length > 0) failures.push(`${name}: placeholder domain ${placeholders.join(', ')}`);
     return failures;

@@ -19,7 +19,9 @@ import {
   resourceCount,
   type SynthesisedTemplate,
   sizeReport,
+  stateMachinesWithoutVendedLogs,
   synthesisedTemplates,
+  type TemplateResource,
   templateFailures,
 } from '../../lib/template-checks';
 import { onboardingAssets, SYNTH_DEADLINE_MS } from './synth';
@@ -103,3 +105,35 @@ test(
   },
   SYNTH_DEADLINE_MS,
 );
+
+test('a state machine that logs nowhere, or outside /aws/vendedlogs/, or for ever, is a rehearsal failure', () => {
+  const group = (name: unknown, retention?: number): TemplateResource => ({
+    Type: 'AWS::Logs::LogGroup',
+    Properties: { LogGroupName: name, ...(retention !== undefined && { RetentionInDays: retention }) },
+  });
+  const machine = (groupId?: string): TemplateResource => ({
+    Type: 'AWS::StepFunctions::StateMachine',
+    Properties: groupId
+      ? {
+          LoggingConfiguration: {
+            Destinations: [{ CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [groupId, 'Arn'] } } }],
+          },
+        }
+      : {},
+  });
+  const template = {
+    Resources: {
+      Vended: group({ 'Fn::Join': ['', ['/aws/vendedlogs/states/', 'stack', '/contract-1']] }, 30),
+      Elsewhere: group('/contract-service/contract', 30),
+      Forever: group('/aws/vendedlogs/states/forever'),
+      Kept: machine('Vended'),
+      Silent: machine(),
+      Outside: machine('Elsewhere'),
+      Unbounded: machine('Forever'),
+    },
+  };
+  expect(stateMachinesWithoutVendedLogs(template)).toEqual(['Silent', 'Outside', 'Unbounded']);
+  expect(templateFailures([{ name: 'stack', template }])).toContain(
+    'stack: state machine Silent does not log under /aws/vendedlogs/ with a retention',
+  );
+});
