@@ -61,6 +61,25 @@ export interface IndexQuery {
   filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
 }
 
+/** The part every Query of one index partition shares: the table, the index, the partition's key. */
+const partitionOf = (
+  tableName: string,
+  index: { name: string; partitionKey: string },
+  partition: string,
+): {
+  TableName: string;
+  IndexName: string;
+  KeyConditionExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+} => ({
+  TableName: tableName,
+  IndexName: index.name,
+  KeyConditionExpression: '#pk = :partition',
+  ExpressionAttributeNames: { '#pk': index.partitionKey },
+  ExpressionAttributeValues: { ':partition': partition },
+});
+
 /** One read of an index partition, oldest first (sort keys ascending): at most `limit` items. */
 export const queryOldestFirst = async (
   doc: DynamoDBDocumentClient,
@@ -69,11 +88,7 @@ export const queryOldestFirst = async (
 ): Promise<Item[]> => {
   const { Items } = await doc.send(
     new QueryCommand({
-      TableName: tableName,
-      IndexName: query.index.name,
-      KeyConditionExpression: '#pk = :partition',
-      ExpressionAttributeNames: { '#pk': query.index.partitionKey },
-      ExpressionAttributeValues: { ':partition': query.partition },
+      ...partitionOf(tableName, query.index, query.partition),
       ScanIndexForward: true,
       Limit: query.limit,
       ExclusiveStartKey: query.after,
@@ -92,16 +107,15 @@ export const queryNewestFirst = async (
   query: IndexQuery,
 ): Promise<{ items: Item[]; hasMore: boolean }> => {
   const wanted = query.limit + 1;
+  const inPartition = partitionOf(tableName, query.index, query.partition);
   const items: Item[] = [];
   let start: Item | undefined = query.after;
   do {
     const page = await doc.send(
       new QueryCommand({
-        TableName: tableName,
-        IndexName: query.index.name,
-        KeyConditionExpression: '#pk = :partition',
-        ExpressionAttributeNames: { '#pk': query.index.partitionKey, ...query.filter?.names },
-        ExpressionAttributeValues: { ':partition': query.partition, ...query.filter?.values },
+        ...inPartition,
+        ExpressionAttributeNames: { ...inPartition.ExpressionAttributeNames, ...query.filter?.names },
+        ExpressionAttributeValues: { ...inPartition.ExpressionAttributeValues, ...query.filter?.values },
         ...(query.filter && { FilterExpression: query.filter.expression }),
         ScanIndexForward: false,
         // With a filter, Limit counts the items read, not those kept: the loop reads on.
@@ -127,11 +141,7 @@ export const queryAll = async (
   do {
     const page = await doc.send(
       new QueryCommand({
-        TableName: tableName,
-        IndexName: index.name,
-        KeyConditionExpression: '#pk = :partition',
-        ExpressionAttributeNames: { '#pk': index.partitionKey },
-        ExpressionAttributeValues: { ':partition': partition },
+        ...partitionOf(tableName, index, partition),
         ScanIndexForward: false,
         ExclusiveStartKey: start,
       }),
@@ -159,11 +169,7 @@ export const countUpTo = async (
   do {
     const page = await doc.send(
       new QueryCommand({
-        TableName: tableName,
-        IndexName: index.name,
-        KeyConditionExpression: '#pk = :partition',
-        ExpressionAttributeNames: { '#pk': index.partitionKey },
-        ExpressionAttributeValues: { ':partition': partition },
+        ...partitionOf(tableName, index, partition),
         Select: 'COUNT',
         // One more than the bound, to know whether there are more.
         Limit: upTo + 1 - count,
