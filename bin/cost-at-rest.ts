@@ -5,19 +5,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { buildOnboardingAssets } from '../frontend/onboarding/build';
 import { costAtRest, costTable } from '../lib/cost-at-rest';
-import { addIdentityStack, addServiceStages, buildIdentityAssets } from '../lib/service-app';
 import { synthesisedTemplates } from '../lib/template-checks';
-import { REHEARSAL_CONTEXT } from './deploy-check/rehearsal';
+import { rehearsalApp } from './deploy-check/rehearsal';
 
 const main = async (): Promise<void> => {
   const outdir = mkdtempSync(join(tmpdir(), 'cost-at-rest-'));
   try {
-    const app = new App({ outdir, context: { ...REHEARSAL_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
-    const stages = addServiceStages(app, await buildOnboardingAssets());
-    addIdentityStack(app, await buildIdentityAssets(), stages);
+    const app = await rehearsalApp(outdir, { 'aws:cdk:bundling-stacks': [] });
     app.synth();
     for (const line of costTable(costAtRest(synthesisedTemplates(app)))) console.log(line);
   } finally {

@@ -9,13 +9,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { buildOnboardingAssets } from '../frontend/onboarding/build';
+import type { App } from 'aws-cdk-lib';
 import { deployRefusal } from '../lib/deploy-preflight';
 import { fromRoot } from '../lib/paths';
-import { addIdentityStack, addServiceStages, buildIdentityAssets } from '../lib/service-app';
 import { sizeReport, synthesisedTemplates, templateFailures } from '../lib/template-checks';
-import { REHEARSAL_CONTEXT } from './deploy-check/rehearsal';
+import { REHEARSAL_CONTEXT, rehearsalApp } from './deploy-check/rehearsal';
 import { readmeSelectors, unmatchedSelectors } from './deploy-check/selectors';
 
 const main = async (): Promise<number> => {
@@ -26,9 +24,7 @@ const main = async (): Promise<number> => {
 
   const outdir = mkdtempSync(join(tmpdir(), 'deploy-check-'));
   try {
-    const app = new App({ outdir, context: REHEARSAL_CONTEXT });
-    const stages = addServiceStages(app, await buildOnboardingAssets());
-    addIdentityStack(app, await buildIdentityAssets(), stages);
+    const app = await rehearsalApp(outdir);
     let assembly: ReturnType<App['synth']>;
     try {
       assembly = app.synth();
