@@ -5,6 +5,7 @@
 // document and freed its canvases, and waits there for the next render until it has been idle for a while:
 // starting one (loading pdf.js and Skia) cost some 0.4 s of CPU per thread per render. A thread stopped
 // mid-render (a deadline, an abort) or that failed is ended, never kept.
+import { AsyncResource } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { log } from '../../core/log';
@@ -167,7 +168,9 @@ export class ThreadPages implements PageSource {
   /** Stopped, or closed: from then on this render posts nothing more to the thread. */
   private done = false;
   private stopped = false;
-  private readonly onMessage = (message: FromThread) => this.receive(message);
+  // Bound to this render's async context: a kept thread's events otherwise run in the context of the
+  // render that started it, and would log under that render's keys.
+  private readonly onMessage = AsyncResource.bind((message: FromThread) => this.receive(message));
   private readonly onError = (error: Error) => this.end(error);
   private readonly onExit = (code: number) =>
     this.end(new Error(`The rendering thread ended (exit code ${code}).`));
