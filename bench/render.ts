@@ -84,7 +84,13 @@ const renderOnce = async (
 ): Promise<Timing> => {
   const blobs = new FileBlobs('/');
   const { size } = await stat(pdf);
-  const renderer = new PdfjsRenderer(blobs, { format, dpi: DPI, ...(threads !== undefined && { threads }) });
+  // Each run starts its own threads (as mutool starts its process), none kept after it.
+  const renderer = new PdfjsRenderer(blobs, {
+    format,
+    dpi: DPI,
+    idleThreadMs: 0,
+    ...(threads !== undefined && { threads }),
+  });
   const cpu = process.cpuUsage();
   const started = performance.now();
   await renderer.render({
@@ -196,6 +202,7 @@ const measureLimits = async (dir: string): Promise<Limits> => {
     format: 'webp',
     dpi: 24,
     thumbnailWidth: 40,
+    idleThreadMs: 0,
     onPage: (done) => {
       if (done % 50 === 0) samples.push([done, process.memoryUsage().rss]);
     },
@@ -206,7 +213,7 @@ const measureLimits = async (dir: string): Promise<Limits> => {
   const lateMs: number[] = [];
   for (let n = 0; n < RUNS; n++) {
     const deadline = Date.now() + 500;
-    await new PdfjsRenderer(blobs, { format: 'webp', dpi: DPI })
+    await new PdfjsRenderer(blobs, { format: 'webp', dpi: DPI, idleThreadMs: 0 })
       .render(request(`${out}/late-${n}/`, deadline))
       .catch(() => undefined);
     lateMs.push(Date.now() - deadline);

@@ -78,7 +78,8 @@ describe('reading PDFs as readers of record do', () => {
       outputPrefix: `pages/crv_${sequence}/v1/`,
       deadline: Date.now() + 300_000,
     };
-    return new PdfjsRenderer(blobs).render(request);
+    // A renderer per file: its threads end with each render rather than wait, idle, for another.
+    return new PdfjsRenderer(blobs, { idleThreadMs: 0 }).render(request);
   };
 
   const pageImage = async (contract: RenderedContract, number: number): Promise<Ink> => {

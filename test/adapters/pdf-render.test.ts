@@ -22,7 +22,7 @@ import {
   type TextRun,
 } from '../../lambdas/core/rendered-contract';
 import { type LocalS3, startLocalS3 } from '../../local/emulators/s3-server';
-import { clockPasses } from '../support/eventually';
+import { clockPasses, eventually } from '../support/eventually';
 import {
   contractPdf,
   damagedImagePdf,
@@ -164,18 +164,28 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
     };
   };
 
-  const render = (req: RenderRequest, options?: PdfjsRendererOptions) =>
-    new PdfjsRenderer(blobs, options).render(req);
+  /** The renderers a test made, closed after it: their idle rendering threads end then. */
+  const renderers: PdfjsRenderer[] = [];
+  const renderer = (options?: PdfjsRendererOptions) => {
+    const made = new PdfjsRenderer(blobs, options);
+    renderers.push(made);
+    return made;
+  };
+  const render = (req: RenderRequest, options?: PdfjsRendererOptions) => renderer(options).render(req);
 
-  const failure = async (req: RenderRequest, options?: PdfjsRendererOptions): Promise<RenderFailed> => {
+  /** Whether each rendering thread started in this test has ended (an ended Worker's threadId is -1). */
+  const threadsEnded = () => threads.map((thread) => thread.threadId === -1);
+
+  const failureOf = async (made: PdfjsRenderer, req: RenderRequest): Promise<RenderFailed> => {
     try {
-      await render(req, options);
+      await made.render(req);
     } catch (error) {
       if (error instanceof RenderFailed) return error;
       throw error;
     }
     throw new Error('rendered, but should have failed');
   };
+  const failure = (req: RenderRequest, options?: PdfjsRendererOptions) => failureOf(renderer(options), req);
 
   /**
    * Renders `bytes` with a deadline 2 s off, the writes of its pages from the third on held until that
@@ -260,10 +270,11 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
     threads.length = 0;
   });
 
-  afterEach(() => {
+  afterEach(async () => {
     expect(unhandled).toEqual([]);
-    // Once a render has settled, none of its threads is left (an ended Worker's threadId is -1).
-    expect(threads.map((thread) => thread.threadId)).toEqual(threads.map(() => -1));
+    // Once its renderer is closed, none of its threads is left, idle or not.
+    await Promise.all(renderers.splice(0).map((made) => made.close()));
+    expect(threadsEnded()).toEqual(threads.map(() => true));
   });
 
   afterAll(async () => {
@@ -565,8 +576,6 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
       expect(pageText(contract.pages[999] as never)).toContain('CONTRACT OF SALE OF REAL ESTATE');
       expect(checks).toBe(10);
       expect(kept).toEqual([]);
-      // And every rendering thread has ended: each held its own pdf.js document and canvases.
-      await Promise.all(threads.map((thread) => (thread.threadId === -1 ? undefined : once(thread, 'exit'))));
     }, 900_000);
   });
 
@@ -628,6 +637,8 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
 
     it('stops at the deadline, and writes nothing once it has answered', async () => {
       const { error, stored, answered, req } = await renderPastDeadline(light, { threads: count });
+      // A thread stopped mid-render is ended with it, never kept for the next render.
+      expect(threadsEnded()).toEqual(threads.map(() => true));
       expect(error.reason).toBe('timed_out');
       expect(stored).toBeLessThan(300);
       const { late } = await writesAfter(req.outputPrefix, answered);
@@ -653,6 +664,47 @@ describe('PdfjsRenderer over the S3 blob store (local twin)', () => {
       const { count: written, late } = await writesAfter(req.outputPrefix, answered);
       expect(written).toBeLessThan(600);
       expect(late).toEqual([]);
+    });
+  });
+
+  describe('rendering threads kept warm between renders', () => {
+    it('a second render takes the threads the first left idle, and reads only its own PDF', async () => {
+      const warm = renderer({ threads: 2 });
+      const first = await warm.render(await request(await contractPdf(3)));
+      expect(threads).toHaveLength(2);
+      // Idle, but alive: they wait for the next render.
+      expect(threadsEnded()).toEqual([false, false]);
+      const second = await warm.render(await request(await lightPages(4)));
+      expect(threads).toHaveLength(2);
+      expect(first.pages.map((page) => pageText(page).includes('Page 1 of 3'))).toEqual([true, false, false]);
+      expect(second.pageCount).toBe(4);
+      for (const page of second.pages) {
+        expect(pageText(page)).toContain('CONTRACT OF SALE OF REAL ESTATE');
+        expect(pageText(page)).not.toContain('of 3');
+      }
+    });
+
+    it('an idle thread ends after idleThreadMs; idleThreadMs 0 ends them with the render', async () => {
+      await renderer({ threads: 2, idleThreadMs: 0 }).render(await request(await contractPdf(2)));
+      expect(threadsEnded()).toEqual([true, true]);
+      threads.length = 0;
+      await renderer({ threads: 2, idleThreadMs: 1 }).render(await request(await contractPdf(2)));
+      expect(threads).toHaveLength(2);
+      await eventually(
+        async () => threadsEnded(),
+        (ended) => ended.every(Boolean),
+        {
+          what: 'the idle threads to end',
+        },
+      );
+    });
+
+    it('a render whose PDF cannot be opened gives its threads back, and the next render uses them', async () => {
+      const warm = renderer({ threads: 2 });
+      expect((await failureOf(warm, await request(notAPdf()))).reason).toBe('processing_error');
+      const contract = await warm.render(await request(await contractPdf(2)));
+      expect(threads).toHaveLength(2);
+      expect(pageText(contract.pages[1] as never)).toContain('Page 2 of 2');
     });
   });
 

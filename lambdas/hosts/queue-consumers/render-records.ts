@@ -53,6 +53,7 @@ export const renderRecords =
         continue;
       }
       const { taskToken, ...run } = parsed.data;
+      log.debug('render attempt received', { id: run.contractReviewId, queue_message_id: record.messageId });
       const { workflows } = services.ports;
       let answer: () => Promise<void>;
       try {
@@ -79,6 +80,7 @@ export const renderRecords =
       }
       try {
         await answer();
+        log.debug('render attempt answered', { id: run.contractReviewId });
       } catch (error) {
         // The step is idempotent: the queue brings the message back, and the step finds its work done
         // (or, for an attempt that was to wait its turn, tries again).
