@@ -3,7 +3,8 @@
 // buckets and pages in place of the stage's, an SQS twin's queue in place of its delivery queue, and state
 // machine ARNs answered by a Step Functions twin over the local workflow runner (test/support/stage-twins.ts).
 // The tool reaches them with the SDK's default chain (AWS_ENDPOINT_URL_* and credentials from the
-// environment) and each command does what it does locally.
+// environment) and each command does what it does locally. The tool runs in this process with the
+// operator's environment (opsWithEnv); two checks run it as its own process, as an operator would.
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { LOCAL_IDENTITY_TABLE, localTableName } from '../../lambdas/adapters/dynamodb/table-schema';
@@ -18,6 +19,7 @@ import {
   type Bootstrap,
   devBootstrap,
   ops,
+  opsProcessWithEnv,
   opsWithEnv,
   type RunningStack,
   useLocalStack,
@@ -143,7 +145,8 @@ describe('errors: one line, with the fix', () => {
 
   test('no credentials in the default chain', async () => {
     const env = awsEnv('sandbox', { AWS_ACCESS_KEY_ID: undefined, AWS_SECRET_ACCESS_KEY: undefined });
-    const result = await opsWithEnv(env, '--stage', 'Sandbox', 'budget', boot.organisation_id);
+    // A process of its own: nothing of this one's set-up reaches the chain.
+    const result = await opsProcessWithEnv(env, '--stage', 'Sandbox', 'budget', boot.organisation_id);
     expect(oneLine(result)).toMatch(
       /^ops: no AWS credentials found: set AWS_PROFILE \(after aws sso login\) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/,
     );
@@ -211,8 +214,15 @@ test('set-budget is read back, by the deployed tool and the local one (the same 
   const read = await opsAt('sandbox', 'budget', boot.organisation_id);
   expect(read.json).toMatchObject({ total: 7 });
   expect((await ops(stack, 'budget', boot.organisation_id)).json).toEqual(read.json);
-  // The same through DescribeStacks (no --outputs): the stage's region answers with its outputs.
-  const described = await opsWithEnv(awsEnv('sandbox'), '--stage', 'Sandbox', 'budget', boot.organisation_id);
+  // The same through DescribeStacks (no --outputs): the stage's region answers with its outputs; as the
+  // operator runs it, a process of its own.
+  const described = await opsProcessWithEnv(
+    awsEnv('sandbox'),
+    '--stage',
+    'Sandbox',
+    'budget',
+    boot.organisation_id,
+  );
   expect(described.json).toEqual(read.json);
   const unknown = await opsAt('sandbox', 'budget', 'org_nobody');
   expect(unknown.code).toBe(1);

@@ -193,20 +193,12 @@ export interface OpsResult {
   json: Record<string, unknown> | undefined;
 }
 
-/**
- * Runs the operator tool's `main` (bin/ops.ts) beside `stack`, in this process: the same code as
- * `npm run --silent ops -- …` without a new Node and a compile of the tool per call (about 2 s each, idle).
- * The tool as a process is tested where that is the point (ops-system-node, readme-walkthrough, `startOps`).
- */
-export const ops = async (
-  stack: Pick<RunningStack, 'portBase' | 'dataDir'>,
-  ...args: string[]
-): Promise<OpsResult> => {
+/** The operator tool's `main` (bin/ops.ts) in this process, with `env` as the environment it reads. */
+const opsInProcess = async (env: NodeJS.ProcessEnv, args: string[]): Promise<OpsResult> => {
   // Loaded on first use: test files that never call the tool do not load the whole service.
   const { main } = await import('../../bin/ops');
   let stdout = '';
   let stderr = '';
-  const env = { ...process.env, PORT_BASE: String(stack.portBase), DATA_DIR: stack.dataDir };
   const code = await main(args, env, {
     out: (text) => {
       stdout += text;
@@ -218,8 +210,42 @@ export const ops = async (
   return { code, stdout, stderr, json: code === 0 ? jsonOrUndefined(stdout) : undefined };
 };
 
-/** Runs the operator tool with exactly `env` (a deployed stage's: its AWS settings, no local stack's). */
+/**
+ * Runs the operator tool's `main` (bin/ops.ts) beside `stack`, in this process: the same code as
+ * `npm run --silent ops -- …` without a new Node and a compile of the tool per call (about 2 s each, idle).
+ * The tool as a process is tested where that is the point (ops-system-node, readme-walkthrough, `startOps`).
+ */
+export const ops = async (
+  stack: Pick<RunningStack, 'portBase' | 'dataDir'>,
+  ...args: string[]
+): Promise<OpsResult> =>
+  opsInProcess({ ...process.env, PORT_BASE: String(stack.portBase), DATA_DIR: stack.dataDir }, args);
+
+/** Makes `process.env` hold exactly `env`. */
+const replaceProcessEnv = (env: NodeJS.ProcessEnv) => {
+  for (const name of Object.keys(process.env)) if (!(name in env)) delete process.env[name];
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) process.env[name] = value;
+};
+
+/**
+ * Runs the operator tool with exactly `env` (a deployed stage's: its AWS settings, no local stack's), in
+ * this process: `process.env` is `env` for the call, since the AWS SDK's default chain (region,
+ * credentials, AWS_ENDPOINT_URL_*) reads the process's environment, and is put back after. A test awaits
+ * each call before the next (two at once would share one environment); `opsProcessWithEnv` runs the tool
+ * as its own process, for the end-to-end checks.
+ */
 export const opsWithEnv = async (env: NodeJS.ProcessEnv, ...args: string[]): Promise<OpsResult> => {
+  const own = { ...process.env };
+  replaceProcessEnv(env);
+  try {
+    return await opsInProcess(env, args);
+  } finally {
+    replaceProcessEnv(own);
+  }
+};
+
+/** `opsWithEnv`, as `npm run ops` runs it: a Node process of its own with exactly `env`. */
+export const opsProcessWithEnv = async (env: NodeJS.ProcessEnv, ...args: string[]): Promise<OpsResult> => {
   try {
     const { stdout, stderr } = await promisify(execFile)(TSX, ['bin/ops.ts', ...args], { cwd: ROOT, env });
     return { code: 0, stdout, stderr, json: jsonOrUndefined(stdout) };
