@@ -20,8 +20,14 @@ export interface SynthesisedTemplate {
   readonly template: TemplateJson;
 }
 
-/** Every template `app.synth()` wrote, nested stacks' included. */
-export const synthesisedTemplates = (app: App): SynthesisedTemplate[] =>
+/**
+ * Every template `app.synth()` wrote, nested stacks' included. `directoryOf`: where a stack's template is, if
+ * not in its stage's output directory (an assembly the same app synthesised elsewhere).
+ */
+export const synthesisedTemplates = (
+  app: App,
+  directoryOf: (stack: Stack) => string | undefined = (stack) => Stage.of(stack)?.outdir,
+): SynthesisedTemplate[] =>
   app.node
     .findAll()
     .filter((construct): construct is Stack => Stack.isStack(construct))
@@ -29,7 +35,7 @@ export const synthesisedTemplates = (app: App): SynthesisedTemplate[] =>
       const parent = stack.nestedStackParent;
       const name =
         parent && NestedStack.isNestedStack(stack) ? `${parent.stackName}/${stack.node.id}` : stack.stackName;
-      const directory = Stage.of(stack)?.outdir;
+      const directory = directoryOf(stack);
       if (!directory) throw new Error(`${name} is in no stage`);
       return { name, template: JSON.parse(readFileSync(join(directory, stack.templateFile), 'utf8')) };
     });

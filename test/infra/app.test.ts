@@ -6,7 +6,6 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Template } from 'aws-cdk-lib/assertions';
 import { fontPackageRoot } from '../../frontend/pages/text-layer-font';
 import { TEXT_LAYER_FONT_DATA } from '../../frontend/pages/text-layer-font-data';
 import { CJK_FACE_FILE, CJK_FACE_PACKAGE } from '../../lambdas/adapters/pdf/cjk-face-file';
@@ -28,16 +27,18 @@ import {
   flattenedTemplate,
   logicalIdOf,
   resources,
+  SYNTH_DEADLINE_MS,
   type SynthesisedApp,
   synthServiceApp,
+  templateOf,
 } from './synth';
 
 let synthesised: SynthesisedApp;
 
-beforeAll(() => {
-  synthesised = synthServiceApp({ bundle: 'sandbox' }); // its bundles are read of the sandbox stage only
+beforeAll(async () => {
+  synthesised = await synthServiceApp({ bundle: 'sandbox' }); // its bundles are read of the sandbox stage only
   console.log(`synthesised both stages in ${synthesised.milliseconds} ms`);
-});
+}, SYNTH_DEADLINE_MS);
 
 afterAll(() => synthesised?.cleanUp());
 
@@ -71,7 +72,7 @@ describe('CDK app', () => {
 
   it('gives each stage its own access-token key and answers key, and protects production’s data from deletion', () => {
     const secretIds = Object.values(synthesised.stages).flatMap((stage) => {
-      Template.fromStack(stage.stateful).resourceCountIs('AWS::SecretsManager::Secret', 1);
+      templateOf(stage.stateful).resourceCountIs('AWS::SecretsManager::Secret', 1);
       return [stage.stateful.tokenKey, stage.stateful.answersKeySecret].map(
         (key) => `${stage.stateful.stackName}/${logicalIdOf(stage.stateful, key)}`,
       );

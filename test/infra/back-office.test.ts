@@ -4,11 +4,8 @@
 // distribution over a private files bucket and the backend's API, which answers CloudFront alone; the
 // backend's settings and every statement of its policy, listed; and the alarms on every function and API of
 // the identity stack, notifying production's alarm topic.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App, type Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Stack } from 'aws-cdk-lib';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { ENVIRONMENTS } from '../../lambdas/core/model';
 import { BackOfficeConfig } from '../../lambdas/hosts/aws/back-office-services';
 import { BACK_OFFICE_BACKEND_PATHS } from '../../lib/back-office';
@@ -16,28 +13,33 @@ import { FUNCTION_P99_ALARM } from '../../lib/identity-alarms';
 import { environmentParameter } from '../../lib/identity-context';
 import type { IdentityStack } from '../../lib/identity-stack';
 import { API_P99_ALARM } from '../../lib/operations';
-import { addIdentityStack, addServiceStages, buildIdentityAssets } from '../../lib/service-app';
+import type { IdentityStacks } from '../../lib/service-app';
 import { ServiceFunction } from '../../lib/service-function';
 import { openExecuteApis } from '../../lib/template-checks';
-import { cdkJsonContext, logicalIdOf, onboardingAssets, resources, SYNTH_DEADLINE_MS } from './synth';
+import {
+  logicalIdOf,
+  resources,
+  SYNTH_DEADLINE_MS,
+  type SynthesisedApp,
+  synthServiceApp,
+  templateOf,
+} from './synth';
 
-let outdir: string;
+let synthesised: SynthesisedApp;
 let identity: IdentityStack;
 let stateless: Record<string, Stack>;
 let template: Template;
 
 beforeAll(async () => {
-  outdir = mkdtempSync(join(tmpdir(), 'back-office-test-'));
-  const app = new App({ outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
-  const stages = addServiceStages(app, onboardingAssets);
-  identity = addIdentityStack(app, await buildIdentityAssets(), stages).identity;
+  // Unbundled: no function's code is read here. The synthesis runs cdk-nag (lib/checks.ts).
+  synthesised = await synthServiceApp({ bundle: 'none', identity: true });
+  const { stages } = synthesised;
+  identity = (synthesised.identity as IdentityStacks).identity;
   stateless = { sandbox: stages.sandbox.stateless, production: stages.production.stateless };
-  // Synthesis runs cdk-nag (lib/checks.ts): an unacknowledged finding anywhere throws here.
-  app.synth();
-  template = Template.fromStack(identity);
+  template = templateOf(identity);
 }, SYNTH_DEADLINE_MS);
 
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+afterAll(() => synthesised?.cleanUp());
 
 type Json = Record<string, unknown>;
 
@@ -357,7 +359,7 @@ it('alarms on every function and HTTP API of the identity stack, each notifying 
 it('has each stage publish what the back office and the identity stack’s alarms read of it', () => {
   for (const environment of ENVIRONMENTS) {
     const names = Object.values(
-      Template.fromStack(stateless[environment] as Stack).findResources('AWS::SSM::Parameter'),
+      templateOf(stateless[environment] as Stack).findResources('AWS::SSM::Parameter'),
     ).map((parameter) => parameter.Properties.Name);
     for (const field of ['contractStateMachineArn', 'reviewStateMachineArn', 'alarmTopicArn'] as const)
       expect(names).toContain(environmentParameter(environment, field));

@@ -20,7 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { AssetStaging } from 'aws-cdk-lib';
-import { fromRoot, PROJECT_ROOT } from '../../lib/paths';
+import { PROJECT_ROOT } from '../../lib/paths';
 
 /** Where the bundles are kept: a directory per digest of the sources, a bundle per bundling's settings. */
 export const BUNDLE_CACHE_ROOT = join(tmpdir(), 'contract-service-bundles');
@@ -51,14 +51,17 @@ const filesUnder = (path: string): string[] => {
     .flatMap((entry) => filesUnder(join(path, entry.name)));
 };
 
-/** The digest of every source file's path and content. */
-export const sourcesDigest = (): string => {
+/** The digest of the path (relative to `root`) and content of every file of `sources` (paths under `root`). */
+export const digestOf = (sources: readonly string[], root = PROJECT_ROOT): string => {
   const hash = createHash('sha256');
-  for (const file of SOURCES.flatMap((source) => filesUnder(fromRoot(source))).sort()) {
-    hash.update(relative(PROJECT_ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
+  for (const file of sources.flatMap((source) => filesUnder(join(root, source))).sort()) {
+    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   }
   return hash.digest('hex').slice(0, 32);
 };
+
+/** The digest of every source file a bundle can be made of. */
+export const sourcesDigest = (): string => digestOf(SOURCES);
 
 /** Counts of this process's bundles, by where they came from (a test of the cache reads them). */
 export const bundleCounts = { bundled: 0, fromCache: 0 };
@@ -79,7 +82,7 @@ const isRunning = (pid: number): boolean => {
  * Takes the lock on `entry` (true), or waits until another process has made the entry (false). A lock whose
  * process has ended (a worker Jest killed) is taken over.
  */
-const lockOrAwait = (entry: string, what: string): boolean => {
+export const lockOrAwait = (entry: string, what: string): boolean => {
   const lock = `${entry}.lock`;
   const started = Date.now();
   for (;;) {
@@ -109,11 +112,16 @@ const readFileIfAny = (file: string): string => {
   }
 };
 
-/** Removes the caches of sources nobody has used for a while, so the temporary directory does not grow. */
-const pruneStale = (current: string) => {
-  if (!existsSync(BUNDLE_CACHE_ROOT)) return;
-  for (const name of readdirSync(BUNDLE_CACHE_ROOT)) {
-    const path = join(BUNDLE_CACHE_ROOT, name);
+/**
+ * Removes the caches under `root` of sources nobody has used for a while, so the temporary directory does not
+ * grow, and marks `current`'s as in use (not stale to another checkout's run).
+ */
+export const pruneStale = (root: string, current: string) => {
+  const directory = join(root, current);
+  mkdirSync(directory, { recursive: true });
+  utimesSync(directory, new Date(), new Date());
+  for (const name of readdirSync(root)) {
+    const path = join(root, name);
     if (name !== current && Date.now() - statSync(path).mtimeMs > STALE_MS)
       rmSync(path, { recursive: true, force: true });
   }
@@ -131,11 +139,8 @@ export function useBundleCache(): void {
   if (installed) return;
   installed = true;
   const digest = sourcesDigest();
-  pruneStale(digest);
+  pruneStale(BUNDLE_CACHE_ROOT, digest);
   const directory = join(BUNDLE_CACHE_ROOT, digest);
-  mkdirSync(directory, { recursive: true });
-  // In use: not stale to another checkout's run.
-  utimesSync(directory, new Date(), new Date());
   type Bundle = (this: AssetStaging, options: unknown, bundleDir: string) => void;
   const prototype = AssetStaging.prototype as unknown as { bundle: Bundle };
   const bundle = prototype.bundle;

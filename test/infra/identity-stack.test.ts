@@ -23,49 +23,37 @@ import {
 } from '../../lib/identity-context';
 import { type IdentityAssets, IdentityStack } from '../../lib/identity-stack';
 import { PORTAL_BACKEND_PATHS } from '../../lib/portal-site';
-import {
-  addIdentityStack,
-  addServiceStages,
-  buildIdentityAssets,
-  type IdentityStacks,
-} from '../../lib/service-app';
+import type { IdentityStacks } from '../../lib/service-app';
 import { openExecuteApis } from '../../lib/template-checks';
 import {
   actionsOf,
   cdkJsonContext,
   logicalIdOf,
-  onboardingAssets,
   type PolicyStatement,
   resources,
   SYNTH_DEADLINE_MS,
+  type SynthesisedApp,
+  synthServiceApp,
+  templateOf,
 } from './synth';
 
-let outdir: string;
+let synthesised: SynthesisedApp;
 let identity: IdentityStack;
 let added: IdentityStacks;
 let template: Template;
 let identityAssets: IdentityAssets;
 
 beforeAll(async () => {
-  outdir = mkdtempSync(join(tmpdir(), 'identity-test-'));
-  const app = new App({
-    outdir,
-    context: {
-      ...cdkJsonContext(),
-      // No function's code is read here: nothing is bundled.
-      'aws:cdk:bundling-stacks': [],
-    },
-  });
-  const stages = addServiceStages(app, onboardingAssets);
-  identityAssets = await buildIdentityAssets();
-  added = addIdentityStack(app, identityAssets, stages);
+  // No function's code is read here: nothing is bundled. The synthesis runs cdk-nag (lib/checks.ts): an
+  // unacknowledged finding anywhere throws here.
+  synthesised = await synthServiceApp({ bundle: 'none', identity: true });
+  added = synthesised.identity as IdentityStacks;
+  identityAssets = synthesised.identityAssets as IdentityAssets;
   identity = added.identity;
-  // Synthesis runs cdk-nag (lib/checks.ts): an unacknowledged finding anywhere throws here.
-  app.synth();
-  template = Template.fromStack(identity);
+  template = templateOf(identity);
 }, SYNTH_DEADLINE_MS);
 
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+afterAll(() => synthesised?.cleanUp());
 
 type Policy = { Properties: { Roles: unknown[]; PolicyDocument: { Statement: PolicyStatement[] } } };
 
@@ -126,13 +114,11 @@ const ssmRef = (of: Template, name: string): string => {
 it('in the stages, grants the identity table (by its SSM parameter) to the MCP server alone, in the shared stack', () => {
   for (const environment of ENVIRONMENTS) {
     const stack = added.shared[environment];
-    const shared = Template.fromStack(stack);
+    const shared = templateOf(stack);
     const tableRef = ssmRef(shared, IDENTITY_PARAMETERS.tableName);
     expect(rolesGranted(shared, tableRef)).toEqual([roleOf(stack, stack.mcp.function)]);
     // The stateless stack, deployed before the identity stack, reads none of its parameters.
-    const stateless = Template.fromStack(
-      added.shared[environment].node.scope?.node.findChild('Stateless') as Stack,
-    );
+    const stateless = templateOf(added.shared[environment].node.scope?.node.findChild('Stateless') as Stack);
     expect(JSON.stringify(stateless.toJSON().Parameters ?? {})).not.toContain('/contract-service/identity/');
   }
 });

@@ -34,6 +34,7 @@ import {
   type PolicyStatement,
   type Resource,
   resources,
+  SYNTH_DEADLINE_MS,
   type SynthesisedApp,
   statementsOfRole,
   synthServiceApp,
@@ -49,10 +50,10 @@ const FIRST_MARKER = '<<marker:0xbaba:0>>';
 
 let synthesised: SynthesisedApp;
 
-beforeAll(() => {
+beforeAll(async () => {
   // The frame functions' bundles are read of the sandbox stage; the production stage's are the same build.
-  synthesised = synthServiceApp({ bundle: 'sandbox' });
-});
+  synthesised = await synthServiceApp({ bundle: 'sandbox' });
+}, SYNTH_DEADLINE_MS);
 
 afterAll(() => synthesised?.cleanUp());
 

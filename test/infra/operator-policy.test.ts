@@ -1,48 +1,40 @@
 // infra -> the operators' managed policy of each stage (lib/operator-policy.ts) and the outputs the operator
 // tool reads (bin/ops/deployed-stage.ts): exactly its actions, each on the stage's own resources, none on `*`.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { OPERATOR_OUTPUTS } from '../../bin/ops/deployed-stage';
 import type { Environment } from '../../lib/environments';
 import { IDENTITY_PARAMETERS } from '../../lib/identity-context';
 import { OPERATOR_TABLE_ACTIONS } from '../../lib/operator-policy';
-import { addIdentityStack, addServiceStages, buildIdentityAssets } from '../../lib/service-app';
+import type { IdentityStacks } from '../../lib/service-app';
 import type { ServiceStage } from '../../lib/service-stage';
 import type { SharedStack } from '../../lib/shared-stack';
 import {
   actionsOf,
-  cdkJsonContext,
   flattenedTemplate,
   logicalIdOf,
-  onboardingAssets,
   type PolicyStatement,
+  SYNTH_DEADLINE_MS,
+  type SynthesisedApp,
+  synthServiceApp,
+  templateOf,
 } from './synth';
 
-const outdirs: string[] = [];
+let synthesised: SynthesisedApp;
 let plain: Readonly<Record<Environment, ServiceStage>>;
 /** Each stage's shared stack, beside the identity stack, as `bin/app.ts` adds them. */
 let shared: Readonly<Record<Environment, SharedStack>>;
 
 /** Both stages without bundling, the identity stack and the stages' shared stacks beside them. */
 beforeAll(async () => {
-  const outdir = mkdtempSync(join(tmpdir(), 'infra-operators-'));
-  outdirs.push(outdir);
-  const app = new App({ outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
-  plain = addServiceStages(app, onboardingAssets);
-  shared = addIdentityStack(app, await buildIdentityAssets(), plain).shared;
-  app.synth();
-}, 600_000);
+  synthesised = await synthServiceApp({ bundle: 'none', identity: true });
+  plain = synthesised.stages;
+  shared = (synthesised.identity as IdentityStacks).shared;
+}, SYNTH_DEADLINE_MS);
 
-afterAll(() => {
-  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
-});
+afterAll(() => synthesised?.cleanUp());
 
 /** The template parameter through which the shared stack reads the identity stack's SSM parameter `name`. */
 const identityParameter = (stack: SharedStack, name: string): string => {
-  const parameters = (Template.fromStack(stack).toJSON().Parameters ?? {}) as Record<
+  const parameters = (templateOf(stack).toJSON().Parameters ?? {}) as Record<
     string,
     { Type: string; Default?: string }
   >;
@@ -107,7 +99,7 @@ describe.each(['sandbox', 'production'] as const)('%s: the operators’ policy',
 
   test('in the shared stack, a second policy reads organisations and integrations and writes only staff and their audit entries (its key through DynamoDB)', () => {
     const stack = shared[environment];
-    const policies = Template.fromStack(stack).findResources('AWS::IAM::ManagedPolicy');
+    const policies = templateOf(stack).findResources('AWS::IAM::ManagedPolicy');
     const id = logicalIdOf(stack, stack.operatorIdentityPolicy.policy);
     expect(Object.keys(policies)).toEqual([id]);
     const statements = policies[id]?.Properties.PolicyDocument.Statement as Array<
@@ -146,13 +138,13 @@ describe.each(['sandbox', 'production'] as const)('%s: what the operator tool re
   test('each output it reads is in the stack it looks in, and the policy is output', () => {
     const stage = plain[environment];
     const outputs = {
-      stateful: Object.keys(Template.fromStack(stage.stateful).toJSON().Outputs ?? {}),
+      stateful: Object.keys(templateOf(stage.stateful).toJSON().Outputs ?? {}),
       stateless: Object.keys(flattenedTemplate(stage.stateless).toJSON().Outputs ?? {}),
     };
     for (const [name, { stack }] of Object.entries(OPERATOR_OUTPUTS))
       expect({ name, in: outputs[stack].includes(name) }).toEqual({ name, in: true });
     expect(outputs.stateless).toContain('OperatorPolicyArn');
-    const named = Template.fromStack(shared[environment]).toJSON().Outputs;
+    const named = templateOf(shared[environment]).toJSON().Outputs;
     expect(named.IdentityTableName.Value).toEqual({
       Ref: identityParameter(shared[environment], IDENTITY_PARAMETERS.tableName),
     });

@@ -4,32 +4,19 @@
 // distribution sends the secret to each such origin; and every secret sent is rotated by a function that
 // changes every distribution sending it (lib/origin-secret-rotation.ts). Synthesised with the repository's
 // context (no domains at all), unbundled.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
 import { ORIGIN_VERIFY_HEADER } from '../../lib/origin-secret-rotation';
-import { addIdentityStack, addServiceStages, buildIdentityAssets } from '../../lib/service-app';
-import {
-  openExecuteApis,
-  type SynthesisedTemplate,
-  synthesisedTemplates,
-  type TemplateResource,
-} from '../../lib/template-checks';
-import { cdkJsonContext, onboardingAssets, SYNTH_DEADLINE_MS } from './synth';
+import { openExecuteApis, type SynthesisedTemplate, type TemplateResource } from '../../lib/template-checks';
+import { SYNTH_DEADLINE_MS, type SynthesisedApp, synthServiceApp, templatesOf } from './synth';
 
-let outdir: string;
+let synthesised: SynthesisedApp;
 let templates: SynthesisedTemplate[];
 
 beforeAll(async () => {
-  outdir = mkdtempSync(join(tmpdir(), 'origin-protection-test-'));
-  const app = new App({ outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
-  addIdentityStack(app, await buildIdentityAssets(), addServiceStages(app, onboardingAssets));
-  app.synth();
-  templates = synthesisedTemplates(app);
+  synthesised = await synthServiceApp({ bundle: 'none', identity: true });
+  templates = templatesOf(synthesised);
 }, SYNTH_DEADLINE_MS);
 
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+afterAll(() => synthesised?.cleanUp());
 
 /** `[template name, logical id, resource]` of every resource of `type` in every template. */
 const everyResource = (type: string): Array<[string, string, TemplateResource]> =>

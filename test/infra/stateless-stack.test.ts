@@ -48,6 +48,7 @@ import {
   logicalIdOf,
   type PolicyStatement,
   resources,
+  SYNTH_DEADLINE_MS,
   type SynthesisedApp,
   statementsOfRole,
   synthServiceApp,
@@ -116,10 +117,10 @@ const ALL_METHODS = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']
 
 let synthesised: SynthesisedApp;
 
-beforeAll(() => {
+beforeAll(async () => {
   // No function's code is read here (app.test.ts and onboarding-frame.test.ts read the bundles).
-  synthesised = synthServiceApp({ bundle: 'none' });
-});
+  synthesised = await synthServiceApp({ bundle: 'none' });
+}, SYNTH_DEADLINE_MS);
 
 afterAll(() => synthesised?.cleanUp());
 

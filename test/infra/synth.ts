@@ -1,16 +1,25 @@
-// test support -> synthesises the real CDK app (both stages, real esbuild bundling) into a temporary
-// directory, with the context of cdk.json, and reads templates and asset manifests back.
+// test support -> synthesises the real CDK app (both stages, real esbuild bundling; the identity stack where
+// asked), once per configuration for all test files, and reads templates and asset manifests back.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App, type CfnElement, NestedStack, type Stack } from 'aws-cdk-lib';
+import { join, relative } from 'node:path';
+import { App, type CfnElement, NestedStack, type Stack, Stage } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import type { IConstruct } from 'constructs';
 import { buildOnboardingAssets } from '../../frontend/onboarding/build';
 import type { EnvironmentResources } from '../../lib/identity-context';
+import type { IdentityAssets } from '../../lib/identity-stack';
 import { fromRoot } from '../../lib/paths';
-import { addServiceStages } from '../../lib/service-app';
+import {
+  addIdentityStack,
+  addServiceStages,
+  buildIdentityAssets,
+  type IdentityStacks,
+} from '../../lib/service-app';
 import type { ServiceStage } from '../../lib/service-stage';
+import { type SynthesisedTemplate, synthesisedTemplates } from '../../lib/template-checks';
+import { cachedAssembly } from './assembly-cache';
 import { useBundleCache } from './bundle-cache';
 
 /** The sign-up form's files, built once per test file as `bin/app.ts` builds them before the app. */
@@ -23,9 +32,16 @@ export const onboardingAssets = await buildOnboardingAssets();
 export const SYNTH_DEADLINE_MS = 600_000;
 
 export interface SynthesisedApp {
+  /** The app as the tests read it: its constructs (for their names and settings), not synthesised itself. */
+  readonly app: App;
+  readonly stages: { readonly sandbox: ServiceStage; readonly production: ServiceStage };
+  /** The identity stack, its edge stack and the shared stacks, where they were asked for. */
+  readonly identity: IdentityStacks | undefined;
+  /** The portal's and the back office's built files the identity stack was given. */
+  readonly identityAssets: IdentityAssets | undefined;
+  /** The cloud assembly the app's configuration synthesised to (shared with other test files: read only). */
   readonly outdir: string;
   readonly assembly: CloudAssembly;
-  readonly stages: { readonly sandbox: ServiceStage; readonly production: ServiceStage };
   readonly milliseconds: number;
   cleanUp(): void;
 }
@@ -34,35 +50,77 @@ export interface SynthesisedApp {
 export const cdkJsonContext = (): Record<string, unknown> =>
   JSON.parse(readFileSync(fromRoot('cdk.json'), 'utf8')).context;
 
+/** The cloud assembly each app of the tests was synthesised to, and the directory it was built in. */
+const assemblies = new WeakMap<IConstruct, { builtIn: string; assembly: string }>();
+
 /**
- * Both stages as `cdk synth` makes them, their functions bundled as `bundle` says: `all`; `sandbox`
- * (the production stage's functions get placeholder assets, everything else the same) for tests that read
- * one stage's bundles, since bundling is most of a synthesis's time; `none` for tests that read no code.
+ * The whole app as `cdk synth` makes it with `context` (cdk.json's by default), its functions bundled as
+ * `bundle` says: `all`; `sandbox` (the production stage's functions get placeholder assets, everything else
+ * the same) for tests that read one stage's bundles, since bundling is most of a synthesis's time; `none` for
+ * tests that read no code. `identity`: the identity stack and the stages' shared stacks beside the stages.
+ * Each configuration is synthesised once for all test files (./assembly-cache.ts); the app returned is built
+ * again here without bundling for its constructs, and its templates are read from that synthesis
+ * (`templateOf`, `flattenedTemplate`, `templatesOf`). The synthesis runs cdk-nag (lib/checks.ts): an
+ * unacknowledged finding anywhere throws here.
  */
-export function synthServiceApp({
+export async function synthServiceApp({
   bundle = 'all',
+  identity = false,
+  context = cdkJsonContext(),
 }: {
   bundle?: 'all' | 'sandbox' | 'none';
-} = {}): SynthesisedApp {
+  identity?: boolean;
+  context?: Record<string, unknown>;
+} = {}): Promise<SynthesisedApp> {
   const started = Date.now();
-  const outdir = mkdtempSync(join(tmpdir(), 'infra-test-'));
+  const identityAssets = identity ? await buildIdentityAssets() : undefined;
+  const build = (outdir: string, bundlingStacks: string[]) => {
+    const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': bundlingStacks } });
+    const stages = addServiceStages(app, onboardingAssets);
+    return { app, stages, identity: identityAssets && addIdentityStack(app, identityAssets, stages) };
+  };
   const bundlingStacks = { all: ['**'], sandbox: ['Sandbox/**'], none: [] }[bundle];
-  // Another test file may have bundled the same functions from the same sources this run.
-  if (bundle !== 'none') useBundleCache();
-  const app = new App({
-    outdir,
-    context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': bundlingStacks },
-  });
-  const stages = addServiceStages(app, onboardingAssets);
-  const assembly = app.synth();
+  const assembly = cachedAssembly(
+    { settings: { bundle, identity, context }, what: `the app (${bundle} bundled)` },
+    (outdir) => {
+      // Another test file may have bundled the same functions from the same sources this run.
+      if (bundle !== 'none') useBundleCache();
+      build(outdir, bundlingStacks).app.synth();
+    },
+  );
+  // Without bundling: the constructs are the same, and their code is read from the synthesis.
+  const builtIn = mkdtempSync(join(tmpdir(), 'infra-test-'));
+  const built = build(builtIn, []);
+  assemblies.set(built.app, { builtIn, assembly });
   return {
-    outdir,
-    assembly,
-    stages,
+    ...built,
+    identityAssets,
+    outdir: assembly,
+    assembly: new CloudAssembly(assembly),
     milliseconds: Date.now() - started,
-    cleanUp: () => rmSync(outdir, { recursive: true, force: true }),
+    cleanUp: () => rmSync(builtIn, { recursive: true, force: true }),
   };
 }
+
+/** The directory `stack`'s template is in: in its app's synthesis where `synthServiceApp` made it. */
+const templateDirectoryOf = (stack: Stack): string => {
+  const shared = assemblies.get(stack.node.root);
+  const stageOutdir = Stage.of(stack)?.outdir;
+  if (!shared || !stageOutdir) throw new Error(`${stack.node.path} is not of an app synthServiceApp made`);
+  return join(shared.assembly, relative(shared.builtIn, stageOutdir));
+};
+
+/** A stack's template, as synthesised (by `synthServiceApp`'s synthesis for a stack of its app). */
+export const templateOf = (stack: Stack): Template =>
+  assemblies.has(stack.node.root)
+    ? Template.fromJSON(
+        JSON.parse(readFileSync(join(templateDirectoryOf(stack), stack.templateFile), 'utf8')),
+      )
+    : Template.fromStack(stack);
+
+/** Every template of a synthesised app, its nested stacks' too, by stack name (lib/template-checks.ts). */
+export const templatesOf = (synthesised: SynthesisedApp): SynthesisedTemplate[] =>
+  synthesisedTemplates(synthesised.app, templateDirectoryOf);
 
 interface AssetManifest {
   files: Record<
@@ -109,7 +167,7 @@ type Json = { [key: string]: unknown };
  * the logical ids are too, and a test reads the stateless stack whole, however it is split.
  */
 export function flattenedTemplate(stack: Stack): Template {
-  const parent = Template.fromStack(stack).toJSON() as Json & { Resources: Record<string, Json> };
+  const parent = templateOf(stack).toJSON() as Json & { Resources: Record<string, Json> };
   const nested = new Map(
     stack.node
       .findAll()
@@ -117,7 +175,7 @@ export function flattenedTemplate(stack: Stack): Template {
       .filter((child) => child.nestedStackParent === stack)
       .map((child) => [
         stack.getLogicalId(child.nestedStackResource as CfnElement),
-        Template.fromStack(child).toJSON() as Json & {
+        templateOf(child).toJSON() as Json & {
           Resources: Record<string, Json>;
           Outputs?: Record<string, { Value: unknown }>;
         },

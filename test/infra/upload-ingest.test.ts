@@ -3,14 +3,21 @@
 // DynamoDB through the free gateway endpoints), the load balancer in subnets with no route out, the tasks
 // admitting only the load balancer (security group and subnet ACL both), sandbox tasks on Fargate Spot and
 // production's on demand for one task and Spot beyond it, scaling out on CPU. Synthesised without bundling.
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { costAtRest, type LineItem } from '../../lib/cost-at-rest';
 import { INGEST_PORT } from '../../lib/upload-ingest';
-import { type Resource, resources, SYNTH_DEADLINE_MS, type SynthesisedApp, synthServiceApp } from './synth';
+import {
+  type Resource,
+  resources,
+  SYNTH_DEADLINE_MS,
+  type SynthesisedApp,
+  synthServiceApp,
+  templateOf,
+} from './synth';
 
 let synthesised: SynthesisedApp;
-beforeAll(() => {
-  synthesised = synthServiceApp({ bundle: 'none' });
+beforeAll(async () => {
+  synthesised = await synthServiceApp({ bundle: 'none' });
 }, SYNTH_DEADLINE_MS);
 afterAll(() => synthesised?.cleanUp());
 
@@ -26,7 +33,7 @@ const ofType = (template: Template, type: string): [string, Resource][] =>
 describe.each(['sandbox', 'production'] as const)('the %s ingest', (environment) => {
   let template: Template;
   beforeAll(() => {
-    template = Template.fromStack(synthesised.stages[environment].stateless);
+    template = templateOf(synthesised.stages[environment].stateless);
   });
 
   it('has no NAT gateway, no elastic address and no interface endpoint; S3 and DynamoDB through gateway endpoints', () => {

@@ -38,7 +38,7 @@ const ALLOWED: Record<string, { rules: Rule[]; why: string }> = {
   },
   'test/infra/bundle-cache.ts': {
     rules: ['clock comparison'],
-    why: "a worker waits for another's bundling of the same function, polling its lock every 100 ms (Atomics.wait: the bundling is synchronous) until a deadline, then fails naming the holder; and prunes caches untouched for 6 hours",
+    why: "a worker waits for another's bundling of the same function (or synthesis of the same app, test/infra/assembly-cache.ts), polling its lock every 100 ms (Atomics.wait: the bundling is synchronous) until a deadline, then fails naming the holder; and prunes caches untouched for 6 hours",
   },
   'test/support/fuzz.ts': {
     rules: ['clock comparison'],
