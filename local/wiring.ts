@@ -33,12 +33,6 @@ import { threadAnalyser } from './thread-analyser';
  * batch of 25 is full): soon enough that a person sees a call at once, rarely enough to write in batches.
  */
 export const LOCAL_HISTORY_FLUSH_MS = 100;
-/**
- * The share of the time DynamoDB Local may spend writing the request history (recorder.ts `storeShare`):
- * it runs on the same cores as the answers, and writing every call of a flood took a core from them
- * (history on answered 0.6 to 0.8 of off in `npm run bench -- get`).
- */
-export const LOCAL_HISTORY_STORE_SHARE = 0.1;
 
 /** One bucket per environment, as deployed (each stage has its own), so one environment's pages and PDFs are never served by the other's hosts. */
 export const localBucket = (environment: Environment): string => `service-blobs-${environment}`;
@@ -146,9 +140,9 @@ export const localServices = async (
         tableName: localTableName(environment),
         s3,
         bucket: localBucket(environment),
-        // DynamoDB Local runs on the same cores as the answers: one write at a time, a tenth of the time.
+        // DynamoDB Local runs on the same cores as the answers: one write at a time.
         requestHistory: config.requestHistory
-          ? { flushAfterMs: LOCAL_HISTORY_FLUSH_MS, maxWrites: 1, storeShare: LOCAL_HISTORY_STORE_SHARE }
+          ? { flushAfterMs: LOCAL_HISTORY_FLUSH_MS, maxWrites: 1 }
           : 'off',
         workflows: { ...starters.workflows, ...localWaits(dynamo, environment).ending },
       });

@@ -2,7 +2,6 @@
 // written in batches of 25 after the answer's turn, on the host's timer or when it flushes; a failed write
 // logged and dropped; a bounded backlog. The DynamoDB store itself is tested in test/adapters.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { jest } from '@jest/globals';
 import type { ApiRequestStore } from '../../lambdas/core/ports';
 import type { ApiRequestRecord } from '../../lambdas/core/request-history/model';
 import { BATCH_SIZE, BatchingRecorder, MAX_HELD } from '../../lambdas/core/request-history/recorder';
@@ -162,49 +161,4 @@ test('no more writes under way than `maxWrites`; the flush waits for every one',
   }
   await flushing;
   expect(written.map((batch) => batch.length)).toEqual([BATCH_SIZE, BATCH_SIZE, BATCH_SIZE]);
-});
-
-test('with `storeShare`, the next write rests until the store has rested for its share; a flush does not wait', async () => {
-  // Only the clock and the timers the rest is made of are faked: the test moves time, nothing waits for it.
-  jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate'] });
-  try {
-    const ends: Array<() => void> = [];
-    const written: number[] = [];
-    const store: Pick<ApiRequestStore, 'write'> = {
-      write: (records) =>
-        new Promise<void>((resolve) => {
-          ends.push(() => {
-            written.push(records.length);
-            resolve();
-          });
-        }),
-    };
-    // A quarter of the time: a write that takes 40 ms is followed by a rest of 120 ms.
-    const recorder = new BatchingRecorder(store, { maxWrites: 1, storeShare: 0.25 });
-    for (const e of entries(3 * BATCH_SIZE)) recorder.record(e);
-    await nextTurn();
-    expect(ends).toHaveLength(1);
-    jest.advanceTimersByTime(40);
-    ends[0]?.();
-    await nextTurn();
-    expect({ started: ends.length, written }).toEqual({ started: 1, written: [BATCH_SIZE] });
-    jest.advanceTimersByTime(119);
-    await nextTurn();
-    expect(ends).toHaveLength(1);
-    jest.advanceTimersByTime(1);
-    await nextTurn();
-    await nextTurn();
-    expect(ends).toHaveLength(2);
-    // A flush (the host stopping) writes the rest without the rest that follows the second write.
-    jest.advanceTimersByTime(30);
-    const flushing = recorder.flush();
-    ends[1]?.();
-    await nextTurn();
-    expect(ends).toHaveLength(3);
-    ends[2]?.();
-    await flushing;
-    expect(written).toEqual([BATCH_SIZE, BATCH_SIZE, BATCH_SIZE]);
-  } finally {
-    jest.useRealTimers();
-  }
 });

@@ -19,13 +19,6 @@ export interface RecorderOptions {
    * never takes more than one core from them.
    */
   maxWrites?: number;
-  /**
-   * A host whose store runs on the same cores as its answers (the local stack's DynamoDB Local): the share
-   * of the time a write may be under way. After a write that took `d`, the next starts `d·(1/share − 1)`
-   * later, so that a flood of calls takes at most this share of a core from the answers; what waits is
-   * held (up to MAX_HELD) and written once the flood ends. A flush does not wait.
-   */
-  storeShare?: number;
 }
 
 /** Records a write takes at most (DynamoDB's BatchWriteItem: 25 items). */
@@ -43,8 +36,6 @@ export class BatchingRecorder implements ApiRequestRecorder {
   private timer: NodeJS.Timeout | undefined;
   private writeScheduled = false;
   private dropped = 0;
-  /** Set while writes rest (`storeShare`): its timer starts them again. */
-  private resting: NodeJS.Timeout | undefined;
 
   /** At least one, or a flush would wait for writes that never start. */
   private readonly maxWrites: number;
@@ -75,7 +66,7 @@ export class BatchingRecorder implements ApiRequestRecorder {
   /** Writes everything held and waits for every write under way; never rejects. */
   async flush(): Promise<void> {
     while (this.held.length > 0 || this.writing.size > 0) {
-      this.startWrites('flush');
+      this.startWrites(true);
       await Promise.race(this.writing);
     }
   }
@@ -90,28 +81,23 @@ export class BatchingRecorder implements ApiRequestRecorder {
       this.writeScheduled = true;
       setImmediate(() => {
         this.writeScheduled = false;
-        this.startWrites('full');
+        this.startWrites(false);
       });
     } else if (this.held.length > 0 && this.timer === undefined && this.options.flushAfterMs !== undefined) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
-        this.startWrites('partial');
+        this.startWrites(true);
       }, this.options.flushAfterMs).unref();
     }
   }
 
-  /**
-   * Starts writing full batches (and but for `full`, a last partial one) while fewer than `maxWrites` are
-   * under way; unless flushing, not while the writes rest. A rest's end schedules them again.
-   */
-  private startWrites(what: 'full' | 'partial' | 'flush'): void {
-    if (what !== 'flush' && this.resting !== undefined) return;
+  /** Starts writing full batches (and with `all`, a last partial one) while fewer than `maxWrites` are under way. */
+  private startWrites(all: boolean): void {
     while (
       this.writing.size < this.maxWrites &&
-      (this.held.length >= BATCH_SIZE || (what !== 'full' && this.held.length > 0))
+      (this.held.length >= BATCH_SIZE || (all && this.held.length > 0))
     ) {
       const batch = this.held.splice(0, BATCH_SIZE);
-      const began = performance.now();
       const write: Promise<void> = Promise.resolve()
         .then(() => this.store.write(batch))
         .catch((error: unknown) => {
@@ -122,25 +108,10 @@ export class BatchingRecorder implements ApiRequestRecorder {
         })
         .finally(() => {
           this.writing.delete(write);
-          this.rest(performance.now() - began);
           this.schedule();
         });
       this.writing.add(write);
     }
-  }
-
-  /** With `storeShare`, no write starts (but for a flush) until the store has rested for its share. */
-  private rest(tookMs: number): void {
-    const share = this.options.storeShare;
-    if (share === undefined || share >= 1 || share <= 0) return;
-    clearTimeout(this.resting);
-    this.resting = setTimeout(
-      () => {
-        this.resting = undefined;
-        this.schedule();
-      },
-      tookMs * (1 / share - 1),
-    ).unref();
   }
 }
 
