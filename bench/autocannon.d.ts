@@ -35,8 +35,15 @@ declare module 'autocannon' {
     statusCodeStats: Record<string, { count: number }>;
   }
 
+  /** Emitted once a second while it runs: the responses (`counter`) and bytes of that second. */
+  export interface Tick {
+    counter: number;
+    bytes: number;
+  }
+
   export interface Instance extends Promise<Result> {
     stop(): void;
+    on(event: 'tick', listener: (tick: Tick) => void): this;
   }
 
   export default function autocannon(options: Options): Instance;

@@ -9,6 +9,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb';
 import { LIST_INDEX, localTableName } from '../lambdas/adapters/dynamodb/table-schema';
 import { DEV_INTEGRATION_ID } from '../lambdas/core/dev-bootstrap';
+import { mean } from './report';
 import type { BenchStack } from './stack';
 import { LOAD, type LoadFigures, load } from './throughput';
 
@@ -107,8 +108,6 @@ export const historyCost = async (
   const fourth = await loadRecording(on.stack, on.url, on.headers, progress);
   return { on: [first, fourth], off: [second, third] };
 };
-
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 
 export const meanRps = (runs: HistoryRun[]) => mean(runs.map((run) => run.figures.requestsPerSecond));
 export const meanServerMicros = (runs: HistoryRun[]) =>

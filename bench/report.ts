@@ -17,6 +17,9 @@ export const table = (rows: string[][]): string => {
     .join('\n');
 };
 
+export const mean = (values: number[]): number =>
+  values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+
 export const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);

@@ -14,7 +14,7 @@ export const NODE = path.join(ROOT, 'node_modules/.bin/node');
 
 /** Ports the stack takes from PORT_BASE: the eight of decisions.md §9 and its two embedded stores. */
 const PORTS_USED = 12;
-const READY_TIMEOUT_MS = 90_000;
+const READY_TIMEOUT_MS = 300_000;
 const STOP_TIMEOUT_MS = 20_000;
 
 export interface BenchStack {
@@ -46,7 +46,7 @@ export const freePortBase = async (): Promise<number> => {
 
 const waitForReady = (child: ChildProcess, output: () => string): Promise<void> =>
   new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error('local stack not ready within 90 s')), READY_TIMEOUT_MS);
+    const timer = setTimeout(() => finish(new Error('local stack not ready within 300 s')), READY_TIMEOUT_MS);
     const onData = () => {
       if (output().includes('Local stack ready')) finish();
     };

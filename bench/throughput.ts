@@ -4,11 +4,19 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import autocannon, { type Result } from 'autocannon';
+import autocannon, { type Options, type Result } from 'autocannon';
 import { countCpu, descendants } from './cpu-time';
 import { NODE, ROOT } from './stack';
 
-export const LOAD = { connections: 50, durationS: 10, warmUpS: 2 } as const;
+export const LOAD = { connections: 50, durationS: 10 } as const;
+
+/**
+ * The untimed warm-up before each measured run, the same for every target (the bare server included): it
+ * goes on until the last `steadySeconds` 1 s rates agree within `tolerance` (the JIT and DynamoDB Local's
+ * JVM at their steady state: a fixed 2 s left the first run at half the rate of the last), for at least
+ * `minS` and at most `maxS` seconds.
+ */
+export const WARM_UP = { minS: 5, maxS: 30, steadySeconds: 3, tolerance: 0.1 } as const;
 
 /** Headers the bare server must not copy: per-connection or per-answer ones Node sets itself. */
 const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
@@ -41,14 +49,46 @@ export interface LoadFigures {
   statusCodes: Record<string, number>;
   /** CPU seconds used during the measured run, and per request (µs) for the server's process tree. */
   cpu: { server: number; serverChildren: number; client: number; serverMicrosPerRequest: number };
-  /** Requests answered during the untimed warm-up before the measured run. */
+  /** Requests answered during the untimed warm-up before the measured run, and its seconds. */
   warmUpTotal: number;
+  warmUpSeconds: number;
+  /** Whether the warm-up ended on steady rates, not on its bound. */
+  warmUpSteady: boolean;
 }
 
 const answered = (result: Result) =>
   Object.values(result.statusCodeStats).reduce((sum, { count }) => sum + Number(count), 0);
 
-const figures = (result: Result, cpu: LoadFigures['cpu'], warmUpTotal: number): LoadFigures => ({
+interface WarmUp {
+  answered: number;
+  seconds: number;
+  steady: boolean;
+}
+
+const steady = (rates: number[]): boolean =>
+  rates.length >= WARM_UP.steadySeconds &&
+  Math.min(...rates) > 0 &&
+  Math.max(...rates) / Math.min(...rates) <= 1 + WARM_UP.tolerance;
+
+/** Loads until the 1 s rates hold steady (WARM_UP), or its bound. */
+const warmUp = async (settings: Options): Promise<WarmUp> => {
+  const rates: number[] = [];
+  let stopped = false;
+  const running = autocannon({ ...settings, duration: WARM_UP.maxS });
+  running.on('tick', ({ counter }) => {
+    if (stopped) return;
+    rates.push(counter);
+    if (rates.length >= WARM_UP.minS && steady(rates.slice(-WARM_UP.steadySeconds))) {
+      stopped = true;
+      running.stop();
+    }
+  });
+  const result = await running;
+  // The run's own end adds a last tick past the bound.
+  return { answered: answered(result), seconds: Math.min(rates.length, WARM_UP.maxS), steady: stopped };
+};
+
+const figures = (result: Result, cpu: LoadFigures['cpu'], warm: WarmUp): LoadFigures => ({
   requestsPerSecond: result.requests.average,
   latencyP50Ms: result.latency.p50,
   latencyP99Ms: result.latency.p99,
@@ -61,12 +101,15 @@ const figures = (result: Result, cpu: LoadFigures['cpu'], warmUpTotal: number): 
     Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]),
   ),
   cpu,
-  warmUpTotal,
+  warmUpTotal: warm.answered,
+  warmUpSeconds: warm.seconds,
+  warmUpSteady: warm.steady,
 });
 
 /**
- * A short untimed run first (JIT, connection set-up), then the measured run with the same settings,
- * counting the CPU time of the server (`serverPid`), of the processes it started, and of this client.
+ * An untimed run first until the rates hold steady (WARM_UP: JIT, connection set-up, the stores' JVM),
+ * then the measured run with the same settings, counting the CPU time of the server (`serverPid`), of the
+ * processes it started, and of this client.
  */
 export const load = async (
   url: string,
@@ -74,7 +117,7 @@ export const load = async (
   serverPid: number,
 ): Promise<LoadFigures> => {
   const settings = { url, headers, connections: LOAD.connections };
-  const warmUp = await autocannon({ ...settings, duration: LOAD.warmUpS });
+  const warm = await warmUp(settings);
   const children = descendants(serverPid);
   const serverCpu = countCpu([serverPid, ...children]);
   const clientCpu = process.cpuUsage();
@@ -91,7 +134,7 @@ export const load = async (
       client: (user + system) / 1e6,
       serverMicrosPerRequest: ((server + serverChildren) * 1e6) / requests,
     },
-    answered(warmUp),
+    warm,
   );
 };
 

@@ -40,6 +40,9 @@ export const fetchListener = (handle: FetchHandler, origin: string): RequestList
 export const withMcp =
   (mcp: RequestListener, next: RequestListener): RequestListener =>
   (request, response) => {
+    // Only a target naming `mcp` can resolve to one of its paths (dot segments keep the name; a
+    // percent-encoded letter does not decode): every other request skips the URL parse.
+    if (!request.url?.includes('mcp')) return next(request, response);
     const { pathname } = requestTarget(request.url);
     return isMcpPath(pathname) ? mcp(request, response) : next(request, response);
   };

@@ -60,6 +60,20 @@ describe('the /v1 API', () => {
     },
   );
 
+  test('a GET is answered without asking for its body (the Node adapter would build a whole Request for it)', async () => {
+    const request = new Request('http://localhost/v1/clients/cli_1');
+    const asked: string[] = [];
+    const watched = new Proxy(request, {
+      get: (target, name) => {
+        if (name === 'body' || name === 'bodyUsed') asked.push(name);
+        const value = Reflect.get(target, name, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    expect(await errorOf(await api.fetch(watched))).toMatchObject({ status: 401 });
+    expect(asked).toEqual([]);
+  });
+
   test('an ordinary body over API Gateway’s 10 MB: 413 payload_too_large', async () => {
     const answer = await api.request('/v1/clients/onboardings/sessions', {
       method: 'POST',

@@ -45,7 +45,9 @@ const parametersOf = (route: Route, path: string): Record<string, string> | null
 
 /** The request with its body read whole, or null when it passes API Gateway's limit. */
 const taken = async (request: Request): Promise<Request | null> => {
-  if (request.body === null) return request;
+  // A GET or HEAD has no body (no adapter gives it one); asking the Node adapter's request for `body`
+  // would build a whole web-standard Request, headers and all, on every GET.
+  if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) return request;
   const { bytes, whole } = await readBodyUpTo(request, API_GATEWAY_MAX_BODY);
   if (!whole) return null;
   return new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
@@ -70,27 +72,36 @@ export const apiApp = <Name extends string, P>(
   const answer = async (
     endpoint: Endpoint<P>,
     request: Request,
+    url: URL,
     parameters: Record<string, string>,
     upload: boolean,
   ): Promise<Response> => {
     const whole = upload ? request : await taken(request);
     if (whole === null) return TOO_LARGE();
-    return responseOf(await endpoint.handle(fromRequest(whole, parameters), await services()));
+    return responseOf(await endpoint.handle(fromRequest(whole, parameters, url), await services()));
   };
+  const answerFallback = (request: Request) => answer(fallback, request, new URL(request.url), {}, false);
   // Literal routes before parameterised ones, as API Gateway prefers the most specific.
   const routes = [...table.routes].sort(
     (a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0),
   );
-  app.use('*', (c, next) => (c.req.method === 'HEAD' ? answer(fallback, c.req.raw, {}, false) : next()));
+  // Each request matches its one route and nothing else (the fallback is Hono's not-found handler, HEAD is
+  // turned away before routing): a lone handler is called directly, where a middleware or a catch-all
+  // beside it would compose a chain per request.
   for (const route of routes) {
     const endpoint = table.endpoints[route.name];
     app.on(route.method, honoPath(route.path), (c) => {
-      const parameters = parametersOf(route, new URL(c.req.url).pathname);
+      const url = new URL(c.req.url);
+      const parameters = parametersOf(route, url.pathname);
       return parameters === null
-        ? answer(fallback, c.req.raw, {}, false)
-        : answer(endpoint, c.req.raw, parameters, route.upload === true);
+        ? answer(fallback, c.req.raw, url, {}, false)
+        : answer(endpoint, c.req.raw, url, parameters, route.upload === true);
     });
   }
-  app.all('*', (c) => answer(fallback, c.req.raw, {}, false));
+  app.notFound((c) => answerFallback(c.req.raw));
+  // Hono answers HEAD with a GET route; no route of the API takes HEAD, so the fallback answers it (405).
+  const dispatch = app.fetch;
+  app.fetch = (request, ...rest) =>
+    request.method === 'HEAD' ? answerFallback(request) : dispatch(request, ...rest);
   return app;
 };

@@ -51,8 +51,9 @@ class FetchRequest implements ApiRequest {
   constructor(
     private readonly request: Request,
     readonly pathParameters: Readonly<Record<string, string | undefined>>,
+    url?: URL,
   ) {
-    this.url = new URL(request.url);
+    this.url = url ?? new URL(request.url);
     this.method = request.method.toUpperCase();
     this.path = this.url.pathname;
     this.contentLength = declaredLength(request.headers.get('content-length'));
@@ -122,7 +123,9 @@ class FetchRequest implements ApiRequest {
   }
 }
 
+/** `url`, when given, is `request.url` already parsed by the router (one parse per request). */
 export const fromRequest = (
   request: Request,
   pathParameters: Readonly<Record<string, string | undefined>> = {},
-): ApiRequest => new FetchRequest(request, pathParameters);
+  url?: URL,
+): ApiRequest => new FetchRequest(request, pathParameters, url);

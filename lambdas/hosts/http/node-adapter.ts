@@ -11,9 +11,15 @@ import { atOrigin, type FetchHandler, guarded } from './fetch-handler';
 /** How long an early answer waits for the rest of an unread body before closing. */
 const DRAIN_MS = 5_000;
 
+/** A request with neither header has no body (RFC 9112 §6.3): nothing can be left unread. */
+const hasBody = (request: IncomingMessage): boolean =>
+  request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined;
+
 const closingEarly =
   (listener: RequestListener): RequestListener =>
   (request: IncomingMessage, response: ServerResponse) => {
+    // Most requests (every GET) have no body: they pay for no watch over one.
+    if (!hasBody(request)) return listener(request, response);
     const writeHead = response.writeHead;
     response.writeHead = ((...args: Parameters<typeof writeHead>) => {
       if (!request.complete) response.setHeader('Connection', 'close');
