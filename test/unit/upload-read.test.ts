@@ -14,6 +14,7 @@ import {
 } from '../../lambdas/api/upload/read-upload';
 import type { BlobStore } from '../../lambdas/core/ports';
 import { type LocalS3, startLocalS3 } from '../../local/emulators/s3-server';
+import { eventually } from '../support/eventually';
 import { contractPdf } from '../support/pdfs';
 
 const BOUNDARY = '----contract-upload-7MA4YWxkTrZu0gW';
@@ -67,6 +68,55 @@ const chunked = (bytes: Uint8Array, size = 7919) => {
     }
   })();
   return { body, reads };
+};
+
+/**
+ * `store`, whose puts stop taking the body after `after` bytes until `release()`: a blob store that is
+ * behind. `taken` counts what the puts took and says when one is held.
+ */
+const holding = (store: BlobStore, after: number) => {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const taken = { bytes: 0, holding: false };
+  const blobs: BlobStore = {
+    put: (key, body, contentType) =>
+      store.put(
+        key,
+        (async function* () {
+          for await (const chunk of body) {
+            if (taken.bytes >= after) {
+              taken.holding = true;
+              await released;
+            }
+            taken.bytes += chunk.byteLength;
+            yield chunk;
+          }
+        })(),
+        contentType,
+      ),
+    readRange: (key, start, end) => store.readRange(key, start, end),
+    delete: (key) => store.delete(key),
+  };
+  return { blobs, taken, release };
+};
+
+/** One turn of the event loop (after pending I/O callbacks and every queued microtask). */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** `value()` once it has not changed for 50 turns in a row (at most 100,000 turns, else it fails). */
+const quiescent = async (value: () => number): Promise<number> => {
+  let last = value();
+  let still = 0;
+  for (let turns = 0; turns < 100_000; turns++) {
+    await turn();
+    const now = value();
+    still = now === last ? still + 1 : 0;
+    last = now;
+    if (still >= 50) return now;
+  }
+  throw new Error(`the value still changed after 100,000 turns (last ${last})`);
 };
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
@@ -298,6 +348,24 @@ describe('readUpload with busboy and the local blob twin', () => {
       readUpload({ contentType: CONTENT_TYPE, contentLength: undefined, body, blobs, blobKey }),
     ).rejects.toMatchObject({ code: 'payload_too_large' });
     await expectNothingStored(blobKey);
+  });
+
+  it('back-pressure: while the blob store takes nothing, the body is not read further; then it is stored whole', async () => {
+    const file = randomBytes(20 * 1024 * 1024);
+    const bytes = multipart([requestPart(), filePart(file)]);
+    const held = holding(blobs, 1024 * 1024);
+    const { result, blobKey, reads } = read(bytes, { blobs: held.blobs });
+    await eventually(async () => held.taken.holding, Boolean, { what: 'the store to stop taking bytes' });
+    // Nothing here waits on I/O: once reads stop growing over many turns of the event loop, the reader waits.
+    const stalledAt = await quiescent(() => reads.bytes);
+    expect(stalledAt).toBeLessThan(held.taken.bytes + 1024 * 1024);
+    expect(stalledAt).toBeLessThan(bytes.length / 4);
+    held.release();
+    const { parts } = await result;
+    expect(parts.ok && parts.file.sha256Hex).toBe(sha256(file).toString('hex'));
+    expect(reads.bytes).toBe(bytes.length);
+    const tail = await blobs.readRange(blobKey, file.length - 1000, file.length);
+    expect(Buffer.from(tail).equals(file.subarray(file.length - 1000))).toBe(true);
   });
 
   it('a failing blob store throws its error; nothing is kept', async () => {
