@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Ports } from '../../lambdas/core/ports';
 import { contractParts, exchange, upload } from '../support/api-client';
 import { completion, contractReview, contractVersion, scopeIn } from '../support/fixtures';
 import {
@@ -368,25 +369,37 @@ test('a draft started on version 1 shows what changed in version 2, on the page 
   }
 }, 420_000);
 
+let sandbox: Promise<Ports> | undefined;
+/** The stack's sandbox ports, as its API uses them (made once: each making opens new clients). */
+const sandboxPorts = (): Promise<Ports> => {
+  sandbox ??= portsOf(stack).then((ports) => ports.sandbox);
+  return sandbox;
+};
+
 /**
- * `count` sandbox reviews due since an hour ago, written through the contract review store as the API
- * writes a first send (the pipeline would take minutes each here): they fill the list's first pages.
+ * A sandbox review due since `requestedAt`, written through the contract review store as the API writes a
+ * first send (the pipeline would take minutes each here): its id.
  */
+const seedDueReview = async (requestedAt: number, externalReference?: string): Promise<string> => {
+  const ports = await sandboxPorts();
+  const review = contractReview(scopeIn('sandbox'), requestedAt, {
+    ...(externalReference !== undefined && { externalReference }),
+    lawyerReview: { state: 'requested', requestedAt, completedAt: null },
+  });
+  const key = `seed-${randomUUID()}`;
+  await ports.idempotency.claim(review.scope, key, `fp-${key}`);
+  await ports.contractReviews.create({
+    review,
+    version: contractVersion(review, 1, review.createdAt),
+    idempotency: completion(review.scope, key, `fp-${key}`),
+  });
+  return review.id;
+};
+
+/** `count` sandbox reviews due since an hour ago: they fill the list's first pages. */
 const seedDueReviews = async (count: number): Promise<void> => {
-  const ports = (await portsOf(stack)).sandbox;
-  const requestedAt = ports.clock.now() - HOUR;
-  for (let n = 0; n < count; n += 1) {
-    const review = contractReview(scopeIn('sandbox'), requestedAt + n, {
-      lawyerReview: { state: 'requested', requestedAt: requestedAt + n, completedAt: null },
-    });
-    const key = `seed-${randomUUID()}`;
-    await ports.idempotency.claim(review.scope, key, `fp-${key}`);
-    await ports.contractReviews.create({
-      review,
-      version: contractVersion(review, 1, review.createdAt),
-      idempotency: completion(review.scope, key, `fp-${key}`),
-    });
-  }
+  const requestedAt = (await sandboxPorts()).clock.now() - HOUR;
+  for (let n = 0; n < count; n += 1) await seedDueReview(requestedAt + n);
 };
 
 test('with more reviews due than the first page holds, a newly due one is named on the first page', async () => {
@@ -399,11 +412,13 @@ test('with more reviews due than the first page holds, a newly due one is named 
     await page.getByRole('button', { name: 'Load more' }).waitFor({ timeout: 60_000 });
     expect(await page.locator('tr[data-review]').count()).toBe(FIRST_PAGE);
 
+    // A review becomes due while the page is open, as the pipeline's last step leaves it (that the
+    // pipeline makes a sent contract due, and the list shows it, is the second test's): seeded, not sent.
     const reference = `back-office-long-${randomUUID().slice(0, 8)}`;
-    const id = await sendForReview(reference);
+    const id = await seedDueReview((await sandboxPorts()).clock.now(), reference);
 
-    // The page, left open on its first page, names the new review once the pipeline has made it due: in
-    // the summary's live region, linked, though its row is not on this page.
+    // The page, left open on its first page, names the new review once it is due: in the summary's live
+    // region, linked, though its row is not on this page.
     const summary = page.getByTestId('queue-summary');
     const announced = summary.getByRole('status');
     await announced.getByRole('link', { name: id }).waitFor({ timeout: 120_000 });
