@@ -15,18 +15,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Ports } from '../../lambdas/core/ports';
 import { contractParts, exchange, upload } from '../support/api-client';
 import { completion, contractReview, contractVersion, scopeIn } from '../support/fixtures';
-import {
-  devBootstrap,
-  makeDataDir,
-  ops,
-  type RunningStack,
-  removeDataDir,
-  startStack,
-} from '../support/local-stack';
+import { devBootstrap, ops, type RunningStack } from '../support/local-stack';
 import { contractPdf } from '../support/pdfs';
 import { isPublished, publication, waitForReview } from '../support/pipeline';
-import { portsOf } from '../support/tenants';
+import { useSharedStack } from '../support/shared-stacks';
+import { createTenant, portsOf } from '../support/tenants';
 import { aboutReview, envelopeOf, type Receiver, startReceiver, verifies } from '../support/webhook-receiver';
+import { BACK_OFFICE_STACK } from './back-office-stack';
 import { axeViolations, launchChromium, RESULTS } from './harness';
 
 const PASSWORD = 'local-dev-password';
@@ -49,22 +44,24 @@ const FIRST_PAGE = 50;
 const HOUR = 3_600_000_000;
 
 let stack: RunningStack;
-let dataDir: string;
 let browser: Browser;
 let receiver: Receiver;
 let backOffice: string;
 let token: string;
 let webhookSecret: string;
 
+useSharedStack(
+  (started) => {
+    stack = started;
+  },
+  { env: BACK_OFFICE_STACK },
+);
+
 beforeAll(async () => {
-  dataDir = await makeDataDir();
   await mkdir(RESULTS, { recursive: true });
   // Each kept as it starts, and all settled before going on: one that fails leaves the others for afterAll
   // to close, not running on after the test file.
   const starts = await Promise.allSettled([
-    startStack({ dataDir, env: { RATE_LIMITS: 'off' }, readyWithinMs: 180_000 }).then((s) => {
-      stack = s;
-    }),
     launchChromium().then((b) => {
       browser = b;
     }),
@@ -74,15 +71,18 @@ beforeAll(async () => {
   ]);
   for (const start of starts) if (start.status === 'rejected') throw start.reason;
   backOffice = `http://127.0.0.1:${stack.portBase + 8}`;
-  const boot = await devBootstrap(stack);
-  token = await exchange(stack.sandbox, boot.keys.sandbox);
+  // dev-bootstrap's staff sign in; the contracts come from this file's own organisation.
+  const [, tenant] = await Promise.all([devBootstrap(stack), createTenant(stack, 'back office reviews')]);
+  token = await exchange(stack.sandbox, tenant.keys.sandbox);
   // The file sends more sandbox contracts than the default budget of 3 allows.
-  await ops(stack, 'set-budget', boot.organisation_id, '20');
+  await ops(stack, 'set-budget', tenant.organisationId, '20');
   const endpoint = await ops(
     stack,
     'webhook-endpoint-create',
     '--environment',
     'sandbox',
+    '--integration',
+    tenant.integrationId,
     '--url',
     `${receiver.origin}/hooks`,
     '--events',
@@ -95,8 +95,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await receiver?.close();
-  await stack?.stop();
-  if (dataDir) await removeDataDir(dataDir);
 });
 
 /** A two-page sandbox contract sent for a lawyer's review under `reference`; its id once accepted (202). */
