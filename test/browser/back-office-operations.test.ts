@@ -41,7 +41,8 @@ beforeAll(async () => {
   [browser, boot] = await Promise.all([launchChromium(), devBootstrap(stack)]);
   token = await exchange(stack.production, boot.keys.production);
   operator = await signIn(OPERATOR);
-}, 180_000);
+  // A bound, not a speed check: on a loaded machine this sign-in (scrypt) may wait beside the reviews file's.
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
