@@ -38,6 +38,8 @@ import {
 
 // DELAY_SCALE 20000 makes the retry schedule (1 min … 24 h, 8 attempts) last about 8 s.
 const STACK_ENV = { DELAY_SCALE: '20000' };
+/** A bound, not a speed check: on a loaded 2-core machine a start beside other files' takes more than 90 s. */
+const READY_WITHIN_MS = 180_000;
 
 let stack: RunningStack;
 let dataDir: string;
@@ -51,7 +53,7 @@ beforeAll(async () => {
   dataDir = await makeDataDir();
   await mkdir(RESULTS, { recursive: true });
   [stack, browser, receiver, redirects] = await Promise.all([
-    startStack({ dataDir, env: STACK_ENV }),
+    startStack({ dataDir, env: STACK_ENV, readyWithinMs: READY_WITHIN_MS }),
     launchChromium(),
     // The failing endpoint answers 500 until the test lets it succeed.
     startReceiver((request) =>
@@ -61,7 +63,7 @@ beforeAll(async () => {
   ]);
   portal = `http://127.0.0.1:${stack.portBase + 6}`;
   issuer = `http://127.0.0.1:${stack.portBase + 7}`;
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -774,7 +776,12 @@ test('after a restart of the stack the person is still signed in, with their dat
     const keyId = decodeProtectedHeader(issued.body.access_token).kid;
 
     expect(await stack.stop()).toBe(0);
-    stack = await startStack({ dataDir, portBase: stack.portBase, env: STACK_ENV });
+    stack = await startStack({
+      dataDir,
+      portBase: stack.portBase,
+      env: STACK_ENV,
+      readyWithinMs: READY_WITHIN_MS,
+    });
 
     // The portal: still signed in, with the endpoint and the revoked key.
     const { page } = alice;
