@@ -12,20 +12,16 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Ports } from '../../lambdas/core/ports';
 import { contractParts, exchange, upload } from '../support/api-client';
 import { completion, contractReview, contractVersion, scopeIn } from '../support/fixtures';
-import {
-  devBootstrap,
-  makeDataDir,
-  ops,
-  type RunningStack,
-  removeDataDir,
-  startStack,
-} from '../support/local-stack';
+import { devBootstrap, ops, type RunningStack } from '../support/local-stack';
 import { contractPdf } from '../support/pdfs';
 import { isPublished, publication, waitForReview } from '../support/pipeline';
-import { portsOf } from '../support/tenants';
+import { useSharedStack } from '../support/shared-stacks';
+import { createTenant, portsOf } from '../support/tenants';
 import { aboutReview, envelopeOf, type Receiver, startReceiver, verifies } from '../support/webhook-receiver';
+import { BACK_OFFICE_STACK } from './back-office-stack';
 import { axeViolations, launchChromium, RESULTS } from './harness';
 
 const PASSWORD = 'local-dev-password';
@@ -48,22 +44,24 @@ const FIRST_PAGE = 50;
 const HOUR = 3_600_000_000;
 
 let stack: RunningStack;
-let dataDir: string;
 let browser: Browser;
 let receiver: Receiver;
 let backOffice: string;
 let token: string;
 let webhookSecret: string;
 
+useSharedStack(
+  (started) => {
+    stack = started;
+  },
+  { env: BACK_OFFICE_STACK },
+);
+
 beforeAll(async () => {
-  dataDir = await makeDataDir();
   await mkdir(RESULTS, { recursive: true });
   // Each kept as it starts, and all settled before going on: one that fails leaves the others for afterAll
   // to close, not running on after the test file.
   const starts = await Promise.allSettled([
-    startStack({ dataDir, env: { RATE_LIMITS: 'off' }, readyWithinMs: 180_000 }).then((s) => {
-      stack = s;
-    }),
     launchChromium().then((b) => {
       browser = b;
     }),
@@ -73,15 +71,18 @@ beforeAll(async () => {
   ]);
   for (const start of starts) if (start.status === 'rejected') throw start.reason;
   backOffice = `http://127.0.0.1:${stack.portBase + 8}`;
-  const boot = await devBootstrap(stack);
-  token = await exchange(stack.sandbox, boot.keys.sandbox);
+  // dev-bootstrap's staff sign in; the contracts come from this file's own organisation.
+  const [, tenant] = await Promise.all([devBootstrap(stack), createTenant(stack, 'back office reviews')]);
+  token = await exchange(stack.sandbox, tenant.keys.sandbox);
   // The file sends more sandbox contracts than the default budget of 3 allows.
-  await ops(stack, 'set-budget', boot.organisation_id, '20');
+  await ops(stack, 'set-budget', tenant.organisationId, '20');
   const endpoint = await ops(
     stack,
     'webhook-endpoint-create',
     '--environment',
     'sandbox',
+    '--integration',
+    tenant.integrationId,
     '--url',
     `${receiver.origin}/hooks`,
     '--events',
@@ -94,8 +95,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await receiver?.close();
-  await stack?.stop();
-  if (dataDir) await removeDataDir(dataDir);
 });
 
 /** A two-page sandbox contract sent for a lawyer's review under `reference`; its id once accepted (202). */
@@ -368,25 +367,37 @@ test('a draft started on version 1 shows what changed in version 2, on the page 
   }
 }, 420_000);
 
+let sandbox: Promise<Ports> | undefined;
+/** The stack's sandbox ports, as its API uses them (made once: each making opens new clients). */
+const sandboxPorts = (): Promise<Ports> => {
+  sandbox ??= portsOf(stack).then((ports) => ports.sandbox);
+  return sandbox;
+};
+
 /**
- * `count` sandbox reviews due since an hour ago, written through the contract review store as the API
- * writes a first send (the pipeline would take minutes each here): they fill the list's first pages.
+ * A sandbox review due since `requestedAt`, written through the contract review store as the API writes a
+ * first send (the pipeline would take minutes each here): its id.
  */
+const seedDueReview = async (requestedAt: number, externalReference?: string): Promise<string> => {
+  const ports = await sandboxPorts();
+  const review = contractReview(scopeIn('sandbox'), requestedAt, {
+    ...(externalReference !== undefined && { externalReference }),
+    lawyerReview: { state: 'requested', requestedAt, completedAt: null },
+  });
+  const key = `seed-${randomUUID()}`;
+  await ports.idempotency.claim(review.scope, key, `fp-${key}`);
+  await ports.contractReviews.create({
+    review,
+    version: contractVersion(review, 1, review.createdAt),
+    idempotency: completion(review.scope, key, `fp-${key}`),
+  });
+  return review.id;
+};
+
+/** `count` sandbox reviews due since an hour ago: they fill the list's first pages. */
 const seedDueReviews = async (count: number): Promise<void> => {
-  const ports = (await portsOf(stack)).sandbox;
-  const requestedAt = ports.clock.now() - HOUR;
-  for (let n = 0; n < count; n += 1) {
-    const review = contractReview(scopeIn('sandbox'), requestedAt + n, {
-      lawyerReview: { state: 'requested', requestedAt: requestedAt + n, completedAt: null },
-    });
-    const key = `seed-${randomUUID()}`;
-    await ports.idempotency.claim(review.scope, key, `fp-${key}`);
-    await ports.contractReviews.create({
-      review,
-      version: contractVersion(review, 1, review.createdAt),
-      idempotency: completion(review.scope, key, `fp-${key}`),
-    });
-  }
+  const requestedAt = (await sandboxPorts()).clock.now() - HOUR;
+  for (let n = 0; n < count; n += 1) await seedDueReview(requestedAt + n);
 };
 
 test('with more reviews due than the first page holds, a newly due one is named on the first page', async () => {
@@ -399,11 +410,13 @@ test('with more reviews due than the first page holds, a newly due one is named 
     await page.getByRole('button', { name: 'Load more' }).waitFor({ timeout: 60_000 });
     expect(await page.locator('tr[data-review]').count()).toBe(FIRST_PAGE);
 
+    // A review becomes due while the page is open, as the pipeline's last step leaves it (that the
+    // pipeline makes a sent contract due, and the list shows it, is the second test's): seeded, not sent.
     const reference = `back-office-long-${randomUUID().slice(0, 8)}`;
-    const id = await sendForReview(reference);
+    const id = await seedDueReview((await sandboxPorts()).clock.now(), reference);
 
-    // The page, left open on its first page, names the new review once the pipeline has made it due: in
-    // the summary's live region, linked, though its row is not on this page.
+    // The page, left open on its first page, names the new review once it is due: in the summary's live
+    // region, linked, though its row is not on this page.
     const summary = page.getByTestId('queue-summary');
     const announced = summary.getByRole('status');
     await announced.getByRole('link', { name: id }).waitFor({ timeout: 120_000 });

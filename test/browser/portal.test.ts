@@ -5,12 +5,15 @@
 // exchange is refused), and find the calls in request history with its filters. A second person sees
 // none of it; nobody makes a second organisation; changes need the session's CSRF token; a connected
 // MCP client is revoked; axe finds nothing on any page at 320 and 1280 px; and after a restart of the
-// stack the person is still signed in, with their data.
+// stack the person is still signed in, with their data, and the identity provider has kept its state: the
+// client registered before, another person, their browser session and the consent they gave, the refresh
+// token, and the signing key (a token issued after the restart verifies under the same key id).
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { decodeProtectedHeader } from 'jose';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { PORTAL_ROUTES } from '../../lambdas/portal/api-routes';
@@ -30,10 +33,13 @@ import {
   refresh,
   registerClient,
   startRedirectReceiver,
+  verifyAccessToken,
 } from './identity-client';
 
 // DELAY_SCALE 20000 makes the retry schedule (1 min … 24 h, 8 attempts) last about 8 s.
 const STACK_ENV = { DELAY_SCALE: '20000' };
+/** A bound, not a speed check: on a loaded 2-core machine a start beside other files' takes more than 90 s. */
+const READY_WITHIN_MS = 180_000;
 
 let stack: RunningStack;
 let dataDir: string;
@@ -47,7 +53,7 @@ beforeAll(async () => {
   dataDir = await makeDataDir();
   await mkdir(RESULTS, { recursive: true });
   [stack, browser, receiver, redirects] = await Promise.all([
-    startStack({ dataDir, env: STACK_ENV }),
+    startStack({ dataDir, env: STACK_ENV, readyWithinMs: READY_WITHIN_MS }),
     launchChromium(),
     // The failing endpoint answers 500 until the test lets it succeed.
     startReceiver((request) =>
@@ -57,7 +63,7 @@ beforeAll(async () => {
   ]);
   portal = `http://127.0.0.1:${stack.portBase + 6}`;
   issuer = `http://127.0.0.1:${stack.portBase + 7}`;
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -729,19 +735,103 @@ test('an unknown page says where to go', async () => {
   await expectAccessible(alice, 'not-found');
 }, 60_000);
 
-test('after a restart of the stack the person is still signed in, with their data', async () => {
-  await stack.stop();
-  stack = await startStack({ dataDir, portBase: stack.portBase, env: STACK_ENV });
-  const { page } = alice;
-  await page.goto(`${portal}/sandbox/integrations/${first.integrationId}/webhook-endpoints`);
-  await page.getByRole('link', { name: first.okEndpointUrl }).waitFor();
-  await expect(page.getByText(`Signed in as ${first.email}`).count()).resolves.toBe(1);
-  await page.goto(`${portal}/sandbox/integrations/${first.integrationId}/api-keys`);
-  await page
-    .getByRole('row', { name: /Build server/ })
-    .getByText(/^Revoked /)
-    .waitFor();
-  expect(await alice.violations()).toEqual([]);
-  expectOnlyOwnRequests(alice.requests, portal, issuer, redirects.redirectUri);
-  await alice.close();
-}, 180_000);
+/** The identity provider's interaction pages the browser showed while `act` ran. */
+const pagesShownDuring = async (person: PersonPage, act: () => Promise<void>): Promise<string[]> => {
+  const shown: string[] = [];
+  const record = (frame: { url(): string }) => shown.push(frame.url());
+  person.page.on('framenavigated', record);
+  try {
+    await act();
+  } finally {
+    person.page.off('framenavigated', record);
+  }
+  return shown.filter((url) => url.includes('/interaction/'));
+};
+
+// The one restart of this file's stack serves two checks, each of a stack's start: the portal's and the
+// identity provider's state across it.
+test('after a restart of the stack the person is still signed in, with their data; the identity provider keeps its client, person, session, consent, refresh token and signing key', async () => {
+  // Before: a client registered, a person who signed up and allowed it, and the tokens it was issued.
+  const { redirectUri } = redirects;
+  const resource = `${stack.production}/mcp`;
+  const before = await discover(issuer);
+  const client = {
+    clientId: (await registerClient(before, redirectUri, 'Kept agent')).client_id,
+    redirectUri,
+  };
+  const kept = { email: `kept-${randomUUID().slice(0, 8)}@example.com`, password: 'a password to keep' };
+  const person = await openPersonPage(browser);
+  const elsewhere = await openPersonPage(browser);
+  try {
+    const asked = authorizationRequest(before, client.clientId, redirectUri, { resource });
+    await person.page.goto(asked.url);
+    await person.page.getByRole('link', { name: 'Create account' }).click();
+    await person.page.getByLabel('Email', { exact: true }).fill(kept.email);
+    await person.page.getByLabel('Password', { exact: true }).fill(kept.password);
+    await person.page.getByRole('button', { name: 'Create account' }).click();
+    await person.page.getByRole('button', { name: 'Allow' }).click();
+    const code = (await arrivalAt(person.page, redirectUri)).get('code') ?? '';
+    const issued = await exchangeCode(before, client, code, asked.verifier, resource);
+    expect(issued.status).toBe(200);
+    const keyId = decodeProtectedHeader(issued.body.access_token).kid;
+
+    expect(await stack.stop()).toBe(0);
+    stack = await startStack({
+      dataDir,
+      portBase: stack.portBase,
+      env: STACK_ENV,
+      readyWithinMs: READY_WITHIN_MS,
+    });
+
+    // The portal: still signed in, with the endpoint and the revoked key.
+    const { page } = alice;
+    await page.goto(`${portal}/sandbox/integrations/${first.integrationId}/webhook-endpoints`);
+    await page.getByRole('link', { name: first.okEndpointUrl }).waitFor();
+    await expect(page.getByText(`Signed in as ${first.email}`).count()).resolves.toBe(1);
+    await page.goto(`${portal}/sandbox/integrations/${first.integrationId}/api-keys`);
+    await page
+      .getByRole('row', { name: /Build server/ })
+      .getByText(/^Revoked /)
+      .waitFor();
+    expect(await alice.violations()).toEqual([]);
+    expectOnlyOwnRequests(alice.requests, portal, issuer, redirects.redirectUri);
+    await alice.close();
+
+    const after = await discover(issuer);
+    // The client and its refresh token: a new access token, signed with the same key.
+    const refreshed = await refresh(after, client.clientId, issued.body.refresh_token ?? '', resource);
+    expect(refreshed.status).toBe(200);
+    await verifyAccessToken(after, refreshed.body.access_token, resource);
+    expect(decodeProtectedHeader(refreshed.body.access_token).kid).toBe(keyId);
+
+    // The session and the consent: the same browser comes straight back with a code.
+    const again = authorizationRequest(after, client.clientId, redirectUri, { resource });
+    let secondCode = '';
+    const shownAgain = await pagesShownDuring(person, async () => {
+      await person.page.goto(again.url);
+      secondCode = (await arrivalAt(person.page, redirectUri)).get('code') ?? '';
+    });
+    expect(shownAgain).toEqual([]);
+    const second = await exchangeCode(after, client, secondCode, again.verifier);
+    await verifyAccessToken(after, second.body.access_token, resource);
+
+    // The person: another browser signs in with the password, and is not asked to consent again.
+    const third = authorizationRequest(after, client.clientId, redirectUri, { resource });
+    let thirdCode = '';
+    const shownElsewhere = await pagesShownDuring(elsewhere, async () => {
+      await elsewhere.page.goto(third.url);
+      await elsewhere.page.getByLabel('Email', { exact: true }).fill(kept.email);
+      await elsewhere.page.getByLabel('Password', { exact: true }).fill(kept.password);
+      await elsewhere.page.getByRole('button', { name: 'Sign in' }).click();
+      thirdCode = (await arrivalAt(elsewhere.page, redirectUri)).get('code') ?? '';
+    });
+    // The sign-in page only: no consent page.
+    expect(shownElsewhere).toHaveLength(1);
+    const tokens = await exchangeCode(after, client, thirdCode, third.verifier, resource);
+    const claims = await verifyAccessToken(after, tokens.body.access_token, resource);
+    expect(claims.sub).toBe((await verifyAccessToken(after, issued.body.access_token, resource)).sub);
+  } finally {
+    await person.close();
+    await elsewhere.close();
+  }
+}, 300_000);

@@ -65,12 +65,21 @@ const boxes = (page: Page) =>
     return { review: box('#review'), page: box('#page-1 .sheet') };
   });
 
+// One pages host and one Chromium for both pages: each is written at its own slug.
+let stack: PagesStack;
+
+beforeAll(async () => {
+  stack = await startPagesStack();
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
 describe.each(PAGES)('the $kind page in Chromium', ({ kind, slug, heading, prepared }) => {
-  let stack: PagesStack;
   let url: string;
 
   beforeAll(async () => {
-    stack = await startPagesStack();
     const { blobs, contract, pdfKey } = stack;
     const input: ReviewPageInput = {
       contract,
@@ -91,10 +100,6 @@ describe.each(PAGES)('the $kind page in Chromium', ({ kind, slug, heading, prepa
           });
     await writeViewer(blobs, slug, output);
     url = `${stack.base}/${slug}/`;
-  });
-
-  afterAll(async () => {
-    await stack?.stop();
   });
 
   test('at 1280 px: the review beside the pages, both found by the browser, nothing else fetched', async () => {
