@@ -75,7 +75,12 @@ export const LAYERS: readonly Layer[] = [
   // as its page will).
   {
     folder: 'frontend/back-office',
-    mayImport: ['frontend/app-kit', 'lambdas/core/shapes.ts', 'frontend/pages/markdown.ts'],
+    mayImport: [
+      'frontend/app-kit',
+      'lambdas/core/shapes.ts',
+      'lambdas/core/back-office/shapes.ts',
+      'frontend/pages/markdown.ts',
+    ],
   },
   // What the web applications share: their build, serving, API calls, navigation and components.
   { folder: 'frontend/app-kit', mayImport: ['frontend/build-output.ts', 'frontend/look.ts'] },
