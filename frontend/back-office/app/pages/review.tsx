@@ -6,6 +6,7 @@
 // is kept in this browser until it is saved or published, and a stale save keeps it in the field and
 // says another lawyer saved since.
 import { useEffect, useState } from 'preact/hooks';
+import { markdownToHtml } from '../../../../lambdas/pages/markdown';
 import { ApiError, call, get } from '../../../app-kit/api';
 import {
   ConfirmButton,
@@ -21,7 +22,6 @@ import {
   useWhileVisible,
   when,
 } from '../../../app-kit/components';
-import { markdownToHtml } from '../../../pages/markdown';
 import { ContractChangesList } from '../contract-changes-list';
 import type {
   BackOfficeSessionJson,
@@ -69,7 +69,7 @@ const rendered = (markdown: string): string =>
     references: (kind, n) => (kind === 'page' ? `#page-${n}` : undefined),
   });
 
-/** Safe: markdown-it with HTML off shows raw HTML as text, and links are limited (frontend/pages/markdown.ts). */
+/** Safe: markdown-it with HTML off shows raw HTML as text, and links are limited (lambdas/pages/markdown.ts). */
 const Markdown = ({ source }: { source: string }) => (
   <div class="markdown" dangerouslySetInnerHTML={{ __html: rendered(source) }} />
 );
