@@ -1,17 +1,17 @@
-// bin -> `npm run fonts`: writes frontend/pages/text-layer-font-data.ts from the installed font package,
+// bin -> `npm run fonts`: writes lambdas/pages/text-layer-font-data.ts from the installed font package,
 // after an upgrade of it (the unit tests fail until the data matches the package again).
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { readTextLayerFontData } from '../frontend/pages/text-layer-font-source';
+import { readTextLayerFontData } from '../lambdas/pages/text-layer-font-source';
 
-const target = fileURLToPath(new URL('../frontend/pages/text-layer-font-data.ts', import.meta.url));
+const target = fileURLToPath(new URL('../lambdas/pages/text-layer-font-data.ts', import.meta.url));
 const data = readTextLayerFontData();
 
 writeFileSync(
   target,
   [
-    `// frontend/pages -> the text layer's font, as read from ${data.package}@${data.version} by \`npm run fonts\``,
+    `// pages -> the text layer's font, as read from ${data.package}@${data.version} by \`npm run fonts\``,
     '// (bin/fonts.ts): do not edit by hand.',
     "import type { TextLayerFontData } from './text-layer-font-shape';",
     '',

@@ -25,8 +25,8 @@ import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Bucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
-import type { AppAssets } from '../frontend/app-kit/served-files';
-import { APP_CSP, appFiles, PAGE_SECURITY_HEADERS } from '../frontend/app-kit/served-files';
+import type { AppAssets } from '../lambdas/api/http/served-files';
+import { APP_CSP, appFiles, PAGE_SECURITY_HEADERS } from '../lambdas/api/http/served-files';
 import { acknowledge, acknowledgeBucketDeployment } from './checks';
 import {
   builtFilesBucket,

@@ -43,12 +43,12 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
-import { renderNotFound, renderWithdrawn } from '../frontend/pages/plain';
-import { PUBLICATION_CONTENT_TYPES } from '../frontend/pages/publication';
-import { PAGE_SECURITY_HEADERS } from '../frontend/pages/security';
 import { GATE_SETTINGS } from '../lambdas/adapters/cloudfront/withdrawal-gate-ports';
 import { PUBLICATIONS_PREFIX, withdrawnKey } from '../lambdas/core/publications';
 import { MARKER_EVENT_TYPES } from '../lambdas/core/withdrawal-gate-ports';
+import { renderNotFound, renderWithdrawn } from '../lambdas/pages/plain';
+import { PUBLICATION_CONTENT_TYPES } from '../lambdas/pages/publication';
+import { PAGE_SECURITY_HEADERS } from '../lambdas/pages/security';
 import { alarmedDeadLetterQueue } from './dead-letters';
 import {
   addressOf,

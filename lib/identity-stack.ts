@@ -32,7 +32,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import type { AppAssets } from '../frontend/app-kit/served-files';
+import type { AppAssets } from '../lambdas/api/http/served-files';
 import { ENVIRONMENTS } from '../lambdas/core/model';
 import { MIN_PASSWORD_CHARACTERS } from '../lambdas/core/people/credentials';
 import { UPSTREAM_CALLBACK_PATH } from '../lambdas/core/settings';

@@ -9,7 +9,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Bucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { AppAssets } from '../frontend/app-kit/served-files';
+import type { AppAssets } from '../lambdas/api/http/served-files';
 import { ENVIRONMENTS } from '../lambdas/core/model';
 import { serveApp } from './app-site';
 import type { BaseUrls, Environment } from './environments';

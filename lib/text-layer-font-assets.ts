@@ -1,8 +1,8 @@
 // infra -> the text layer's font files, which the page publishers store beside every hosted page
-// (frontend/pages/text-layer-font.ts) and read at run time through the font package's `package.json`.
+// (lambdas/pages/text-layer-font.ts) and read at run time through the font package's `package.json`.
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { TEXT_LAYER_FONT_DATA } from '../frontend/pages/text-layer-font-data';
+import { TEXT_LAYER_FONT_DATA } from '../lambdas/pages/text-layer-font-data';
 
 /**
  * Shell commands copying the font package's `package.json` and the WOFF2 subsets the pages use into

@@ -4,12 +4,12 @@
 // the staff and organisations of the identity, and each environment's ports; its pages built at start.
 import type { RequestListener } from 'node:http';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { appFiles } from '../frontend/app-kit/served-files';
 import { buildBackOfficeAssets } from '../frontend/back-office/build';
 import { DynamoDbPortalSessionStore } from '../lambdas/adapters/dynamodb/portal-session-store';
 import { LOCAL_IDENTITY_TABLE } from '../lambdas/adapters/dynamodb/table-schema';
 import { systemClock } from '../lambdas/adapters/system-clock';
 import { translatingFaults } from '../lambdas/adapters/unavailable';
+import { appFiles } from '../lambdas/api/http/served-files';
 import { backOfficeApp } from '../lambdas/back-office/app';
 import type { Environment } from '../lambdas/core/model';
 import type { Services } from '../lambdas/core/services';

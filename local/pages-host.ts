@@ -1,24 +1,19 @@
 // local -> serves the hosted pages (contract viewer, later review and snapshot) of one environment over
 // Node HTTP, as CloudFront serves them from S3 deployed: `/{slug}/{path}` is the blob
 // `published/{slug}/{path}` (`index.html` for `/{slug}/`), written by the publisher with
-// frontend/pages. A withdrawn publication answers 410, anything else not published 404, each with a
+// lambdas/pages. A withdrawn publication answers 410, anything else not published 404, each with a
 // plain page; every answer carries the pages' CSP and security headers.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  renderNotAllowed,
-  renderNotFound,
-  renderUnavailable,
-  renderWithdrawn,
-} from '../frontend/pages/plain';
-import { ICON_PATH, ICON_SVG } from '../frontend/pages/plain-style';
-import { isImmutablePath, isPublicationPath, PUBLICATION_CONTENT_TYPES } from '../frontend/pages/publication';
-import { PAGE_SECURITY_HEADERS } from '../frontend/pages/security';
-import { INDEX_FILE } from '../frontend/pages/viewer';
 import { BlobNotFoundError } from '../lambdas/adapters/blobs/s3-blob-store';
 import { READ_CHUNK, readBlob } from '../lambdas/core/blobs';
 import { log } from '../lambdas/core/log';
 import type { BlobStore } from '../lambdas/core/ports';
 import { isSlug, publicationKey, withdrawnKey } from '../lambdas/core/publications';
+import { renderNotAllowed, renderNotFound, renderUnavailable, renderWithdrawn } from '../lambdas/pages/plain';
+import { ICON_PATH, ICON_SVG } from '../lambdas/pages/plain-style';
+import { isImmutablePath, isPublicationPath, PUBLICATION_CONTENT_TYPES } from '../lambdas/pages/publication';
+import { PAGE_SECURITY_HEADERS } from '../lambdas/pages/security';
+import { INDEX_FILE } from '../lambdas/pages/viewer';
 
 const HTML = 'text/html; charset=utf-8';
 

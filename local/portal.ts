@@ -3,13 +3,13 @@
 // DATA_DIR/keys), with sessions in the identity table of DynamoDB Local, and each environment's services.
 import type { RequestListener } from 'node:http';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { appFiles } from '../frontend/app-kit/served-files';
 import { buildPortalAssets } from '../frontend/portal/build';
 import { DynamoDbClientGrants } from '../lambdas/adapters/dynamodb/oidc-provider-storage';
 import { DynamoDbPortalSessionStore } from '../lambdas/adapters/dynamodb/portal-session-store';
 import { LOCAL_IDENTITY_TABLE } from '../lambdas/adapters/dynamodb/table-schema';
 import { systemClock } from '../lambdas/adapters/system-clock';
 import { translatingFaults } from '../lambdas/adapters/unavailable';
+import { appFiles } from '../lambdas/api/http/served-files';
 import type { Environment } from '../lambdas/core/model';
 import type { Services } from '../lambdas/core/services';
 import { nodeListener } from '../lambdas/hosts/http/node-adapter';

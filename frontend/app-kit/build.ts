@@ -5,15 +5,15 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type OutputFile, type Plugin } from 'esbuild';
+import { APP_CSP, type AppAssets } from '../../lambdas/api/http/served-files';
+import { LOOK_CSS } from '../../lambdas/pages/look';
 import { contentTypeOf, single } from '../build-output';
-import { LOOK_CSS } from '../look';
-import { APP_CSP, type AppAssets } from './served-files';
 
 const KIT = path.dirname(fileURLToPath(import.meta.url));
 
 /**
  * `@import "look.css"` in an application's stylesheet: the look it shares with the sign-in pages
- * (frontend/look.ts); `@import "kit.css"`: the layout of the parts every application uses (kit.css here).
+ * (lambdas/pages/look.ts); `@import "kit.css"`: the layout of the parts every application uses (kit.css here).
  */
 const sharedStyles: Plugin = {
   name: 'shared-styles',

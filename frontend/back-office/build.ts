@@ -1,8 +1,8 @@
 // frontend/back-office -> the back office's files, built as every application's are (frontend/app-kit/build.ts).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AppAssets } from '../../lambdas/api/http/served-files';
 import { buildApp } from '../app-kit/build';
-import type { AppAssets } from '../app-kit/served-files';
 
 export const buildBackOfficeAssets = (): Promise<AppAssets> =>
   buildApp({

@@ -6,9 +6,9 @@
 // back office's own origin. Roles are checked by the core's use cases: this layer maps their errors.
 import { timingSafeEqual } from 'node:crypto';
 import { type Context, Hono } from 'hono';
-import { API_SECURITY_HEADERS, type AppFiles, fileAnswer } from '../../frontend/app-kit/served-files';
 import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
 import { jsonObjectBody, readBodyUpTo } from '../api/http/body';
+import { API_SECURITY_HEADERS, type AppFiles, fileAnswer } from '../api/http/served-files';
 import { mayDo, STAFF_ACTIONS, type Staff } from '../core/back-office/roles';
 import { staffActor } from '../core/back-office/staff';
 import { ActionRefused, fail, ServiceError } from '../core/errors';

@@ -3,18 +3,6 @@
 // advertise them as output schemas, and the portal's pages read their `z.infer` types (type-only
 // imports: no zod in the portal's bundle). The /v1 interface's own are in interface-schemas.ts.
 import * as z from 'zod/mini';
-import type { AuditAction } from './back-office/audit';
-import type { presentAuditEntry } from './back-office/audit-log';
-import type {
-  getContractReview,
-  getOrganisationBudget,
-  getSignUp,
-  searchContractReviews,
-} from './back-office/operations';
-import type { readContractChanges } from './back-office/review-contract';
-import type { presentDraft, presentQueueItem, reviewQueueSummary } from './back-office/review-desk';
-import type { Role, StaffAction } from './back-office/roles';
-import type { presentStaffMember } from './back-office/staff';
 import { ENVIRONMENTS } from './model';
 
 export type { ContractReviewJson } from './interface-schemas';
@@ -190,25 +178,3 @@ export const ConnectedClientShape = z.object({
   granted_at: time,
 });
 export type ConnectedClientJson = z.infer<typeof ConnectedClientShape>;
-
-/** Who is signed in to the back office, with the actions their roles allow (the pages show only those). */
-export interface BackOfficeSessionJson extends SessionJson {
-  roles: Role[];
-  actions: StaffAction[];
-}
-
-/** The back office's review queue and a review's draft, as the core presents them (back-office/review-desk.ts). */
-export type ReviewQueueItemJson = ReturnType<typeof presentQueueItem>;
-export type ReviewQueueSummaryJson = Awaited<ReturnType<typeof reviewQueueSummary>>;
-export type ReviewDraftJson = ReturnType<typeof presentDraft>;
-export type ContractChangesJson = Awaited<ReturnType<typeof readContractChanges>>;
-
-/** The operators' and admins' pages' answers, as the core presents them (back-office/operations.ts, audit-log.ts, staff.ts). */
-export type SignUpJson = Awaited<ReturnType<typeof getSignUp>>;
-export type OrganisationWithBudgetJson = Awaited<ReturnType<typeof getOrganisationBudget>>;
-export type OperatorContractReviewJson = Awaited<ReturnType<typeof getContractReview>>;
-export type ContractSearchResultJson = Awaited<ReturnType<typeof searchContractReviews>>['data'][number];
-export type AuditEntryJson = ReturnType<typeof presentAuditEntry>;
-export type AuditActionJson = AuditAction;
-export type StaffMemberJson = ReturnType<typeof presentStaffMember>;
-export type { Role as RoleJson };

@@ -14,8 +14,8 @@
 
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { renderNotice } from '../../frontend/identity/notices';
 import type { ClientGrants } from '../core/ports';
+import { renderNotice } from './pages/notices';
 
 /** What an error says, as oidc-provider's events and `renderError` give it. */
 interface AuthorizationFailure {

@@ -7,10 +7,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { errors, type Interaction } from 'oidc-provider';
-import { renderConsent } from '../../frontend/identity/consent';
-import { renderNotice } from '../../frontend/identity/notices';
-import { renderSignIn } from '../../frontend/identity/sign-in';
-import { renderSignUp } from '../../frontend/identity/sign-up';
 import { log } from '../core/log';
 import { ENVIRONMENTS } from '../core/model';
 import { type PeopleServices, signIn, signInUpstream, signUp } from '../core/people/accounts';
@@ -19,6 +15,10 @@ import { UPSTREAM_CALLBACK_PATH } from '../core/settings';
 import { recordConsent } from './consent';
 import { clientAddress, FormRefused, isSameOriginPost, readForm } from './form-requests';
 import { PageAnswers } from './page-answers';
+import { renderConsent } from './pages/consent';
+import { renderNotice } from './pages/notices';
+import { renderSignIn } from './pages/sign-in';
+import { renderSignUp } from './pages/sign-up';
 import { describeRequest, type McpResource, requestedEnvironments } from './resources';
 import { UpstreamRefused, type UpstreamSettings, UpstreamSignIn } from './upstream';
 

@@ -2,7 +2,7 @@
 // stylesheet is inline, allowed by hash), may not be framed, and its forms may go only to this origin
 // and on to where the sign-in returns: browsers hold a form's redirects to `form-action` too, so the
 // client's redirect address has to be named there, or the last step would be blocked.
-import { STYLE_SOURCE } from '../../frontend/identity/document';
+import { STYLE_SOURCE } from './pages/document';
 
 /** Headers on every answer, JSON or page. */
 export const BASE_SECURITY_HEADERS: Readonly<Record<string, string>> = {

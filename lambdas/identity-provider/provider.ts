@@ -5,13 +5,13 @@
 // discovery, refresh tokens, revocation, and the service's own pages for everything a person sees
 // (oidc-provider's development pages are off).
 import Provider, { type Configuration, type errors, type KoaContextWithOIDC } from 'oidc-provider';
-import { renderNotice, renderSignOut } from '../../frontend/identity/notices';
 import { isPersonId } from '../core/ids';
 import { log } from '../core/log';
 import { authorizationErrorPage, showErrorsOfUntrustedClientsHere } from './authorization-errors';
 import { CHECKED_METADATA, clientMetadataRules, OWN_CLIENT_NAMES } from './client-policy';
 import { loadExistingGrant } from './grants';
 import { guardedFetch } from './guarded-fetch';
+import { renderNotice, renderSignOut } from './pages/notices';
 import { securingAnswers } from './provider-answers';
 import { limitingRegistration } from './registration-limit';
 import { grantedEnvironments, implyResourceScope, MCP_SCOPE, resourceServerInfo } from './resources';

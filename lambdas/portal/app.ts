@@ -4,10 +4,10 @@
 // (api-routes.ts; 404 and 405 answered as the API answers them). Every change carries the session's CSRF token in `X-CSRF-Token` and comes from the portal's own origin.
 import { timingSafeEqual } from 'node:crypto';
 import { type Context, Hono } from 'hono';
-import { API_SECURITY_HEADERS, type AppFiles, fileAnswer } from '../../frontend/app-kit/served-files';
 import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
 import { jsonObjectBody } from '../api/http/body';
 import { createRouter } from '../api/http/router';
+import { API_SECURITY_HEADERS, type AppFiles, fileAnswer } from '../api/http/served-files';
 import { fail } from '../core/errors';
 import type { PortalSession, PortalSessionStore } from '../core/portal-sessions';
 import type { Clock } from '../core/ports';

@@ -3,7 +3,7 @@
 // sign-in under a cookie of its own and sends the browser to the provider; `GET /auth/callback` finishes
 // it into a new session (the browser's previous one deleted) and returns to where the sign-in began.
 import type { Env, Hono } from 'hono';
-import { PAGE_SECURITY_HEADERS } from '../../frontend/app-kit/served-files';
+import { PAGE_SECURITY_HEADERS } from '../api/http/served-files';
 import { log } from '../core/log';
 import {
   type PortalSessionStore,

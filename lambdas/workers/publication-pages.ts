@@ -2,14 +2,14 @@
 // go first, so a publication is never announced before its link works; a new version lifts an earlier
 // withdrawal, since the publication is pending again.
 
-import { writeViewer } from '../../frontend/pages/publication';
-import type { ViewerOutput } from '../../frontend/pages/viewer';
 import { changeContractReview } from '../core/contracts/change';
 import { publicationOf, publicationPublished } from '../core/contracts/pipeline';
 import type { Channel, ContractReview } from '../core/model';
 import type { Ports } from '../core/ports';
 import { withdrawnKey } from '../core/publications';
 import type { Services } from '../core/services';
+import { writeViewer } from '../pages/publication';
+import type { ViewerOutput } from '../pages/viewer';
 
 /** A publication's public address: the environment's pages host and the publication's stable slug. */
 export const publicationUrl = (pagesBaseUrl: string, slug: string): string => `${pagesBaseUrl}/${slug}/`;

@@ -2,13 +2,13 @@
 // product goes live: `review` (the review beside the contract) or `review_snapshot` (one page for the
 // recipient, frozen at publication).
 
-import { renderReviewPage } from '../../frontend/pages/review';
-import { renderSnapshotPage } from '../../frontend/pages/snapshot';
 import { readJson, readText } from '../core/blobs';
 import { artifacts } from '../core/contracts/artifacts';
 import type { Ports, RunOutcome } from '../core/ports';
 import { documentTitle, type RenderedContract } from '../core/rendered-contract';
 import type { Services } from '../core/services';
+import { renderReviewPage } from '../pages/review';
+import { renderSnapshotPage } from '../pages/snapshot';
 import { pageTime, publishChannel } from './publication-pages';
 import { RunInput, worker } from './worker';
 

@@ -1,11 +1,11 @@
 // workers -> step `PublishViewer`: the contract viewer of the version, live at its stable link.
 
-import { renderViewer } from '../../frontend/pages/viewer';
 import { readJson } from '../core/blobs';
 import { artifacts } from '../core/contracts/artifacts';
 import type { Ports } from '../core/ports';
 import { documentTitle, type RenderedContract } from '../core/rendered-contract';
 import type { Services } from '../core/services';
+import { renderViewer } from '../pages/viewer';
 import { pageTime, publishChannel } from './publication-pages';
 import { RunInput, worker } from './worker';
 

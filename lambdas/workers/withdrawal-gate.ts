@@ -1,6 +1,6 @@
 // workers -> the withdrawal gate of the hosted pages (deployed only): keeps the CloudFront KeyValueStore
 // of withdrawn slugs, which the pages' viewer-request function reads (lib/hosted-pages.ts), in step with
-// the marker blobs `published/{slug}/withdrawn` that frontend/pages/publication.ts writes and deletes,
+// the marker blobs `published/{slug}/withdrawn` that lambdas/pages/publication.ts writes and deletes,
 // and invalidates the publication's cached files. EventBridge delivers S3's "Object Created" and
 // "Object Deleted" events of marker keys; each says which marker changed, and the bucket says whether it
 // is there now, so events delivered late or out of order still leave the store as the bucket is.

@@ -2,10 +2,10 @@
 // drawn at known places, and the text runs that say where, as processing would leave them. The text is
 // drawn in the font the pages ship (registered here from the package), so no system font is needed.
 import { type Canvas, createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import { fontFile, subsetsFor } from '../../frontend/pages/text-layer-font';
 import { bytesOnce } from '../../lambdas/core/blobs';
 import type { BlobStore } from '../../lambdas/core/ports';
 import type { RenderedContract, RenderedPage, TextRun } from '../../lambdas/core/rendered-contract';
+import { fontFile, subsetsFor } from '../../lambdas/pages/text-layer-font';
 
 /** A4 in points. */
 const WIDTH_POINTS = 595;

@@ -17,11 +17,11 @@ import {
   type Page,
 } from 'playwright-core';
 import woff2 from 'wawoff2';
-import { fontFile, subsetsFor } from '../../frontend/pages/text-layer-font';
 import { S3BlobStore } from '../../lambdas/adapters/blobs/s3-blob-store';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
 import type { BlobStore } from '../../lambdas/core/ports';
 import type { RenderedContract } from '../../lambdas/core/rendered-contract';
+import { fontFile, subsetsFor } from '../../lambdas/pages/text-layer-font';
 import { type LocalS3, startLocalS3 } from '../../local/emulators/s3-server';
 import { pagesListener } from '../../local/pages-host';
 import { contractPdf } from '../support/pdfs';

@@ -2,9 +2,9 @@
 // page written as a publication, served by the pages host, and opened in headless Chromium.
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { writeViewer } from '../../frontend/pages/publication';
-import { type ReviewPageInput, renderReviewPage } from '../../frontend/pages/review';
-import { renderSnapshotPage } from '../../frontend/pages/snapshot';
+import { writeViewer } from '../../lambdas/pages/publication';
+import { type ReviewPageInput, renderReviewPage } from '../../lambdas/pages/review';
+import { renderSnapshotPage } from '../../lambdas/pages/snapshot';
 import {
   axeViolations,
   DESKTOP,

@@ -3,9 +3,9 @@
 // contract), a reference to nothing in the contract stays text; the Text view reflows the contract beside
 // the review; axe finds nothing. Screenshots go to test-results/ to look at.
 import { join } from 'node:path';
-import { writeViewer } from '../../frontend/pages/publication';
-import { type ReviewPageInput, renderReviewPage } from '../../frontend/pages/review';
-import { renderSnapshotPage } from '../../frontend/pages/snapshot';
+import { writeViewer } from '../../lambdas/pages/publication';
+import { type ReviewPageInput, renderReviewPage } from '../../lambdas/pages/review';
+import { renderSnapshotPage } from '../../lambdas/pages/snapshot';
 import {
   axeViolations,
   DESKTOP,

@@ -4,8 +4,8 @@
 // Screenshots go to test-results/ to look at.
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { writeViewer } from '../../frontend/pages/publication';
-import { renderViewer } from '../../frontend/pages/viewer';
+import { writeViewer } from '../../lambdas/pages/publication';
+import { renderViewer } from '../../lambdas/pages/viewer';
 import {
   axeViolations,
   DESKTOP,

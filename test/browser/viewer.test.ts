@@ -2,11 +2,11 @@
 // publication, served by the pages host, and opened in headless Chromium.
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { writeViewer } from '../../frontend/pages/publication';
-import { TEXT_LAYER_FAMILY } from '../../frontend/pages/text-layer-font';
-import { renderViewer } from '../../frontend/pages/viewer';
 import { withdrawPublication } from '../../lambdas/core/publications';
 import type { TextRun } from '../../lambdas/core/rendered-contract';
+import { writeViewer } from '../../lambdas/pages/publication';
+import { TEXT_LAYER_FAMILY } from '../../lambdas/pages/text-layer-font';
+import { renderViewer } from '../../lambdas/pages/viewer';
 import {
   axeViolations,
   DESKTOP,

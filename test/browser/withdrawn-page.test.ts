@@ -3,9 +3,9 @@
 // and whom to ask, and axe finds nothing; every page has an icon the host answers (no 404 for
 // /favicon.ico). Screenshots go to test-results/ to look at.
 import { join } from 'node:path';
-import { writeViewer } from '../../frontend/pages/publication';
-import { renderViewer } from '../../frontend/pages/viewer';
 import { withdrawPublication } from '../../lambdas/core/publications';
+import { writeViewer } from '../../lambdas/pages/publication';
+import { renderViewer } from '../../lambdas/pages/viewer';
 import {
   axeViolations,
   DESKTOP,

@@ -6,12 +6,12 @@ import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { CfnRole, IRole } from 'aws-cdk-lib/aws-iam';
-import { renderNotFound, renderWithdrawn } from '../../frontend/pages/plain';
-import { PAGE_SECURITY_HEADERS } from '../../frontend/pages/security';
 import { BUS_RULES } from '../../lambdas/adapters/events/bus-rules';
 import { FRAME_ROUTES } from '../../lambdas/api/frame-routes';
 import { FALLBACK_HANDLER, ROUTES } from '../../lambdas/api/routes';
 import { RUN_KINDS, type RunKind } from '../../lambdas/core/ports';
+import { renderNotFound, renderWithdrawn } from '../../lambdas/pages/plain';
+import { PAGE_SECURITY_HEADERS } from '../../lambdas/pages/security';
 import {
   RENDER_CONTRACTS,
   RENDER_QUEUE,

@@ -24,9 +24,15 @@ export const LAYERS: readonly Layer[] = [
   },
   { folder: 'lambdas/adapters', mayImport: ['lambdas/core'] },
   { folder: 'lambdas/api', mayImport: ['lambdas/core'] },
-  { folder: 'lambdas/workers', mayImport: ['lambdas/core', 'frontend/pages'] },
-  // oidc-provider configured with the core's people, and the pages of a sign-in.
-  { folder: 'lambdas/identity-provider', mayImport: ['lambdas/core', 'frontend/identity', OIDC_DISCOVERY] },
+  // The hosted pages the workers publish (and the pages host answers with): HTML made on the server.
+  { folder: 'lambdas/pages', mayImport: ['lambdas/core'] },
+  { folder: 'lambdas/workers', mayImport: ['lambdas/core', 'lambdas/pages'] },
+  // oidc-provider configured with the core's people, and the pages of a sign-in it serves (pages/), which
+  // share the hosted pages' HTML escaping and the one look of the pages people sign in to.
+  {
+    folder: 'lambdas/identity-provider',
+    mayImport: ['lambdas/core', 'lambdas/pages/html.ts', 'lambdas/pages/look.ts', OIDC_DISCOVERY],
+  },
   // The portal's backend: the core, the API's one answer shape, and how its built pages are served.
   {
     folder: 'lambdas/portal',
@@ -36,7 +42,7 @@ export const LAYERS: readonly Layer[] = [
       'lambdas/api/http/body.ts',
       'lambdas/api/http/cookies.ts',
       'lambdas/api/http/router.ts',
-      'frontend/app-kit/served-files.ts',
+      'lambdas/api/http/served-files.ts',
       OIDC_DISCOVERY,
     ],
   },
@@ -53,7 +59,7 @@ export const LAYERS: readonly Layer[] = [
       'lambdas/portal/sign-in.ts',
       'lambdas/portal/session-secrets.ts',
       'lambdas/portal/sign-in-routes.ts',
-      'frontend/app-kit/served-files.ts',
+      'lambdas/api/http/served-files.ts',
       OIDC_DISCOVERY,
     ],
   },
@@ -61,35 +67,49 @@ export const LAYERS: readonly Layer[] = [
   // API's paths are.
   { folder: 'lambdas/mcp', mayImport: ['lambdas/core', 'lambdas/api/http/router.ts'] },
   // Deployed composition roots (Lambda entries, the Node HTTP host the ingest shares, the queue consumers):
-  // everything deployed, never local/.
-  { folder: 'lambdas/hosts', mayImport: ['lambdas', 'frontend'] },
+  // everything deployed, never local/ and never the front ends (nothing in lambdas/ imports frontend/).
+  { folder: 'lambdas/hosts', mayImport: ['lambdas'] },
   // The local stack and the AWS stand-ins it and the tests run (S3, DynamoDB Local, SQS, EventBridge,
   // Step Functions): on top of everything deployed, and imported by nothing that is.
   { folder: 'local', mayImport: ['lambdas', 'frontend'] },
-  { folder: 'frontend/pages', mayImport: ['lambdas/core'] },
   { folder: 'frontend/onboarding', mayImport: ['lambdas/core', 'frontend/build-output.ts'] },
   // The portal's pages talk to their backend over HTTP only; its build is the kit's. They
   // read the answers' types from the core's schemas, type-only (test/unit/shapes.test.ts checks it).
-  { folder: 'frontend/portal', mayImport: ['frontend/app-kit', 'lambdas/core/shapes.ts'] },
+  {
+    folder: 'frontend/portal',
+    mayImport: ['frontend/app-kit', 'lambdas/core/shapes.ts', 'lambdas/api/http/served-files.ts'],
+  },
   // The back office's pages: as the portal's, and the hosted pages' Markdown (a review's preview renders
   // as its page will).
   {
     folder: 'frontend/back-office',
-    mayImport: ['frontend/app-kit', 'lambdas/core/shapes.ts', 'frontend/pages/markdown.ts'],
+    mayImport: [
+      'frontend/app-kit',
+      'lambdas/core/shapes.ts',
+      'lambdas/core/back-office/shapes.ts',
+      'lambdas/pages/markdown.ts',
+      'lambdas/api/http/served-files.ts',
+    ],
   },
   // What the web applications share: their build, serving, API calls, navigation and components.
-  { folder: 'frontend/app-kit', mayImport: ['frontend/build-output.ts', 'frontend/look.ts'] },
+  {
+    folder: 'frontend/app-kit',
+    mayImport: ['frontend/build-output.ts', 'lambdas/pages/look.ts', 'lambdas/api/http/served-files.ts'],
+  },
   // What the front ends' builds share.
   { folder: 'frontend/build-output.ts', mayImport: [] },
-  // The one look of the pages people sign in to and work in.
-  { folder: 'frontend/look.ts', mayImport: [] },
-  // The sign-in pages share the hosted pages' HTML escaping.
-  { folder: 'frontend/identity', mayImport: ['lambdas/core', 'frontend/pages/html.ts', 'frontend/look.ts'] },
-  // The CDK app reads the route tables, the table schema, the workflow tasks' declarations (data only) and
-  // the built frontend; never a host or a worker.
+  // The CDK app reads the route tables, the table schema, the workflow tasks' declarations (data only), the
+  // hosted pages' headers and font, and the built frontend; never a host or a worker.
   {
     folder: 'lib',
-    mayImport: ['lambdas/core', 'lambdas/api', 'lambdas/adapters', 'lambdas/workers/tasks.ts', 'frontend'],
+    mayImport: [
+      'lambdas/core',
+      'lambdas/api',
+      'lambdas/adapters',
+      'lambdas/pages',
+      'lambdas/workers/tasks.ts',
+      'frontend',
+    ],
   },
   // The upload ingest's container (lib/upload-ingest.ts) is deployed: the deployed hosts, never local/.
   { folder: 'bin/ingest.ts', mayImport: ['lambdas', 'frontend'] },

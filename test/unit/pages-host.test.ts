@@ -1,11 +1,11 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeViewer } from '../../frontend/pages/publication';
-import { PAGE_CSP } from '../../frontend/pages/security';
-import { renderViewer } from '../../frontend/pages/viewer';
 import { BlobNotFoundError } from '../../lambdas/adapters/blobs/s3-blob-store';
 import type { BlobStore } from '../../lambdas/core/ports';
 import { withdrawPublication } from '../../lambdas/core/publications';
+import { writeViewer } from '../../lambdas/pages/publication';
+import { PAGE_CSP } from '../../lambdas/pages/security';
+import { renderViewer } from '../../lambdas/pages/viewer';
 import { pagesListener } from '../../local/pages-host';
 import { linesOf } from '../support/log-capture';
 

@@ -1,9 +1,9 @@
-import { escapeHtml } from '../../frontend/pages/html';
-import { isAllowedLink, markdownToHtml } from '../../frontend/pages/markdown';
-import { type ReviewPageInput, renderReviewPage } from '../../frontend/pages/review';
-import { renderSnapshotPage, type SnapshotPageInput } from '../../frontend/pages/snapshot';
-import { INDEX_FILE, renderViewer, type ViewerOutput } from '../../frontend/pages/viewer';
 import type { RenderedContract, TextRun } from '../../lambdas/core/rendered-contract';
+import { escapeHtml } from '../../lambdas/pages/html';
+import { isAllowedLink, markdownToHtml } from '../../lambdas/pages/markdown';
+import { type ReviewPageInput, renderReviewPage } from '../../lambdas/pages/review';
+import { renderSnapshotPage, type SnapshotPageInput } from '../../lambdas/pages/snapshot';
+import { INDEX_FILE, renderViewer, type ViewerOutput } from '../../lambdas/pages/viewer';
 
 const HOSTILE = `</title><script>alert("x")</script><img src=x onerror='alert(1)'> & "Smith's"`;
 

@@ -1,18 +1,18 @@
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import { escapeHtml } from '../../frontend/pages/html';
-import { renderNotFound, renderWithdrawn } from '../../frontend/pages/plain';
-import { PAGE_CSP, PAGE_CSP_META } from '../../frontend/pages/security';
+import type { RenderedPage } from '../../lambdas/core/rendered-contract';
+import { escapeHtml } from '../../lambdas/pages/html';
+import { renderNotFound, renderWithdrawn } from '../../lambdas/pages/plain';
+import { PAGE_CSP, PAGE_CSP_META } from '../../lambdas/pages/security';
 import {
   type FontSubset,
   fontFile,
   subsetsFor,
   TEXT_LAYER_FAMILY,
   textWidthEm,
-} from '../../frontend/pages/text-layer-font';
-import { TEXT_LAYER_FONT_DATA } from '../../frontend/pages/text-layer-font-data';
-import { readTextLayerFontData } from '../../frontend/pages/text-layer-font-source';
-import { INDEX_FILE, renderViewer, type ViewerInput } from '../../frontend/pages/viewer';
-import type { RenderedPage } from '../../lambdas/core/rendered-contract';
+} from '../../lambdas/pages/text-layer-font';
+import { TEXT_LAYER_FONT_DATA } from '../../lambdas/pages/text-layer-font-data';
+import { readTextLayerFontData } from '../../lambdas/pages/text-layer-font-source';
+import { INDEX_FILE, renderViewer, type ViewerInput } from '../../lambdas/pages/viewer';
 
 const page = (number: number, text: RenderedPage['text']): RenderedPage => ({
   number,

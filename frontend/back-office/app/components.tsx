@@ -4,14 +4,20 @@
 import { Title } from '../../app-kit/components';
 import { Link } from '../../app-kit/navigation';
 import { type Section, sectionPath } from './router';
-import { ENVIRONMENT_NAMES, ENVIRONMENTS, type Environment } from './types';
+import { ENVIRONMENT_NAMES, ENVIRONMENTS, type EnvironmentJson } from './types';
 
-export const EnvironmentBar = ({ environment, section }: { environment: Environment; section: Section }) => {
+export const EnvironmentBar = ({
+  environment,
+  section,
+}: {
+  environment: EnvironmentJson;
+  section: Section;
+}) => {
   const other = ENVIRONMENTS.find((candidate) => candidate !== environment) ?? 'sandbox';
   return (
     <p class={`environment environment-${environment}`} data-testid="environment">
       <span>
-        Environment: <strong>{ENVIRONMENT_NAMES[environment]}</strong>
+        EnvironmentJson: <strong>{ENVIRONMENT_NAMES[environment]}</strong>
         {environment === 'sandbox' ? ' (integrators’ test data)' : ' (live data: real buyers and clients)'}
       </span>{' '}
       <Link href={sectionPath(section, other)}>Switch to {ENVIRONMENT_NAMES[other].toLowerCase()}</Link>

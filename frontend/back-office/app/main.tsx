@@ -16,7 +16,7 @@ import { ReviewsPage } from './pages/reviews';
 import { SignUpsPage } from './pages/sign-ups';
 import { StaffPage } from './pages/staff';
 import { homePath, type Route, routeOf, SECTIONS, sectionOf, sectionPath } from './router';
-import type { Environment, Session } from './types';
+import type { BackOfficeSessionJson, EnvironmentJson } from './types';
 
 const SIGN_IN_PROBLEMS: Readonly<Record<string, string>> = {
   failed: 'Your sign-in did not finish (it was cancelled or refused). Sign in again.',
@@ -45,7 +45,7 @@ const SignInPage = () => {
 };
 
 /** Signed in without a staff role: this, and nothing of the back office. */
-const StaffOnlyPage = ({ session }: { session: Session }) => {
+const StaffOnlyPage = ({ session }: { session: BackOfficeSessionJson }) => {
   const [error, setError] = useState<string | null>(null);
   return (
     <main id="content">
@@ -61,10 +61,10 @@ const StaffOnlyPage = ({ session }: { session: Session }) => {
   );
 };
 
-const environmentOf = (route: Route): Environment | null =>
+const environmentOf = (route: Route): EnvironmentJson | null =>
   'environment' in route ? route.environment : null;
 
-const Header = ({ session, route }: { session: Session; route: Route }) => {
+const Header = ({ session, route }: { session: BackOfficeSessionJson; route: Route }) => {
   const [error, setError] = useState<string | null>(null);
   const current = sectionOf(route);
   // Links keep the environment of the page shown (production from a page without one).
@@ -109,7 +109,7 @@ const NotFoundPage = () => (
   </>
 );
 
-const Page = ({ session, route }: { session: Session; route: Route }) => {
+const Page = ({ session, route }: { session: BackOfficeSessionJson; route: Route }) => {
   switch (route.page) {
     case 'reviews':
       return <ReviewsPage environment={route.environment} />;
@@ -132,7 +132,7 @@ const Page = ({ session, route }: { session: Session; route: Route }) => {
   }
 };
 
-const Workspace = ({ session }: { session: Session }) => {
+const Workspace = ({ session }: { session: BackOfficeSessionJson }) => {
   const path = usePath();
   const route = routeOf(path);
   const home = route.page === 'home' ? homePath(session.actions) : null;
@@ -166,10 +166,10 @@ const Workspace = ({ session }: { session: Session }) => {
 };
 
 const App = () => {
-  const [session, setSession] = useState<Session | null>(null);
+  const [session, setSession] = useState<BackOfficeSessionJson | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    get<Session>('/api/session')
+    get<BackOfficeSessionJson>('/api/session')
       .then((current) => {
         setCsrfToken(current.csrf_token);
         setSession(current);

@@ -2,7 +2,7 @@
 // environment is part of every address that concerns one (`/sandbox/…`, `/production/…`), so a link or
 // a bookmark always says which; `/staff` concerns none. Each section names the action its page needs
 // (the core's role table decides who may; the session lists what this person may).
-import { ENVIRONMENTS, type Environment, type StaffAction } from './types';
+import { ENVIRONMENTS, type EnvironmentJson, type StaffActionJson } from './types';
 
 export type SectionName = 'reviews' | 'sign-ups' | 'contracts' | 'organisations' | 'audit-log' | 'staff';
 
@@ -11,7 +11,7 @@ export interface Section {
   /** The navigation link's words (decisions.md §11). */
   label: string;
   /** What a person must be allowed to see it. */
-  action: StaffAction;
+  action: StaffActionJson;
   /** Whether its addresses name an environment. */
   perEnvironment: boolean;
 }
@@ -28,14 +28,14 @@ export const SECTIONS: readonly Section[] = [
 
 export type Route =
   | { page: 'home' }
-  | { page: 'reviews'; environment: Environment }
-  | { page: 'review'; environment: Environment; id: string }
-  | { page: 'sign-ups'; environment: Environment }
-  | { page: 'sign-up'; environment: Environment; id: string }
-  | { page: 'contracts'; environment: Environment }
-  | { page: 'contract'; environment: Environment; id: string }
-  | { page: 'organisations'; environment: Environment }
-  | { page: 'audit-log'; environment: Environment }
+  | { page: 'reviews'; environment: EnvironmentJson }
+  | { page: 'review'; environment: EnvironmentJson; id: string }
+  | { page: 'sign-ups'; environment: EnvironmentJson }
+  | { page: 'sign-up'; environment: EnvironmentJson; id: string }
+  | { page: 'contracts'; environment: EnvironmentJson }
+  | { page: 'contract'; environment: EnvironmentJson; id: string }
+  | { page: 'organisations'; environment: EnvironmentJson }
+  | { page: 'audit-log'; environment: EnvironmentJson }
   | { page: 'staff' }
   | { page: 'not-found' };
 
@@ -68,20 +68,26 @@ export const routeOf = (path: string): Route => {
   if (path === '/staff') return { page: 'staff' };
   const matched = new RegExp(`^/${ENV}/${LISTS}(?:/${ID})?/?$`).exec(path);
   if (!matched) return { page: 'not-found' };
-  const [, environment, list, id] = matched as unknown as [string, Environment, string, string | undefined];
+  const [, environment, list, id] = matched as unknown as [
+    string,
+    EnvironmentJson,
+    string,
+    string | undefined,
+  ];
   if (id === undefined) return { page: list, environment } as Route;
   const detail = DETAIL[list];
   return detail ? { page: detail, environment, id } : { page: 'not-found' };
 };
 
 /** A section's address in `environment` (the environment is ignored by a section without one). */
-export const sectionPath = (section: Section, environment: Environment): string =>
+export const sectionPath = (section: Section, environment: EnvironmentJson): string =>
   section.perEnvironment ? `/${environment}/${section.name}` : `/${section.name}`;
 
-export const reviewPath = (environment: Environment, id: string): string => `/${environment}/reviews/${id}`;
+export const reviewPath = (environment: EnvironmentJson, id: string): string =>
+  `/${environment}/reviews/${id}`;
 
 /** Where `/` leads a person allowed `actions`: the first section they may use (production's), or nothing. */
-export const homePath = (actions: readonly StaffAction[]): string | null => {
+export const homePath = (actions: readonly StaffActionJson[]): string | null => {
   const first = SECTIONS.find((section) => actions.includes(section.action));
   return first ? sectionPath(first, 'production') : null;
 };

@@ -1,13 +1,14 @@
-// frontend/back-office -> the shapes of the backend's answers the pages read: the core's types
-// (lambdas/core/shapes.ts), type-only, so the bundle takes none of the core.
-import type {
+// frontend/back-office -> the shapes of the backend's answers the pages read, under the core's own names
+// (lambdas/core/shapes.ts, lambdas/core/back-office/shapes.ts), type-only, so the bundle takes none of
+// the core; and the environments' names on the page.
+import type { EnvironmentJson } from '../../../lambdas/core/shapes';
+
+export type {
   AuditActionJson,
   AuditEntryJson,
   BackOfficeSessionJson,
   ContractChangesJson,
-  ContractReviewJson,
   ContractSearchResultJson,
-  EnvironmentJson,
   OperatorContractReviewJson,
   OrganisationWithBudgetJson,
   ReviewDraftJson,
@@ -15,31 +16,14 @@ import type {
   ReviewQueueSummaryJson,
   RoleJson,
   SignUpJson,
+  StaffActionJson,
   StaffMemberJson,
-} from '../../../lambdas/core/shapes';
-
-export type { PageOf } from '../../../lambdas/core/shapes';
-
-export type Environment = EnvironmentJson;
-export type Session = BackOfficeSessionJson;
-export type StaffAction = Session['actions'][number];
-export type ContractReview = ContractReviewJson;
-export type ReviewQueueItem = ReviewQueueItemJson;
-export type ReviewQueueSummary = ReviewQueueSummaryJson;
-export type ReviewDraft = ReviewDraftJson;
-export type ContractChanges = ContractChangesJson;
-export type SignUp = SignUpJson;
-export type OrganisationWithBudget = OrganisationWithBudgetJson;
-export type OperatorContractReview = OperatorContractReviewJson;
-export type ContractSearchResult = ContractSearchResultJson;
-export type AuditEntry = AuditEntryJson;
-export type AuditAction = AuditActionJson;
-export type StaffMember = StaffMemberJson;
-export type Role = RoleJson;
+} from '../../../lambdas/core/back-office/shapes';
+export type { ContractReviewJson, EnvironmentJson, PageOf } from '../../../lambdas/core/shapes';
 
 /** Each environment's name on the page; a record, so an environment the core adds must be named here. */
-export const ENVIRONMENT_NAMES: Readonly<Record<Environment, string>> = {
+export const ENVIRONMENT_NAMES: Readonly<Record<EnvironmentJson, string>> = {
   sandbox: 'Sandbox',
   production: 'Production',
 };
-export const ENVIRONMENTS = Object.keys(ENVIRONMENT_NAMES) as Environment[];
+export const ENVIRONMENTS = Object.keys(ENVIRONMENT_NAMES) as EnvironmentJson[];

@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { Pill } from '../../app-kit/components';
 import { Link } from '../../app-kit/navigation';
 import { integrationPath } from './router';
-import { ENVIRONMENT_NAMES, ENVIRONMENTS, type Environment } from './types';
+import { ENVIRONMENT_NAMES, ENVIRONMENTS, type EnvironmentJson } from './types';
 
 /** Which environment this page concerns, in words, and the way to the same page in the other one. */
 export const EnvironmentBar = ({
@@ -14,7 +14,7 @@ export const EnvironmentBar = ({
   integrationId,
   section = '',
 }: {
-  environment: Environment;
+  environment: EnvironmentJson;
   integrationId: string;
   section?: string;
 }) => {
@@ -22,7 +22,7 @@ export const EnvironmentBar = ({
   return (
     <p class={`environment environment-${environment}`}>
       <span>
-        Environment: <strong>{ENVIRONMENT_NAMES[environment]}</strong>
+        EnvironmentJson: <strong>{ENVIRONMENT_NAMES[environment]}</strong>
         {environment === 'sandbox' ? ' (test data; nothing is sent to real buyers)' : ' (live data)'}
       </span>{' '}
       <Link href={integrationPath(other, integrationId, section)}>

@@ -15,9 +15,9 @@ import { McpClientsPage } from './pages/mcp-clients';
 import { RequestsPage } from './pages/requests';
 import { WebhooksPage } from './pages/webhooks';
 import { routeOf } from './router';
-import type { OrganisationOverview, Session } from './types';
+import type { OrganisationOverviewJson, SessionJson } from './types';
 
-const Header = ({ session, organisation }: { session: Session; organisation: string | null }) => {
+const Header = ({ session, organisation }: { session: SessionJson; organisation: string | null }) => {
   const [error, setError] = useState<string | null>(null);
   return (
     <header class="site-header">
@@ -51,7 +51,7 @@ const Header = ({ session, organisation }: { session: Session; organisation: str
   );
 };
 
-const Page = ({ overview, reload }: { overview: OrganisationOverview; reload: () => void }) => {
+const Page = ({ overview, reload }: { overview: OrganisationOverviewJson; reload: () => void }) => {
   const route = routeOf(usePath());
   switch (route.page) {
     case 'overview':
@@ -76,16 +76,16 @@ const Page = ({ overview, reload }: { overview: OrganisationOverview; reload: ()
 };
 
 const App = () => {
-  const [session, setSession] = useState<Session | null>(null);
-  const [overview, setOverview] = useState<OrganisationOverview | null>(null);
+  const [session, setSession] = useState<SessionJson | null>(null);
+  const [overview, setOverview] = useState<OrganisationOverviewJson | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [round, setRound] = useState(0);
   useEffect(() => {
     (async () => {
-      const current = await get<Session>('/api/session');
+      const current = await get<SessionJson>('/api/session');
       setCsrfToken(current.csrf_token);
       setSession(current);
-      if (current.signed_in) setOverview(await get<OrganisationOverview>('/api/organisation'));
+      if (current.signed_in) setOverview(await get<OrganisationOverviewJson>('/api/organisation'));
     })().catch((failed: unknown) => setError(errorText(failed)));
   }, [round]);
   const reload = () => setRound((r) => r + 1);

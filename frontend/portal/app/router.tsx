@@ -1,17 +1,17 @@
 // frontend/portal -> the portal's addresses and the page each shows. The environment is part of every
 // address that concerns one (`/sandbox/…`, `/production/…`), so a link or a bookmark always says which.
 // Moving between them is the kit's (frontend/app-kit/navigation.tsx).
-import type { Environment } from './types';
+import type { EnvironmentJson } from './types';
 
 export type Route =
   | { page: 'overview' }
   | { page: 'integrations' }
   | { page: 'mcp-clients' }
-  | { page: 'integration'; environment: Environment; integrationId: string }
-  | { page: 'api-keys'; environment: Environment; integrationId: string }
-  | { page: 'webhooks'; environment: Environment; integrationId: string }
-  | { page: 'endpoint'; environment: Environment; integrationId: string; endpointId: string }
-  | { page: 'requests'; environment: Environment; integrationId: string }
+  | { page: 'integration'; environment: EnvironmentJson; integrationId: string }
+  | { page: 'api-keys'; environment: EnvironmentJson; integrationId: string }
+  | { page: 'webhooks'; environment: EnvironmentJson; integrationId: string }
+  | { page: 'endpoint'; environment: EnvironmentJson; integrationId: string; endpointId: string }
+  | { page: 'requests'; environment: EnvironmentJson; integrationId: string }
   | { page: 'not-found' };
 
 const ID = '([A-Za-z0-9_-]{1,100})';
@@ -27,7 +27,7 @@ export const routeOf = (path: string): Route => {
   if (!scoped) return { page: 'not-found' };
   const [, environment, integrationId, section, endpointId] = scoped as unknown as [
     string,
-    Environment,
+    EnvironmentJson,
     string,
     string | undefined,
     string | undefined,
@@ -42,5 +42,5 @@ export const routeOf = (path: string): Route => {
   return { page: 'integration', environment, integrationId };
 };
 
-export const integrationPath = (environment: Environment, integrationId: string, section = ''): string =>
+export const integrationPath = (environment: EnvironmentJson, integrationId: string, section = ''): string =>
   `/${environment}/integrations/${integrationId}${section ? `/${section}` : ''}`;

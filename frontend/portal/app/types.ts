@@ -1,6 +1,9 @@
-// frontend/portal -> the shapes of the backend's answers the pages read: the core's schemas
-// (lambdas/core/shapes.ts) as types. Type-only imports, so the bundle takes no zod.
-import type {
+// frontend/portal -> the shapes of the backend's answers the pages read, under the core's own names
+// (lambdas/core/shapes.ts), as types: type-only, so the bundle takes no zod; and the environments' names
+// on the page.
+import type { EnvironmentJson } from '../../../lambdas/core/shapes';
+
+export type {
   ApiKeyJson,
   ApiRequestJson,
   ConnectedClientJson,
@@ -10,8 +13,10 @@ import type {
   EventTypeJson,
   IntegrationAddressesJson,
   IntegrationJson,
+  ListOf,
   OrganisationJson,
   OrganisationOverviewJson,
+  PageOf,
   SandboxBudgetJson,
   SessionJson,
   WebhookEndpointJson,
@@ -19,28 +24,9 @@ import type {
   WebhookMessageJson,
 } from '../../../lambdas/core/shapes';
 
-export type { ListOf, PageOf } from '../../../lambdas/core/shapes';
-
-export type Environment = EnvironmentJson;
-export type Session = SessionJson;
-export type Organisation = OrganisationJson;
-export type Integration = IntegrationJson;
-export type SandboxBudget = SandboxBudgetJson;
-export type OrganisationOverview = OrganisationOverviewJson;
-export type IntegrationAddresses = IntegrationAddressesJson;
-export type ApiKey = ApiKeyJson;
-export type CreatedApiKey = CreatedApiKeyJson;
-export type EventType = EventTypeJson;
-export type WebhookEndpoint = WebhookEndpointJson;
-export type DeliveryAttempt = DeliveryAttemptJson;
-export type WebhookMessage = WebhookMessageJson;
-export type WebhookMessageDetail = WebhookMessageDetailJson;
-export type ApiRequest = ApiRequestJson;
-export type ConnectedClient = ConnectedClientJson;
-
 /** Each environment's name on the page; a record, so an environment the core adds must be named here. */
-export const ENVIRONMENT_NAMES: Readonly<Record<Environment, string>> = {
+export const ENVIRONMENT_NAMES: Readonly<Record<EnvironmentJson, string>> = {
   sandbox: 'Sandbox',
   production: 'Production',
 };
-export const ENVIRONMENTS = Object.keys(ENVIRONMENT_NAMES) as Environment[];
+export const ENVIRONMENTS = Object.keys(ENVIRONMENT_NAMES) as EnvironmentJson[];

@@ -16,10 +16,10 @@ import {
 } from '../../../app-kit/components';
 import { Link } from '../../../app-kit/navigation';
 import { reviewPath } from '../router';
-import type { AuditAction, AuditEntry, Environment, PageOf } from '../types';
+import type { AuditActionJson, AuditEntryJson, EnvironmentJson, PageOf } from '../types';
 
 /** Each action in words; a record, so an action the core adds must be named here. */
-const ACTION_NAMES: Readonly<Record<AuditAction, string>> = {
+const ACTION_NAMES: Readonly<Record<AuditActionJson, string>> = {
   'review.assigned': 'Review assigned',
   'review.draft_saved': 'Review draft saved',
   'review.published': 'Review published',
@@ -29,10 +29,10 @@ const ACTION_NAMES: Readonly<Record<AuditAction, string>> = {
   'staff.changed': 'Staff member added or changed',
   'staff.removed': 'Staff member removed',
 };
-const ACTIONS = Object.keys(ACTION_NAMES) as AuditAction[];
+const ACTIONS = Object.keys(ACTION_NAMES) as AuditActionJson[];
 
 /** Where the id an entry names is shown, if the back office has a page for it. */
-const TargetLink = ({ environment, entry }: { environment: Environment; entry: AuditEntry }) => {
+const TargetLink = ({ environment, entry }: { environment: EnvironmentJson; entry: AuditEntryJson }) => {
   const at = entry.environment ?? environment;
   const code = <code>{entry.target}</code>;
   if (entry.target.startsWith('crv_'))
@@ -65,7 +65,7 @@ const DETAIL_NAMES: Readonly<Record<string, string>> = {
   assignee_before: 'Assigned before to',
 };
 
-const Details = ({ details }: { details: AuditEntry['details'] }) => {
+const Details = ({ details }: { details: AuditEntryJson['details'] }) => {
   const shown = Object.entries(details).filter(([, value]) => value !== null && value !== '');
   if (shown.length === 0) return <span class="hint">—</span>;
   return (
@@ -86,7 +86,7 @@ interface Filters {
 
 const NO_FILTERS: Filters = { staff: '', action: '' };
 
-export const AuditLogPage = ({ environment }: { environment: Environment }) => {
+export const AuditLogPage = ({ environment }: { environment: EnvironmentJson }) => {
   const [draft, setDraft] = useState<Filters>(NO_FILTERS);
   const [applied, setApplied] = useState<Filters>(NO_FILTERS);
   const [cursors, setCursors] = useState<string[]>([]);
@@ -96,7 +96,7 @@ export const AuditLogPage = ({ environment }: { environment: Environment }) => {
     limit: '20',
     starting_after: cursors.at(-1),
   })}`;
-  const log = useLoaded(() => get<PageOf<AuditEntry>>(path), path);
+  const log = useLoaded(() => get<PageOf<AuditEntryJson>>(path), path);
   const apply = (filters: Filters) => {
     setDraft(filters);
     setApplied(filters);

@@ -18,7 +18,7 @@ import {
   when,
 } from '../../../app-kit/components';
 import { Link, navigate } from '../../../app-kit/navigation';
-import type { ContractSearchResult, Environment, OperatorContractReview } from '../types';
+import type { ContractSearchResultJson, EnvironmentJson, OperatorContractReviewJson } from '../types';
 import { PRODUCT_NAMES } from './reviews';
 
 const CHANNEL_NAMES: Readonly<Record<string, string>> = {
@@ -27,7 +27,7 @@ const CHANNEL_NAMES: Readonly<Record<string, string>> = {
   review_snapshot: 'Review snapshot',
 };
 
-const contractPath = (environment: Environment, id: string): string => `/${environment}/contracts/${id}`;
+const contractPath = (environment: EnvironmentJson, id: string): string => `/${environment}/contracts/${id}`;
 
 const StatePill = ({ state }: { state: string }) => (
   <Pill
@@ -45,7 +45,7 @@ const StatePill = ({ state }: { state: string }) => (
 
 const searchOf = (): string => new URLSearchParams(location.search).get('q') ?? '';
 
-const SearchPage = ({ environment }: { environment: Environment }) => {
+const SearchPage = ({ environment }: { environment: EnvironmentJson }) => {
   const [query, setQuery] = useState(searchOf);
   const [typed, setTyped] = useState(query);
   // Back and Forward return to an earlier search: the address's `?q=` is the search shown.
@@ -59,7 +59,7 @@ const SearchPage = ({ environment }: { environment: Environment }) => {
   }, []);
   const path = `/api/${environment}/contracts${queryOf({ q: query.trim() })}`;
   const results = useLoaded(
-    async () => (query.trim() === '' ? null : get<{ data: ContractSearchResult[] }>(path)),
+    async () => (query.trim() === '' ? null : get<{ data: ContractSearchResultJson[] }>(path)),
     path,
   );
   return (
@@ -178,9 +178,9 @@ const WithdrawButton = ({
   );
 };
 
-const ContractPage = ({ environment, id }: { environment: Environment; id: string }) => {
+const ContractPage = ({ environment, id }: { environment: EnvironmentJson; id: string }) => {
   const path = `/api/${environment}/contracts/${id}`;
-  const loaded = useLoaded(() => get<OperatorContractReview>(path), path);
+  const loaded = useLoaded(() => get<OperatorContractReviewJson>(path), path);
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const review = loaded.value;
@@ -348,7 +348,7 @@ const ContractPage = ({ environment, id }: { environment: Environment; id: strin
   );
 };
 
-export const ContractsPage = ({ environment, id }: { environment: Environment; id?: string }) =>
+export const ContractsPage = ({ environment, id }: { environment: EnvironmentJson; id?: string }) =>
   id === undefined ? (
     <SearchPage environment={environment} />
   ) : (

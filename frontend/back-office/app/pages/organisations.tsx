@@ -13,17 +13,17 @@ import {
   useLoaded,
 } from '../../../app-kit/components';
 import { LoadMore, readPages } from '../load-more';
-import type { Environment, OrganisationWithBudget } from '../types';
+import type { EnvironmentJson, OrganisationWithBudgetJson } from '../types';
 
-type Budget = OrganisationWithBudget['sandbox_budget'];
+type Budget = OrganisationWithBudgetJson['sandbox_budget'];
 
 const BudgetForm = ({
   environment,
   organisation,
   onSaved,
 }: {
-  environment: Environment;
-  organisation: OrganisationWithBudget;
+  environment: EnvironmentJson;
+  organisation: OrganisationWithBudgetJson;
   onSaved: (budget: Budget) => void;
 }) => {
   const [total, setTotal] = useState(String(organisation.sandbox_budget.total));
@@ -45,7 +45,7 @@ const BudgetForm = ({
         }
         setBusy(true);
         try {
-          const saved = await call<OrganisationWithBudget>(
+          const saved = await call<OrganisationWithBudgetJson>(
             'PUT',
             `/api/${environment}/organisations/${organisation.id}/budget`,
             { total: Number(total.trim()) },
@@ -75,10 +75,10 @@ const BudgetForm = ({
   );
 };
 
-export const OrganisationsPage = ({ environment }: { environment: Environment }) => {
+export const OrganisationsPage = ({ environment }: { environment: EnvironmentJson }) => {
   const [pages, setPages] = useState(1);
   const list = useLoaded(
-    () => readPages<OrganisationWithBudget>(`/api/${environment}/organisations`, pages),
+    () => readPages<OrganisationWithBudgetJson>(`/api/${environment}/organisations`, pages),
     environment,
   );
   // Budgets saved on this page, shown at once without reading the list again.

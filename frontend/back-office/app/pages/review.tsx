@@ -6,6 +6,7 @@
 // is kept in this browser until it is saved or published, and a stale save keeps it in the field and
 // says another lawyer saved since.
 import { useEffect, useState } from 'preact/hooks';
+import { markdownToHtml } from '../../../../lambdas/pages/markdown';
 import { ApiError, call, get } from '../../../app-kit/api';
 import {
   ConfirmButton,
@@ -21,14 +22,19 @@ import {
   useWhileVisible,
   when,
 } from '../../../app-kit/components';
-import { markdownToHtml } from '../../../pages/markdown';
-import { ContractChangesList } from '../contract-changes';
-import type { ContractChanges, ContractReview, Environment, ReviewDraft, Session } from '../types';
+import { ContractChangesList } from '../contract-changes-list';
+import type {
+  BackOfficeSessionJson,
+  ContractChangesJson,
+  ContractReviewJson,
+  EnvironmentJson,
+  ReviewDraftJson,
+} from '../types';
 import { PRODUCT_NAMES } from './reviews';
 
 interface ReviewAnswer {
-  contract_review: ContractReview;
-  draft: ReviewDraft;
+  contract_review: ContractReviewJson;
+  draft: ReviewDraftJson;
 }
 
 interface ContractAnswer {
@@ -45,7 +51,7 @@ interface Unsaved {
   basedOn: number;
 }
 
-const unsavedKey = (environment: Environment, id: string) => `back-office:review:${environment}:${id}`;
+const unsavedKey = (environment: EnvironmentJson, id: string) => `back-office:review:${environment}:${id}`;
 
 const readUnsaved = (key: string): Unsaved | null => {
   try {
@@ -63,15 +69,21 @@ const rendered = (markdown: string): string =>
     references: (kind, n) => (kind === 'page' ? `#page-${n}` : undefined),
   });
 
-/** Safe: markdown-it with HTML off shows raw HTML as text, and links are limited (frontend/pages/markdown.ts). */
+/** Safe: markdown-it with HTML off shows raw HTML as text, and links are limited (lambdas/pages/markdown.ts). */
 const Markdown = ({ source }: { source: string }) => (
   <div class="markdown" dangerouslySetInnerHTML={{ __html: rendered(source) }} />
 );
 
-const pagePath = (environment: Environment, id: string, version: number, page: number) =>
+const pagePath = (environment: EnvironmentJson, id: string, version: number, page: number) =>
   `/api/${environment}/reviews/${id}/versions/${version}/pages/${page}`;
 
-const ContractPages = ({ environment, contract }: { environment: Environment; contract: ContractAnswer }) => (
+const ContractPages = ({
+  environment,
+  contract,
+}: {
+  environment: EnvironmentJson;
+  contract: ContractAnswer;
+}) => (
   <ol class="contract-pages">
     {contract.pages.map((page) => (
       <li key={page.number} id={`page-${page.number}`} class="contract-page" tabIndex={-1}>
@@ -92,7 +104,7 @@ const ContractPages = ({ environment, contract }: { environment: Environment; co
   </ol>
 );
 
-const stateOf = (review: ContractReview) =>
+const stateOf = (review: ContractReviewJson) =>
   review.lawyer_review?.state === 'completed' ? (
     <Pill tone="ok">Published</Pill>
   ) : review.lawyer_review?.state === 'requested' ? (
@@ -107,7 +119,7 @@ const PUBLICATION_NAMES: Readonly<Record<string, string>> = {
   review_snapshot: 'Review for the recipient',
 };
 
-const Publications = ({ review }: { review: ContractReview }) => {
+const Publications = ({ review }: { review: ContractReviewJson }) => {
   const shown = review.publications.filter((publication) => publication.channel !== 'contract_viewer');
   if (shown.length === 0) return null;
   return (
@@ -132,9 +144,9 @@ export const ReviewPage = ({
   id,
   session,
 }: {
-  environment: Environment;
+  environment: EnvironmentJson;
   id: string;
-  session: Session;
+  session: BackOfficeSessionJson;
 }) => {
   const key = `${environment}:${id}`;
   const loaded = useLoaded(() => get<ReviewAnswer>(`/api/${environment}/reviews/${id}`), key);
@@ -146,7 +158,7 @@ export const ReviewPage = ({
   const changes = useLoaded(
     () =>
       changed
-        ? get<ContractChanges>(`/api/${environment}/reviews/${id}/changes?since=${since}`)
+        ? get<ContractChangesJson>(`/api/${environment}/reviews/${id}/changes?since=${since}`)
         : Promise.resolve(null),
     `${key}:${since}:${current}`,
   );
@@ -154,7 +166,7 @@ export const ReviewPage = ({
   const storage = unsavedKey(environment, id);
   const [text, setText] = useState<string | null>(null);
   const [basedOn, setBasedOn] = useState(0);
-  const [conflict, setConflict] = useState<ReviewDraft | null>(null);
+  const [conflict, setConflict] = useState<ReviewDraftJson | null>(null);
   const [preview, setPreview] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
@@ -207,7 +219,7 @@ export const ReviewPage = ({
   const save = (over: number) =>
     run(async () => {
       try {
-        const saved = await call<ReviewDraft>('PUT', `/api/${environment}/reviews/${id}/draft`, {
+        const saved = await call<ReviewDraftJson>('PUT', `/api/${environment}/reviews/${id}/draft`, {
           text: text ?? '',
           based_on_revision: over,
         });
@@ -385,7 +397,7 @@ export const ReviewPage = ({
                   confirmLabel="Publish review"
                   onConfirm={() =>
                     run(async () => {
-                      await call<ContractReview>('POST', `/api/${environment}/reviews/${id}/publish`, {
+                      await call<ContractReviewJson>('POST', `/api/${environment}/reviews/${id}/publish`, {
                         text: text ?? '',
                       });
                       localStorage.removeItem(storage);

@@ -22,10 +22,10 @@ import { Link } from '../../../app-kit/navigation';
 import { reviewPath } from '../router';
 import {
   ENVIRONMENT_NAMES,
-  type Environment,
+  type EnvironmentJson,
   type PageOf,
-  type ReviewQueueItem,
-  type ReviewQueueSummary,
+  type ReviewQueueItemJson,
+  type ReviewQueueSummaryJson,
 } from '../types';
 
 /** Rows a page of the list holds. */
@@ -41,13 +41,13 @@ export const PRODUCT_NAMES: Readonly<Record<string, string>> = {
 
 /** The first `pages` pages of the queue, read one after the other (each starts after the last row). */
 const readRows = async (
-  environment: Environment,
+  environment: EnvironmentJson,
   pages: number,
-): Promise<{ rows: ReviewQueueItem[]; hasMore: boolean }> => {
-  const rows: ReviewQueueItem[] = [];
+): Promise<{ rows: ReviewQueueItemJson[]; hasMore: boolean }> => {
+  const rows: ReviewQueueItemJson[] = [];
   let hasMore = false;
   for (let page = 0; page < pages; page += 1) {
-    const answer = await get<PageOf<ReviewQueueItem>>(
+    const answer = await get<PageOf<ReviewQueueItemJson>>(
       `/api/${environment}/reviews${queryOf({ limit: String(QUEUE_PAGE_SIZE), starting_after: rows.at(-1)?.id })}`,
     );
     rows.push(...answer.data);
@@ -58,15 +58,15 @@ const readRows = async (
 };
 
 /** The rows shown and the summary of the whole queue, read together. */
-const readQueue = async (environment: Environment, pages: number) => {
+const readQueue = async (environment: EnvironmentJson, pages: number) => {
   const [shown, summary] = await Promise.all([
     readRows(environment, pages),
-    get<ReviewQueueSummary>(`/api/${environment}/reviews/summary`),
+    get<ReviewQueueSummaryJson>(`/api/${environment}/reviews/summary`),
   ]);
   return { ...shown, summary };
 };
 
-const countOf = (summary: ReviewQueueSummary): string =>
+const countOf = (summary: ReviewQueueSummaryJson): string =>
   `${summary.due_counted_all ? '' : 'More than '}${summary.due.toLocaleString('en-GB')} review${summary.due === 1 ? '' : 's'} due`;
 
 /**
@@ -79,8 +79,8 @@ const QueueSummary = ({
   listed,
   now,
 }: {
-  environment: Environment;
-  summary: ReviewQueueSummary;
+  environment: EnvironmentJson;
+  summary: ReviewQueueSummaryJson;
   /** Whether the newest is among the rows shown. */
   listed: boolean;
   now: number;
@@ -107,7 +107,7 @@ const QueueSummary = ({
   </section>
 );
 
-export const ReviewsPage = ({ environment }: { environment: Environment }) => {
+export const ReviewsPage = ({ environment }: { environment: EnvironmentJson }) => {
   const [pages, setPages] = useState(1);
   // Keyed by the environment only: `Load more` keeps the rows shown while it reads the next page.
   const queue = useLoaded(() => readQueue(environment, pages), environment);

@@ -20,11 +20,11 @@ import {
 } from '../../../app-kit/components';
 import { Link } from '../../../app-kit/navigation';
 import { LoadMore, readPages } from '../load-more';
-import type { Environment, SignUp } from '../types';
+import type { EnvironmentJson, SignUpJson } from '../types';
 
-type Client = SignUp['clients'][number];
+type Client = SignUpJson['clients'][number];
 
-const signUpPath = (environment: Environment, id: string): string => `/${environment}/sign-ups/${id}`;
+const signUpPath = (environment: EnvironmentJson, id: string): string => `/${environment}/sign-ups/${id}`;
 
 const nameOf = (client: Client): string => `${client.first_name} ${client.last_name}`;
 
@@ -62,9 +62,9 @@ const SandboxSignUps = () => (
   </>
 );
 
-const SignUpList = ({ environment }: { environment: Environment }) => {
+const SignUpList = ({ environment }: { environment: EnvironmentJson }) => {
   const [pages, setPages] = useState(1);
-  const list = useLoaded(() => readPages<SignUp>(`/api/${environment}/sign-ups`, pages), environment);
+  const list = useLoaded(() => readPages<SignUpJson>(`/api/${environment}/sign-ups`, pages), environment);
   const now = useNow();
   return (
     <>
@@ -129,10 +129,10 @@ const SignUpList = ({ environment }: { environment: Environment }) => {
   );
 };
 
-const SignUpPage = ({ environment, id }: { environment: Environment; id: string }) => {
+const SignUpPage = ({ environment, id }: { environment: EnvironmentJson; id: string }) => {
   const path = `/api/${environment}/sign-ups/${id}`;
-  const loaded = useLoaded(() => get<SignUp>(path), path);
-  const [accepted, setAccepted] = useState<SignUp | null>(null);
+  const loaded = useLoaded(() => get<SignUpJson>(path), path);
+  const [accepted, setAccepted] = useState<SignUpJson | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const signUp = accepted ?? loaded.value;
@@ -179,7 +179,7 @@ const SignUpPage = ({ environment, id }: { environment: Environment; id: string 
                 setError(null);
                 setStatus(null);
                 try {
-                  setAccepted(await call<SignUp>('POST', `${path}/accept`, {}));
+                  setAccepted(await call<SignUpJson>('POST', `${path}/accept`, {}));
                   setStatus('Sign-up accepted: its clients are accepted and the integrator is told.');
                 } catch (failed) {
                   setError(errorText(failed));
@@ -198,7 +198,7 @@ const SignUpPage = ({ environment, id }: { environment: Environment; id: string 
   );
 };
 
-export const SignUpsPage = ({ environment, id }: { environment: Environment; id?: string }) =>
+export const SignUpsPage = ({ environment, id }: { environment: EnvironmentJson; id?: string }) =>
   id !== undefined ? (
     <SignUpPage environment={environment} id={id} />
   ) : environment === 'sandbox' ? (

@@ -14,24 +14,24 @@ import {
   useLoaded,
   when,
 } from '../../../app-kit/components';
-import type { Role, StaffMember } from '../types';
+import type { RoleJson, StaffMemberJson } from '../types';
 
 /** Each role and what it lets a person do; a record, so a role the core adds must be described here. */
-const ROLE_NAMES: Readonly<Record<Role, [string, string]>> = {
+const ROLE_NAMES: Readonly<Record<RoleJson, [string, string]>> = {
   lawyer: ['Lawyer', 'reviews contracts and publishes reviews'],
   operator: ['Operator', 'accepts sign-ups, withdraws publications, sets budgets, reads every contract'],
   admin: ['Admin', 'manages the staff and their roles'],
 };
-const ROLES = Object.keys(ROLE_NAMES) as Role[];
+const ROLES = Object.keys(ROLE_NAMES) as RoleJson[];
 
-const rolesText = (roles: readonly Role[]): string => roles.map((role) => ROLE_NAMES[role][0]).join(', ');
+const rolesText = (roles: readonly RoleJson[]): string => roles.map((role) => ROLE_NAMES[role][0]).join(', ');
 
 const staffPath = (email: string): string => `/api/staff/${encodeURIComponent(email)}`;
 
 const AddForm = ({ onDone }: { onDone: (status: string | null, error: string | null) => void }) => {
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
-  const [roles, setRoles] = useState<Role[]>([]);
+  const [roles, setRoles] = useState<RoleJson[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const ready = /^[^\s@]+@[^\s@]+$/.test(email.trim()) && roles.length > 0;
   return (
@@ -90,7 +90,7 @@ const AddForm = ({ onDone }: { onDone: (status: string | null, error: string | n
           tone="primary"
           onConfirm={async () => {
             try {
-              const member = await call<StaffMember>('PUT', staffPath(email.trim()), {
+              const member = await call<StaffMemberJson>('PUT', staffPath(email.trim()), {
                 roles,
                 ...(name.trim() !== '' && { name: name.trim() }),
               });
@@ -118,7 +118,7 @@ const AddForm = ({ onDone }: { onDone: (status: string | null, error: string | n
 };
 
 export const StaffPage = () => {
-  const staff = useLoaded(() => get<{ data: StaffMember[] }>('/api/staff'), 'staff');
+  const staff = useLoaded(() => get<{ data: StaffMemberJson[] }>('/api/staff'), 'staff');
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const done = (nextStatus: string | null, nextError: string | null) => {

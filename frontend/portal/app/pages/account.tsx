@@ -5,7 +5,7 @@ import { call } from '../../../app-kit/api';
 import { errorText, Notice, Title } from '../../../app-kit/components';
 import { Link } from '../../../app-kit/navigation';
 import { integrationPath } from '../router';
-import type { Organisation, OrganisationOverview } from '../types';
+import type { OrganisationJson, OrganisationOverviewJson } from '../types';
 
 const SIGN_IN_PROBLEMS: Readonly<Record<string, string>> = {
   failed: 'Your sign-in did not finish (it was cancelled or refused). Sign in again.',
@@ -54,7 +54,7 @@ export const CreateOrganisationPage = ({ onCreated }: { onCreated: () => void })
           setBusy(true);
           setError(null);
           try {
-            await call<Organisation>('POST', '/api/organisation', { name });
+            await call<OrganisationJson>('POST', '/api/organisation', { name });
             onCreated();
           } catch (failed) {
             setError(errorText(failed));
@@ -82,13 +82,13 @@ export const CreateOrganisationPage = ({ onCreated }: { onCreated: () => void })
   );
 };
 
-export const OverviewPage = ({ overview }: { overview: OrganisationOverview }) => {
+export const OverviewPage = ({ overview }: { overview: OrganisationOverviewJson }) => {
   const budget = overview.sandbox_budget;
   return (
     <>
       <Title>Overview</Title>
       <p>
-        Organisation: <strong>{overview.organisation?.name}</strong>
+        OrganisationJson: <strong>{overview.organisation?.name}</strong>
       </p>
       <section aria-labelledby="budget-heading">
         <h2 id="budget-heading">Sandbox budget</h2>

@@ -17,11 +17,11 @@ import { Link } from '../../../app-kit/navigation';
 import { EnvironmentBar, SecretOnce } from '../components';
 import { integrationPath } from '../router';
 import {
-  type ApiKey,
-  type CreatedApiKey,
+  type ApiKeyJson,
+  type CreatedApiKeyJson,
   ENVIRONMENT_NAMES,
-  type Environment,
-  type IntegrationAddresses,
+  type EnvironmentJson,
+  type IntegrationAddressesJson,
   type ListOf,
 } from '../types';
 
@@ -40,13 +40,13 @@ export const ApiKeysPage = ({
   environment,
   integrationId,
 }: {
-  environment: Environment;
+  environment: EnvironmentJson;
   integrationId: string;
 }) => {
   const base = `/api/${environment}/integrations/${integrationId}/api-keys`;
-  const { value, error, reload } = useLoaded(() => get<ListOf<ApiKey>>(base), base);
+  const { value, error, reload } = useLoaded(() => get<ListOf<ApiKeyJson>>(base), base);
   const addresses = useLoaded(
-    () => get<IntegrationAddresses>(`/api/${environment}/integrations/${integrationId}`),
+    () => get<IntegrationAddressesJson>(`/api/${environment}/integrations/${integrationId}`),
     `${environment}/${integrationId}`,
   );
   const [name, setName] = useState('');
@@ -80,7 +80,7 @@ export const ApiKeysPage = ({
             event.preventDefault();
             setProblem(null);
             try {
-              const key = await call<CreatedApiKey>('POST', base, name.trim() ? { name } : {});
+              const key = await call<CreatedApiKeyJson>('POST', base, name.trim() ? { name } : {});
               setCreated(key.key);
               setName('');
               setStatus(`Key ${key.prefix}… created.`);

@@ -19,27 +19,27 @@ import { Link, navigate } from '../../../app-kit/navigation';
 import { EnvironmentBar, SecretOnce } from '../components';
 import { integrationPath } from '../router';
 import {
-  type DeliveryAttempt,
+  type DeliveryAttemptJson,
   ENVIRONMENT_NAMES,
-  type Environment,
+  type EnvironmentJson,
   type PageOf,
-  type WebhookEndpoint,
-  type WebhookMessage,
-  type WebhookMessageDetail,
+  type WebhookEndpointJson,
+  type WebhookMessageDetailJson,
+  type WebhookMessageJson,
 } from '../types';
 import { EventChoice, useEventTypes } from './webhooks';
 
-const STATE_NAMES: Readonly<Record<WebhookMessage['state'], string>> = {
+const STATE_NAMES: Readonly<Record<WebhookMessageJson['state'], string>> = {
   pending: 'Being delivered',
   delivered: 'Delivered',
   failed: 'Failed',
 };
 
 /** An answer in 2xx delivered the message; anything else (or none) was a failed attempt. */
-const attemptTone = (attempt: DeliveryAttempt): 'ok' | 'bad' =>
+const attemptTone = (attempt: DeliveryAttemptJson): 'ok' | 'bad' =>
   attempt.status !== null && attempt.status >= 200 && attempt.status < 300 ? 'ok' : 'bad';
 
-const attemptOutcome = (attempt: DeliveryAttempt): string =>
+const attemptOutcome = (attempt: DeliveryAttemptJson): string =>
   attempt.status !== null ? `HTTP ${attempt.status}` : `No answer: ${attempt.error ?? 'unknown error'}`;
 
 const Deliveries = ({
@@ -49,7 +49,7 @@ const Deliveries = ({
   onProblem,
   onStatus,
 }: {
-  environment: Environment;
+  environment: EnvironmentJson;
   endpointId: string;
   round: number;
   onProblem: (text: string) => void;
@@ -60,7 +60,7 @@ const Deliveries = ({
   const after = cursors.at(-1);
   const base = `/api/${environment}/webhook-endpoints/${endpointId}/messages`;
   const { value, error, reload } = useLoaded(
-    () => get<PageOf<WebhookMessageDetail>>(`${base}${queryOf({ limit: '10', starting_after: after })}`),
+    () => get<PageOf<WebhookMessageDetailJson>>(`${base}${queryOf({ limit: '10', starting_after: after })}`),
     `${base}#${after ?? ''}#${round}`,
   );
   const underWay = value?.data.some((message) => message.state === 'pending') ?? false;
@@ -185,12 +185,12 @@ export const EndpointPage = ({
   integrationId,
   endpointId,
 }: {
-  environment: Environment;
+  environment: EnvironmentJson;
   integrationId: string;
   endpointId: string;
 }) => {
   const address = `/api/${environment}/webhook-endpoints/${endpointId}`;
-  const { value, error, reload } = useLoaded(() => get<WebhookEndpoint>(address), address);
+  const { value, error, reload } = useLoaded(() => get<WebhookEndpointJson>(address), address);
   const types = useEventTypes();
   const [events, setEvents] = useState<string[] | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
@@ -235,7 +235,7 @@ export const EndpointPage = ({
               disabled={!value.enabled}
               onClick={() =>
                 act(async () => {
-                  const message = await call<WebhookMessage>('POST', `${address}/test-event`);
+                  const message = await call<WebhookMessageJson>('POST', `${address}/test-event`);
                   setStatus(`Test event ${message.id} sent.`);
                   setRound((r) => r + 1);
                 })

@@ -5,17 +5,17 @@ import { Loading, Notice, Title, useLoaded } from '../../../app-kit/components';
 import { Link } from '../../../app-kit/navigation';
 import { EnvironmentBar } from '../components';
 import { integrationPath } from '../router';
-import { ENVIRONMENT_NAMES, type Environment, type IntegrationAddresses } from '../types';
+import { ENVIRONMENT_NAMES, type EnvironmentJson, type IntegrationAddressesJson } from '../types';
 
 export const IntegrationPage = ({
   environment,
   integrationId,
 }: {
-  environment: Environment;
+  environment: EnvironmentJson;
   integrationId: string;
 }) => {
   const { value, error } = useLoaded(
-    () => get<IntegrationAddresses>(`/api/${environment}/integrations/${integrationId}`),
+    () => get<IntegrationAddressesJson>(`/api/${environment}/integrations/${integrationId}`),
     `${environment}/${integrationId}`,
   );
   return (

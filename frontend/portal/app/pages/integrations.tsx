@@ -14,11 +14,11 @@ import {
 } from '../../../app-kit/components';
 import { Link } from '../../../app-kit/navigation';
 import { integrationPath } from '../router';
-import type { Integration, ListOf } from '../types';
+import type { IntegrationJson, ListOf } from '../types';
 
 export const IntegrationsPage = ({ onChange }: { onChange: () => void }) => {
   const { value, error, reload } = useLoaded(
-    () => get<ListOf<Integration>>('/api/integrations'),
+    () => get<ListOf<IntegrationJson>>('/api/integrations'),
     'integrations',
   );
   const [name, setName] = useState('');
@@ -84,7 +84,7 @@ export const IntegrationsPage = ({ onChange }: { onChange: () => void }) => {
             event.preventDefault();
             setProblem(null);
             try {
-              const created = await call<Integration>('POST', '/api/integrations', { name });
+              const created = await call<IntegrationJson>('POST', '/api/integrations', { name });
               setName('');
               setStatus(`Integration ${created.name} created.`);
               reload();

@@ -13,11 +13,11 @@ import {
   useLoaded,
   when,
 } from '../../../app-kit/components';
-import type { ConnectedClient, ListOf } from '../types';
+import type { ConnectedClientJson, ListOf } from '../types';
 
 export const McpClientsPage = () => {
   const { value, error, reload } = useLoaded(
-    () => get<ListOf<ConnectedClient>>('/api/mcp-clients'),
+    () => get<ListOf<ConnectedClientJson>>('/api/mcp-clients'),
     'mcp-clients',
   );
   const [problem, setProblem] = useState<string | null>(null);

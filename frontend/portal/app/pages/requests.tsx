@@ -15,7 +15,7 @@ import {
 import { Link } from '../../../app-kit/navigation';
 import { EnvironmentBar, StatusPill } from '../components';
 import { integrationPath } from '../router';
-import { type ApiRequest, ENVIRONMENT_NAMES, type Environment, type PageOf } from '../types';
+import { type ApiRequestJson, ENVIRONMENT_NAMES, type EnvironmentJson, type PageOf } from '../types';
 
 interface Filters {
   status: string;
@@ -62,7 +62,7 @@ export const RequestsPage = ({
   environment,
   integrationId,
 }: {
-  environment: Environment;
+  environment: EnvironmentJson;
   integrationId: string;
 }) => {
   const [draft, setDraft] = useState<Filters>(NO_FILTERS);
@@ -71,10 +71,10 @@ export const RequestsPage = ({
     at: Date.now(),
   });
   const [cursors, setCursors] = useState<string[]>([]);
-  const [shown, setShown] = useState<ApiRequest | null>(null);
+  const [shown, setShown] = useState<ApiRequestJson | null>(null);
   const base = `/api/${environment}/integrations/${integrationId}/requests`;
   const query = queryFor(applied.filters, cursors.at(-1), applied.at);
-  const { value, error } = useLoaded(() => get<PageOf<ApiRequest>>(`${base}${query}`), `${base}${query}`);
+  const { value, error } = useLoaded(() => get<PageOf<ApiRequestJson>>(`${base}${query}`), `${base}${query}`);
   const set = (name: keyof Filters) => (event: { currentTarget: { value: string } }) =>
     setDraft({ ...draft, [name]: event.currentTarget.value });
   return (
@@ -261,7 +261,7 @@ const STATUS_MEANINGS: Readonly<Record<number, string>> = {
 };
 
 /** One recorded call in full, in a dialog: every field kept, what its status means, and its id to quote. */
-const RequestDetail = ({ request, onClose }: { request: ApiRequest; onClose: () => void }) => {
+const RequestDetail = ({ request, onClose }: { request: ApiRequestJson; onClose: () => void }) => {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const element = dialog.current;

@@ -16,10 +16,10 @@ import { EnvironmentBar, SecretOnce } from '../components';
 import { integrationPath } from '../router';
 import {
   ENVIRONMENT_NAMES,
-  type Environment,
-  type EventType,
+  type EnvironmentJson,
+  type EventTypeJson,
   type ListOf,
-  type WebhookEndpoint,
+  type WebhookEndpointJson,
 } from '../types';
 
 /** The events to choose from, as checkboxes in a fieldset, with one that chooses all of them or none. */
@@ -29,7 +29,7 @@ export const EventChoice = ({
   onChange,
   legend,
 }: {
-  types: readonly EventType[];
+  types: readonly EventTypeJson[];
   chosen: readonly string[];
   onChange: (events: string[]) => void;
   legend: string;
@@ -70,17 +70,18 @@ export const EventChoice = ({
   );
 };
 
-export const useEventTypes = () => useLoaded(() => get<ListOf<EventType>>('/api/event-types'), 'event-types');
+export const useEventTypes = () =>
+  useLoaded(() => get<ListOf<EventTypeJson>>('/api/event-types'), 'event-types');
 
 export const WebhooksPage = ({
   environment,
   integrationId,
 }: {
-  environment: Environment;
+  environment: EnvironmentJson;
   integrationId: string;
 }) => {
   const base = `/api/${environment}/integrations/${integrationId}/webhook-endpoints`;
-  const { value, error, reload } = useLoaded(() => get<ListOf<WebhookEndpoint>>(base), base);
+  const { value, error, reload } = useLoaded(() => get<ListOf<WebhookEndpointJson>>(base), base);
   const types = useEventTypes();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>([]);
@@ -149,7 +150,7 @@ export const WebhooksPage = ({
             event.preventDefault();
             setProblem(null);
             try {
-              const created = await call<{ endpoint: WebhookEndpoint; secret: string }>('POST', base, {
+              const created = await call<{ endpoint: WebhookEndpointJson; secret: string }>('POST', base, {
                 url,
                 events,
               });

@@ -1,4 +1,4 @@
-// frontend/pages -> Markdown written by the operator's lawyers (a review) made into markup for a hosted
+// pages -> Markdown written by the operator's lawyers (a review) made into markup for a hosted
 // page. Nothing in it may run, style or fetch anything: raw HTML is shown as text, links go only to
 // http(s) and mailto addresses and tell the browser not to vouch for them, images are not made (an
 // image from elsewhere would be a request that leaves the page's origin, which the CSP refuses), and a

@@ -1,4 +1,4 @@
-// frontend/pages -> the look of the plain pages (withdrawn, not found, unavailable), the same as the
+// pages -> the look of the plain pages (withdrawn, not found, unavailable), the same as the
 // pages that show a contract, and the pages' icon. The plain pages carry their style inline: they must
 // work when nothing else of a publication does (CloudFront answers them from a function, with no file
 // beside them), so the pages' CSP allows exactly this style by its hash and no other inline style.

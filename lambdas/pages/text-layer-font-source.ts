@@ -1,4 +1,4 @@
-// frontend/pages -> reads the text layer's font package (dev time only: fontkit is a dev dependency) into
+// pages -> reads the text layer's font package (dev time only: fontkit is a dev dependency) into
 // the data the pages need at run time: the subsets with their unicode ranges, and the advance width of
 // every character each subset draws. `npm run fonts` writes it to text-layer-font-data.ts; a unit test
 // checks that file against the installed package, so an upgrade cannot leave the widths behind.

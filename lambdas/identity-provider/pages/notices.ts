@@ -1,6 +1,6 @@
-// frontend/identity -> the identity provider's pages that only tell something: a sign-in that expired or
+// identity provider pages -> the identity provider's pages that only tell something: a sign-in that expired or
 // cannot go on, an error of the authorization request, and signing out.
-import { escapeHtml } from '../pages/html';
+import { escapeHtml } from '../../pages/html';
 import { identityPage } from './document';
 
 /** A page with a heading and a paragraph or two, all text. */

@@ -1,10 +1,10 @@
-// frontend/identity -> the consent page for an application that is not the service's own (an MCP client):
+// identity provider pages -> the consent page for an application that is not the service's own (an MCP client):
 // who asks (by the name it gave itself, which the service cannot vouch for), what it asks to do, where
 // the person will be sent, and the `Allow` and `Deny` buttons. For an MCP server, a checkbox per
 // environment (decisions.md §10), the asked address's ticked, and a sentence of which environments the
 // application will be able to change, kept true to the ticks by the stylesheet (`:has`; the pages run no
 // script).
-import { escapeHtml } from '../pages/html';
+import { escapeHtml } from '../../pages/html';
 import { identityPage } from './document';
 
 /** An environment the application may be let change: the form's `environment` values. */

@@ -1,4 +1,4 @@
-// frontend/pages -> the security headers of every hosted page, deployed (CloudFront response headers
+// pages -> the security headers of every hosted page, deployed (CloudFront response headers
 // policy) and locally (pages-host.ts). The CSP allows only this origin's images, stylesheets and fonts: no
 // inline style (but the plain pages' one, by its hash) or script (positions live in the stylesheet as
 // classes), no script but the pages' own file (local-time.ts), no frames.

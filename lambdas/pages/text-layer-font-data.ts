@@ -1,4 +1,4 @@
-// frontend/pages -> the text layer's font, as read from @fontsource/arimo@5.3.0 by `npm run fonts`
+// pages -> the text layer's font, as read from @fontsource/arimo@5.3.0 by `npm run fonts`
 // (bin/fonts.ts): do not edit by hand.
 import type { TextLayerFontData } from './text-layer-font-shape';
 

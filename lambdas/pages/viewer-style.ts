@@ -1,4 +1,4 @@
-// frontend/pages -> the contract viewer's fixed stylesheet. The per-run positions are appended to it by
+// pages -> the contract viewer's fixed stylesheet. The per-run positions are appended to it by
 // viewer.ts, so the page needs no inline style and the CSP can refuse 'unsafe-inline'.
 //
 // Layout: one column on a phone (thumbnails a strip that scrolls sideways within itself), thumbnails a

@@ -1,4 +1,4 @@
-// frontend/pages -> the rules the review and snapshot pages add to the viewer's stylesheet: the
+// pages -> the rules the review and snapshot pages add to the viewer's stylesheet: the
 // lawyer's review beside the contract pages, and the Markdown it is written in.
 //
 // Layout: one column on a phone, the review first, then the thumbnails' strip, then the pages (the

@@ -1,8 +1,8 @@
-// frontend/pages -> the hosted page of the `review` channel (product legal_information): the lawyer's
+// pages -> the hosted page of the `review` channel (product legal_information): the lawyer's
 // review, written in Markdown, beside the contract's pages exactly as the viewer shows them. Pure, and
 // the same shape as the viewer's output, so `writeViewer` publishes it. The snapshot page
 // (snapshot.ts) is this page made for one recipient.
-import type { RenderedContract } from '../../lambdas/core/rendered-contract';
+import type { RenderedContract } from '../core/rendered-contract';
 import { escapeHtml } from './html';
 import { markdownToHtml } from './markdown';
 import { REVIEW_CSS } from './review-style';

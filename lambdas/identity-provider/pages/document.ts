@@ -1,9 +1,9 @@
-// frontend/identity -> the shell of every page of the identity provider (sign-in, sign-up, consent,
+// identity provider pages -> the shell of every page of the identity provider (sign-in, sign-up, consent,
 // notices): the document's language, viewport and title, and its one stylesheet, inline and allowed by
 // its hash (`STYLE_SOURCE`), so the pages load nothing at all: no file, font, image or script.
 import { createHash } from 'node:crypto';
-import { LOOK_CSS } from '../look';
-import { escapeHtml } from '../pages/html';
+import { escapeHtml } from '../../pages/html';
+import { LOOK_CSS } from '../../pages/look';
 
 /** The service's name as people see it on these pages. */
 export const SERVICE_NAME = 'Contract publishing service';

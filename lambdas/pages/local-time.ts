@@ -1,4 +1,4 @@
-// frontend/pages -> the pages' one script, a file beside the page (the CSP allows this origin's scripts
+// pages -> the pages' one script, a file beside the page (the CSP allows this origin's scripts
 // and nothing inline): each `<time datetime>` shown in the reader's own time zone, named. Without it
 // (script off, an old browser) the page keeps the UTC time it was written with.
 export const LOCAL_TIME_JS = `"use strict";

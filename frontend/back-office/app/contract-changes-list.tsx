@@ -3,9 +3,9 @@
 // contract-changes.ts): pages changed, added and removed, their lines marked inserted or deleted (in words
 // and signs, not colour alone), unchanged pages and lines collapsed to counts. The answer is capped: the
 // pages past the cap are counted, and the lawyer is sent to the two versions' PDFs for them.
-import type { ContractChanges, Environment } from './types';
+import type { ContractChangesJson, EnvironmentJson } from './types';
 
-type PageChange = ContractChanges['pages'][number];
+type PageChange = ContractChangesJson['pages'][number];
 type Line = Extract<PageChange, { lines: unknown }>['lines'][number];
 
 const LineOf = ({ line }: { line: Line }) => {
@@ -80,11 +80,17 @@ const keyOf = (change: PageChange): string =>
       ? `removed-${change.before}`
       : `${change.kind}-${change.after}`;
 
-const pdfOf = (environment: Environment, changes: ContractChanges, version: number) =>
+const pdfOf = (environment: EnvironmentJson, changes: ContractChangesJson, version: number) =>
   `/api/${environment}/reviews/${changes.id}/versions/${version}/pdf`;
 
 /** The pages past the answer's cap: how many, from where, and the two PDFs to compare them in. */
-const NotShown = ({ environment, changes }: { environment: Environment; changes: ContractChanges }) => {
+const NotShown = ({
+  environment,
+  changes,
+}: {
+  environment: EnvironmentJson;
+  changes: ContractChangesJson;
+}) => {
   const left = changes.not_shown;
   if (left === null) return null;
   return (
@@ -103,8 +109,8 @@ export const ContractChangesList = ({
   environment,
   changes,
 }: {
-  environment: Environment;
-  changes: ContractChanges;
+  environment: EnvironmentJson;
+  changes: ContractChangesJson;
 }) => (
   <>
     <p class="hint">

@@ -1,9 +1,9 @@
-// frontend/pages -> the contract's own text, reflowed for reading on a phone: the text layer's runs
+// pages -> the contract's own text, reflowed for reading on a phone: the text layer's runs
 // (pdf.js's, in reading order) made into lines (runs on the same baseline), paragraphs (lines closer than
 // one and a half times their height) and headings (lines set well above the contract's body size), page
 // by page. Shown by the pages' `Text` view, at the reader's own font size; the clause finder links a
 // review's "clause N" to the page where clause N starts.
-import type { RenderedContract, RenderedPage, TextRun } from '../../lambdas/core/rendered-contract';
+import type { RenderedContract, RenderedPage, TextRun } from '../core/rendered-contract';
 import { escapeHtml } from './html';
 
 interface Line {

@@ -1,7 +1,7 @@
-// frontend/identity -> the sign-up page (decisions.md §10): `Email`, `Password` (at least 12 characters,
+// identity provider pages -> the sign-up page (decisions.md §10): `Email`, `Password` (at least 12 characters,
 // said beside it) and the `Create account` button. A refusal is shown under the field it is about, with
 // the focus on that field; the email typed is kept, the password never is.
-import { escapeHtml } from '../pages/html';
+import { escapeHtml } from '../../pages/html';
 import { identityPage } from './document';
 import { field } from './form-fields';
 

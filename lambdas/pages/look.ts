@@ -1,4 +1,4 @@
-// frontend -> one look for every page a person signs in to and works in: the identity provider's pages,
+// pages -> one look for every page a person signs in to and works in: the identity provider's pages,
 // the developer portal and the back office. Its colours, type and controls as CSS custom properties and
 // base rules; each surface adds its own layout. The identity provider inlines it (allowed by its hash);
 // the portal's build imports it as `look.css` (frontend/portal/build.ts).

@@ -1,4 +1,4 @@
-// frontend/pages -> escaping for the hosted pages. Every value that came from a request (the external
+// pages -> escaping for the hosted pages. Every value that came from a request (the external
 // reference, names, file names) passes through `escapeHtml` before it reaches markup; what goes into a
 // stylesheet is only numbers, written by `cssNumber`, so nothing from a request can reach CSS.
 

@@ -1,4 +1,4 @@
-// frontend/pages -> the text layer's own font. Each run of the layer is stretched from its width in
+// pages -> the text layer's own font. Each run of the layer is stretched from its width in
 // this font (known here, so the page needs no script to measure it) to the width the PDF gives it. So
 // that the width the browser draws is the width computed here whatever the reader has installed, the
 // pages ship the font themselves: Arimo (Arial's metrics, SIL Open Font License) from
@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { hasCjk } from '../../lambdas/core/cjk-text';
+import { hasCjk } from '../core/cjk-text';
 import { TEXT_LAYER_FONT_DATA } from './text-layer-font-data';
 import type { FontSubset } from './text-layer-font-shape';
 

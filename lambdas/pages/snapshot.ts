@@ -1,4 +1,4 @@
-// frontend/pages -> the hosted page of the `review_snapshot` channel (product legal_advice): one page
+// pages -> the hosted page of the `review_snapshot` channel (product legal_advice): one page
 // holding the review a lawyer wrote for one recipient and the contract it is about, as they stood when
 // published. Every file of it lives under the version's folder (see viewer.ts), so nothing a later
 // version writes changes what this version's page shows.

@@ -1,7 +1,7 @@
-// frontend/identity -> the sign-in page (decisions.md §10): `Email`, `Password`, the `Sign in` button, and
+// identity provider pages -> the sign-in page (decisions.md §10): `Email`, `Password`, the `Sign in` button, and
 // a `Create account` link to the sign-up page. A failed sign-in says so above the form, tied to both
 // fields, keeps the email typed and puts the focus on the password.
-import { escapeHtml } from '../pages/html';
+import { escapeHtml } from '../../pages/html';
 import { identityPage } from './document';
 import { field } from './form-fields';
 

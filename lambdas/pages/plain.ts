@@ -1,4 +1,4 @@
-// frontend/pages -> the plain pages the pages host answers when there is no page to show: withdrawn
+// pages -> the plain pages the pages host answers when there is no page to show: withdrawn
 // (410), not found (404), unavailable (503). In the pages' own look, from one inline style the CSP
 // allows by its hash (plain-style.ts), and no file, script or image: they must work when nothing else of
 // the publication does. Each says what happened and what the reader can do.

@@ -1,4 +1,4 @@
-// frontend/pages -> the hosted contract viewer as static files, made from a rendered contract: an
+// pages -> the hosted contract viewer as static files, made from a rendered contract: an
 // index.html, its stylesheet, and the list of stored blobs (page images, thumbnails, the PDF) to place
 // beside them. Pure: the publisher writes the result (publication.ts), the pages host or CloudFront
 // serves it. Every path is relative to the publication's base (`/{slug}/`).
@@ -18,7 +18,7 @@ import {
   type RenderedContract,
   type RenderedPage,
   type TextRun,
-} from '../../lambdas/core/rendered-contract';
+} from '../core/rendered-contract';
 import { cssNumber, escapeHtml, safeFileName } from './html';
 import { LOCAL_TIME_JS } from './local-time';
 import { ICON_SVG } from './plain-style';

@@ -1,13 +1,13 @@
-// frontend/pages -> writing a hosted page's files to its publication's folder (core/publications.ts)
+// pages -> writing a hosted page's files to its publication's folder (core/publications.ts)
 // through the BlobStore port, and which paths and kinds of file a publication serves; `index.html` is the
 // folder itself.
 //
 // Versions switch atomically: a version's files all live under `v{n}/` and are written first, and the
 // single `index.html` write then points the stable link at them. A marker blob `withdrawn` makes every
 // path of the publication answer 410.
-import { bytesOnce, readBlob } from '../../lambdas/core/blobs';
-import type { BlobStore } from '../../lambdas/core/ports';
-import { isSlug, publicationKey } from '../../lambdas/core/publications';
+import { bytesOnce, readBlob } from '../core/blobs';
+import type { BlobStore } from '../core/ports';
+import { isSlug, publicationKey } from '../core/publications';
 import type { ViewerOutput } from './viewer';
 
 /** The only kinds of file a publication serves, by extension; any other path is not found. */

@@ -1,4 +1,4 @@
-// frontend/app-kit -> how a built web application's files (the portal's, the back office's) are served,
+// api -> how a built web application's files (the portal's, the back office's) are served,
 // by its local host and as CloudFront serves them deployed: its content security policy (its own script
 // and stylesheet only, nothing inline, no frame, no other origin), caching (content-hashed assets for
 // good, the page checked on every load), the answer to a GET of a page or an asset, and the headers of

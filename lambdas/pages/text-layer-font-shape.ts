@@ -1,4 +1,4 @@
-// frontend/pages -> what the text layer's font data hold (written by `npm run fonts`, read by the pages).
+// pages -> what the text layer's font data hold (written by `npm run fonts`, read by the pages).
 
 export interface FontSubset {
   /** The package's WOFF2 file of this subset, under `files/`. */

@@ -1,6 +1,6 @@
-// frontend/identity -> a labelled input with its hint and error tied to it (`aria-describedby`), marked
+// identity provider pages -> a labelled input with its hint and error tied to it (`aria-describedby`), marked
 // invalid when it has an error, and focused first when it is the field to correct.
-import { escapeHtml } from '../pages/html';
+import { escapeHtml } from '../../pages/html';
 
 export interface FieldOptions {
   name: 'email' | 'password';
