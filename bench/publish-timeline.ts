@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bearer, call, contentDigest, contractParts, multipart } from '../test/support/api-client';
+import { bearer, call, contractParts, uploadRequest } from '../test/support/api-client';
 import { contractPdf, scannedPdf } from '../test/support/pdfs';
 import { countCpu, descendants } from './cpu-time';
 import { freePortBase, productionToken, startStack } from './stack';
@@ -61,13 +61,7 @@ const main = async () => {
     const token = await productionToken(stack);
     for (let run = 1; run <= runs; run++) {
       const request = { external_reference: `timeline-${randomUUID()}`, product: 'contract_viewer' };
-      const { body, contentType } = multipart(contractParts(pdf, request));
-      const headers = {
-        ...bearer(token),
-        'content-type': contentType,
-        'content-digest': contentDigest(body),
-        'idempotency-key': randomUUID(),
-      };
+      const { body, headers } = uploadRequest(token, contractParts(pdf, request));
       const cpu = countCpu([stack.pid, ...descendants(stack.pid)]);
       const posted = Date.now();
       const accepted = await call(`${stack.production}/v1/contract-reviews`, {

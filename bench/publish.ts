@@ -13,14 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  type Answer,
-  bearer,
-  call,
-  contentDigest,
-  contractParts,
-  multipart,
-} from '../test/support/api-client';
+import { type Answer, bearer, call, contractParts, uploadRequest } from '../test/support/api-client';
 import { contractPdf, scannedPdf } from '../test/support/pdfs';
 import { countCpu, descendants } from './cpu-time';
 import { peakGrowth, toMiB, watchMemory } from './process-memory';
@@ -114,13 +107,7 @@ const publishRun = async (
 ): Promise<Omit<PublishRun, 'growth' | 'cpuMs'>> => {
   const request = { external_reference: `bench-publish-${randomUUID()}`, product: 'contract_viewer' };
   // The body is built and hashed first, as an integrator must (Content-Digest): not part of the time.
-  const { body, contentType } = multipart(contractParts(pdf, request));
-  const headers = {
-    ...bearer(token),
-    'content-type': contentType,
-    'content-digest': contentDigest(body),
-    'idempotency-key': randomUUID(),
-  };
+  const { body, headers } = uploadRequest(token, contractParts(pdf, request));
   const started = performance.now();
   const accepted = await call(`${stack.production}/v1/contract-reviews`, { method: 'POST', headers, body });
   const acceptedMs = performance.now() - started;

@@ -68,8 +68,11 @@ export interface UploadOptions {
   headers?: Record<string, string>;
 }
 
-/** POSTs a multipart upload with `Idempotency-Key` and a correct `Content-Digest` unless told otherwise. */
-export const upload = (url: string, token: string, parts: Part[], options: UploadOptions = {}) => {
+/**
+ * A multipart upload's body and headers, with `Idempotency-Key` and a correct `Content-Digest` unless told
+ * otherwise: built before the clock starts where a bench times only the sending.
+ */
+export const uploadRequest = (token: string, parts: Part[], options: UploadOptions = {}) => {
   const { body, contentType } = multipart(parts);
   const headers: Record<string, string> = {
     ...bearer(token),
@@ -78,8 +81,12 @@ export const upload = (url: string, token: string, parts: Part[], options: Uploa
   };
   if (options.idempotencyKey !== null) headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
   if (options.digest !== null) headers['content-digest'] = options.digest ?? contentDigest(body);
-  return call(url, { method: 'POST', headers, body });
+  return { body, headers };
 };
+
+/** POSTs a multipart upload (see `uploadRequest`). */
+export const upload = (url: string, token: string, parts: Part[], options: UploadOptions = {}) =>
+  call(url, { method: 'POST', ...uploadRequest(token, parts, options) });
 
 /** A 429 `rate_limited` as §4 shapes it: `Retry-After` in whole seconds, and the request id. */
 export const expectRateLimited = (answer: Answer) => {
