@@ -17,7 +17,7 @@ export const EnvironmentBar = ({
   return (
     <p class={`environment environment-${environment}`} data-testid="environment">
       <span>
-        EnvironmentJson: <strong>{ENVIRONMENT_NAMES[environment]}</strong>
+        Environment: <strong>{ENVIRONMENT_NAMES[environment]}</strong>
         {environment === 'sandbox' ? ' (integrators’ test data)' : ' (live data: real buyers and clients)'}
       </span>{' '}
       <Link href={sectionPath(section, other)}>Switch to {ENVIRONMENT_NAMES[other].toLowerCase()}</Link>

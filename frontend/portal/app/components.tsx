@@ -22,7 +22,7 @@ export const EnvironmentBar = ({
   return (
     <p class={`environment environment-${environment}`}>
       <span>
-        EnvironmentJson: <strong>{ENVIRONMENT_NAMES[environment]}</strong>
+        Environment: <strong>{ENVIRONMENT_NAMES[environment]}</strong>
         {environment === 'sandbox' ? ' (test data; nothing is sent to real buyers)' : ' (live data)'}
       </span>{' '}
       <Link href={integrationPath(other, integrationId, section)}>

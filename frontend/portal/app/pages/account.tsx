@@ -88,7 +88,7 @@ export const OverviewPage = ({ overview }: { overview: OrganisationOverviewJson 
     <>
       <Title>Overview</Title>
       <p>
-        OrganisationJson: <strong>{overview.organisation?.name}</strong>
+        Organisation: <strong>{overview.organisation?.name}</strong>
       </p>
       <section aria-labelledby="budget-heading">
         <h2 id="budget-heading">Sandbox budget</h2>
