@@ -4,27 +4,19 @@
 // `/api/` (routes.ts). Every API call needs a session; a person with no staff role gets 403 `staff_only`
 // on all of it but `GET /api/session`; every change carries the session's CSRF token and comes from the
 // back office's own origin. Roles are checked by the core's use cases: this layer maps their errors.
-import { timingSafeEqual } from 'node:crypto';
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
-import { jsonObjectBody, readBodyUpTo } from '../api/http/body';
 import { API_SECURITY_HEADERS, type AppFiles, fileAnswer } from '../api/http/served-files';
 import { mayDo, STAFF_ACTIONS, type Staff } from '../core/back-office/roles';
 import { staffActor } from '../core/back-office/staff';
 import { ActionRefused, fail, ServiceError } from '../core/errors';
-import type { PortalSession, PortalSessionStore } from '../core/portal-sessions';
+import type { PortalSessionStore } from '../core/portal-sessions';
 import type { Clock } from '../core/ports';
 import { newRequestId } from '../core/request-ids';
-import { hashOf } from '../portal/session-secrets';
+import { isChange, sessionGuard } from '../portal/session-guard';
 import type { PortalSignIn } from '../portal/sign-in';
 import { mountSignIn } from '../portal/sign-in-routes';
-import {
-  backOfficeSessionCookie,
-  backOfficeSignInCookie,
-  type CookiePolicy,
-  readCookies,
-  setCookie,
-} from './cookies';
+import { backOfficeSessionCookie, backOfficeSignInCookie, type CookiePolicy, setCookie } from './cookies';
 import { type BackOfficeCore, type BackOfficeEnv, backOfficeRoutes } from './routes';
 
 export interface BackOfficeBackend {
@@ -43,25 +35,10 @@ export interface BackOfficeBackend {
 /** The largest body a route reads: a review of 256 KB as JSON text, with room for its escapes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-const sameText = (a: string, b: string): boolean => {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-};
-
-const isChange = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
-
 const responseOf = (answer: HttpAnswer, cookies: readonly string[] = []): Response => {
   const headers = new Headers({ ...API_SECURITY_HEADERS, ...answer.headers });
   for (const cookie of cookies) headers.append('Set-Cookie', cookie);
   return new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers });
-};
-
-/** The body of a change as a JSON object (`{}` when empty). */
-const readBody = async (request: Request): Promise<Record<string, unknown>> => {
-  const { bytes, whole } = await readBodyUpTo(request, MAX_BODY_BYTES);
-  if (!whole) fail('payload_too_large', `The back office reads bodies of up to ${MAX_BODY_BYTES} bytes.`);
-  return jsonObjectBody(Buffer.from(bytes).toString('utf8'));
 };
 
 export type BackOfficeApp = Hono<BackOfficeEnv>;
@@ -71,23 +48,13 @@ export const backOfficeApp = (backend: BackOfficeBackend): BackOfficeApp => {
   const signInCookie = backOfficeSignInCookie(backend.cookies);
   const app = new Hono<BackOfficeEnv>();
 
-  const currentSession = async (cookieHeader: string | undefined): Promise<PortalSession | null> => {
-    const value = readCookies(cookieHeader).get(sessionCookie);
-    return value ? backend.sessions.getSession(hashOf(value)) : null;
-  };
-
-  /** A change must come from this origin (when the browser says where from) with the session's token. */
-  const checkChange = (c: Context<BackOfficeEnv>, session: PortalSession): void => {
-    const origin = c.req.header('origin');
-    if (origin !== undefined && origin !== backend.origin)
-      fail('csrf_invalid', 'Changes are accepted only from the back office itself.');
-    const token = c.req.header('x-csrf-token');
-    if (token === undefined || !sameText(token, session.csrfToken))
-      fail('csrf_invalid', 'Reload the page: this change did not carry the session’s CSRF token.');
-    const type = c.req.header('content-type') ?? '';
-    if (c.req.raw.body !== null && type !== '' && !/^application\/json\b/i.test(type))
-      fail('request_invalid', 'Send the body as application/json.');
-  };
+  const guard = sessionGuard({
+    cookie: sessionCookie,
+    sessions: backend.sessions,
+    origin: backend.origin,
+    surface: 'back office',
+    maxBodyBytes: MAX_BODY_BYTES,
+  });
 
   app.onError((error, c) => {
     // An action the record's state does not allow is a conflict with that state, said in its words.
@@ -111,7 +78,7 @@ export const backOfficeApp = (backend: BackOfficeBackend): BackOfficeApp => {
 
   // Who is signed in: answered to anyone, so the pages can say the back office is for staff only.
   app.get('/api/session', async (c) => {
-    const session = await currentSession(c.req.header('cookie'));
+    const session = await guard.sessionOf(c.req.raw);
     const actor = session === null ? null : await staffActor(backend.core.directory, session.email);
     return responseOf(
       jsonAnswer(c.get('requestId'), 200, {
@@ -126,15 +93,15 @@ export const backOfficeApp = (backend: BackOfficeBackend): BackOfficeApp => {
   });
 
   app.use('/api/*', async (c, next) => {
-    const session = await currentSession(c.req.header('cookie'));
+    const session = await guard.sessionOf(c.req.raw);
     if (session === null)
       fail('authentication_required', 'Sign in to the back office first.', {
         headers: { 'WWW-Authenticate': 'Bearer' },
       });
-    if (isChange(c.req.method)) checkChange(c, session);
+    if (isChange(c.req.method)) guard.checkChange(c.req.raw, session);
     c.set('session', session);
     c.set('actor', await staffActor(backend.core.directory, session.email));
-    c.set('body', isChange(c.req.method) ? await readBody(c.req.raw) : {});
+    c.set('body', isChange(c.req.method) ? await guard.readChange(c.req.raw) : {});
     await next();
   });
 

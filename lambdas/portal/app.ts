@@ -2,10 +2,8 @@
 // answers the one `index.html`; the script routes by path), the sign-in with the identity provider
 // (`/auth/sign-in`, `/auth/callback`), and the JSON routes under `/api/` for a signed-in person
 // (api-routes.ts; 404 and 405 answered as the API answers them). Every change carries the session's CSRF token in `X-CSRF-Token` and comes from the portal's own origin.
-import { timingSafeEqual } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import { errorAnswer, type HttpAnswer, jsonAnswer } from '../api/http/answer';
-import { jsonObjectBody } from '../api/http/body';
 import { createRouter } from '../api/http/router';
 import { API_SECURITY_HEADERS, type AppFiles, fileAnswer } from '../api/http/served-files';
 import { fail } from '../core/errors';
@@ -14,8 +12,9 @@ import type { Clock } from '../core/ports';
 import { newRequestId } from '../core/request-ids';
 import type { SessionJson } from '../core/shapes';
 import { PORTAL_ROUTES, type PortalCore } from './api-routes';
-import { type CookiePolicy, readCookies, sessionCookieName, setCookie, signInCookieName } from './cookies';
-import { hashOf } from './session-secrets';
+import { type CookiePolicy, sessionCookieName, setCookie, signInCookieName } from './cookies';
+import { MAX_BODY_BYTES } from './http';
+import { isChange, sessionGuard } from './session-guard';
 import type { PortalSignIn } from './sign-in';
 import { mountSignIn } from './sign-in-routes';
 
@@ -30,20 +29,12 @@ export interface PortalBackend {
   files: AppFiles;
 }
 
-const sameText = (a: string, b: string): boolean => {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-};
-
 /** A JSON answer of the API's shape, with the portal's security headers and its cookies. */
 const answerOf = (answer: HttpAnswer, cookies: readonly string[] = []): Response => {
   const headers = new Headers({ ...API_SECURITY_HEADERS, ...answer.headers });
   for (const cookie of cookies) headers.append('Set-Cookie', cookie);
   return new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers });
 };
-
-const isChange = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
 
 /** Every route under `/api/`: the table's, and the session's own two. */
 const API_ROUTER = createRouter([
@@ -70,22 +61,13 @@ export const portalApp = (backend: PortalBackend): Hono<PortalEnv> => {
   const signInCookie = signInCookieName(backend.cookies);
   const app = new Hono<PortalEnv>();
 
-  const currentSession = async (cookieHeader: string | undefined): Promise<PortalSession | null> => {
-    const value = readCookies(cookieHeader).get(sessionCookie);
-    return value ? backend.sessions.getSession(hashOf(value)) : null;
-  };
-
-  /** A change must come from this origin (when the browser says where from) with the session's token. */
-  const checkChange = (c: Context<PortalEnv>, session: PortalSession): void => {
-    const origin = c.req.header('origin');
-    if (origin !== undefined && origin !== backend.origin)
-      fail('csrf_invalid', 'Changes are accepted only from the portal itself.');
-    const token = c.req.header('x-csrf-token');
-    if (token === undefined || !sameText(token, session.csrfToken))
-      fail('csrf_invalid', 'Reload the page: this change did not carry the session’s CSRF token.');
-    if (c.req.raw.body !== null && !/^application\/json\b/i.test(c.req.header('content-type') ?? ''))
-      fail('request_invalid', 'Send the body as application/json.');
-  };
+  const guard = sessionGuard({
+    cookie: sessionCookie,
+    sessions: backend.sessions,
+    origin: backend.origin,
+    surface: 'portal',
+    maxBodyBytes: MAX_BODY_BYTES,
+  });
 
   app.onError((error, c) => answerOf(errorAnswer(c.get('requestId') ?? newRequestId(), error)));
 
@@ -101,7 +83,7 @@ export const portalApp = (backend: PortalBackend): Hono<PortalEnv> => {
 
   // Who is signed in, and the session's CSRF token: answered to anyone.
   app.get('/api/session', async (c) => {
-    const session = await currentSession(c.req.header('cookie'));
+    const session = await guard.sessionOf(c.req.raw);
     return answerOf(
       jsonAnswer(c.get('requestId'), 200, {
         signed_in: session !== null,
@@ -113,12 +95,12 @@ export const portalApp = (backend: PortalBackend): Hono<PortalEnv> => {
 
   // Everything else under `/api/` (unknown paths too) needs a session; a change, its CSRF token.
   app.use('/api/*', async (c, next) => {
-    const session = await currentSession(c.req.header('cookie'));
+    const session = await guard.sessionOf(c.req.raw);
     if (session === null)
       fail('authentication_required', 'Sign in to the portal first.', {
         headers: { 'WWW-Authenticate': 'Bearer' },
       });
-    if (isChange(c.req.method)) checkChange(c, session);
+    if (isChange(c.req.method)) guard.checkChange(c.req.raw, session);
     c.set('session', session);
     await next();
   });
@@ -138,7 +120,7 @@ export const portalApp = (backend: PortalBackend): Hono<PortalEnv> => {
         session: c.get('session'),
         params: c.req.param() as Record<string, string>,
         query: [...new URL(c.req.url).searchParams],
-        body: jsonObjectBody(await c.req.text()),
+        body: await guard.readChange(c.req.raw),
       });
       return answerOf(jsonAnswer(c.get('requestId'), result.status ?? 200, result.body));
     });

@@ -815,6 +815,19 @@ describe('the lawyer’s routes', () => {
     expect(await bad({ text: 5, based_on_revision: 0 })).toEqual([400, 'request_invalid']);
     expect(await bad({ text: 'x', based_on_revision: 0, extra: true })).toEqual([400, 'request_invalid']);
     expect(await bad([])).toEqual([400, 'request_invalid']);
+    // A body is declared as JSON (the portal's rule too); an empty change needs no type.
+    const typed = async (type: string | null, body: string, on = path, method = 'PUT') => {
+      const headers: Record<string, string> = { Cookie: lawyer.cookie as string, Origin: ORIGIN };
+      headers['X-CSRF-Token'] = lawyer.csrf as string;
+      if (type !== null) headers['Content-Type'] = type;
+      const response = await setup.app.request(on, { method, headers, body });
+      return [response.status, await codeOf(response)];
+    };
+    const valid = JSON.stringify({ text: 'x', based_on_revision: 0 });
+    expect(await typed('text/plain', valid)).toEqual([400, 'request_invalid']);
+    expect(await typed(null, valid)).toEqual([400, 'request_invalid']);
+    const assign = `/api/production/reviews/${review.id}/assign`;
+    expect(await typed(null, '', assign, 'POST')).toEqual([200, undefined]);
     const huge = await bad({ text: 'a'.repeat(1024 * 1024), based_on_revision: 0 });
     expect(huge).toEqual([413, 'payload_too_large']);
     const listed = await send(setup.app, { method: 'GET', path: '/api/production/reviews?limit=0' }, lawyer);

@@ -83,7 +83,11 @@ const setUp = async () => {
     method: string,
     path: string,
     caller: Caller = {},
-    { body, origin = ORIGIN }: { body?: string; origin?: string } = {},
+    {
+      body,
+      origin = ORIGIN,
+      type = 'application/json',
+    }: { body?: string; origin?: string; type?: string | null } = {},
   ): Promise<Response> =>
     serve(
       new Request(`${ORIGIN}${path}`, {
@@ -91,7 +95,7 @@ const setUp = async () => {
         headers: {
           ...(caller.cookie && { cookie: caller.cookie }),
           ...(caller.csrf && { 'x-csrf-token': caller.csrf }),
-          ...(body !== undefined && { 'content-type': 'application/json' }),
+          ...(body !== undefined && type !== null && { 'content-type': type }),
           origin,
         },
         ...(body !== undefined && { body }),
@@ -220,5 +224,25 @@ describe('pages and bodies', () => {
     });
     expect(tooLarge.status).toBe(413);
     expect(((await tooLarge.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+  });
+
+  test('a change’s body is declared as JSON; an empty change needs no type', async () => {
+    const { send, signIn } = await setUp();
+    const alice = await signIn('alice@example.com');
+    const body = '{"name":"Harbour"}';
+    for (const type of ['text/plain', null])
+      expect([
+        type,
+        ...(await errorOf(await send('POST', '/api/organisation', alice, { body, type }))),
+      ]).toEqual([type, 400, 'request_invalid']);
+    expect(
+      (await send('POST', '/api/organisation', alice, { body, type: 'application/json; charset=utf-8' }))
+        .status,
+    ).toBe(201);
+    const key = (await (
+      await send('POST', '/api/integrations', alice, { body: '{"name":"App"}' })
+    ).json()) as { id: string };
+    const keys = `/api/sandbox/integrations/${key.id}/api-keys`;
+    expect((await send('POST', keys, alice, { body: '', type: null })).status).toBe(201);
   });
 });
