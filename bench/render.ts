@@ -27,7 +27,7 @@ const INSTALL_HINT = 'apt-get install -y mupdf-tools poppler-utils';
 const run = promisify(execFile);
 
 /** The blob store as files under a directory: the renderer reads and writes the same disk as the tools. */
-export class FileBlobs implements BlobStore {
+export class FileBlobs implements Pick<BlobStore, 'put' | 'readRange'> {
   constructor(private readonly root: string) {}
   async put(key: string, body: AsyncIterable<Uint8Array>): Promise<{ size: number }> {
     const file = path.join(this.root, key);

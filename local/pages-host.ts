@@ -41,7 +41,7 @@ const resolve = (rawPath: string): Target => {
   return { kind: 'file', slug, path, contentType };
 };
 
-const exists = async (blobs: BlobStore, key: string): Promise<boolean> => {
+const exists = async (blobs: Pick<BlobStore, 'readRange'>, key: string): Promise<boolean> => {
   try {
     await blobs.readRange(key, 0, 1);
     return true;
@@ -83,7 +83,7 @@ const write = (response: ServerResponse, chunk: Uint8Array): Promise<void> =>
       });
 
 const serveFile = async (
-  blobs: BlobStore,
+  blobs: Pick<BlobStore, 'readRange'>,
   request: IncomingMessage,
   response: ServerResponse,
   target: Extract<Target, { kind: 'file' }>,
@@ -135,7 +135,7 @@ const serveFile = async (
 
 /** A request listener serving the hosted pages kept in `blobs`; only GET and HEAD. */
 export const pagesListener =
-  (blobs: BlobStore) =>
+  (blobs: Pick<BlobStore, 'readRange'>) =>
   async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     try {
       if (request.method !== 'GET' && request.method !== 'HEAD') {

@@ -10,7 +10,7 @@ export const READ_CHUNK = 1024 * 1024;
  * past the end, so a short chunk is the last. Throws whatever the store throws for a missing key.
  */
 export async function* readBlob(
-  blobs: BlobStore,
+  blobs: Pick<BlobStore, 'readRange'>,
   key: string,
   chunk = READ_CHUNK,
 ): AsyncGenerator<Uint8Array> {
@@ -27,7 +27,7 @@ export async function* bytesOnce(bytes: Uint8Array): AsyncGenerator<Uint8Array> 
 }
 
 export const putText = async (
-  blobs: BlobStore,
+  blobs: Pick<BlobStore, 'put'>,
   key: string,
   text: string,
   contentType: string,
@@ -35,14 +35,14 @@ export const putText = async (
   await blobs.put(key, bytesOnce(Buffer.from(text, 'utf8')), contentType);
 };
 
-export const readText = async (blobs: BlobStore, key: string): Promise<string> => {
+export const readText = async (blobs: Pick<BlobStore, 'readRange'>, key: string): Promise<string> => {
   const chunks: Uint8Array[] = [];
   for await (const chunk of readBlob(blobs, key)) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
 };
 
-export const putJson = (blobs: BlobStore, key: string, value: unknown): Promise<void> =>
+export const putJson = (blobs: Pick<BlobStore, 'put'>, key: string, value: unknown): Promise<void> =>
   putText(blobs, key, JSON.stringify(value), 'application/json');
 
-export const readJson = async <T>(blobs: BlobStore, key: string): Promise<T> =>
+export const readJson = async <T>(blobs: Pick<BlobStore, 'readRange'>, key: string): Promise<T> =>
   JSON.parse(await readText(blobs, key)) as T;

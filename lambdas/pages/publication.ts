@@ -5,7 +5,7 @@
 // Versions switch atomically: a version's files all live under `v{n}/` and are written first, and the
 // single `index.html` write then points the stable link at them. A marker blob `withdrawn` makes every
 // path of the publication answer 410.
-import { bytesOnce, readBlob } from '../core/blobs';
+import { bytesOnce } from '../core/blobs';
 import type { BlobStore } from '../core/ports';
 import { isSlug, publicationKey } from '../core/publications';
 import type { ViewerOutput } from './viewer';
@@ -30,19 +30,20 @@ export const isPublicationPath = (value: string): boolean =>
 /** A path whose content never changes once written (a version's own folder): cacheable for good. */
 export const isImmutablePath = (path: string): boolean => /^v\d+\//.test(path);
 
-/** At most this many blobs copied at once. */
+/** At most this many blobs copied at once (each one request to the store; no bytes through here). */
 const COPY_CONCURRENCY = 8;
 
 /**
- * Writes a rendered viewer to `published/{slug}/`: the copied blobs and the stylesheet first, then
- * `index.html`, which makes the version live. Repeating it repeats the same writes (idempotent).
+ * Writes a rendered viewer to `published/{slug}/`: the copied blobs (page images, the PDF: copied within
+ * the store) and the stylesheet first, then `index.html`, which makes the version live. Repeating it
+ * repeats the same writes (idempotent).
  */
 export const writeViewer = async (blobs: BlobStore, slug: string, output: ViewerOutput): Promise<void> => {
   if (!isSlug(slug)) throw new Error(`not a publication slug: ${slug}`);
   const queue = [...output.copies];
   const worker = async (): Promise<void> => {
     for (let copy = queue.shift(); copy; copy = queue.shift()) {
-      await blobs.put(publicationKey(slug, copy.path), readBlob(blobs, copy.fromKey), copy.contentType);
+      await blobs.copy(copy.fromKey, publicationKey(slug, copy.path), copy.contentType);
     }
   };
   await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, queue.length) }, worker));

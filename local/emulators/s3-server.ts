@@ -1,6 +1,6 @@
 // local -> the local twin of S3: a small S3-compatible server on loopback, keeping objects under a
 // directory. It serves the calls the S3 blob store makes (path-style): CreateBucket, HeadBucket,
-// PutObject, GetObject (with Range), HeadObject, DeleteObject and the multipart upload calls.
+// PutObject, CopyObject, GetObject (with Range), HeadObject, DeleteObject and the multipart upload calls.
 //
 // Why not s3rver: its CompleteMultipartUpload copies every part into one new file, which doubles the
 // disk work of a 100 MB upload. Here an object is a manifest naming its data files, so completing a
@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { type FileHandle, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { type FileHandle, link, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -207,8 +207,8 @@ class FileObjectStore {
     bucketDir: string,
     key: string,
   ) {
-    if (request.headers['x-amz-copy-source'])
-      throw new S3Error(501, 'NotImplemented', 'CopyObject is not served.');
+    const copySource = request.headers['x-amz-copy-source'];
+    if (typeof copySource === 'string') return this.copyObject(request, response, bucketDir, key, copySource);
     const file = newId();
     const size = await receive(request, join(bucketDir, 'data', file));
     const etag = `"${newId()}"`;
@@ -222,6 +222,45 @@ class FileObjectStore {
       parts: [{ file, size }],
     });
     response.writeHead(200, { etag, 'content-length': 0 }).end();
+  }
+
+  /**
+   * CopyObject within a bucket. A data file is never changed once written, so the copy links the
+   * source's files rather than copying their bytes; deleting either object removes only its own links.
+   */
+  private async copyObject(
+    request: IncomingMessage,
+    response: ServerResponse,
+    bucketDir: string,
+    key: string,
+    copySource: string,
+  ) {
+    await drain(request);
+    const [sourceBucket = '', ...sourcePath] = copySource.replace(/^\//, '').split('?')[0]?.split('/') ?? [];
+    if (join(this.root, sourceBucket) !== bucketDir)
+      throw new S3Error(501, 'NotImplemented', 'CopyObject between buckets is not served by the local twin.');
+    const source = await this.readManifest(bucketDir, sourcePath.map(decodeURIComponent).join('/'));
+    if (!source) throw new S3Error(404, 'NoSuchKey', 'The specified key does not exist.');
+    const parts: Manifest['parts'] = [];
+    for (const part of source.parts) {
+      const file = newId();
+      await link(join(bucketDir, 'data', part.file), join(bucketDir, 'data', file));
+      parts.push({ file, size: part.size });
+    }
+    const replace = request.headers['x-amz-metadata-directive'] === 'REPLACE';
+    const manifest: Manifest = {
+      key,
+      size: source.size,
+      etag: `"${newId()}"`,
+      contentType: replace ? (request.headers['content-type'] ?? source.contentType) : source.contentType,
+      lastModified: new Date().toUTCString(),
+      parts,
+    };
+    await this.replaceObject(bucketDir, manifest);
+    sendXml(
+      response,
+      `<CopyObjectResult><ETag>${xmlEscape(manifest.etag)}</ETag><LastModified>${new Date(manifest.lastModified).toISOString()}</LastModified></CopyObjectResult>`,
+    );
   }
 
   private async createUpload(

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { BlobNotFoundError, S3BlobStore } from '../../lambdas/adapters/blobs/s3-blob-store';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
 import { type LocalS3, startLocalS3 } from '../../local/emulators/s3-server';
@@ -125,6 +125,27 @@ describe('S3BlobStore on the local S3 twin', () => {
     await expect(blobs.readRange('to-delete', 0, 10)).rejects.toBeInstanceOf(BlobNotFoundError);
     await expect(blobs.readRange('never-stored', 0, 10)).rejects.toBeInstanceOf(BlobNotFoundError);
     await expect(blobs.delete('never-stored')).resolves.toBeUndefined();
+  });
+
+  it('copies a blob inside the store with a new content type; each copy outlives the other’s delete', async () => {
+    await blobs.put('renders/source a+b.pdf', stream(11 * MiB), 'application/pdf');
+    await blobs.copy('renders/source a+b.pdf', 'published/pub_1/v1/contract.pdf', 'application/x-copied');
+    await blobs.copy('renders/source a+b.pdf', 'published/pub_1/v1/again.pdf', 'application/pdf');
+    const typeOf = async (key: string) =>
+      (await client.send(new GetObjectCommand({ Bucket: 'blobs', Key: key, Range: 'bytes=0-0' })))
+        .ContentType;
+    expect(await typeOf('published/pub_1/v1/contract.pdf')).toBe('application/x-copied');
+    await blobs.delete('renders/source a+b.pdf');
+    await blobs.delete('published/pub_1/v1/again.pdf');
+    const span = await blobs.readRange('published/pub_1/v1/contract.pdf', 8 * MiB - 5, 8 * MiB + 5);
+    expect(Buffer.from(span)).toEqual(Buffer.from(pattern(8 * MiB - 5, 10)));
+    expect(
+      (await blobs.readRange('published/pub_1/v1/contract.pdf', 11 * MiB - 3, 11 * MiB + 10)).length,
+    ).toBe(3);
+    await expect(blobs.copy('never-stored', 'anywhere', 'text/plain')).rejects.toBeInstanceOf(
+      BlobNotFoundError,
+    );
+    await expect(blobs.readRange('anywhere', 0, 1)).rejects.toBeInstanceOf(BlobNotFoundError);
   });
 
   it('a body that fails midway stores nothing and leaves no parts behind', async () => {

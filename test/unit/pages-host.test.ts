@@ -12,6 +12,8 @@ import { linesOf } from '../support/log-capture';
 /** The BlobStore port in memory, answering ranges as the S3 adapter does (short at the end). */
 class MemoryBlobs implements BlobStore {
   readonly blobs = new Map<string, { bytes: Buffer; contentType: string }>();
+  /** Bytes read through `readRange`: a copy inside the store reads none. */
+  bytesRead = 0;
   async put(key: string, body: AsyncIterable<Uint8Array>, contentType: string) {
     const chunks: Uint8Array[] = [];
     for await (const chunk of body) chunks.push(chunk);
@@ -22,10 +24,16 @@ class MemoryBlobs implements BlobStore {
   async readRange(key: string, start: number, end: number) {
     const blob = this.blobs.get(key);
     if (!blob) throw new BlobNotFoundError(key);
+    this.bytesRead += Math.max(0, Math.min(end, blob.bytes.length) - start);
     return new Uint8Array(blob.bytes.subarray(start, end));
   }
   async delete(key: string) {
     this.blobs.delete(key);
+  }
+  async copy(fromKey: string, toKey: string, contentType: string) {
+    const blob = this.blobs.get(fromKey);
+    if (!blob) throw new BlobNotFoundError(fromKey);
+    this.blobs.set(toKey, { bytes: blob.bytes, contentType });
   }
 }
 
@@ -47,6 +55,7 @@ describe('pagesListener', () => {
   let blobs: MemoryBlobs;
   let server: Server;
   let base: string;
+  let writeViewerRead = -1;
 
   beforeAll(async () => {
     blobs = new MemoryBlobs();
@@ -75,6 +84,7 @@ describe('pagesListener', () => {
       pdfKey: 'uploads/v1.pdf',
     });
     await writeViewer(blobs, SLUG, output);
+    writeViewerRead = blobs.bytesRead;
     await writeViewer(blobs, 'withdrawn-one', output);
     await withdrawPublication(blobs, 'withdrawn-one');
     server = createServer(pagesListener(blobs));
@@ -84,6 +94,15 @@ describe('pagesListener', () => {
 
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
+  });
+
+  test('a viewer’s page images and PDF are copied inside the store: writing it reads no byte of them', async () => {
+    expect(writeViewerRead).toBe(0);
+    const published = [...blobs.blobs].filter(([key]) => key.startsWith(`published/${SLUG}/`));
+    const copies = (type: string) => published.filter(([, blob]) => blob.contentType === type);
+    expect(copies('image/jpeg').map(([, blob]) => blob.bytes.equals(JPEG))).toEqual([true]);
+    expect(copies('image/webp').map(([, blob]) => blob.bytes.equals(WEBP))).toEqual([true]);
+    expect(copies('application/pdf').map(([, blob]) => blob.bytes.equals(PDF))).toEqual([true]);
   });
 
   /** GET of a path exactly as written: fetch would resolve `..` and `%2e%2e` before sending. */
@@ -201,12 +220,10 @@ describe('pagesListener', () => {
   });
 
   test('a store that cannot be read answers 503, not the error', async () => {
-    const failing: BlobStore = {
-      put: async () => ({ size: 0 }),
+    const failing: Pick<BlobStore, 'readRange'> = {
       readRange: async () => {
         throw new Error('connection refused: secret detail');
       },
-      delete: async () => {},
     };
     const broken = createServer(pagesListener(failing));
     try {

@@ -98,6 +98,7 @@ const holding = (store: BlobStore, after: number) => {
       ),
     readRange: (key, start, end) => store.readRange(key, start, end),
     delete: (key) => store.delete(key),
+    copy: (fromKey, toKey, contentType) => store.copy(fromKey, toKey, contentType),
   };
   return { blobs, taken, release };
 };
@@ -376,6 +377,7 @@ describe('readUpload with busboy and the local blob twin', () => {
         return { size: 0 };
       },
       readRange: () => Promise.reject(new Error('unused')),
+      copy: () => Promise.reject(new Error('unused')),
       delete: async (key) => {
         deleted = key;
       },

@@ -6,7 +6,7 @@ import type { BlobStore, PdfInspector } from '../../core/ports';
 import type { ContractRenderer, RenderRequest } from '../../core/rendered-contract';
 
 /** pdf.js (1.5 MB) is loaded on the first inspection, so only the two upload endpoints pay for it. */
-export const lazyPdfInspector = (blobs: BlobStore): PdfInspector => {
+export const lazyPdfInspector = (blobs: Pick<BlobStore, 'readRange'>): PdfInspector => {
   let inspector: Promise<PdfInspector> | undefined;
   return {
     inspect: async (blobKey, size) => {
@@ -27,7 +27,7 @@ const logRenderProgress = (done: number, total: number, request: RenderRequest):
 };
 
 /** The renderer (pdf.js and Skia) likewise loads only where a version is processed. */
-export const lazyRenderer = (blobs: BlobStore): ContractRenderer => {
+export const lazyRenderer = (blobs: Pick<BlobStore, 'readRange' | 'put'>): ContractRenderer => {
   let renderer: Promise<ContractRenderer> | undefined;
   return {
     render: async (request) => {

@@ -28,7 +28,7 @@ export class PdfjsInspector implements PdfInspector {
   private readonly rangeChunkSize: number;
 
   constructor(
-    private readonly blobs: BlobStore,
+    private readonly blobs: Pick<BlobStore, 'readRange'>,
     { assets = installedPdfjsAssets(), rangeChunkSize = 64 * 1024 }: PdfjsInspectorOptions = {},
   ) {
     this.assets = assets;

@@ -126,7 +126,7 @@ export class PdfjsRenderer implements ContractRenderer {
   private readonly onPage: PdfjsRendererOptions['onPage'];
 
   constructor(
-    private readonly blobs: BlobStore,
+    private readonly blobs: Pick<BlobStore, 'readRange' | 'put'>,
     {
       assets = installedPdfjsAssets(),
       rangeChunkSize = 256 * 1024,

@@ -21,6 +21,11 @@ export interface BlobStore {
   /** Bytes [start, end) of a stored blob. */
   readRange(key: string, start: number, end: number): Promise<Uint8Array>;
   delete(key: string): Promise<void>;
+  /**
+   * Copies a stored blob to `toKey` with `contentType`, inside the store: its bytes never pass through
+   * this process. Rejects when `fromKey` holds no blob.
+   */
+  copy(fromKey: string, toKey: string, contentType: string): Promise<void>;
 }
 
 /** What every area stands on: the environment served, the time, new ids and the blob store. */
