@@ -46,8 +46,8 @@ export const LAYERS: readonly Layer[] = [
       OIDC_DISCOVERY,
     ],
   },
-  // The back office's backend: as the portal's, and the portal's cookies and sign-in, which it reuses with a
-  // cookie and session records of its own.
+  // The back office's backend: as the portal's, and the portal's cookies, sign-in and session guard, which it
+  // reuses with a cookie and session records of its own.
   {
     folder: 'lambdas/back-office',
     mayImport: [
@@ -59,6 +59,7 @@ export const LAYERS: readonly Layer[] = [
       'lambdas/portal/sign-in.ts',
       'lambdas/portal/session-secrets.ts',
       'lambdas/portal/sign-in-routes.ts',
+      'lambdas/portal/session-guard.ts',
       'lambdas/api/http/served-files.ts',
       OIDC_DISCOVERY,
     ],
