@@ -91,6 +91,7 @@ export const functionsSection = async (workDir: string, progress: (message: stri
       mainFields: [...BUNDLE_SETTINGS.mainFields],
       banner: { js: BUNDLE_SETTINGS.banner },
       minify: BUNDLE_SETTINGS.minify,
+      alias: BUNDLE_SETTINGS.alias,
       external: EXTERNAL_MODULES,
       logLevel: 'error',
     });
