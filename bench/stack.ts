@@ -15,7 +15,11 @@ export const NODE = path.join(ROOT, 'node_modules/.bin/node');
 /** Ports the stack takes from PORT_BASE: the eight of decisions.md §9 and its two embedded stores. */
 const PORTS_USED = 12;
 const READY_TIMEOUT_MS = 300_000;
-const STOP_TIMEOUT_MS = 20_000;
+/**
+ * A stack's stop first writes the request history it holds (up to 10,000 records after a flood, one write
+ * at a time locally); a profiled stack must be let finish, or Node never writes its .cpuprofile.
+ */
+const STOP_TIMEOUT_MS = process.env.BENCH_CPU_PROF ? 300_000 : 20_000;
 
 export interface BenchStack {
   pid: number;
