@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { fromRoot } from '../lib/paths';
-import { BUNDLE_SETTINGS, EXTERNAL_MODULES } from '../lib/service-function';
+import { DEPLOYED_BUILD_OPTIONS } from '../lib/service-function';
 import { median, ms, round, table, verdict } from './report';
 
 const run = promisify(execFile);
@@ -81,20 +81,7 @@ export const functionsSection = async (workDir: string, progress: (message: stri
     progress(`functions: bundling and importing ${name}…`);
     const entry = path.join(ENTRIES, `${name}.ts`);
     const outfile = path.join(workDir, 'functions', name, 'index.mjs');
-    await build({
-      entryPoints: [entry],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: BUNDLE_SETTINGS.target,
-      mainFields: [...BUNDLE_SETTINGS.mainFields],
-      banner: { js: BUNDLE_SETTINGS.banner },
-      minify: BUNDLE_SETTINGS.minify,
-      alias: BUNDLE_SETTINGS.alias,
-      external: EXTERNAL_MODULES,
-      logLevel: 'error',
-    });
+    await build({ ...DEPLOYED_BUILD_OPTIONS, entryPoints: [entry], outfile });
     const source = await readFile(entry, 'utf8');
     const readsPdfs = source.includes('lazy-pdf-ports');
     // The rendering function has @napi-rs/canvas installed beside its bundle (lib/service-function.ts).

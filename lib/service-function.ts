@@ -16,6 +16,7 @@ import {
 } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import type { BuildOptions } from 'esbuild';
 import { acknowledge } from './checks';
 import { fromRoot, PROJECT_ROOT } from './paths';
 import { copyCjkFaceCommands, copyPdfjsAssetsCommands } from './pdfjs-assets';
@@ -60,6 +61,20 @@ export const BUNDLE_SETTINGS = {
     '@aws-sdk/credential-provider-node': fromRoot('lambdas/hosts/aws/environment-credentials.ts'),
   },
 } as const;
+
+/** The same settings as esbuild's own options, for what bundles a function's code as `cdk synth` does. */
+export const DEPLOYED_BUILD_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: BUNDLE_SETTINGS.target,
+  mainFields: [...BUNDLE_SETTINGS.mainFields],
+  banner: { js: BUNDLE_SETTINGS.banner },
+  minify: BUNDLE_SETTINGS.minify,
+  alias: BUNDLE_SETTINGS.alias,
+  external: EXTERNAL_MODULES,
+  logLevel: 'error',
+} satisfies BuildOptions;
 
 export interface ServiceFunctionProps
   extends Omit<NodejsFunctionProps, 'entry' | 'runtime' | 'architecture' | 'bundling' | 'code' | 'logGroup'> {

@@ -10,7 +10,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 import { PROJECT_ROOT } from '../../lib/paths';
-import { BUNDLE_SETTINGS, EXTERNAL_MODULES, ServiceFunction } from '../../lib/service-function';
+import { DEPLOYED_BUILD_OPTIONS, ServiceFunction } from '../../lib/service-function';
 import { useBundleCache } from './bundle-cache';
 import { SYNTH_DEADLINE_MS } from './synth';
 
@@ -51,6 +51,7 @@ test('an SDK client bundled as a function signs with the credentials in the envi
   outdirs.push(outdir);
   const outfile = join(outdir, 'index.mjs');
   await build({
+    ...DEPLOYED_BUILD_OPTIONS,
     stdin: {
       contents: `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
         const credentials = await new DynamoDBClient({}).config.credentials();
@@ -59,15 +60,6 @@ test('an SDK client bundled as a function signs with the credentials in the envi
       loader: 'ts',
     },
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLE_SETTINGS.target,
-    mainFields: [...BUNDLE_SETTINGS.mainFields],
-    banner: { js: BUNDLE_SETTINGS.banner },
-    alias: BUNDLE_SETTINGS.alias,
-    external: EXTERNAL_MODULES,
-    logLevel: 'error',
   });
   const { stdout } = await run(process.execPath, [outfile], {
     env: {
