@@ -168,7 +168,8 @@ export class S3BlobStore implements BlobStore {
         }),
       );
     } catch (error) {
-      if (error instanceof NoSuchKey || (error instanceof S3ServiceException && error.name === 'NoSuchKey'))
+      // CopyObject's missing source comes as the service's exception by name (NoSuchKey is one of them).
+      if (error instanceof S3ServiceException && error.name === 'NoSuchKey')
         throw new BlobNotFoundError(fromKey);
       throw error;
     }
