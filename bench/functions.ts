@@ -1,6 +1,7 @@
 // bench -> section 6: every deployed function's bundle as `cdk synth` makes it (esbuild with the settings
 // of lib/service-function.ts), its size (index.mjs and the files beside it: pdf.js's worker and data for
-// the functions that read PDFs; source maps aside, as never loaded to run) and its cold module
+// the functions that read PDFs; the source map beside each is written too but left out of the size, as it is
+// read only when a stack trace is first written: lambdas/hosts/aws/source-mapped-stacks.ts) and its cold module
 // initialisation: the import of the bundle in a fresh Node process with the Lambda environment set,
 // median of 5, against importing an empty module the same way in the same run.
 import { execFile } from 'node:child_process';
@@ -24,7 +25,6 @@ const GOALS = { bytes: 1_000_000, initMs: 150 } as const;
 const LAMBDA_ENVIRONMENT = {
   AWS_REGION: 'eu-west-1',
   AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '1024',
-  NODE_OPTIONS: '--enable-source-maps',
   SERVICE_ENVIRONMENT: 'sandbox',
   // Read when the identity provider's entry loads (every deployed one has it).
   IDENTITY_ISSUER: 'https://id.example.com',

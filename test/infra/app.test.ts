@@ -187,7 +187,6 @@ describe('CDK app', () => {
             env: {
               PATH: process.env.PATH ?? '',
               AWS_REGION: 'eu-west-1',
-              NODE_OPTIONS: '--enable-source-maps',
             },
             stdio: 'pipe',
             timeout: 60_000,
