@@ -2,23 +2,17 @@
 // SDK's credential chain (lib/service-function.ts BUNDLE_SETTINGS.alias), and an SDK client bundled that
 // way still signs with the credentials Lambda puts in the environment.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { App, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 import { PROJECT_ROOT } from '../../lib/paths';
-import { DEPLOYED_BUILD_OPTIONS, ServiceFunction } from '../../lib/service-function';
-import { useBundleCache } from './bundle-cache';
-import { SYNTH_DEADLINE_MS } from './synth';
+import { DEPLOYED_BUILD_OPTIONS } from '../../lib/service-function';
+import { scratchDirsOfThisFile } from '../support/scratch-dirs';
+import { SYNTH_DEADLINE_MS, synthesiseLoneFunction } from './synth';
 
 const run = promisify(execFile);
-const outdirs: string[] = [];
-afterAll(() => {
-  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
-});
+const scratch = scratchDirsOfThisFile();
 
 /** The log line of the environment's link (@aws-sdk/credential-provider-env). */
 const ENVIRONMENT_MARKER = '@aws-sdk/credential-provider-env - fromEnv';
@@ -28,17 +22,9 @@ const FULL_CHAIN_MARKERS = ['defaultProvider::fromSSO', 'AWS_PROFILE is set, ski
 test(
   'a synthesised function’s bundle carries the environment’s credentials and none of the rest of the default chain',
   () => {
-    useBundleCache();
-    const outdir = mkdtempSync(join(tmpdir(), 'function-credentials-test-'));
-    outdirs.push(outdir);
-    const stack = new Stack(new App({ outdir }), 'Credentials');
-    new ServiceFunction(stack, 'NotFound', { entry: 'lambdas/hosts/aws/functions/frame-not-found.ts' });
-    const code = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function'))[0]
-      ?.Properties.Code as { S3Key: string };
-    const bundle = readFileSync(
-      join(outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`, 'index.mjs'),
-      'utf8',
-    );
+    const lone = synthesiseLoneFunction('lambdas/hosts/aws/functions/frame-not-found.ts');
+    scratch.removeAfterAll(lone.remove);
+    const bundle = readFileSync(join(lone.assetDir, 'index.mjs'), 'utf8');
     // Markers, not the bundle itself: a failure names what is (not) there without printing ~600 KB.
     const carried = [ENVIRONMENT_MARKER, ...FULL_CHAIN_MARKERS].filter((marker) => bundle.includes(marker));
     expect(carried).toEqual([ENVIRONMENT_MARKER]);
@@ -47,8 +33,7 @@ test(
 );
 
 test('an SDK client bundled as a function signs with the credentials in the environment', async () => {
-  const outdir = mkdtempSync(join(tmpdir(), 'function-credentials-run-'));
-  outdirs.push(outdir);
+  const outdir = scratch.make('function-credentials-run-');
   const outfile = join(outdir, 'index.mjs');
   await build({
     ...DEPLOYED_BUILD_OPTIONS,

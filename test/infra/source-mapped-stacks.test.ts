@@ -2,22 +2,16 @@
 // (lib/service-function.ts BUNDLE_SETTINGS.inject), which writes a stack's frames at their places in the
 // sources, reading the bundle's map only when a stack is first written (no `--enable-source-maps`).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { App, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
-import { DEPLOYED_BUILD_OPTIONS, ServiceFunction } from '../../lib/service-function';
-import { useBundleCache } from './bundle-cache';
-import { SYNTH_DEADLINE_MS } from './synth';
+import { DEPLOYED_BUILD_OPTIONS } from '../../lib/service-function';
+import { scratchDirsOfThisFile } from '../support/scratch-dirs';
+import { SYNTH_DEADLINE_MS, synthesiseLoneFunction } from './synth';
 
 const run = promisify(execFile);
-const outdirs: string[] = [];
-afterAll(() => {
-  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
-});
+const scratch = scratchDirsOfThisFile();
 
 /** A function's code that fails two calls deep, at line 3 of its source, and prints the stack. */
 const FAILING_SOURCE = `export const failDeeply = (reason: string): never => {
@@ -36,8 +30,7 @@ try {
 
 /** The stack the fixture prints when bundled as a function is, run with the Lambda environment. */
 const stackOfBundledFixture = async (prepareMap: (mapFile: string) => void = () => {}) => {
-  const outdir = mkdtempSync(join(tmpdir(), 'source-mapped-stacks-'));
-  outdirs.push(outdir);
+  const outdir = scratch.make('source-mapped-stacks-');
   const source = join(outdir, 'failing-handler.ts');
   writeFileSync(source, FAILING_SOURCE);
   const outfile = join(outdir, 'bundle', 'index.mjs');
@@ -73,16 +66,12 @@ test('a missing or unreadable map leaves the bundle’s own places, and the stac
 test(
   'a synthesised function carries the on-demand stacks and its map, and no --enable-source-maps',
   () => {
-    useBundleCache();
-    const outdir = mkdtempSync(join(tmpdir(), 'source-mapped-stacks-synth-'));
-    outdirs.push(outdir);
-    const stack = new Stack(new App({ outdir }), 'Stacks');
-    new ServiceFunction(stack, 'NotFound', { entry: 'lambdas/hosts/aws/functions/frame-not-found.ts' });
-    const properties = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function'))[0]
-      ?.Properties as { Code: { S3Key: string }; Environment?: { Variables?: Record<string, string> } };
-    expect(properties.Environment?.Variables?.NODE_OPTIONS).toBeUndefined();
-    const asset = join(outdir, `asset.${properties.Code.S3Key.replace(/\.zip$/, '')}`);
-    const map = JSON.parse(readFileSync(join(asset, 'index.mjs.map'), 'utf8')) as { sources: string[] };
+    const lone = synthesiseLoneFunction('lambdas/hosts/aws/functions/frame-not-found.ts');
+    scratch.removeAfterAll(lone.remove);
+    expect(lone.properties.Environment?.Variables?.NODE_OPTIONS).toBeUndefined();
+    const map = JSON.parse(readFileSync(join(lone.assetDir, 'index.mjs.map'), 'utf8')) as {
+      sources: string[];
+    };
     expect(map.sources.some((source) => source.endsWith('lambdas/hosts/aws/source-mapped-stacks.ts'))).toBe(
       true,
     );

@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { App, type CfnElement, NestedStack, type Stack, Stage } from 'aws-cdk-lib';
+import { App, type CfnElement, NestedStack, Stack, Stage } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
@@ -17,6 +17,7 @@ import {
   buildIdentityAssets,
   type IdentityStacks,
 } from '../../lib/service-app';
+import { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStage } from '../../lib/service-stage';
 import { type SynthesisedTemplate, synthesisedTemplates } from '../../lib/template-checks';
 import { cachedAssembly } from './assembly-cache';
@@ -30,6 +31,33 @@ export const onboardingAssets = await buildOnboardingAssets();
  * much longer on a loaded one with both of Jest's workers busy.
  */
 export const SYNTH_DEADLINE_MS = 600_000;
+
+/** One deployed function synthesised alone, as `cdk synth` bundles it. */
+export interface LoneFunction {
+  readonly properties: {
+    Code: { S3Key: string };
+    Environment?: { Variables?: Record<string, unknown> };
+  };
+  /** The directory of its bundle (`index.mjs`, its map and what is beside them). */
+  readonly assetDir: string;
+  /** Removes what the synthesis wrote. */
+  readonly remove: () => void;
+}
+
+/** A `ServiceFunction` of `entry` (relative to the repository root) in a stack of its own, synthesised. */
+export const synthesiseLoneFunction = (entry: string): LoneFunction => {
+  useBundleCache();
+  const outdir = mkdtempSync(join(tmpdir(), 'lone-function-'));
+  const stack = new Stack(new App({ outdir }), 'LoneFunction');
+  new ServiceFunction(stack, 'Lone', { entry });
+  const properties = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function'))[0]
+    ?.Properties as LoneFunction['properties'];
+  return {
+    properties,
+    assetDir: join(outdir, `asset.${properties.Code.S3Key.replace(/\.zip$/, '')}`),
+    remove: () => rmSync(outdir, { recursive: true, force: true }),
+  };
+};
 
 export interface SynthesisedApp {
   /** The app as the tests read it: its constructs (for their names and settings), not synthesised itself. */
