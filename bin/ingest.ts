@@ -11,7 +11,7 @@ import { log } from '../lambdas/core/log';
 import { acceptedValues } from '../lambdas/core/origin-secret-ports';
 import { apiListener } from '../lambdas/hosts/api-host';
 import { kmsTokenIssuer, kmsTokenVerifier } from '../lambdas/hosts/aws/kms-token-keys';
-import { awsServices } from '../lambdas/hosts/aws/services';
+import { awsBlobs, awsServices, awsWorkflows } from '../lambdas/hosts/aws/services';
 import { createJsonServer } from '../lambdas/hosts/http-protocol-errors';
 import { originVerifier } from '../lambdas/hosts/origin-verify';
 
@@ -38,7 +38,9 @@ const services = await awsServices<ApiPorts>(
   {
     tokenIssuer: kmsTokenIssuer,
     tokenVerifier: kmsTokenVerifier,
-    pdfs: ({ common }) => lazyPdfInspector(common.blobs),
+    blobs: awsBlobs,
+    workflows: awsWorkflows,
+    pdfs: (host) => lazyPdfInspector(awsBlobs(host)),
   },
   { flushAfterMs: HISTORY_FLUSH_MS },
 );

@@ -9,11 +9,13 @@ import { newAnswerKey } from '../lambdas/adapters/answer-vault';
 import { createS3Client } from '../lambdas/adapters/blobs/s3-client';
 import {
   answerVaultOver,
+  blobStoreOver,
   composeCommonPorts,
   composeDirectory,
   deliveryQueueOver,
   tokenIssuerOver,
   tokenVerifierOver,
+  workflowsOver,
 } from '../lambdas/adapters/compose';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb';
 import { LOCAL_IDENTITY_TABLE, localTableName } from '../lambdas/adapters/dynamodb/table-schema';
@@ -138,17 +140,17 @@ export const localServices = async (
         environment,
         dynamo,
         tableName: localTableName(environment),
-        s3,
-        bucket: localBucket(environment),
         // DynamoDB Local runs on the same cores as the answers: one write at a time.
         requestHistory: config.requestHistory
           ? { flushAfterMs: LOCAL_HISTORY_FLUSH_MS, maxWrites: 1 }
           : 'off',
-        workflows: { ...starters.workflows, ...localWaits(dynamo, environment).ending },
       });
+      const blobs = blobStoreOver(s3, localBucket(environment));
       // One process serves every endpoint and worker: it is wired with every port.
       const ports: Ports = {
         ...common,
+        blobs,
+        workflows: workflowsOver({ ...starters.workflows, ...localWaits(dynamo, environment).ending }),
         rateLimiter: slowerRefill(common.rateLimiter, config.rateRefillScale),
         // The local stack alone lets webhooks go to http://127.0.0.1, localhost and [::1].
         webhookSender: { send: webhookSender({ allowLoopbackHttp: true }) },
@@ -158,8 +160,8 @@ export const localServices = async (
         tokenVerifier: tokenVerifierOver(environment, async () => createPublicKey(await tokenKey())),
         answerVault: answerVaultOver(() => answersKey(config.dataDir, environment)),
         deliveryQueue: deliveryQueueOver(starters.deliveryQueue(common.clock)),
-        pdfs: lazyPdfInspector(common.blobs),
-        renderer: lazyRenderer(common.blobs),
+        pdfs: lazyPdfInspector(blobs),
+        renderer: lazyRenderer(blobs),
         // The same process answers every request: a long analysis must not hold its event loop.
         analyser: threadAnalyser(),
       };

@@ -8,7 +8,13 @@ import { composeDirectory } from '../../lambdas/adapters/compose';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb';
 import type { Environment } from '../../lambdas/core/model';
 import type { Directory } from '../../lambdas/core/organisations';
-import { AwsConfig, awsDeliveryQueue, composeAwsServices } from '../../lambdas/hosts/aws/services';
+import {
+  AwsConfig,
+  awsBlobs,
+  awsDeliveryQueue,
+  awsWorkflows,
+  composeAwsServices,
+} from '../../lambdas/hosts/aws/services';
 import { serviceStackName, stageId } from '../../lib/environments';
 import type { EnvironmentServices } from './scope';
 
@@ -173,6 +179,8 @@ export const deployedStage = async (options: StageOptions): Promise<DeployedStag
   return {
     environment,
     services: composeAwsServices<EnvironmentServices['ports']>(configOf(environment, outputs, region), {
+      blobs: awsBlobs,
+      workflows: awsWorkflows,
       deliveryQueue: awsDeliveryQueue,
     }),
     directory: composeDirectory(createDocumentClient(), identityTable),

@@ -11,7 +11,7 @@ import type { Settings } from '../../lambdas/core/settings';
 
 /** The operator tool's ports in one environment: the common ones, and the delivery queue (a redelivery, a test event). */
 export interface EnvironmentServices {
-  ports: CommonPorts & Pick<Ports, 'deliveryQueue'>;
+  ports: CommonPorts & Pick<Ports, 'blobs' | 'workflows' | 'deliveryQueue'>;
   settings: Settings;
 }
 

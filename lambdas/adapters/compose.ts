@@ -9,6 +9,7 @@ import type { Environment } from '../core/model';
 import type { Directory } from '../core/organisations';
 import type {
   AnswerVault,
+  BlobStore,
   CommonPorts,
   DeliveryQueue,
   TokenIssuer,
@@ -30,14 +31,11 @@ import { withRecentReads } from './recent-reads';
 import { systemClock } from './system-clock';
 import { translatingFaults } from './unavailable';
 
-/** What every environment's common ports are built over: its table, its bucket and its workflows. */
+/** What every environment's common ports are built over: its table. */
 export interface CommonWiring {
   environment: Environment;
   dynamo: DynamoDBDocumentClient;
   tableName: string;
-  s3: S3Client;
-  bucket: string;
-  workflows: Workflows;
   /**
    * How the request history is written (core/request-history/recorder.ts): on a short timer by a
    * long-running host, only when flushed by a Lambda; `off` records nothing (the local stack's bench switch).
@@ -50,14 +48,13 @@ const translatingStores = <S extends object>(stores: S): S =>
   Object.fromEntries(Object.entries(stores).map(([name, store]) => [name, translatingFaults(store)])) as S;
 
 /**
- * The ports every composition root gives (core/ports.ts `CommonPorts`): the stores over the table and
- * the bucket, the clock and ids, the workflows and the request history. The wired ports are built by the
- * functions below, each only where a root's code calls it.
+ * The ports every composition root gives (core/ports.ts `CommonPorts`): the stores over the table, the
+ * clock and ids and the request history. The wired ports are built by the functions below, each only
+ * where a root's code calls it.
  */
 export const composeCommonPorts = (wiring: CommonWiring): CommonPorts => {
   const clock = systemClock();
   // Every port over an AWS service raises its faults as the core's (adapters/unavailable.ts).
-  const blobs = translatingFaults(new S3BlobStore({ client: wiring.s3, bucket: wiring.bucket }));
   const stores = translatingStores(
     createDynamoDbStores(wiring.dynamo, wiring.tableName, clock, wiring.environment),
   );
@@ -66,8 +63,6 @@ export const composeCommonPorts = (wiring: CommonWiring): CommonPorts => {
     environment: wiring.environment,
     clock,
     ids: randomIds(),
-    blobs,
-    workflows: translatingFaults(wiring.workflows),
     ...stores,
     contractReviews: contractReviews.store,
     contractReviewReads: contractReviews.reads,
@@ -82,6 +77,13 @@ export const composeCommonPorts = (wiring: CommonWiring): CommonPorts => {
     },
   };
 };
+
+/** The blob store over an environment's bucket (S3 deployed, the local S3 twin in the local stack). */
+export const blobStoreOver = (s3: S3Client, bucket: string): BlobStore =>
+  translatingFaults(new S3BlobStore({ client: s3, bucket }));
+
+/** The workflows (Step Functions deployed, the local runner in the local stack), their faults the core's. */
+export const workflowsOver = (workflows: Workflows): Workflows => translatingFaults(workflows);
 
 /** The token issuer over the environment's signer: deployed, the token function's KMS key alone. */
 export const tokenIssuerOver = (environment: Environment, signer: Es256Signer): TokenIssuer =>

@@ -16,7 +16,8 @@ import { type ApiEndpointName, FALLBACK_HANDLER, ROUTES } from './routes';
 import { token } from './token';
 
 /** The ports of every `/v1` endpoint: a host that serves them all (the upload ingest service, the local stack) gives these. */
-export type ApiPorts = CommonPorts & Pick<Ports, 'tokenIssuer' | 'tokenVerifier' | 'pdfs'>;
+export type ApiPorts = CommonPorts &
+  Pick<Ports, 'blobs' | 'workflows' | 'tokenIssuer' | 'tokenVerifier' | 'pdfs'>;
 
 export const ENDPOINTS: Readonly<Record<ApiEndpointName, Endpoint<ApiPorts>>> = {
   token,

@@ -9,7 +9,7 @@ import { frameSubmitForm } from './frame-submit-form';
 import type { RouteTable } from './http/endpoint';
 
 /** The ports of every frame API endpoint. */
-export type FramePorts = CommonPorts & Pick<Ports, 'answerVault'>;
+export type FramePorts = CommonPorts & Pick<Ports, 'workflows' | 'answerVault'>;
 
 export const FRAME_ENDPOINTS: RouteTable<FrameEndpointName, FramePorts> = {
   routes: FRAME_ROUTES,

@@ -35,10 +35,12 @@ export interface Ports
 
 /**
  * The ports a composition root builds only where its code calls them, each holding a key (access
- * tokens, the form's answers), a heavy library (pdf.js, the analysis) or a reach outward (the webhook
- * sender, the delivery queue). A root wires each one its code's `Pick<Ports, …>` names, and no other.
+ * tokens, the form's answers), a heavy library (pdf.js, the analysis; the S3 and Step Functions clients
+ * behind the blob store and the workflows) or a reach outward (the webhook sender, the delivery queue). A root wires each one its code's `Pick<Ports, …>` names, and no other.
  */
 export type WiredPortName =
+  | 'blobs'
+  | 'workflows'
   | 'tokenIssuer'
   | 'tokenVerifier'
   | 'answerVault'
@@ -48,5 +50,5 @@ export type WiredPortName =
   | 'webhookSender'
   | 'deliveryQueue';
 
-/** What every composition root gives: the stores over its table and bucket, the clock and ids, the workflows and the request history. */
+/** What every composition root gives: the stores over its table, the clock and ids, and the request history. */
 export type CommonPorts = Omit<Ports, WiredPortName>;

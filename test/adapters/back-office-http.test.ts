@@ -9,7 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
-import { answerVaultOver, composeCommonPorts, composeDirectory } from '../../lambdas/adapters/compose';
+import {
+  answerVaultOver,
+  blobStoreOver,
+  composeCommonPorts,
+  composeDirectory,
+  workflowsOver,
+} from '../../lambdas/adapters/compose';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
 import { DynamoDbPortalSessionStore } from '../../lambdas/adapters/dynamodb/portal-session-store';
 import { systemClock } from '../../lambdas/adapters/system-clock';
@@ -100,22 +106,19 @@ const setUp = async () => {
   const started: WorkflowRun[] = [];
   const portsOf = async (environment: Environment) => {
     const tableName = await db.freshTable();
-    const common = composeCommonPorts({
-      environment,
-      dynamo: db.doc,
-      tableName,
-      s3: s3Client,
-      bucket: 'blobs',
-      workflows: {
+    const common = composeCommonPorts({ environment, dynamo: db.doc, tableName, requestHistory: 'off' });
+    const ports = {
+      ...common,
+      blobs: blobStoreOver(s3Client, 'blobs'),
+      workflows: workflowsOver({
         start: async (run) => {
           started.push(run);
         },
         completeWait: async () => undefined,
         failWait: async () => undefined,
-      },
-      requestHistory: 'off',
-    });
-    const ports = { ...common, answerVault: answerVaultOver(async () => answersKey) };
+      }),
+      answerVault: answerVaultOver(async () => answersKey),
+    };
     return { ports, idempotency: new DynamoDbIdempotencyStore(db.doc, tableName, ports.clock) };
   };
   const production = await portsOf('production');

@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createS3Client, ensureBucket } from '../../lambdas/adapters/blobs/s3-client';
-import { answerVaultOver, composeCommonPorts } from '../../lambdas/adapters/compose';
+import {
+  answerVaultOver,
+  blobStoreOver,
+  composeCommonPorts,
+  workflowsOver,
+} from '../../lambdas/adapters/compose';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/document-client';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/idempotency-store';
 import { DynamoDbStaffStore } from '../../lambdas/adapters/dynamodb/staff-store';
@@ -107,19 +112,21 @@ const setUp = async () => {
     environment: 'production',
     dynamo: doc,
     tableName,
-    s3: s3Client,
-    bucket: 'blobs',
+    requestHistory: 'off',
+  });
+  const ports = {
+    ...common,
+    blobs: blobStoreOver(s3Client, 'blobs'),
     // Step Functions' edge: the runs a publish starts are recorded, as the local stack's starters do.
-    workflows: {
+    workflows: workflowsOver({
       start: async (run) => {
         started.push(run);
       },
       completeWait: async () => undefined,
       failWait: async () => undefined,
-    },
-    requestHistory: 'off',
-  });
-  const ports = { ...common, answerVault: answerVaultOver(async () => answersKey) };
+    }),
+    answerVault: answerVaultOver(async () => answersKey),
+  };
   const idempotency = new DynamoDbIdempotencyStore(doc, tableName, ports.clock);
   const scope = scopeIn('production');
 

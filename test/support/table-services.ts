@@ -3,16 +3,11 @@
 // run workers that call none) and no request history, for tests of a worker whose only store is the
 // table. A test names the workflows and the delivery queue it watches.
 
-import { SFNClient } from '@aws-sdk/client-sfn';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createS3Client } from '../../lambdas/adapters/blobs/s3-client';
-import { composeCommonPorts, deliveryQueueOver } from '../../lambdas/adapters/compose';
-import { stepFunctionsWorkflows } from '../../lambdas/adapters/workflows/step-functions-workflows';
+import { composeCommonPorts, deliveryQueueOver, workflowsOver } from '../../lambdas/adapters/compose';
 import type { Environment } from '../../lambdas/core/model';
 import type { Clock, DeliveryQueue, Ports, WiredPortName, Workflows } from '../../lambdas/core/ports';
 import type { Services } from '../../lambdas/core/services';
-
-const UNREACHABLE = 'http://127.0.0.1:9';
 
 /** The wired ports, each failing if a test's code calls it (a test gives the delivery queue it watches). */
 const notInThisTest = (): Pick<Ports, WiredPortName> => {
@@ -20,6 +15,17 @@ const notInThisTest = (): Pick<Ports, WiredPortName> => {
     throw new Error(`this test gives no ${port}`);
   };
   return {
+    blobs: {
+      put: fails('blob store'),
+      readRange: fails('blob store'),
+      delete: fails('blob store'),
+      copy: fails('blob store'),
+    },
+    workflows: {
+      start: fails('workflows'),
+      completeWait: fails('workflows'),
+      failWait: fails('workflows'),
+    },
     tokenIssuer: { issue: fails('token issuer') },
     tokenVerifier: { verify: fails('token verifier') },
     answerVault: { seal: fails('answer vault'), open: fails('answer vault') },
@@ -37,19 +43,11 @@ export const tableOnlyServices = (
   environment: Environment,
   { workflows, deliveryQueue }: { workflows?: Workflows; deliveryQueue?: (clock: Clock) => DeliveryQueue },
 ): Services => {
-  const common = composeCommonPorts({
-    environment,
-    dynamo: doc,
-    tableName,
-    s3: createS3Client({ region: 'us-east-1', endpoint: UNREACHABLE }),
-    bucket: 'unused',
-    workflows:
-      workflows ?? stepFunctionsWorkflows(new SFNClient({ region: 'us-east-1', endpoint: UNREACHABLE }), {}),
-    requestHistory: 'off',
-  });
+  const common = composeCommonPorts({ environment, dynamo: doc, tableName, requestHistory: 'off' });
   const ports: Ports = {
     ...common,
     ...notInThisTest(),
+    ...(workflows && { workflows: workflowsOver(workflows) }),
     ...(deliveryQueue && { deliveryQueue: deliveryQueueOver(deliveryQueue(common.clock)) }),
   };
   return {

@@ -9,7 +9,13 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import * as z from 'zod/mini';
 import { decodeAnswerKey } from '../../adapters/answer-vault';
 import { createS3Client } from '../../adapters/blobs/s3-client';
-import { answerVaultOver, composeCommonPorts, composeDirectory } from '../../adapters/compose';
+import {
+  answerVaultOver,
+  blobStoreOver,
+  composeCommonPorts,
+  composeDirectory,
+  workflowsOver,
+} from '../../adapters/compose';
 import { createDocumentClient } from '../../adapters/dynamodb';
 import { DynamoDbPortalSessionStore } from '../../adapters/dynamodb/portal-session-store';
 import { systemClock } from '../../adapters/system-clock';
@@ -70,12 +76,13 @@ const build = async (): Promise<BackOfficeApp> => {
         environment,
         dynamo,
         tableName: read('TABLE_NAME'),
-        s3,
-        bucket: read('BLOB_BUCKET'),
         requestHistory: 'off',
-        // A publish ends the run's lawyer-review wait (its task token), or starts a review run.
-        workflows: stepFunctionsWorkflows(stepFunctions, { review: read('REVIEW_STATE_MACHINE_ARN') }),
       }),
+      blobs: blobStoreOver(s3, read('BLOB_BUCKET')),
+      // A publish ends the run's lawyer-review wait (its task token), or starts a review run.
+      workflows: workflowsOver(
+        stepFunctionsWorkflows(stepFunctions, { review: read('REVIEW_STATE_MACHINE_ARN') }),
+      ),
       // A sign-up's page shows the buyers' addresses, sealed in its answers.
       answerVault: answerVaultOver(async () =>
         decodeAnswerKey(await secretText(secrets, read('ANSWERS_KEY_SECRET_ARN'), 'the answers key')),

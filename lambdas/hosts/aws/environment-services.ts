@@ -5,15 +5,11 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { createS3Client } from '../../adapters/blobs/s3-client';
 import { composeCommonPorts, deliveryQueueOver } from '../../adapters/compose';
 import { queuedDeliveries } from '../../adapters/queues/delivery-queue';
 import { createSqsClient } from '../../adapters/queues/sqs-client';
 import { sqsWorkQueue } from '../../adapters/queues/sqs-work-queue';
-import {
-  stepFunctionsDeliveryWaits,
-  stepFunctionsWorkflows,
-} from '../../adapters/workflows/step-functions-workflows';
+import { stepFunctionsDeliveryWaits } from '../../adapters/workflows/step-functions-workflows';
 import { ENVIRONMENTS, type Environment } from '../../core/model';
 import type { CommonPorts, Ports } from '../../core/ports';
 import type { Services } from '../../core/services';
@@ -57,7 +53,6 @@ export const bothEnvironments = async (
   region: string,
 ): Promise<Record<Environment, Services<BothEnvironmentsPorts>>> => {
   const read = (environment: Environment, name: string) => settingOf(config, environment, name);
-  const s3 = createS3Client({ region });
   const stepFunctions = new SFNClient({});
   const sqs = createSqsClient({ region });
   const baseUrls = { sandbox: read('sandbox', 'BASE_URL'), production: read('production', 'BASE_URL') };
@@ -68,12 +63,8 @@ export const bothEnvironments = async (
       environment,
       dynamo,
       tableName: read(environment, 'TABLE_NAME'),
-      s3,
-      bucket: read(environment, 'BLOB_BUCKET'),
       // Request history records /v1 calls only, never these callers'.
       requestHistory: 'off',
-      // Nothing here starts a run.
-      workflows: stepFunctionsWorkflows(stepFunctions, {}),
     });
     const ports: BothEnvironmentsPorts = {
       ...common,

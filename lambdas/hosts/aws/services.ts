@@ -1,14 +1,21 @@
 // host -> the composition root of a deployed function or the upload ingest service: configuration read
-// once from the environment and validated, AWS clients built once per instance. The wired ports (PDFs,
-// the analyser, the sender, token keys, the form answers' key, the delivery queue) are built only where a
-// host's entry wires them (functions/, lambda.ts), as its code's types demand. The request history is written when the host flushes it (a Lambda, before it returns), or on a timer (the
+// once from the environment and validated, AWS clients built once per instance. The wired ports (the blob
+// store over S3, the workflows over Step Functions, PDFs, the analyser, the sender, token keys, the form
+// answers' key, the delivery queue) are built only where a host's entry wires them (functions/,
+// lambda.ts), as its code's types demand: a function that never reads a blob carries no S3 client. The request history is written when the host flushes it (a Lambda, before it returns), or on a timer (the
 // upload ingest service, which runs on).
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import * as z from 'zod/mini';
 import { decodeAnswerKey } from '../../adapters/answer-vault';
 import { createS3Client } from '../../adapters/blobs/s3-client';
-import { answerVaultOver, composeCommonPorts, deliveryQueueOver } from '../../adapters/compose';
+import {
+  answerVaultOver,
+  blobStoreOver,
+  composeCommonPorts,
+  deliveryQueueOver,
+  workflowsOver,
+} from '../../adapters/compose';
 import { createDocumentClient } from '../../adapters/dynamodb';
 import { type DeliveryWaits, queuedDeliveries } from '../../adapters/queues/delivery-queue';
 import { createSqsClient } from '../../adapters/queues/sqs-client';
@@ -19,7 +26,15 @@ import {
   stepFunctionsWorkflows,
 } from '../../adapters/workflows/step-functions-workflows';
 import { ENVIRONMENTS } from '../../core/model';
-import type { AnswerVault, CommonPorts, DeliveryQueue, Ports, WiredPortName } from '../../core/ports';
+import type {
+  AnswerVault,
+  BlobStore,
+  CommonPorts,
+  DeliveryQueue,
+  Ports,
+  WiredPortName,
+  Workflows,
+} from '../../core/ports';
 import type { RecorderOptions } from '../../core/request-history/recorder';
 import type { Services } from '../../core/services';
 import { builtOnFirstUse } from './built-on-first-use';
@@ -56,12 +71,45 @@ const startingNoWaits: DeliveryWaits = {
   },
 };
 
-/** What a deployed root's wired ports are built from: its settings, its common ports and its Step Functions client. */
+/** What a deployed root's wired ports are built from: its settings and its common ports. */
 export interface AwsHost {
   config: AwsConfig;
   common: CommonPorts;
-  stepFunctions: SFNClient;
 }
+
+let stepFunctionsClient: SFNClient | undefined;
+
+/** The instance's one Step Functions client, built by the first wired port that starts or ends a wait. */
+const stepFunctions = (): SFNClient => {
+  stepFunctionsClient ??= new SFNClient({});
+  return stepFunctionsClient;
+};
+
+let blobStores: WeakMap<AwsHost, BlobStore> | undefined;
+
+/**
+ * The blob store over the host's bucket (`BLOB_BUCKET`), one per host: the PDF ports read through the
+ * same store the code's own `blobs` port writes.
+ */
+export const awsBlobs = (host: AwsHost): BlobStore => {
+  blobStores ??= new WeakMap();
+  let store = blobStores.get(host);
+  if (store === undefined) {
+    store = blobStoreOver(createS3Client({ region: host.config.AWS_REGION }), host.config.BLOB_BUCKET);
+    blobStores.set(host, store);
+  }
+  return store;
+};
+
+/** The workflows over the host's state machines (those it is given the ARNs of). */
+export const awsWorkflows = ({ config }: AwsHost): Workflows =>
+  workflowsOver(
+    stepFunctionsWorkflows(stepFunctions(), {
+      contract: config.CONTRACT_STATE_MACHINE_ARN,
+      review: config.REVIEW_STATE_MACHINE_ARN,
+      acceptance: config.ACCEPTANCE_STATE_MACHINE_ARN,
+    }),
+  );
 
 /**
  * How a deployed root builds each wired port its code names (`P`), and no other: a port its code calls
@@ -94,14 +142,14 @@ export const awsAnswerVault = ({ config }: AwsHost): AnswerVault => {
  * The delivery queue of a function that hands webhook deliveries on (`DELIVERY_QUEUE_URL`, and the
  * wait's `DELIVERY_STATE_MACHINE_ARN` for all but the wait's own task: lib/wiring.ts `handsOnDeliveries`).
  */
-export const awsDeliveryQueue = ({ config, common, stepFunctions }: AwsHost): DeliveryQueue => {
+export const awsDeliveryQueue = ({ config, common }: AwsHost): DeliveryQueue => {
   const { DELIVERY_QUEUE_URL: queueUrl, DELIVERY_STATE_MACHINE_ARN: waitArn } = config;
   if (queueUrl === undefined)
     throw new Error('DELIVERY_QUEUE_URL is not set: this function cannot hand deliveries on');
   return deliveryQueueOver(
     queuedDeliveries({
       queue: sqsWorkQueue(createSqsClient({ region: config.AWS_REGION }), queueUrl),
-      waits: waitArn === undefined ? startingNoWaits : stepFunctionsDeliveryWaits(stepFunctions, waitArn),
+      waits: waitArn === undefined ? startingNoWaits : stepFunctionsDeliveryWaits(stepFunctions(), waitArn),
       clock: common.clock,
       delayScale: 1,
     }),
@@ -117,21 +165,13 @@ export const composeAwsServices = <P>(
   wiring: AwsWiring<P>,
   requestHistory: RecorderOptions = {},
 ): Services<P> => {
-  const stepFunctions = new SFNClient({});
   const common = composeCommonPorts({
     environment: config.SERVICE_ENVIRONMENT,
     dynamo: createDocumentClient(),
     tableName: config.TABLE_NAME,
-    s3: createS3Client({ region: config.AWS_REGION }),
-    bucket: config.BLOB_BUCKET,
     requestHistory,
-    workflows: stepFunctionsWorkflows(stepFunctions, {
-      contract: config.CONTRACT_STATE_MACHINE_ARN,
-      review: config.REVIEW_STATE_MACHINE_ARN,
-      acceptance: config.ACCEPTANCE_STATE_MACHINE_ARN,
-    }),
   });
-  const host: AwsHost = { config, common, stepFunctions };
+  const host: AwsHost = { config, common };
   const builders: Array<[string, (host: AwsHost) => unknown]> = Object.entries(wiring);
   const wired = Object.fromEntries(builders.map(([name, build]) => [name, build(host)]));
   // `AwsWiring<P>` holds a builder for every wired port `P` names, and `common` every other port.

@@ -3,5 +3,9 @@
 import { inlineAnalyser } from '../../../adapters/analysis/inline-analyser';
 import { analyseVersion } from '../../../workers/analyse-contract';
 import { workerLambda } from '../lambda';
+import { awsBlobs } from '../services';
 
-export const handler = workerLambda(analyseVersion, { analyser: () => inlineAnalyser() });
+export const handler = workerLambda(analyseVersion, {
+  blobs: awsBlobs,
+  analyser: () => inlineAnalyser(),
+});

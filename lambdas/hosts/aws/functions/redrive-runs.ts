@@ -1,9 +1,9 @@
 // host -> the function of the scheduled re-drive of recorded runs.
 import { redriveRuns } from '../../../workers/redrive-runs';
 import { portsLambda } from '../lambda';
-import { awsDeliveryQueue } from '../services';
+import { awsDeliveryQueue, awsWorkflows } from '../services';
 
 export const handler = portsLambda(
   async (ports: Parameters<typeof redriveRuns>[0]) => ({ started: await redriveRuns(ports) }),
-  { deliveryQueue: awsDeliveryQueue },
+  { workflows: awsWorkflows, deliveryQueue: awsDeliveryQueue },
 );

@@ -12,6 +12,7 @@ import {
   renderRecords,
 } from '../../queue-consumers/render-records';
 import { queueLambda } from '../lambda';
+import { awsBlobs, awsWorkflows } from '../services';
 
 /** How long an attempt over its organisation's share waits before it is seen again (each look is an invocation). */
 const RETRY_SECONDS = 30;
@@ -35,5 +36,7 @@ const renderFairness = (): RenderFairness => {
 };
 
 export const handler = queueLambda((services: RenderServices) => renderRecords(services, renderFairness()), {
-  renderer: ({ common }) => lazyRenderer(common.blobs),
+  blobs: awsBlobs,
+  workflows: awsWorkflows,
+  renderer: (host) => lazyRenderer(awsBlobs(host)),
 });
