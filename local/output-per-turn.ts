@@ -1,8 +1,8 @@
 // local -> the local stack's standard output gathered into one write per turn of the event loop. Writes to
 // a pipe are synchronous on Linux (Node's "A note on process I/O"), and the stack logs a line per request:
-// under bench -- get's load, a write(2) a line was a fifth of the stack's CPU (its CPU profile). Corked
-// from a turn's first write until the next, the stream sends that turn's lines in one writev; the
-// process's exit sends whatever is still held.
+// under bench -- get's load, a write(2) a line held a fifth of the main thread by its CPU profile (time
+// blocked more than CPU: the answers waited behind it). Corked from a turn's first write until the next,
+// the stream sends that turn's lines in one writev; the process's exit sends whatever is still held.
 import type { Writable } from 'node:stream';
 
 export const writeOncePerTurn = (stream: Writable): void => {
