@@ -58,13 +58,32 @@ const recordsSince = async (stack: BenchStack, since: number): Promise<number> =
   }
 };
 
-/** Waits until the count of records since `since` holds still for a poll: the recorder has written all it held. */
-const drained = async (stack: BenchStack, since: number, progress: (message: string) => void) => {
+/**
+ * Polls held still at the end of a drain: longer than the recorder's flush timer and a write's retry
+ * pauses, so a count that rests between two writes is not taken for the end of them.
+ */
+const STEADY_POLLS = 5;
+
+/**
+ * Waits until the recorder has written all it held: every answered request is counted, or the count has
+ * held still for STEADY_POLLS polls after it began to grow (a recorder that dropped records under the flood
+ * writes fewer than were answered). A count still at 0 is never the end: the first write may not have
+ * landed yet. Bounded by DRAIN_TIMEOUT_MS, which it reports.
+ */
+const drained = async (
+  stack: BenchStack,
+  since: number,
+  answered: number,
+  progress: (message: string) => void,
+) => {
   const until = Date.now() + DRAIN_TIMEOUT_MS;
   let last = -1;
+  let still = 0;
   for (;;) {
     const count = await recordsSince(stack, since);
-    if (count === last) return count;
+    if (count >= answered) return count;
+    still = count === last && count > 0 ? still + 1 : 0;
+    if (still >= STEADY_POLLS) return count;
     if (Date.now() > until) {
       progress(`history still being written after ${DRAIN_TIMEOUT_MS / 1000} s (${count} records)`);
       return count;
@@ -85,8 +104,9 @@ const loadRecording = async (
   progress(`loading GET with request history on (${LOAD.connections} connections, ${LOAD.durationS} s)…`);
   const figures = await load(url, headers, stack.pid);
   progress('waiting until the history held is written…');
-  const recorded = await drained(stack, since, progress);
-  return { figures, recorded, answered: figures.total + figures.warmUpTotal };
+  const answered = figures.total + figures.warmUpTotal;
+  const recorded = await drained(stack, since, answered, progress);
+  return { figures, recorded, answered };
 };
 
 /**

@@ -4,12 +4,16 @@ import { setSourceMapsSupport } from 'node:module';
 import { log, writeLinesForPeople } from '../lambdas/core/log';
 import { isLevel } from '../lambdas/core/log-lines';
 import { readLocalConfig } from '../local/config';
+import { writeOncePerTurn } from '../local/output-per-turn';
 import { startLocalStack } from '../local/stack';
 
 // Stack traces map to the service's TypeScript, not to the packages tsx also transpiles: pdf.js's
 // core-js reads an Error's stack as it loads, which made Node decode pdf.js's whole source map (half a
 // million arrays kept for the life of the process, and walked by every full garbage collection).
 setSourceMapsSupport(true, { nodeModules: false, generatedCode: false });
+
+// The log's lines (one a request) leave in one write per turn of the event loop, not a write(2) each.
+writeOncePerTurn(process.stdout);
 
 // A person at a terminal reads a line per entry, in colour; anything else (tests, a pipe) gets JSON lines.
 // LOG_FORMAT=text or json chooses either way; NO_COLOR (no-color.org) leaves the colour out.

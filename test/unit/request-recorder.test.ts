@@ -125,6 +125,21 @@ test('past MAX_HELD waiting records, new ones are dropped and counted, not held'
   ]);
 });
 
+test('the count of records dropped is logged once the backlog has drained, with no later record to tell it', async () => {
+  const store = new KeepingStore();
+  const recorder = new BatchingRecorder(store);
+  const lines = await linesOf(async () => {
+    for (let i = 0; i < MAX_HELD + 3; i++) recorder.record(entry());
+    // The flood ends here: no call comes after it, as when a load stops or the host stops.
+    await recorder.flush();
+  });
+  expect(store.written).toHaveLength(MAX_HELD);
+  expect(lines.map((line) => [line.message, line.held ?? line.dropped])).toEqual([
+    ['request history: too many records wait to be written; dropping new ones', MAX_HELD],
+    ['request history: records dropped while too many waited', 3],
+  ]);
+});
+
 test('no more writes under way than `maxWrites`; the flush waits for every one', async () => {
   const started: Array<() => void> = [];
   const written: ApiRequestRecord[][] = [];
