@@ -20,7 +20,7 @@ import {
 import type { ServiceStage } from '../../lib/service-stage';
 import { type SynthesisedTemplate, synthesisedTemplates } from '../../lib/template-checks';
 import { cachedAssembly } from './assembly-cache';
-import { useBundleCache } from './bundle-cache';
+import { fillBundleCache } from './bundle-cache';
 
 /** The sign-up form's files, built once per test file as `bin/app.ts` builds them before the app. */
 export const onboardingAssets = await buildOnboardingAssets();
@@ -83,8 +83,9 @@ export async function synthServiceApp({
   const assembly = cachedAssembly(
     { settings: { bundle, identity, context }, what: `the app (${bundle} bundled)` },
     (outdir) => {
-      // Another test file may have bundled the same functions from the same sources this run.
-      if (bundle !== 'none') useBundleCache();
+      // Another test file may have bundled the same functions from the same sources this run; those it has
+      // not are bundled together before the synthesis stages them all from the cache.
+      if (bundle !== 'none') fillBundleCache((scratch) => build(scratch, bundlingStacks));
       build(outdir, bundlingStacks).app.synth();
     },
   );
