@@ -46,7 +46,9 @@ const parameterOf = (template: Template, name: string): string => {
 };
 
 test('the function: routes, settings, and access to both environments and the identity table', () => {
-  const stack = new Stack(new App(), 'Mcp', { env: { account, region: 'eu-west-1' } });
+  // Not bundled: nothing here reads the function's code.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new Stack(app, 'Mcp', { env: { account, region: 'eu-west-1' } });
   const httpApi = new HttpApi(stack, 'Api');
   const mcp = new McpServer(stack, 'Mcp', {
     environment: 'sandbox',
