@@ -4,11 +4,12 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ServiceFunction } from '../../lib/service-function';
 import { bundleCounts, fillBundleCache, useBundleCache } from './bundle-cache';
 import { SYNTH_DEADLINE_MS } from './synth';
+import { testApp } from './test-app';
 
 const directories: string[] = [];
 afterAll(() => {
@@ -39,7 +40,7 @@ const addFunctions = (stack: Stack) => {
 const synthesise = (): Record<string, { key: string; files: string[]; code: string }> => {
   const outdir = join(temporary('bundle-batch-cdk-'), 'assembly');
   mkdirSync(outdir);
-  const stack = new Stack(new App({ outdir }), 'Batched');
+  const stack = new Stack(testApp({ outdir }), 'Batched');
   addFunctions(stack);
   const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function');
   return Object.fromEntries(
@@ -58,7 +59,7 @@ test(
     // Before the cache is in use: CDK bundles each function itself.
     const byCdk = synthesise();
     useBundleCache(temporary('bundle-batch-cache-'));
-    fillBundleCache((outdir) => addFunctions(new Stack(new App({ outdir }), 'Batched')));
+    fillBundleCache((outdir) => addFunctions(new Stack(testApp({ outdir }), 'Batched')));
     expect(bundleCounts).toEqual({ bundled: 0, fromCache: 0, batched: 3 });
     const fromBatch = synthesise();
     expect(bundleCounts).toEqual({ bundled: 0, fromCache: 3, batched: 3 });

@@ -6,13 +6,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { DEPLOYED_BUILD_OPTIONS, ServiceFunction } from '../../lib/service-function';
 import { useBundleCache } from './bundle-cache';
 import { SYNTH_DEADLINE_MS } from './synth';
+import { testApp } from './test-app';
 
 const run = promisify(execFile);
 const outdirs: string[] = [];
@@ -31,7 +32,7 @@ test(
     useBundleCache();
     const outdir = mkdtempSync(join(tmpdir(), 'function-credentials-test-'));
     outdirs.push(outdir);
-    const stack = new Stack(new App({ outdir }), 'Credentials');
+    const stack = new Stack(testApp({ outdir }), 'Credentials');
     new ServiceFunction(stack, 'NotFound', { entry: 'lambdas/hosts/aws/functions/frame-not-found.ts' });
     const code = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function'))[0]
       ?.Properties.Code as { S3Key: string };

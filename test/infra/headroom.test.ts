@@ -7,7 +7,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
 import { REHEARSAL_CONTEXT } from '../../bin/deploy-check/rehearsal';
 import { readmeSelectors, unmatchedSelectors } from '../../bin/deploy-check/selectors';
 import { deployRefusal } from '../../lib/deploy-preflight';
@@ -25,6 +24,7 @@ import {
   templateFailures,
 } from '../../lib/template-checks';
 import { onboardingAssets, SYNTH_DEADLINE_MS } from './synth';
+import { testApp } from './test-app';
 
 const pinned = { account: '111111111111', region: 'eu-west-2' };
 
@@ -42,7 +42,7 @@ const outdirs: string[] = [];
 const synthesise = async (context: Record<string, unknown>): Promise<SynthesisedTemplate[]> => {
   const outdir = mkdtempSync(join(tmpdir(), 'headroom-test-'));
   outdirs.push(outdir);
-  const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [] } });
   addIdentityStack(app, await buildIdentityAssets(), addServiceStages(app, onboardingAssets));
   app.synth();
   return synthesisedTemplates(app);
