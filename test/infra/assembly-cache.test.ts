@@ -4,8 +4,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { App, CfnOutput, Stack } from 'aws-cdk-lib';
+import { CfnOutput, Stack } from 'aws-cdk-lib';
 import { cachedAssembly } from './assembly-cache';
+import { testApp } from './test-app';
 
 const directories: string[] = [];
 afterAll(() => {
@@ -30,7 +31,7 @@ test('one synthesis per configuration and version of the sources; a failed one l
   /** A stack whose output is the source's text, as a synthesis reads the sources. */
   const synthesise = (outdir: string) => {
     syntheses += 1;
-    const app = new App({ outdir });
+    const app = testApp({ outdir });
     new CfnOutput(new Stack(app, 'Cached'), 'Source', { value: readFileSync(source, 'utf8') });
     app.synth();
   };

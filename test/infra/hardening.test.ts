@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import aslValidator from 'asl-validator';
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { GLOBAL_INDEXES } from '../../lambdas/adapters/dynamodb/table-schema';
@@ -44,6 +44,7 @@ import {
   SYNTH_DEADLINE_MS,
   synthServiceApp,
 } from './synth';
+import { testApp } from './test-app';
 import { judge, type ManagedMatch, type WafRequest, webAclOf } from './web-acl';
 
 const ACCOUNT = '111111111111';
@@ -110,7 +111,7 @@ const synth = (context: Record<string, unknown>) => {
   const outdir = mkdtempSync(join(tmpdir(), 'infra-hardening-'));
   outdirs.push(outdir);
   // No stack is bundled: the function code is no part of what is checked here.
-  const app = new App({
+  const app = testApp({
     outdir,
     context: { ...cdkJsonContext(), ...context, 'aws:cdk:bundling-stacks': [] },
   });
@@ -149,7 +150,7 @@ describe('cdk-nag (AwsSolutions)', () => {
 
   it('fails the synthesis on a finding nobody acknowledged, and a pattern acknowledges only the findings it matches', () => {
     const app = (acknowledged: RegExp | undefined) => {
-      const scratch = new App({ outdir: mkdtempSync(join(tmpdir(), 'infra-nag-')) });
+      const scratch = testApp({ outdir: mkdtempSync(join(tmpdir(), 'infra-nag-')) });
       outdirs.push(scratch.outdir);
       const stack = new Stack(scratch, 'Scratch');
       const bucket = new Bucket(stack, 'Unlogged', { enforceSSL: true });
@@ -165,7 +166,7 @@ describe('cdk-nag (AwsSolutions)', () => {
 
 describe('the identity stack’s web ACL (no uploads behind it)', () => {
   it('blocks the managed rules that read the body on every request, and only counts the body size', () => {
-    const app = new App({ outdir: mkdtempSync(join(tmpdir(), 'infra-identity-edge-')) });
+    const app = testApp({ outdir: mkdtempSync(join(tmpdir(), 'infra-identity-edge-')) });
     outdirs.push(app.outdir);
     const acl = webAclOf(Template.fromStack(new EdgeStack(app, 'IdentityEdge', { environment: 'identity' })));
     for (const match of BODY_RULES)
@@ -182,7 +183,7 @@ describe('the identity stack’s web ACL (no uploads behind it)', () => {
 
 describe('stage settings (context)', () => {
   const settingsOf = (value: unknown) => {
-    const app = new App({ context: { 'service:sandbox': value } });
+    const app = testApp({ context: { 'service:sandbox': value } });
     return stageSettingsFromContext(app, 'sandbox');
   };
 

@@ -7,10 +7,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
 import { REHEARSAL_CONTEXT } from '../../bin/deploy-check/rehearsal';
 import { readmeSelectors, unmatchedSelectors } from '../../bin/deploy-check/selectors';
 import { deployRefusal } from '../../lib/deploy-preflight';
+import type { IdentityAssets } from '../../lib/identity-stack';
 import { fromRoot } from '../../lib/paths';
 import { addIdentityStack, addServiceStages, buildIdentityAssets } from '../../lib/service-app';
 import {
@@ -25,6 +25,7 @@ import {
   templateFailures,
 } from '../../lib/template-checks';
 import { onboardingAssets, SYNTH_DEADLINE_MS } from './synth';
+import { testApp } from './test-app';
 
 const pinned = { account: '111111111111', region: 'eu-west-2' };
 
@@ -39,11 +40,14 @@ const PINNED_CONTEXT: Record<string, unknown> = {
 const outdirs: string[] = [];
 
 /** Every template of the whole app (stages, identity, shared stacks) synthesised with `context`, unbundled. */
-const synthesise = async (context: Record<string, unknown>): Promise<SynthesisedTemplate[]> => {
+const synthesise = (
+  context: Record<string, unknown>,
+  identityAssets: IdentityAssets,
+): SynthesisedTemplate[] => {
   const outdir = mkdtempSync(join(tmpdir(), 'headroom-test-'));
   outdirs.push(outdir);
-  const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [] } });
-  addIdentityStack(app, await buildIdentityAssets(), addServiceStages(app, onboardingAssets));
+  const app = testApp({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  addIdentityStack(app, identityAssets, addServiceStages(app, onboardingAssets));
   app.synth();
   return synthesisedTemplates(app);
 };
@@ -56,8 +60,10 @@ let agnosticTemplates: SynthesisedTemplate[];
 let rehearsalOutdir: string;
 
 beforeAll(async () => {
-  pinnedTemplates = await synthesise(PINNED_CONTEXT);
-  agnosticTemplates = await synthesise(REHEARSAL_CONTEXT);
+  // The portal's and the back office's files, built once for both syntheses.
+  const identityAssets = await buildIdentityAssets();
+  pinnedTemplates = synthesise(PINNED_CONTEXT, identityAssets);
+  agnosticTemplates = synthesise(REHEARSAL_CONTEXT, identityAssets);
   rehearsalOutdir = lastOutdir();
 }, SYNTH_DEADLINE_MS);
 

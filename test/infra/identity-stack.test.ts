@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, type Stack } from 'aws-cdk-lib';
+import type { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { TTL_ATTRIBUTE } from '../../lambdas/adapters/dynamodb/table-schema';
 import { ENVIRONMENTS } from '../../lambdas/core/model';
@@ -36,6 +36,7 @@ import {
   synthServiceApp,
   templateOf,
 } from './synth';
+import { testApp } from './test-app';
 
 let synthesised: SynthesisedApp;
 let identity: IdentityStack;
@@ -338,7 +339,7 @@ it('sends both user pools’ mail through SES from service:identity’s email, a
       (pool) => pool.Properties.EmailConfiguration,
     );
   expect(emailOf(template)).toEqual([undefined, undefined]);
-  const app = new App({
+  const app = testApp({
     outdir: mkdtempSync(join(tmpdir(), 'identity-email-')),
     context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] },
   });
@@ -364,7 +365,7 @@ it('sends both user pools’ mail through SES from service:identity’s email, a
     // Unpinned, the stack's region is unknown at synthesis: SES's must be given.
     expect(() => withEmail({ from: 'no-reply@mail.acme-homes.co.uk' })).toThrow(/email\.region is needed/);
     const contextWith = (email: unknown) =>
-      identityContextOf(new App({ context: { 'service:identity': { email } } }));
+      identityContextOf(testApp({ context: { 'service:identity': { email } } }));
     expect(contextWith({ from: 'no-reply@mail.acme-homes.co.uk' }).email).toEqual({
       from: 'no-reply@mail.acme-homes.co.uk',
     });

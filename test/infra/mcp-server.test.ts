@@ -2,13 +2,14 @@
 // stack adds it (lib/shared-stack.ts): the two routes on the HTTP API, the settings
 // lambdas/hosts/aws/mcp-services.ts reads (the identity provider's from the identity stack's SSM
 // parameters), and exactly the access its tools need in both environments.
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { ENVIRONMENTS } from '../../lambdas/core/model';
 import { IDENTITY_PARAMETERS, identityProviderFromParameters } from '../../lib/identity-context';
 import { McpServer } from '../../lib/mcp-server';
 import { namedEnvironment } from './synth';
+import { testApp } from './test-app';
 
 // Not ./synth's helpers: importing it builds the sign-up form's files, which this stack does not need.
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
@@ -46,7 +47,9 @@ const parameterOf = (template: Template, name: string): string => {
 };
 
 test('the function: routes, settings, and access to both environments and the identity table', () => {
-  const stack = new Stack(new App(), 'Mcp', { env: { account, region: 'eu-west-1' } });
+  // Not bundled: nothing here reads the function's code.
+  const app = testApp({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new Stack(app, 'Mcp', { env: { account, region: 'eu-west-1' } });
   const httpApi = new HttpApi(stack, 'Api');
   const mcp = new McpServer(stack, 'Mcp', {
     environment: 'sandbox',

@@ -2,7 +2,7 @@
 // form answers' key.
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { App, type CfnResource } from 'aws-cdk-lib';
+import type { CfnResource } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ANSWER_KEY_BYTES, aesGcmAnswerVault, decodeAnswerKey } from '../../lambdas/adapters/answer-vault';
 import {
@@ -13,6 +13,7 @@ import {
 } from '../../lambdas/adapters/dynamodb/table-schema';
 import { fromRoot } from '../../lib/paths';
 import { ANSWERS_KEY_LENGTH, StatefulStack } from '../../lib/stateful-stack';
+import { testApp } from './test-app';
 
 /** A resource of the template as CloudFormation has it. */
 interface TemplateResource {
@@ -31,7 +32,7 @@ describe('StatefulStack', () => {
   beforeAll(() => {
     // With cdk.json's context, as the app has it (its feature flags decide how access logs are granted).
     const context = JSON.parse(readFileSync(fromRoot('cdk.json'), 'utf8')).context;
-    const stack = new StatefulStack(new App({ context }), 'Stateful', { environment: 'sandbox' });
+    const stack = new StatefulStack(testApp({ context }), 'Stateful', { environment: 'sandbox' });
     template = Template.fromStack(stack);
     const resource = (type: string, construct: unknown): TemplateResource => {
       const id = stack.getLogicalId(construct as CfnResource);

@@ -21,7 +21,7 @@ import { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStage } from '../../lib/service-stage';
 import { type SynthesisedTemplate, synthesisedTemplates } from '../../lib/template-checks';
 import { cachedAssembly } from './assembly-cache';
-import { useBundleCache } from './bundle-cache';
+import { fillBundleCache } from './bundle-cache';
 
 /** The sign-up form's files, built once per test file as `bin/app.ts` builds them before the app. */
 export const onboardingAssets = await buildOnboardingAssets();
@@ -48,7 +48,7 @@ export interface LoneFunction {
 export const synthesiseLoneFunction = (entry: string): LoneFunction => {
   useBundleCache();
   const outdir = mkdtempSync(join(tmpdir(), 'lone-function-'));
-  const stack = new Stack(new App({ outdir }), 'LoneFunction');
+  const stack = new Stack(testApp({ outdir }), 'LoneFunction');
   new ServiceFunction(stack, 'Lone', { entry });
   const properties = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function'))[0]
     ?.Properties as LoneFunction['properties'];
@@ -111,8 +111,9 @@ export async function synthServiceApp({
   const assembly = cachedAssembly(
     { settings: { bundle, identity, context }, what: `the app (${bundle} bundled)` },
     (outdir) => {
-      // Another test file may have bundled the same functions from the same sources this run.
-      if (bundle !== 'none') useBundleCache();
+      // Another test file may have bundled the same functions from the same sources this run; those it has
+      // not are bundled together before the synthesis stages them all from the cache.
+      if (bundle !== 'none') fillBundleCache((scratch) => build(scratch, bundlingStacks));
       build(outdir, bundlingStacks).app.synth();
     },
   );
