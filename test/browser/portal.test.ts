@@ -36,8 +36,9 @@ import {
   verifyAccessToken,
 } from './identity-client';
 
-// DELAY_SCALE 20000 makes the retry schedule (1 min … 24 h, 8 attempts) last about 8 s.
-const STACK_ENV = { DELAY_SCALE: '20000' };
+// DELAY_SCALE 200000 makes the retry schedule (1 min … 24 h, 8 attempts) last under a second: the test
+// reads the eight failures and the redelivery, not the pauses between them (test/api/webhooks.test.ts does).
+const STACK_ENV = { DELAY_SCALE: '200000' };
 /** A bound, not a speed check: on a loaded 2-core machine a start beside other files' takes more than 90 s. */
 const READY_WITHIN_MS = 180_000;
 
