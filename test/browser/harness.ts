@@ -256,7 +256,9 @@ export const documentWidths = (page: Page): Promise<{ scrollWidth: number; clien
  * What axe finds wrong with `url` at each width (WCAG 2.1 A and AA, and best practice), once every
  * image has loaded. Axe's source goes in as a script, which the page's own CSP rightly refuses, so the
  * page is opened in a context that bypasses it, with `cookies` (a signed-in person's) when given, and
- * checked once `ready` says it shows what is to be checked.
+ * checked once `ready` says it shows what is to be checked. The page is opened once, at the first width,
+ * and resized to each next one: no page lays itself out by script (only CSS reads the width), and axe
+ * reads styles as they are at the moment it runs, so a second load would only repeat the first.
  */
 export const axeViolations = async (
   browser: Browser,
@@ -271,12 +273,16 @@ export const axeViolations = async (
     await context.addCookies(cookies);
     const page = await context.newPage();
     const found: Array<{ width: number; id: string; nodes: string[] }> = [];
-    for (const width of widths) {
+    for (const [i, width] of widths.entries()) {
       await page.setViewportSize({ width, height: 800 });
-      await page.goto(url, { waitUntil: 'load' });
-      await ready(page);
+      if (i === 0) {
+        await page.goto(url, { waitUntil: 'load' });
+        await ready(page);
+        await page.evaluate(axe.source);
+      }
+      // Resized: the layout at this width is in place before images are awaited and axe runs.
+      await page.waitForFunction((w) => window.innerWidth === w, width);
       await loadAllImages(page);
-      await page.evaluate(axe.source);
       const results = await page.evaluate(() =>
         (window as unknown as { axe: typeof axe }).axe.run(document, {
           runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },

@@ -36,8 +36,9 @@ import {
   verifyAccessToken,
 } from './identity-client';
 
-// DELAY_SCALE 20000 makes the retry schedule (1 min … 24 h, 8 attempts) last about 8 s.
-const STACK_ENV = { DELAY_SCALE: '20000' };
+// DELAY_SCALE 200000 makes the retry schedule (1 min … 24 h, 8 attempts) last under a second: the test
+// reads the eight failures and the redelivery, not the pauses between them (test/api/webhooks.test.ts does).
+const STACK_ENV = { DELAY_SCALE: '200000' };
 /** A bound, not a speed check: on a loaded 2-core machine a start beside other files' takes more than 90 s. */
 const READY_WITHIN_MS = 180_000;
 
@@ -52,15 +53,26 @@ let issuer: string;
 beforeAll(async () => {
   dataDir = await makeDataDir();
   await mkdir(RESULTS, { recursive: true });
-  [stack, browser, receiver, redirects] = await Promise.all([
-    startStack({ dataDir, env: STACK_ENV, readyWithinMs: READY_WITHIN_MS }),
-    launchChromium(),
+  // Each kept as it starts, and all settled before going on: one that fails (a stack slow to start on a
+  // loaded machine) leaves the others for afterAll to close, not holding jest open after the file.
+  const starts = await Promise.allSettled([
+    startStack({ dataDir, env: STACK_ENV, readyWithinMs: READY_WITHIN_MS }).then((s) => {
+      stack = s;
+    }),
+    launchChromium().then((b) => {
+      browser = b;
+    }),
     // The failing endpoint answers 500 until the test lets it succeed.
     startReceiver((request) =>
       request.path.startsWith('/fail') ? { status: 500, body: 'receiver says: database down' } : 200,
-    ),
-    startRedirectReceiver(),
+    ).then((r) => {
+      receiver = r;
+    }),
+    startRedirectReceiver().then((r) => {
+      redirects = r;
+    }),
   ]);
+  for (const start of starts) if (start.status === 'rejected') throw start.reason;
   portal = `http://127.0.0.1:${stack.portBase + 6}`;
   issuer = `http://127.0.0.1:${stack.portBase + 7}`;
 }, 240_000);
