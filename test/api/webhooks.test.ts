@@ -4,8 +4,9 @@
 // endpoint, the whole retry schedule and giving up after 8, redelivery, test events, secret rotation,
 // and the SSRF refusals at registration.
 //
-// DELAY_SCALE 20000 makes the schedule (1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h) last about 8 s:
-// 1 min is 3 ms and 24 h is 4.3 s. The SSRF guard at delivery time (a name resolving to a private
+// DELAY_SCALE 40000 makes the schedule (1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h) last about 4 s:
+// 1 min is 1.5 ms and 24 h is 2.2 s, so a first and an eighth attempt are still seconds apart (their
+// webhook-timestamps differ), and the lawyer's wait (360 days) still lasts 13 minutes. The SSRF guard at delivery time (a name resolving to a private
 // address, DNS pinning) and loopback refused when the stack is not local are covered by
 // test/adapters/webhook-sender.test.ts and test/unit/webhook-target.test.ts.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -70,7 +71,7 @@ interface Endpoint {
 const endpoints: Endpoint[] = [];
 
 beforeAll(async () => {
-  stack = await startStack({ env: { RATE_LIMITS: 'off', DELAY_SCALE: '20000' } });
+  stack = await startStack({ env: { RATE_LIMITS: 'off', DELAY_SCALE: '40000' } });
   boot = await devBootstrap(stack);
   ports = await portsOf(stack);
   tokens.production = await exchange(stack.production, boot.keys.production);
