@@ -1,4 +1,5 @@
 // infra -> the one Lambda function shape of the service: every function is a ServiceFunction.
+import { createRequire } from 'node:module';
 import { Duration } from 'aws-cdk-lib';
 import {
   ApplicationLogLevel,
@@ -47,6 +48,15 @@ export const LAMBDA_NPM_PLATFORM: Readonly<Record<string, string>> = {
 const REQUIRE_BANNER =
   "import { createRequire as __serviceCreateRequire } from 'node:module'; const require = __serviceCreateRequire(import.meta.url);";
 
+/**
+ * The copies of `mime-types` and `mime-db` (its ~145 KB database) koa loads. The identity provider's koa,
+ * its type-is and its accepts each load their own (npm nests two versions), three databases in one bundle.
+ */
+const KOA_MIME_TYPES = createRequire(createRequire(import.meta.url).resolve('koa/package.json')).resolve(
+  'mime-types',
+);
+const KOA_MIME_DB = createRequire(KOA_MIME_TYPES).resolve('mime-db');
+
 /** esbuild's settings for every function's code, shared with the bench that measures the bundles. */
 export const BUNDLE_SETTINGS = {
   target: 'node24',
@@ -59,6 +69,9 @@ export const BUNDLE_SETTINGS = {
    */
   alias: {
     '@aws-sdk/credential-provider-node': fromRoot('lambdas/hosts/aws/environment-credentials.ts'),
+    /** One MIME database for every package that reads one: koa's (the newest), not three. */
+    'mime-types': KOA_MIME_TYPES,
+    'mime-db': KOA_MIME_DB,
   },
 } as const;
 
