@@ -72,6 +72,8 @@ export const BUNDLE_SETTINGS = {
     /** One MIME database for every package that reads one: koa's (the newest), not three. */
     'mime-types': KOA_MIME_TYPES,
     'mime-db': KOA_MIME_DB,
+    /** The MCP SDK's Node shims without Ajv, which the tools never call (the file says why). */
+    '@modelcontextprotocol/server/_shims': fromRoot('lambdas/hosts/aws/mcp-sdk-shims.ts'),
   },
 } as const;
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
-import { PROJECT_ROOT } from '../../lib/paths';
+import { fromRoot, PROJECT_ROOT } from '../../lib/paths';
 import { DEPLOYED_BUILD_OPTIONS } from '../../lib/service-function';
 
 const run = promisify(execFile);
@@ -58,4 +58,23 @@ test('a koa app bundled as a function carries one MIME database, and still tells
     prefers: 'html',
   });
   expect(inputs.filter((input) => input.endsWith('mime-db/db.json'))).toHaveLength(1);
+});
+
+test('the mcp function’s bundle carries no Ajv, and the SDK’s JSON Schema validation still refuses bad input', async () => {
+  const { metafile } = await build({
+    ...DEPLOYED_BUILD_OPTIONS,
+    metafile: true,
+    entryPoints: [fromRoot('lambdas/hosts/aws/functions/mcp.ts')],
+    outfile: join(outdir, 'mcp.mjs'),
+  });
+  expect(Object.keys(metafile.inputs).filter((input) => /ajv/i.test(input))).toEqual([]);
+  // `fromJsonSchema` is one of the two uses of the SDK's default validator (elicitation answers the other).
+  const { printed } = await bundleAndRun(
+    'mcp-json-schema',
+    `import { fromJsonSchema } from '@modelcontextprotocol/server';
+    const schema = fromJsonSchema({ type: 'object', properties: { n: { type: 'number' } }, required: ['n'] });
+    const check = (value) => schema['~standard'].validate(value);
+    console.log(JSON.stringify({ good: check({ n: 1 }), bad: 'issues' in check({ n: 'one' }) }));`,
+  );
+  expect(printed).toEqual({ good: { value: { n: 1 } }, bad: true });
 });
