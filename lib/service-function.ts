@@ -1,4 +1,5 @@
 // infra -> the one Lambda function shape of the service: every function is a ServiceFunction.
+import { createRequire } from 'node:module';
 import { Duration } from 'aws-cdk-lib';
 import {
   ApplicationLogLevel,
@@ -9,6 +10,7 @@ import {
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
 import {
+  type Charset,
   LogLevel,
   NodejsFunction,
   type NodejsFunctionProps,
@@ -47,6 +49,15 @@ export const LAMBDA_NPM_PLATFORM: Readonly<Record<string, string>> = {
 const REQUIRE_BANNER =
   "import { createRequire as __serviceCreateRequire } from 'node:module'; const require = __serviceCreateRequire(import.meta.url);";
 
+/**
+ * The copies of `mime-types` and `mime-db` (its ~145 KB database) koa loads. The identity provider's koa,
+ * its type-is and its accepts each load their own (npm nests two versions), three databases in one bundle.
+ */
+const KOA_MIME_TYPES = createRequire(createRequire(import.meta.url).resolve('koa/package.json')).resolve(
+  'mime-types',
+);
+const KOA_MIME_DB = createRequire(KOA_MIME_TYPES).resolve('mime-db');
+
 /** esbuild's settings for every function's code, shared with the bench that measures the bundles. */
 export const BUNDLE_SETTINGS = {
   target: 'node24',
@@ -54,11 +65,21 @@ export const BUNDLE_SETTINGS = {
   banner: REQUIRE_BANNER,
   minify: true,
   /**
+   * Non-ASCII text as UTF-8, not `\uXXXX` escapes (esbuild's default): the same strings, but the identity
+   * provider's homoglyph table (unhomoglyph) and other Unicode data take 2-3 bytes a character, not 6.
+   */
+  charset: 'utf8',
+  /**
    * Deployed functions take their credentials from the environment Lambda sets: the SDK's default chain
    * (its other links, with the STS and SSO clients, ~110 KB of every bundle) is aliased to that one link.
    */
   alias: {
     '@aws-sdk/credential-provider-node': fromRoot('lambdas/hosts/aws/environment-credentials.ts'),
+    /** One MIME database for every package that reads one: koa's (the newest), not three. */
+    'mime-types': KOA_MIME_TYPES,
+    'mime-db': KOA_MIME_DB,
+    /** The MCP SDK's Node shims without Ajv, which the tools never call (the file says why). */
+    '@modelcontextprotocol/server/_shims': fromRoot('lambdas/hosts/aws/mcp-sdk-shims.ts'),
   },
   /**
    * Stack traces name the sources' files and lines, the map read on the first stack written
@@ -77,6 +98,7 @@ export const DEPLOYED_BUILD_OPTIONS = {
   mainFields: [...BUNDLE_SETTINGS.mainFields],
   banner: { js: BUNDLE_SETTINGS.banner },
   minify: BUNDLE_SETTINGS.minify,
+  charset: BUNDLE_SETTINGS.charset,
   alias: BUNDLE_SETTINGS.alias,
   inject: [...BUNDLE_SETTINGS.inject],
   sourcemap: true,
@@ -146,6 +168,8 @@ export class ServiceFunction extends NodejsFunction {
         mainFields: [...BUNDLE_SETTINGS.mainFields],
         banner: BUNDLE_SETTINGS.banner,
         minify: BUNDLE_SETTINGS.minify,
+        // CDK's enum of esbuild's own values.
+        charset: BUNDLE_SETTINGS.charset as Charset,
         esbuildArgs: Object.fromEntries(
           Object.entries(BUNDLE_SETTINGS.alias).map(([from, to]) => [`--alias:${from}`, to]),
         ),
