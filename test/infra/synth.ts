@@ -21,7 +21,8 @@ import { ServiceFunction } from '../../lib/service-function';
 import type { ServiceStage } from '../../lib/service-stage';
 import { type SynthesisedTemplate, synthesisedTemplates } from '../../lib/template-checks';
 import { cachedAssembly } from './assembly-cache';
-import { fillBundleCache } from './bundle-cache';
+import { fillBundleCache, useBundleCache } from './bundle-cache';
+import { testApp } from './test-app';
 
 /** The sign-up form's files, built once per test file as `bin/app.ts` builds them before the app. */
 export const onboardingAssets = await buildOnboardingAssets();
