@@ -109,32 +109,32 @@ test('a batch that cannot be written is logged and dropped; the flush resolves a
   expect(store.written).toEqual([kept]);
 });
 
-test('past MAX_HELD waiting records, new ones are dropped and counted, not held', async () => {
+/** `MAX_HELD + extra` records in one turn (no write can start meanwhile), a flush, then `after`. */
+const flood = async (extra: number, after: (recorder: BatchingRecorder) => void = () => {}) => {
   const store = new KeepingStore();
   const recorder = new BatchingRecorder(store);
   const lines = await linesOf(async () => {
-    // All in one turn: no write can start meanwhile, so the backlog reaches its bound.
-    for (let i = 0; i < MAX_HELD + 10; i++) recorder.record(entry());
+    for (let i = 0; i < MAX_HELD + extra; i++) recorder.record(entry());
     await recorder.flush();
-    recorder.record(entry());
+    after(recorder);
   });
-  expect(store.written).toHaveLength(MAX_HELD);
-  expect(lines.map((line) => [line.message, line.held ?? line.dropped])).toEqual([
+  return { written: store.written, logged: lines.map((line) => [line.message, line.held ?? line.dropped]) };
+};
+
+test('past MAX_HELD waiting records, new ones are dropped and counted, not held', async () => {
+  const { written, logged } = await flood(10, (recorder) => recorder.record(entry()));
+  expect(written).toHaveLength(MAX_HELD);
+  expect(logged).toEqual([
     ['request history: too many records wait to be written; dropping new ones', MAX_HELD],
     ['request history: records dropped while too many waited', 10],
   ]);
 });
 
 test('the count of records dropped is logged once the backlog has drained, with no later record to tell it', async () => {
-  const store = new KeepingStore();
-  const recorder = new BatchingRecorder(store);
-  const lines = await linesOf(async () => {
-    for (let i = 0; i < MAX_HELD + 3; i++) recorder.record(entry());
-    // The flood ends here: no call comes after it, as when a load stops or the host stops.
-    await recorder.flush();
-  });
-  expect(store.written).toHaveLength(MAX_HELD);
-  expect(lines.map((line) => [line.message, line.held ?? line.dropped])).toEqual([
+  // The flood ends with its flush: no call comes after it, as when a load stops or the host stops.
+  const { written, logged } = await flood(3);
+  expect(written).toHaveLength(MAX_HELD);
+  expect(logged).toEqual([
     ['request history: too many records wait to be written; dropping new ones', MAX_HELD],
     ['request history: records dropped while too many waited', 3],
   ]);
