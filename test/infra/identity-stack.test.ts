@@ -207,7 +207,6 @@ it('gives the portal’s backend each environment’s table, delivery queue and 
     [
       'IDENTITY_ISSUER',
       'IDENTITY_TABLE_NAME',
-      'NODE_OPTIONS',
       'PORTAL_CLIENT_SECRET_ARN',
       'PORTAL_URL',
       'PRODUCTION_BASE_URL',
@@ -236,7 +235,6 @@ it('gives the portal’s backend each environment’s table, delivery queue and 
     [
       'IDENTITY_ISSUER',
       'IDENTITY_TABLE_NAME',
-      'NODE_OPTIONS',
       'PORTAL_CLIENT_SECRET_ARN',
       'PORTAL_URL',
       ...ENVIRONMENTS.flatMap((environment) =>

@@ -77,12 +77,20 @@ export interface AwsHost {
   common: CommonPorts;
 }
 
-let stepFunctionsClient: SFNClient | undefined;
+let stepFunctionsClients: WeakMap<AwsHost, SFNClient> | undefined;
 
-/** The instance's one Step Functions client, built by the first wired port that starts or ends a wait. */
-const stepFunctions = (): SFNClient => {
-  stepFunctionsClient ??= new SFNClient({});
-  return stepFunctionsClient;
+/**
+ * The host's one Step Functions client, built by the first wired port that starts or ends a wait. One
+ * per host, not per process: the operator tool composes a host for each stage it reaches, in one process.
+ */
+const stepFunctions = (host: AwsHost): SFNClient => {
+  stepFunctionsClients ??= new WeakMap();
+  let client = stepFunctionsClients.get(host);
+  if (client === undefined) {
+    client = new SFNClient({});
+    stepFunctionsClients.set(host, client);
+  }
+  return client;
 };
 
 let blobStores: WeakMap<AwsHost, BlobStore> | undefined;
@@ -102,12 +110,12 @@ export const awsBlobs = (host: AwsHost): BlobStore => {
 };
 
 /** The workflows over the host's state machines (those it is given the ARNs of). */
-export const awsWorkflows = ({ config }: AwsHost): Workflows =>
+export const awsWorkflows = (host: AwsHost): Workflows =>
   workflowsOver(
-    stepFunctionsWorkflows(stepFunctions(), {
-      contract: config.CONTRACT_STATE_MACHINE_ARN,
-      review: config.REVIEW_STATE_MACHINE_ARN,
-      acceptance: config.ACCEPTANCE_STATE_MACHINE_ARN,
+    stepFunctionsWorkflows(stepFunctions(host), {
+      contract: host.config.CONTRACT_STATE_MACHINE_ARN,
+      review: host.config.REVIEW_STATE_MACHINE_ARN,
+      acceptance: host.config.ACCEPTANCE_STATE_MACHINE_ARN,
     }),
   );
 
@@ -142,14 +150,16 @@ export const awsAnswerVault = ({ config }: AwsHost): AnswerVault => {
  * The delivery queue of a function that hands webhook deliveries on (`DELIVERY_QUEUE_URL`, and the
  * wait's `DELIVERY_STATE_MACHINE_ARN` for all but the wait's own task: lib/wiring.ts `handsOnDeliveries`).
  */
-export const awsDeliveryQueue = ({ config, common }: AwsHost): DeliveryQueue => {
+export const awsDeliveryQueue = (host: AwsHost): DeliveryQueue => {
+  const { config, common } = host;
   const { DELIVERY_QUEUE_URL: queueUrl, DELIVERY_STATE_MACHINE_ARN: waitArn } = config;
   if (queueUrl === undefined)
     throw new Error('DELIVERY_QUEUE_URL is not set: this function cannot hand deliveries on');
   return deliveryQueueOver(
     queuedDeliveries({
       queue: sqsWorkQueue(createSqsClient({ region: config.AWS_REGION }), queueUrl),
-      waits: waitArn === undefined ? startingNoWaits : stepFunctionsDeliveryWaits(stepFunctions(), waitArn),
+      waits:
+        waitArn === undefined ? startingNoWaits : stepFunctionsDeliveryWaits(stepFunctions(host), waitArn),
       clock: common.clock,
       delayScale: 1,
     }),
