@@ -28,7 +28,6 @@ import {
 import { ENVIRONMENTS } from '../../core/model';
 import type {
   AnswerVault,
-  BlobStore,
   CommonPorts,
   DeliveryQueue,
   Ports,
@@ -77,37 +76,28 @@ export interface AwsHost {
   common: CommonPorts;
 }
 
-let stepFunctionsClients: WeakMap<AwsHost, SFNClient> | undefined;
-
 /**
- * The host's one Step Functions client, built by the first wired port that starts or ends a wait. One
- * per host, not per process: the operator tool composes a host for each stage it reaches, in one process.
+ * `build` run once per host, not per process: the operator tool composes a host for each stage it
+ * reaches, in one process. Pure, so a bundle whose code never calls the result drops it and its client.
  */
-const stepFunctions = (host: AwsHost): SFNClient => {
-  stepFunctionsClients ??= new WeakMap();
-  let client = stepFunctionsClients.get(host);
-  if (client === undefined) {
-    client = new SFNClient({});
-    stepFunctionsClients.set(host, client);
-  }
-  return client;
+const onePerHost = <T>(build: (host: AwsHost) => T): ((host: AwsHost) => T) => {
+  const built = new WeakMap<AwsHost, T>();
+  return (host) => {
+    if (!built.has(host)) built.set(host, build(host));
+    return built.get(host) as T;
+  };
 };
 
-let blobStores: WeakMap<AwsHost, BlobStore> | undefined;
+/** The host's one Step Functions client, built by the first wired port that starts or ends a wait. */
+const stepFunctions = /* @__PURE__ */ onePerHost(() => new SFNClient({}));
 
 /**
  * The blob store over the host's bucket (`BLOB_BUCKET`), one per host: the PDF ports read through the
  * same store the code's own `blobs` port writes.
  */
-export const awsBlobs = (host: AwsHost): BlobStore => {
-  blobStores ??= new WeakMap();
-  let store = blobStores.get(host);
-  if (store === undefined) {
-    store = blobStoreOver(createS3Client({ region: host.config.AWS_REGION }), host.config.BLOB_BUCKET);
-    blobStores.set(host, store);
-  }
-  return store;
-};
+export const awsBlobs = /* @__PURE__ */ onePerHost(({ config }) =>
+  blobStoreOver(createS3Client({ region: config.AWS_REGION }), config.BLOB_BUCKET),
+);
 
 /** The workflows over the host's state machines (those it is given the ARNs of). */
 export const awsWorkflows = (host: AwsHost): Workflows =>
