@@ -79,15 +79,30 @@ const ensureDevStaff = async (directory: Directory): Promise<void> => {
   }
 };
 
+/**
+ * Runs an `ensure…` step, again if it fails: each step looks before it writes, so a run that lost a race
+ * to another (two terminals, two test files on one stack) finds the other's records on its next look.
+ * A fault that is no race fails every attempt and is thrown.
+ */
+const ensured = async (step: () => Promise<void>, attempts = 3): Promise<void> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+    }
+  }
+};
+
 export const devBootstrap = async (
   directory: Directory,
   portsOf: Readonly<
     Record<Environment, Pick<Ports, 'apiKeys' | 'clock' | 'environment' | 'ids' | 'organisationNames'>>
   >,
 ) => {
-  await ensurePerson(directory, DEV_PERSON);
-  await ensureDevStaff(directory);
-  await ensureDevOrganisation(directory);
+  await ensured(() => ensurePerson(directory, DEV_PERSON));
+  await ensured(() => ensureDevStaff(directory));
+  await ensured(() => ensureDevOrganisation(directory));
   const keys = {} as Record<Environment, string>;
   for (const environment of ENVIRONMENTS) {
     const scope = { organisationId: DEV_ORGANISATION_ID, integrationId: DEV_INTEGRATION_ID, environment };

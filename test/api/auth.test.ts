@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import { bearer, call, exchange, expectError } from '../support/api-client';
-import { ops, type RunningStack } from '../support/local-stack';
+import { devBootstrap, ops, type RunningStack } from '../support/local-stack';
 import { useSharedStack } from '../support/shared-stacks';
 import { createTenant, revokeKey } from '../support/tenants';
 
@@ -44,7 +44,7 @@ useSharedStack(
 );
 
 beforeAll(async () => {
-  keys = (await ops(stack, 'dev-bootstrap')).json?.keys as typeof keys;
+  keys = (await devBootstrap(stack)).keys;
 }, 120_000);
 
 describe('POST /v1/token', () => {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { FRAME_WRITE_LIMITS } from '../../lambdas/core/onboarding-frame';
 import { type Answer, bearer, call, exchange, expectRateLimited } from '../support/api-client';
 import { type FrameBrowser, frameRequest, newBrowser } from '../support/frame-client';
-import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
+import { devBootstrap, type RunningStack, useLocalStack } from '../support/local-stack';
 
 let stack: RunningStack;
 let accessToken: string;
@@ -16,7 +16,7 @@ useLocalStack((started) => {
 });
 
 beforeAll(async () => {
-  const keys = (await ops(stack, 'dev-bootstrap')).json?.keys as { production: string };
+  const keys = (await devBootstrap(stack)).keys;
   accessToken = await exchange(stack.production, keys.production);
 }, 120_000);
 

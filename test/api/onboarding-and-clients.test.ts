@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bearer, call, exchange, expectError } from '../support/api-client';
-import { ops, type RunningStack } from '../support/local-stack';
+import { devBootstrap, ops, type RunningStack } from '../support/local-stack';
 import { storedEvents } from '../support/pipeline';
 import { useSharedStack } from '../support/shared-stacks';
 import { createTenant } from '../support/tenants';
@@ -37,7 +37,7 @@ useSharedStack(
 );
 
 beforeAll(async () => {
-  const keys = (await ops(stack, 'dev-bootstrap')).json?.keys as { sandbox: string; production: string };
+  const keys = (await devBootstrap(stack)).keys;
   production = await exchange(stack.production, keys.production);
   sandbox = await exchange(stack.sandbox, keys.sandbox);
 }, 120_000);

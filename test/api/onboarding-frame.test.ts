@@ -18,7 +18,7 @@ import {
   frameRequest,
   newBrowser,
 } from '../support/frame-client';
-import { ops, type RunningStack } from '../support/local-stack';
+import { devBootstrap, ops, type RunningStack } from '../support/local-stack';
 import { useSharedStack } from '../support/shared-stacks';
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -149,7 +149,7 @@ useSharedStack(
 );
 
 beforeAll(async () => {
-  const keys = (await ops(stack, 'dev-bootstrap')).json?.keys as { sandbox: string; production: string };
+  const keys = (await devBootstrap(stack)).keys;
   production = await exchange(stack.production, keys.production);
   sandbox = await exchange(stack.sandbox, keys.sandbox);
   frame = stack.frame.production;
@@ -191,7 +191,7 @@ describe('the session token is the credential of the frame API', () => {
   );
 
   test('an API key is not a session token either', async () => {
-    const keys = (await ops(stack, 'dev-bootstrap')).json?.keys as { production: string };
+    const keys = (await devBootstrap(stack)).keys;
     expectError(await showForm(keys.production), 401, 'session_invalid');
   });
 

@@ -16,7 +16,7 @@ import {
   sendUntilLimited,
 } from '../support/api-client';
 import { eventually } from '../support/eventually';
-import { ops, type RunningStack, useLocalStack } from '../support/local-stack';
+import { devBootstrap, type RunningStack, useLocalStack } from '../support/local-stack';
 import { createTenant } from '../support/tenants';
 
 let stack: RunningStack;
@@ -42,7 +42,7 @@ const nowUs = () => Math.floor((performance.timeOrigin + performance.now()) * 10
 const retryAfterSeconds = (answer: Answer): number => Number(answer.headers.get('retry-after'));
 
 test('POST /v1/token: 10 per key at once, then 429 with Retry-After until the next of 10 a minute; another key is unaffected', async () => {
-  const keys = (await ops(stack, 'dev-bootstrap')).json?.keys as { production: string };
+  const keys = (await devBootstrap(stack)).keys;
   const sent = nowUs();
   const { answers } = await sendUntilLimited(() =>
     call(`${stack.production}/v1/token`, { method: 'POST', headers: bearer(keys.production) }),

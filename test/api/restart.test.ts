@@ -4,7 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bearer, call, contentDigest, contractParts, exchange, multipart } from '../support/api-client';
-import { makeDataDir, ops, type RunningStack, removeDataDir, startStack } from '../support/local-stack';
+import {
+  devBootstrap,
+  makeDataDir,
+  ops,
+  type RunningStack,
+  removeDataDir,
+  startStack,
+} from '../support/local-stack';
 import { contractPdf } from '../support/pdfs';
 import { isPublished, publication, waitForReview } from '../support/pipeline';
 import { portsOf } from '../support/tenants';
@@ -25,7 +32,7 @@ afterAll(async () => {
 test('records, keys, tokens, idempotent answers and a run waiting for the lawyer survive a stop and start on the same DATA_DIR', async () => {
   stack = await startStack({ dataDir, env: { RATE_LIMITS: 'off' } });
   const { portBase } = stack;
-  const keys = (await ops(stack, 'dev-bootstrap')).json?.keys as { production: string; sandbox: string };
+  const keys = (await devBootstrap(stack)).keys;
   const token = await exchange(stack.production, keys.production);
   const headersOf = (extra: Record<string, string>) => ({ ...bearer(token), ...extra });
 
