@@ -1,5 +1,4 @@
 // infra -> the one Lambda function shape of the service: every function is a ServiceFunction.
-import { createRequire } from 'node:module';
 import { Duration } from 'aws-cdk-lib';
 import {
   ApplicationLogLevel,
@@ -20,6 +19,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { BuildOptions } from 'esbuild';
 import { acknowledge } from './checks';
+import { KOA_MIME_TYPES, TRIMMED_MIME_DB } from './mime-database';
 import { fromRoot, PROJECT_ROOT } from './paths';
 import { copyCjkFaceCommands, copyPdfjsAssetsCommands } from './pdfjs-assets';
 import { copyTextLayerFontCommands } from './text-layer-font-assets';
@@ -49,15 +49,6 @@ export const LAMBDA_NPM_PLATFORM: Readonly<Record<string, string>> = {
 const REQUIRE_BANNER =
   "import { createRequire as __serviceCreateRequire } from 'node:module'; const require = __serviceCreateRequire(import.meta.url);";
 
-/**
- * The copies of `mime-types` and `mime-db` (its ~145 KB database) koa loads. The identity provider's koa,
- * its type-is and its accepts each load their own (npm nests two versions), three databases in one bundle.
- */
-const KOA_MIME_TYPES = createRequire(createRequire(import.meta.url).resolve('koa/package.json')).resolve(
-  'mime-types',
-);
-const KOA_MIME_DB = createRequire(KOA_MIME_TYPES).resolve('mime-db');
-
 /** esbuild's settings for every function's code, shared with the bench that measures the bundles. */
 export const BUNDLE_SETTINGS = {
   target: 'node24',
@@ -75,9 +66,12 @@ export const BUNDLE_SETTINGS = {
    */
   alias: {
     '@aws-sdk/credential-provider-node': fromRoot('lambdas/hosts/aws/environment-credentials.ts'),
-    /** One MIME database for every package that reads one: koa's (the newest), not three. */
+    /**
+     * One MIME database for every package that reads one, not three (npm nests koa's, type-is' and
+     * accepts' copies): koa's, trimmed to what mime-types reads (lib/mime-database.ts), 70 KB not 160.
+     */
     'mime-types': KOA_MIME_TYPES,
-    'mime-db': KOA_MIME_DB,
+    'mime-db': TRIMMED_MIME_DB,
     /** The MCP SDK's Node shims without Ajv, which the tools never call (the file says why). */
     '@modelcontextprotocol/server/_shims': fromRoot('lambdas/hosts/aws/mcp-sdk-shims.ts'),
   },

@@ -1,11 +1,12 @@
 // infra -> what lib/service-function.ts BUNDLE_SETTINGS.alias leaves out of a deployed function's bundle,
 // and that code bundled that way still does what needed the module it replaced.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
+import { KOA_MIME_DB, TRIMMED_MIME_DB, trimmedMimeDbText } from '../../lib/mime-database';
 import { fromRoot, PROJECT_ROOT } from '../../lib/paths';
 import { DEPLOYED_BUILD_OPTIONS } from '../../lib/service-function';
 
@@ -17,10 +18,12 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 const bundleAndRun = async (
   name: string,
   contents: string,
+  alias: Record<string, string> = {},
 ): Promise<{ inputs: string[]; printed: unknown }> => {
   const outfile = join(outdir, `${name}.mjs`);
   const { metafile } = await build({
     ...DEPLOYED_BUILD_OPTIONS,
+    alias: { ...DEPLOYED_BUILD_OPTIONS.alias, ...alias },
     metafile: true,
     stdin: { contents, resolveDir: PROJECT_ROOT, loader: 'ts' },
     outfile,
@@ -57,7 +60,31 @@ test('a koa app bundled as a function carries one MIME database, and still tells
     body: 'json',
     prefers: 'html',
   });
-  expect(inputs.filter((input) => input.endsWith('mime-db/db.json'))).toHaveLength(1);
+  expect(inputs.filter((input) => input.endsWith('mime-db/db.json'))).toEqual([]);
+  expect(inputs).toContain(relative(PROJECT_ROOT, TRIMMED_MIME_DB));
+});
+
+test('the trimmed MIME database is what koa’s makes now (else: npm run mime-db), and mime-types answers from it as from the whole', async () => {
+  expect(readFileSync(TRIMMED_MIME_DB, 'utf8')).toBe(trimmedMimeDbText());
+  // Every question mime-types answers, for every extension and type the whole database names: bundled as
+  // a function is (the trimmed database) and with the whole one.
+  const whole = JSON.parse(readFileSync(join(dirname(KOA_MIME_DB), 'db.json'), 'utf8')) as Record<string, { extensions?: string[] }>;
+  const asked = {
+    types: [...Object.keys(whole), 'text/x-unknown', 'application/x-unknown'],
+    extensions: [...new Set(Object.values(whole).flatMap((entry) => entry.extensions ?? []))],
+  };
+  const script = `import mime from 'mime-types';
+    const asked = ${JSON.stringify(asked)};
+    console.log(JSON.stringify({
+      byType: asked.types.map((type) => [type, mime.charset(type), mime.extension(type), mime.contentType(type)]),
+      byExtension: asked.extensions.map((name) => [name, mime.lookup(name), mime.contentType(name)]),
+    }));`;
+  const trimmed = await bundleAndRun('mime-trimmed', script);
+  const untrimmed = await bundleAndRun('mime-whole', script, { 'mime-db': KOA_MIME_DB });
+  expect(trimmed.inputs).toContain(relative(PROJECT_ROOT, TRIMMED_MIME_DB));
+  expect(trimmed.printed).toEqual(untrimmed.printed);
+  // The comparison means something: the whole database answers for thousands of names.
+  expect((untrimmed.printed as { byExtension: unknown[] }).byExtension.length).toBeGreaterThan(1000);
 });
 
 test('the mcp function’s bundle carries no Ajv, and the SDK’s JSON Schema validation still refuses bad input', async () => {
