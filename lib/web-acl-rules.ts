@@ -43,11 +43,16 @@ export const MANAGED_RULE_GROUPS = [
 ] as const;
 
 /**
- * Counted everywhere, never blocking: its 8 KB is below bodies the service takes outside the uploads too
- * (a review of up to 256 KB in the back office, MCP calls, API Gateway's 10 MB), each refused past its own
- * limit by the application.
+ * Counted everywhere, never blocking, as each matches bodies the service takes by design:
+ * - `SizeRestrictions_BODY`: its 8 KB is below bodies the service takes outside the uploads too (a review
+ *   of up to 256 KB in the back office, MCP calls, API Gateway's 10 MB), each refused past its own limit
+ *   by the application;
+ * - `GenericRFI_BODY` matches a URL whose host is an IPv4 address, which is what a webhook endpoint
+ *   registered by the portal or MCP may be (a public https address, a name or a public IP:
+ *   `lambdas/core/webhooks/target.ts`, which refuses any other and checks every delivery's connection
+ *   too); the service never fetches a URL a body names but a webhook endpoint's.
  */
-export const COUNTED_BODY_RULES: readonly string[] = ['SizeRestrictions_BODY'];
+export const COUNTED_BODY_RULES: readonly string[] = ['SizeRestrictions_BODY', 'GenericRFI_BODY'];
 
 /** The label a managed rule puts on a request it matches. */
 export const managedRuleLabel = (labels: string, rule: string): string =>
@@ -96,7 +101,7 @@ export type Metric = (name: string) => CfnWebACL.VisibilityConfigProperty;
 /**
  * The rules, in order: the rate per address; the managed groups, their body rules counted; then (where
  * `uploads`, i.e. a stage's web ACL) a block of a body rule's label anywhere but an upload, and of an
- * upload whose `Content-Length` is over the limit. Without `uploads` every body rule but the size one blocks.
+ * upload whose `Content-Length` is over the limit. Without `uploads` every body rule but the counted ones blocks.
  */
 export function webAclRules(metric: Metric, uploads: boolean): Rule[] {
   const blockedBodyLabels = MANAGED_RULE_GROUPS.flatMap((group) =>

@@ -75,20 +75,25 @@ const PINNED = {
 
 const COMMON = 'AWSManagedRulesCommonRuleSet';
 const KNOWN_BAD = 'AWSManagedRulesKnownBadInputsRuleSet';
-/** The managed rules that read the body, as the AWS WAF developer guide lists them, but the size one. */
+/** The managed rules that read the body, as the AWS WAF developer guide lists them, but the counted ones. */
 const BODY_RULES: readonly ManagedMatch[] = [
-  ...['CrossSiteScripting_BODY', 'GenericLFI_BODY', 'GenericRFI_BODY', 'EC2MetaDataSSRF_BODY'].map(
-    (rule) => ({
-      group: COMMON,
-      rule,
-    }),
-  ),
+  ...['CrossSiteScripting_BODY', 'GenericLFI_BODY', 'EC2MetaDataSSRF_BODY'].map((rule) => ({
+    group: COMMON,
+    rule,
+  })),
   ...['Log4JRCE_BODY', 'JavaDeserializationRCE_BODY', 'ReactJSRCE_BODY'].map((rule) => ({
     group: KNOWN_BAD,
     rule,
   })),
 ];
-const BODY_SIZE_RULE: ManagedMatch = { group: COMMON, rule: 'SizeRestrictions_BODY' };
+/**
+ * Counted, never blocking: a body over 8 KB is the application's to refuse, and a URL naming an IPv4
+ * address is what a webhook endpoint may be (the portal's and MCP's bodies), the application's to check.
+ */
+const COUNTED_RULES: readonly ManagedMatch[] = [
+  { group: COMMON, rule: 'SizeRestrictions_BODY' },
+  { group: COMMON, rule: 'GenericRFI_BODY' },
+];
 const UPLOADS: readonly WafRequest[] = [
   { method: 'POST', path: '/v1/contract-reviews' },
   { method: 'POST', path: '/v1/contract-reviews/crv_01JD8Z/versions' },
@@ -165,15 +170,17 @@ describe('cdk-nag (AwsSolutions)', () => {
 });
 
 describe('the identity stack’s web ACL (no uploads behind it)', () => {
-  it('blocks the managed rules that read the body on every request, and only counts the body size', () => {
+  it('blocks the managed rules that read the body on every request, and only counts the body size and IPv4 URLs', () => {
     const app = testApp({ outdir: mkdtempSync(join(tmpdir(), 'infra-identity-edge-')) });
     outdirs.push(app.outdir);
     const acl = webAclOf(Template.fromStack(new EdgeStack(app, 'IdentityEdge', { environment: 'identity' })));
     for (const match of BODY_RULES)
       for (const request of [...UPLOADS, ...NOT_UPLOADS])
         expect(judge(acl, { ...request, matches: [match] }).action).toBe('block');
+    for (const request of [...UPLOADS, ...NOT_UPLOADS])
+      for (const match of COUNTED_RULES)
+        expect(judge(acl, { ...request, matches: [match] })).toEqual({ action: 'allow' });
     for (const request of UPLOADS) {
-      expect(judge(acl, { ...request, matches: [BODY_SIZE_RULE] })).toEqual({ action: 'allow' });
       expect(judge(acl, { ...request, headers: { 'content-length': '1000000000' } })).toEqual({
         action: 'allow',
       });
@@ -453,9 +460,14 @@ describe.each<Environment>(['sandbox', 'production'])('stateless stack (%s)', (e
         { group: KNOWN_BAD, rule: 'Log4JRCE_HEADER' },
       ])
         for (const upload of UPLOADS) expect(judge(acl, { ...upload, matches: [rule] }).action).toBe('block');
-      // A body over 8 KB is the application's to refuse, upload or not.
+      // A body over 8 KB, or naming an IPv4 address, is the application's to refuse, upload or not.
       for (const request of [...UPLOADS, ...NOT_UPLOADS])
-        expect(judge(acl, { ...request, matches: [BODY_SIZE_RULE] })).toEqual({ action: 'allow' });
+        for (const match of COUNTED_RULES)
+          expect([request, match, judge(acl, { ...request, matches: [match] })]).toEqual([
+            request,
+            match,
+            { action: 'allow' },
+          ]);
     });
 
     it('answers 413 payload_too_large to an upload declaring a Content-Length over the largest body, and to no other request', () => {
