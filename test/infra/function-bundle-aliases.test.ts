@@ -68,7 +68,10 @@ test('the trimmed MIME database is what koa’s makes now (else: npm run mime-db
   expect(readFileSync(TRIMMED_MIME_DB, 'utf8')).toBe(trimmedMimeDbText());
   // Every question mime-types answers, for every extension and type the whole database names: bundled as
   // a function is (the trimmed database) and with the whole one.
-  const whole = JSON.parse(readFileSync(join(dirname(KOA_MIME_DB), 'db.json'), 'utf8')) as Record<string, { extensions?: string[] }>;
+  const whole = JSON.parse(readFileSync(join(dirname(KOA_MIME_DB), 'db.json'), 'utf8')) as Record<
+    string,
+    { extensions?: string[] }
+  >;
   const asked = {
     types: [...Object.keys(whole), 'text/x-unknown', 'application/x-unknown'],
     extensions: [...new Set(Object.values(whole).flatMap((entry) => entry.extensions ?? []))],
