@@ -23,7 +23,7 @@ import {
 import type { Directory } from '../lambdas/core/organisations';
 import { presentContractReview } from '../lambdas/core/present';
 import { getSandboxBudget, setSandboxBudget } from '../lambdas/core/sandbox-budget';
-import { localUrl, PORT_OFFSETS, readLocalConfig } from '../local/config';
+import { LOCAL_PASSWORD_COST, localUrl, PORT_OFFSETS, readLocalConfig } from '../local/config';
 import { localDirectory, localServices } from '../local/wiring';
 import { API_KEY_USAGE, runApiKeyCommand } from './ops/api-key-commands';
 import { BACK_OFFICE_USAGE, runBackOfficeCommand } from './ops/back-office-commands';
@@ -180,10 +180,11 @@ const run = async (
       throw new UsageError('--outputs and --identity-table go with --stage');
     const { services, directory } = await localStack(env);
     if (command === 'dev-bootstrap')
-      return devBootstrap(directory, {
-        sandbox: services.sandbox.ports,
-        production: services.production.ports,
-      });
+      return devBootstrap(
+        directory,
+        { sandbox: services.sandbox.ports, production: services.production.ports },
+        LOCAL_PASSWORD_COST,
+      );
     if (command === 'trigger') return runTriggerCommand(argv.slice(1), services, directory);
     if (command === 'listen')
       return runListenCommand(argv.slice(1), services, directory, printLine, processStopSignal());

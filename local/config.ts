@@ -1,6 +1,7 @@
 // local -> the local stack's settings (decisions.md §9), read once from the environment and validated.
 import path from 'node:path';
 import * as z from 'zod/mini';
+import type { ScryptCost } from '../lambdas/core/people/password-hash';
 
 const LocalConfigSchema = z.object({
   PORT_BASE: z._default(z.coerce.number().check(z.int(), z.gte(1024), z.lte(65_000)), 3000),
@@ -43,6 +44,15 @@ export const readLocalConfig = (env: NodeJS.ProcessEnv = process.env): LocalConf
     requestHistory: REQUEST_HISTORY === 'on',
   };
 };
+
+/**
+ * The scrypt cost of passwords hashed on the local stack (sign-ups, dev-bootstrap's people), set here and
+ * never from the environment: local passwords are published (dev-bootstrap.ts), so slow hashes protect
+ * nothing, and at the service's cost (SCRYPT_COST, 128 MiB and ~0.35 s a hash) the test suite spent a
+ * second of a loaded machine on each of its ~50 sign-ins and sign-ups per browser run. The deployed
+ * composition sets no cost (test/unit/people.test.ts). The lowest cost verifyPassword accepts.
+ */
+export const LOCAL_PASSWORD_COST: Readonly<ScryptCost> = { logN: 10, r: 8, p: 1 };
 
 /** Port offsets from PORT_BASE (decisions.md §9), and the two embedded stores after them. */
 export const PORT_OFFSETS = {

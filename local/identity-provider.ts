@@ -28,7 +28,7 @@ import type {
   IdentityProviderSettings,
 } from '../lambdas/identity-provider/settings';
 import { newSigningJwks } from '../lambdas/identity-provider/signing-keys';
-import { type LocalConfig, localUrl, PORT_OFFSETS } from './config';
+import { LOCAL_PASSWORD_COST, type LocalConfig, localUrl, PORT_OFFSETS } from './config';
 import { keyText, localBaseUrls, localDirectory } from './wiring';
 
 export { BACK_OFFICE_CLIENT_ID } from '../lambdas/identity-provider/back-office-client';
@@ -85,6 +85,7 @@ const localServices = (config: LocalConfig, dynamo: DynamoDBDocumentClient): Ide
     clock,
     rateLimiter: translatingFaults(new DynamoDbRateLimiter(dynamo, LOCAL_IDENTITY_TABLE, clock)),
     attemptDelays: translatingFaults(new DynamoDbAttemptDelays(dynamo, LOCAL_IDENTITY_TABLE, clock)),
+    passwordCost: LOCAL_PASSWORD_COST,
     rateLimits: config.rateLimits,
   };
   return {

@@ -6,7 +6,7 @@ import { OPERATOR_TOOL, type Role } from './back-office/roles';
 import { putStaffMember } from './back-office/staff';
 import { ENVIRONMENTS, type Environment } from './model';
 import { type Directory, keyHolder } from './organisations';
-import { hashPassword } from './people/password-hash';
+import { hashPassword, type ScryptCost } from './people/password-hash';
 import { EmailTaken } from './people/person';
 import type { Ports } from './ports';
 
@@ -34,14 +34,18 @@ export const DEV_STAFF = [
   },
 ] as const satisfies ReadonlyArray<{ id: string; email: string; name: string; roles: readonly Role[] }>;
 
-/** Records a local person once; a second run (or one racing it) finds them. */
-const ensurePerson = async (directory: Directory, person: { id: string; email: string }): Promise<void> => {
+/** Records a local person once, their password hashed at `cost`; a second run (or one racing it) finds them. */
+const ensurePerson = async (
+  directory: Directory,
+  person: { id: string; email: string },
+  cost: ScryptCost | undefined,
+): Promise<void> => {
   if (await directory.people.findByEmail(person.email)) return;
   try {
     await directory.people.create({
       id: person.id,
       email: person.email,
-      passwordHash: await hashPassword(DEV_PERSON.password),
+      passwordHash: await hashPassword(DEV_PERSON.password, cost),
       createdAt: directory.clock.now(),
       organisationId: null,
     });
@@ -70,9 +74,9 @@ const ensureDevOrganisation = async (directory: Directory): Promise<void> => {
 };
 
 /** Each local staff member with their roles and name, recorded (and audited) only when not so already. */
-const ensureDevStaff = async (directory: Directory): Promise<void> => {
+const ensureDevStaff = async (directory: Directory, cost: ScryptCost | undefined): Promise<void> => {
   for (const member of DEV_STAFF) {
-    await ensurePerson(directory, member);
+    await ensurePerson(directory, member, cost);
     const stored = await directory.staff.get(member.email);
     if (stored?.roles.join(',') !== member.roles.join(',') || stored.name !== member.name)
       await putStaffMember(directory, OPERATOR_TOOL, member.email, member.roles, member.name);
@@ -94,14 +98,16 @@ const ensured = async (step: () => Promise<void>, attempts = 3): Promise<void> =
   }
 };
 
+/** `passwordCost`: the local stack's (local/config.ts); by default the service's. */
 export const devBootstrap = async (
   directory: Directory,
   portsOf: Readonly<
     Record<Environment, Pick<Ports, 'apiKeys' | 'clock' | 'environment' | 'ids' | 'organisationNames'>>
   >,
+  passwordCost?: ScryptCost,
 ) => {
-  await ensured(() => ensurePerson(directory, DEV_PERSON));
-  await ensured(() => ensureDevStaff(directory));
+  await ensured(() => ensurePerson(directory, DEV_PERSON, passwordCost));
+  await ensured(() => ensureDevStaff(directory, passwordCost));
   await ensured(() => ensureDevOrganisation(directory));
   const keys = {} as Record<Environment, string>;
   for (const environment of ENVIRONMENTS) {

@@ -2,12 +2,16 @@
 // form, the password rules, and the slow hash (real scrypt at the service's cost: each hash takes a few
 // hundred milliseconds, which is the point).
 import { describe, expect, test } from '@jest/globals';
+import { createDocumentClient } from '../../lambdas/adapters/dynamodb';
+import { systemClock } from '../../lambdas/adapters/system-clock';
 import {
   MIN_PASSWORD_CHARACTERS,
   newPasswordProblem,
   normaliseEmail,
 } from '../../lambdas/core/people/credentials';
 import { hashPassword, SCRYPT_COST, verifyPassword } from '../../lambdas/core/people/password-hash';
+import { awsPeopleServices } from '../../lambdas/hosts/aws/identity-provider-services';
+import { LOCAL_PASSWORD_COST } from '../../local/config';
 
 describe('normaliseEmail', () => {
   test.each([
@@ -89,6 +93,21 @@ describe('password hash', () => {
   test('the same password typed composed or decomposed verifies', async () => {
     const hash = await hashPassword('caf\u00e9 au lait, please');
     expect(await verifyPassword('cafe\u0301 au lait, please', hash)).toBe(true);
+  });
+
+  test('deployed, passwords hash at the service cost; only the local stack (published passwords) hashes cheaper', async () => {
+    const dynamo = createDocumentClient('http://127.0.0.1:9');
+    try {
+      // No cost of its own: hashPassword's default, SCRYPT_COST.
+      expect(awsPeopleServices(dynamo, 'identity', systemClock()).passwordCost).toBeUndefined();
+    } finally {
+      dynamo.destroy();
+    }
+    expect(LOCAL_PASSWORD_COST.logN).toBeLessThan(SCRYPT_COST.logN);
+    const local = await hashPassword('local-dev-password', LOCAL_PASSWORD_COST);
+    expect(local).toMatch(/^\$scrypt\$ln=10,r=8,p=1\$/);
+    expect(await verifyPassword('local-dev-password', local)).toBe(true);
+    expect(await verifyPassword('not the password', local)).toBe(false);
   });
 
   test('a hash made at another cost still verifies (the cost can be raised later)', async () => {

@@ -5,6 +5,7 @@
 // from the environment and validated; the listener is built once per instance.
 import type { RequestListener } from 'node:http';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { composeDirectory } from '../../adapters/compose';
 import { createDocumentClient } from '../../adapters/dynamodb';
@@ -15,6 +16,8 @@ import { randomIds } from '../../adapters/random-ids';
 import { systemClock } from '../../adapters/system-clock';
 import { translatingFaults } from '../../adapters/unavailable';
 import { ENVIRONMENTS } from '../../core/model';
+import type { PeopleServices } from '../../core/people/accounts';
+import type { Clock } from '../../core/ports';
 import { mcpServerUrl } from '../../core/settings';
 import { identityProviderListener } from '../../identity-provider/listener';
 import { portalClient } from '../../identity-provider/portal-client';
@@ -43,6 +46,24 @@ const secretText = async (secrets: SecretsManagerClient, secretId: string, what:
   if (!answer.SecretString) throw new Error(`${what} has no value`);
   return answer.SecretString;
 };
+
+/**
+ * The people in the identity table, their sign-ups and sign-ins limited. No `passwordCost`: deployed
+ * hashes are at the service's cost (SCRYPT_COST); only the local stack, whose passwords are published,
+ * hashes cheaper (local/config.ts).
+ */
+export const awsPeopleServices = (
+  dynamo: DynamoDBDocumentClient,
+  table: string,
+  clock: Clock,
+): PeopleServices => ({
+  people: composeDirectory(dynamo, table).people,
+  ids: randomIds(),
+  clock,
+  rateLimiter: translatingFaults(new DynamoDbRateLimiter(dynamo, table, clock)),
+  attemptDelays: translatingFaults(new DynamoDbAttemptDelays(dynamo, table, clock)),
+  rateLimits: true,
+});
 
 export const awsIdentityProvider = async (): Promise<RequestListener> => {
   const config = IdentityProviderConfig.parse(process.env);
@@ -78,14 +99,7 @@ export const awsIdentityProvider = async (): Promise<RequestListener> => {
       clientSecret: upstreamSecret,
     },
   };
-  const people = {
-    people: composeDirectory(dynamo, table).people,
-    ids: randomIds(),
-    clock,
-    rateLimiter: translatingFaults(new DynamoDbRateLimiter(dynamo, table, clock)),
-    attemptDelays: translatingFaults(new DynamoDbAttemptDelays(dynamo, table, clock)),
-    rateLimits: true,
-  };
+  const people = awsPeopleServices(dynamo, table, clock);
   const services = {
     storage: oidcProviderStorage(dynamo, table, clock),
     grants: translatingFaults(new DynamoDbClientGrants(dynamo, table, clock)),
