@@ -22,7 +22,8 @@ test('a minor collection runs each time another 16 MiB has been read, and no glo
   const minors: number[] = [];
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      if ((entry.detail as { kind?: number }).kind === constants.NODE_PERFORMANCE_GC_MINOR) minors.push(1);
+      const { detail } = entry as PerformanceEntry & { detail?: { kind?: number } };
+      if (detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) minors.push(1);
     }
   });
   observer.observe({ entryTypes: ['gc'] });
