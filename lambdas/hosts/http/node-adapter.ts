@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { withArrivingBody } from '../../api/http/body';
 import { atOrigin, type FetchHandler, guarded } from './fetch-handler';
+import { collectingYoung } from './young-collection';
 
 /** How long an early answer waits for the rest of an unread body before closing. */
 const DRAIN_MS = 5_000;
@@ -40,10 +41,11 @@ const closingEarly =
 
 /**
  * Node's request as the body's chunks, read by the upload endpoints without a web stream in between;
- * stopping early leaves it whole (not destroyed), for the answer and the drain above.
+ * stopping early leaves it whole (not destroyed), for the answer and the drain above. Its read buffers
+ * are freed as it goes (young-collection.ts).
  */
 const arrivingChunks = (incoming: Readable): AsyncIterable<Uint8Array> => ({
-  [Symbol.asyncIterator]: () => incoming.iterator({ destroyOnReturn: false }),
+  [Symbol.asyncIterator]: () => collectingYoung(incoming.iterator({ destroyOnReturn: false })),
 });
 
 /** `handle` as a Node listener; with `origin`, every request is at that address, whatever `Host` said. */
