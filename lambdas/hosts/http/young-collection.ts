@@ -16,7 +16,8 @@ let collect: Collect | null | undefined;
 
 /**
  * V8's `gc`, taken once without `--expose-gc` on the command line: the flag holds only while a new
- * context is made, so no global `gc` appears anywhere. Null if this V8 refuses (then nothing is done).
+ * context is made, so no global `gc` appears anywhere (Jest's `--logHeapUsage` takes it the same way;
+ * Node warns that flags changed after start may do nothing, and then this is null: nothing is done).
  */
 const minorCollector = (): Collect | null => {
   if (collect !== undefined) return collect;
