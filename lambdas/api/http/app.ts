@@ -25,16 +25,22 @@ const decodeSegment = (segment: string): string | null => {
   }
 };
 
+/** Each segment of a route's path: the name of the parameter it is, or undefined for a literal one. */
+const parameterNames = (route: Route): (string | undefined)[] =>
+  route.path.split('/').map((segment) => /^\{(\w+)\}$/.exec(segment)?.[1]);
+
 /**
  * The route's parameters in `path`, each decoded from its own segment (a route's parameters are whole
- * segments); null when one cannot be decoded, which no id can be.
+ * segments); null when one cannot be decoded, which no id can be. `names` is the route's parameterNames,
+ * worked out once rather than on every request.
  */
-const parametersOf = (route: Route, path: string): Record<string, string> | null => {
-  const names = route.path.split('/');
+const parametersOf = (
+  names: readonly (string | undefined)[],
+  path: string,
+): Record<string, string> | null => {
   const segments = path.split('/');
   const parameters: Record<string, string> = {};
-  for (const [index, name] of names.entries()) {
-    const named = /^\{(\w+)\}$/.exec(name)?.[1];
+  for (const [index, named] of names.entries()) {
     if (named === undefined) continue;
     const value = decodeSegment(segments[index] ?? '');
     if (value === null) return null;
@@ -90,9 +96,10 @@ export const apiApp = <Name extends string, P>(
   // beside it would compose a chain per request.
   for (const route of routes) {
     const endpoint = table.endpoints[route.name];
+    const names = parameterNames(route);
     app.on(route.method, honoPath(route.path), (c) => {
       const url = new URL(c.req.url);
-      const parameters = parametersOf(route, url.pathname);
+      const parameters = parametersOf(names, url.pathname);
       return parameters === null
         ? answer(fallback, c.req.raw, url, {}, false)
         : answer(endpoint, c.req.raw, url, parameters, route.upload === true);
