@@ -18,6 +18,8 @@ export interface HistoryRun {
   /** History records written for the run's requests, and the requests answered (warm-up included). */
   recorded?: number;
   answered?: number;
+  /** Its records were still being written when the wait gave up: the next run shared the machine with them. */
+  drainGaveUp?: boolean;
 }
 
 export interface HistoryCost {
@@ -81,12 +83,12 @@ const drained = async (
   let still = 0;
   for (;;) {
     const count = await recordsSince(stack, since);
-    if (count >= answered) return count;
+    if (count >= answered) return { count, gaveUp: false };
     still = count === last && count > 0 ? still + 1 : 0;
-    if (still >= STEADY_POLLS) return count;
+    if (still >= STEADY_POLLS) return { count, gaveUp: false };
     if (Date.now() > until) {
       progress(`history still being written after ${DRAIN_TIMEOUT_MS / 1000} s (${count} records)`);
-      return count;
+      return { count, gaveUp: true };
     }
     last = count;
     await sleep(POLL_MS);
@@ -105,8 +107,8 @@ const loadRecording = async (
   const figures = await load(url, headers, stack.pid);
   progress('waiting until the history held is written…');
   const answered = figures.total + figures.warmUpTotal;
-  const recorded = await drained(stack, since, answered, progress);
-  return { figures, recorded, answered };
+  const { count: recorded, gaveUp } = await drained(stack, since, answered, progress);
+  return { figures, recorded, answered, drainGaveUp: gaveUp };
 };
 
 /**
