@@ -19,7 +19,7 @@ let collect: Collect | null | undefined;
  * context is made, so no global `gc` appears anywhere (Jest's `--logHeapUsage` takes it the same way;
  * Node warns that flags changed after start may do nothing, and then this is null: nothing is done).
  */
-const minorCollector = (): Collect | null => {
+export const minorCollector = (): Collect | null => {
   if (collect !== undefined) return collect;
   try {
     setFlagsFromString('--expose-gc');
@@ -33,18 +33,25 @@ const minorCollector = (): Collect | null => {
   return collect;
 };
 
+/** V8's minor collection, when this process could take V8's `gc`. */
+const collectYoung = (): void => minorCollector()?.({ type: 'minor' });
+
 /**
- * `chunks` as they are, with a minor collection each time another `YOUNG_COLLECTION_BYTES` have been
- * read; `return` goes to `chunks` unchanged (the caller's choice of destroying the source or not holds).
+ * `chunks` as they are, with a minor collection (`collect`; a test counts its calls) each time another
+ * `YOUNG_COLLECTION_BYTES` have been read; `return` goes to `chunks` unchanged (the caller's choice of
+ * destroying the source or not holds).
  */
-export const collectingYoung = (chunks: AsyncIterator<Uint8Array>): AsyncIterator<Uint8Array> => {
+export const collectingYoung = (
+  chunks: AsyncIterator<Uint8Array>,
+  collect: () => void = collectYoung,
+): AsyncIterator<Uint8Array> => {
   let since = 0;
   const counted = (result: IteratorResult<Uint8Array>): IteratorResult<Uint8Array> => {
     if (!result.done) {
       since += result.value.byteLength;
       if (since >= YOUNG_COLLECTION_BYTES) {
         since = 0;
-        minorCollector()?.({ type: 'minor' });
+        collect();
       }
     }
     return result;
