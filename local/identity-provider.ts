@@ -6,18 +6,15 @@ import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { JWK } from 'oidc-provider';
-import { DynamoDbAttemptDelays } from '../lambdas/adapters/dynamodb/attempt-delays';
+import { peopleServicesOver } from '../lambdas/adapters/compose';
 import {
   DynamoDbClientGrants,
   oidcProviderStorage,
 } from '../lambdas/adapters/dynamodb/oidc-provider-storage';
-import { DynamoDbRateLimiter } from '../lambdas/adapters/dynamodb/rate-limiter';
 import { LOCAL_IDENTITY_TABLE } from '../lambdas/adapters/dynamodb/table-schema';
-import { randomIds } from '../lambdas/adapters/random-ids';
 import { systemClock } from '../lambdas/adapters/system-clock';
 import { translatingFaults } from '../lambdas/adapters/unavailable';
 import { ENVIRONMENTS } from '../lambdas/core/model';
-import type { PeopleServices } from '../lambdas/core/people/accounts';
 import { mcpServerUrl } from '../lambdas/core/settings';
 import { backOfficeClient, backOfficeRedirectUri } from '../lambdas/identity-provider/back-office-client';
 import { identityProviderListener } from '../lambdas/identity-provider/listener';
@@ -29,7 +26,7 @@ import type {
 } from '../lambdas/identity-provider/settings';
 import { newSigningJwks } from '../lambdas/identity-provider/signing-keys';
 import { LOCAL_PASSWORD_COST, type LocalConfig, localUrl, PORT_OFFSETS } from './config';
-import { keyText, localBaseUrls, localDirectory } from './wiring';
+import { keyText, localBaseUrls } from './wiring';
 
 export { BACK_OFFICE_CLIENT_ID } from '../lambdas/identity-provider/back-office-client';
 export { PORTAL_CLIENT_ID } from '../lambdas/identity-provider/portal-client';
@@ -79,15 +76,10 @@ const localSettings = async (config: LocalConfig): Promise<IdentityProviderSetti
 
 const localServices = (config: LocalConfig, dynamo: DynamoDBDocumentClient): IdentityProviderServices => {
   const clock = systemClock();
-  const people: PeopleServices = {
-    people: localDirectory(dynamo).people,
-    ids: randomIds(),
-    clock,
-    rateLimiter: translatingFaults(new DynamoDbRateLimiter(dynamo, LOCAL_IDENTITY_TABLE, clock)),
-    attemptDelays: translatingFaults(new DynamoDbAttemptDelays(dynamo, LOCAL_IDENTITY_TABLE, clock)),
-    passwordCost: LOCAL_PASSWORD_COST,
+  const people = peopleServicesOver(dynamo, LOCAL_IDENTITY_TABLE, clock, {
     rateLimits: config.rateLimits,
-  };
+    passwordCost: LOCAL_PASSWORD_COST,
+  });
   return {
     storage: oidcProviderStorage(dynamo, LOCAL_IDENTITY_TABLE, clock),
     grants: translatingFaults(new DynamoDbClientGrants(dynamo, LOCAL_IDENTITY_TABLE, clock)),

@@ -7,9 +7,11 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Environment } from '../core/model';
 import type { Directory } from '../core/organisations';
+import type { PeopleServices } from '../core/people/accounts';
 import type {
   AnswerVault,
   BlobStore,
+  Clock,
   CommonPorts,
   DeliveryQueue,
   TokenIssuer,
@@ -25,6 +27,8 @@ import {
   DynamoDbPeopleStore,
   DynamoDbStaffStore,
 } from './dynamodb';
+import { DynamoDbAttemptDelays } from './dynamodb/attempt-delays';
+import { DynamoDbRateLimiter } from './dynamodb/rate-limiter';
 import { type Es256Signer, es256TokenIssuer, es256TokenVerifier } from './es256-access-tokens';
 import { randomIds } from './random-ids';
 import { withRecentReads } from './recent-reads';
@@ -122,4 +126,23 @@ export const composeDirectory = (dynamo: DynamoDBDocumentClient, identityTableNa
   staff: translatingFaults(new DynamoDbStaffStore(dynamo, identityTableName)),
   ids: randomIds(),
   clock: systemClock(),
+});
+
+/**
+ * The people of the identity table, their sign-ups and sign-ins limited (unless `rateLimits` is false), new
+ * passwords hashed at `passwordCost` (the service's when not given; only the local stack gives one).
+ */
+export const peopleServicesOver = (
+  dynamo: DynamoDBDocumentClient,
+  identityTableName: string,
+  clock: Clock,
+  { rateLimits, passwordCost }: Pick<PeopleServices, 'rateLimits' | 'passwordCost'>,
+): PeopleServices => ({
+  people: translatingFaults(new DynamoDbPeopleStore(dynamo, identityTableName)),
+  ids: randomIds(),
+  clock,
+  rateLimiter: translatingFaults(new DynamoDbRateLimiter(dynamo, identityTableName, clock)),
+  attemptDelays: translatingFaults(new DynamoDbAttemptDelays(dynamo, identityTableName, clock)),
+  ...(passwordCost && { passwordCost }),
+  rateLimits,
 });

@@ -27,7 +27,7 @@ export interface PeopleServices {
   clock: Clock;
   rateLimiter: RateLimiter;
   attemptDelays: AttemptDelays;
-  /** The cost of new password hashes: the service's (`SCRYPT_COST`) unless a test asks for a cheaper one. */
+  /** The cost of new password hashes: the service's (`SCRYPT_COST`) unless the local stack or a test gives a cheaper one. */
   passwordCost?: ScryptCost;
   /** False lifts the sign-up and sign-in limits (the local stack's `RATE_LIMITS=off`). */
   rateLimits: boolean;

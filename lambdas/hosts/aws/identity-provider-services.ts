@@ -7,12 +7,9 @@ import type { RequestListener } from 'node:http';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { composeDirectory } from '../../adapters/compose';
+import { peopleServicesOver } from '../../adapters/compose';
 import { createDocumentClient } from '../../adapters/dynamodb';
-import { DynamoDbAttemptDelays } from '../../adapters/dynamodb/attempt-delays';
 import { DynamoDbClientGrants, oidcProviderStorage } from '../../adapters/dynamodb/oidc-provider-storage';
-import { DynamoDbRateLimiter } from '../../adapters/dynamodb/rate-limiter';
-import { randomIds } from '../../adapters/random-ids';
 import { systemClock } from '../../adapters/system-clock';
 import { translatingFaults } from '../../adapters/unavailable';
 import { ENVIRONMENTS } from '../../core/model';
@@ -56,14 +53,7 @@ export const awsPeopleServices = (
   dynamo: DynamoDBDocumentClient,
   table: string,
   clock: Clock,
-): PeopleServices => ({
-  people: composeDirectory(dynamo, table).people,
-  ids: randomIds(),
-  clock,
-  rateLimiter: translatingFaults(new DynamoDbRateLimiter(dynamo, table, clock)),
-  attemptDelays: translatingFaults(new DynamoDbAttemptDelays(dynamo, table, clock)),
-  rateLimits: true,
-});
+): PeopleServices => peopleServicesOver(dynamo, table, clock, { rateLimits: true });
 
 export const awsIdentityProvider = async (): Promise<RequestListener> => {
   const config = IdentityProviderConfig.parse(process.env);
