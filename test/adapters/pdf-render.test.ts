@@ -71,9 +71,13 @@ const moment = () => ++moments;
 /** The number of a stored page image's key (`…/page-0007.jpg` is 7). */
 const pageOf = (key: string): number => Number(/(?:page|thumb)-(\d+)\.\w+$/.exec(key)?.[1] ?? Number.NaN);
 
-/** V8's full collection, which Node gives a test once the flag is set. */
+/**
+ * V8's full collection, which Node gives a context made while the flag is set; unset again at once, or
+ * every later test file in this worker would find a global `gc` (young-collection.test.ts checks none).
+ */
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
+setFlagsFromString('--no-expose-gc');
 
 /**
  * The S3 blob store, noting the moment each write starts and ends and keeping a weak reference to each
