@@ -36,8 +36,24 @@ import { renderingSection } from './render';
 import { mean, median, mib, ms, percent, ratio, round, table, verdict } from './report';
 import { type Settled, settle, settledLine } from './settle';
 import { type BenchStack, freePortBase, productionToken, startStack } from './stack';
-import { capture, LOAD, type LoadFigures, load, startBareServer, WARM_UP } from './throughput';
-import { baselineCopy, flushDisk, sendUpload, type UploadTiming, writeUploadBody } from './upload';
+import {
+  type BareServer,
+  capture,
+  LOAD,
+  type LoadFigures,
+  load,
+  startBareProcess,
+  startBareServer,
+  WARM_UP,
+} from './throughput';
+import {
+  baselineCopy,
+  flushDisk,
+  sendUpload,
+  type UploadBody,
+  type UploadTiming,
+  writeUploadBody,
+} from './upload';
 import { webhooksSection } from './webhooks';
 
 const PDF_BYTES = 100 * 1024 * 1024; // the largest PDF the interface accepts
@@ -135,6 +151,9 @@ const sendSmallContract = async (stack: BenchStack, token: string, reference: st
 interface UploadRun extends UploadTiming {
   baselineMs: number;
   baselineCpuMs: number;
+  /** The same body sent to the bare floor server (bench/bare-upload-server.ts), between the two. */
+  floorMs: number;
+  floorCpuMs: number;
   bodyBytes: number;
   /** Peak RSS growth over the pre-upload RSS: the larger of the sampled and the kernel's peak. */
   growth: number;
@@ -159,6 +178,32 @@ const uploadRuns = async (
   const request = { external_reference: `bench-large-${randomUUID()}`, product: 'contract_viewer' };
   // Each stack has a data directory of its own, so the same body (and reference) is new to each.
   const body = await writeUploadBody(pdfPath, path.join(workDir, 'body.multipart'), request);
+  const floor = await startBareProcess(
+    'bare-upload-server.ts',
+    {
+      BENCH_FILE_START: String(body.fileStart),
+      BENCH_FILE_END: String(body.fileEnd),
+      BENCH_UPLOAD_DIR: workDir,
+    },
+    '/v1/contract-reviews',
+  );
+  try {
+    // Warm: the floor is the least a server could take, not a process's first upload.
+    await sendUpload(floor.url, '', body, floor.pid);
+    return await uploadPairs(token, startFresh, workDir, body, floor);
+  } finally {
+    await floor.stop();
+  }
+};
+
+/** Each fresh stack's baseline, the floor's upload, then the stack's first 100 MiB upload (see uploadRuns). */
+const uploadPairs = async (
+  token: (stack: BenchStack) => Promise<string>,
+  startFresh: () => Promise<BenchStack>,
+  workDir: string,
+  body: UploadBody,
+  floor: BareServer,
+): Promise<UploadRun[]> => {
   const runs: UploadRun[] = [];
   for (let run = 1; run <= UPLOAD_PROCESSES; run++) {
     progress(`upload ${run}/${UPLOAD_PROCESSES}: starting a fresh stack…`);
@@ -169,6 +214,9 @@ const uploadRuns = async (
       const settled = await settle(stack, bearerToken, progress, `upload ${run}`);
       await flushDisk();
       const baseline = await baselineCopy(body, path.join(workDir, 'baseline-copy'));
+      await flushDisk();
+      // Before the service's upload, whose 202 starts the pipeline reading the PDF on the same cores.
+      const floorTiming = await sendUpload(floor.url, '', body, floor.pid);
       await flushDisk();
       progress(`upload ${run}/${UPLOAD_PROCESSES} (${body.size} bytes)…`);
       const timing = await sendUpload(
@@ -190,6 +238,8 @@ const uploadRuns = async (
         ...timing,
         baselineMs: baseline.wallMs,
         baselineCpuMs: baseline.cpuMs,
+        floorMs: floorTiming.totalMs,
+        floorCpuMs: floorTiming.serverCpuMs,
         bodyBytes: body.size,
         growth: peakGrowth(timing.memory),
         settled,
@@ -266,6 +316,8 @@ const uploadTable = (runs: UploadRun[]) =>
       'status line',
       'baseline',
       'ratio',
+      'floor',
+      'floor ratio',
       'server CPU',
       'baseline CPU',
       'client CPU',
@@ -282,6 +334,8 @@ const uploadTable = (runs: UploadRun[]) =>
       ms(run.answerMs),
       ms(run.baselineMs),
       ratio(run.totalMs / run.baselineMs),
+      ms(run.floorMs),
+      ratio(run.floorMs / run.baselineMs),
       ms(run.serverCpuMs),
       ms(run.baselineCpuMs),
       ms(run.clientCpuMs),
@@ -374,6 +428,10 @@ const summariseUpload = (runs: UploadRun[]) => {
       ratios: ratios.map((value) => round(value)),
       ratio: round(uploadRatio),
       ratio_spread: [round(Math.min(...ratios)), round(Math.max(...ratios))],
+      floor_runs_ms: runs.map((run) => round(run.floorMs, 0)),
+      floor_cpu_ms: runs.map((run) => round(run.floorCpuMs, 0)),
+      floor_ratio: round(median(runs.map((run) => run.floorMs / run.baselineMs))),
+      over_floor: round(median(runs.map((run) => run.totalMs / run.floorMs))),
       cpu_ratio: round(median(runs.map((run) => run.serverCpuMs / run.baselineCpuMs))),
       rss_growth_mib: runs.map((run) => round(toMiB(run.growth), 1)),
       rss_growth_max_mib: round(growthMiB, 1),
@@ -480,8 +538,8 @@ const printUpload = (runs: UploadRun[]) => {
     `\n1. Upload of a ${toMiB(PDF_BYTES)} MiB PDF (multipart body ${up.body_bytes} bytes, from a file)`,
   );
   console.log(
-    `   ${up.fresh_processes} fresh stacks, each: a small warm-up contract, then the baseline and right after ` +
-      'it the first 100 MiB upload of that process',
+    `   ${up.fresh_processes} fresh stacks, each: a small warm-up contract, then the baseline, the floor and ` +
+      'right after them the first 100 MiB upload of that process',
   );
   console.log('   baseline = read the same body, SHA-256 it, write it to a new file, fsync at the end\n');
   console.log(uploadTable(runs));
@@ -490,6 +548,11 @@ const printUpload = (runs: UploadRun[]) => {
       `(spread ${ratio(up.ratio_spread[0] ?? 0)}–${ratio(up.ratio_spread[1] ?? 0)}; upload median ` +
       `${ms(up.median_ms)}, baseline median ${ms(up.baseline_median_ms)}; ` +
       `goal ≤ ${GOALS.uploadRatio}x: ${verdict(goals.upload_ratio_at_most_1_25)})`,
+  );
+  console.log(
+    `   floor: the least any server must do with the body (bench/bare-upload-server.ts: the body's and the ` +
+      `PDF's SHA-256, the PDF to a file) took ${ratio(up.floor_ratio)} the baseline (median); the service ` +
+      `took ${ratio(up.over_floor)} the floor`,
   );
   console.log(
     `   CPU time: server ${ratio(up.cpu_ratio)} the baseline's (median of the pairs; a check that is less ` +

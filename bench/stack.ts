@@ -38,10 +38,14 @@ const portFree = (port: number): Promise<boolean> =>
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 
-/** A PORT_BASE whose whole range is free right now (random, so parallel runs rarely collide). */
+/**
+ * A PORT_BASE whose whole range is free right now (random, so parallel runs rarely collide), below the
+ * kernel's ephemeral range (32768 up) as the tests' stacks are: there an outgoing connection of a stack
+ * already running could take a port between this check and the new stack's listen (EADDRINUSE).
+ */
 export const freePortBase = async (): Promise<number> => {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 30_000 + 20 * Math.floor(Math.random() * 1_500);
+    const base = 10_000 + 20 * Math.floor(Math.random() * 1_100);
     const checks = await Promise.all(Array.from({ length: PORTS_USED }, (_, i) => portFree(base + i)));
     if (checks.every(Boolean)) return base;
   }

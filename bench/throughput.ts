@@ -156,18 +156,18 @@ const firstLine = async (child: ChildProcess): Promise<string> => {
   return line;
 };
 
-/** Starts bench/bare-server.ts in its own Node process, answering `answer`; its URL ends in `pathname`. */
-export const startBareServer = async (answer: CapturedAnswer, pathname: string): Promise<BareServer> => {
-  const headers = { ...answer.headers };
-  delete headers[REQUEST_ID_HEADER];
-  const child = spawn(NODE, ['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts')], {
+/**
+ * Starts a bare server (`script`, under bench/) in its own Node process with `env`; it prints
+ * {"port":N} once listening. Its URL ends in `pathname`.
+ */
+export const startBareProcess = async (
+  script: string,
+  env: Record<string, string>,
+  pathname: string,
+): Promise<BareServer> => {
+  const child = spawn(NODE, ['--import', 'tsx', path.join(ROOT, 'bench', script)], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      BENCH_BODY: answer.body.toString('base64'),
-      BENCH_HEADERS: JSON.stringify(headers),
-      BENCH_REQUEST_ID_HEADER: REQUEST_ID_HEADER,
-    },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   // Last resort if this process exits before stop(): the server must not outlive the bench.
@@ -187,4 +187,19 @@ export const startBareServer = async (answer: CapturedAnswer, pathname: string):
     await stop();
     throw error;
   }
+};
+
+/** Starts bench/bare-server.ts, answering `answer`; its URL ends in `pathname`. */
+export const startBareServer = async (answer: CapturedAnswer, pathname: string): Promise<BareServer> => {
+  const headers = { ...answer.headers };
+  delete headers[REQUEST_ID_HEADER];
+  return startBareProcess(
+    'bare-server.ts',
+    {
+      BENCH_BODY: answer.body.toString('base64'),
+      BENCH_HEADERS: JSON.stringify(headers),
+      BENCH_REQUEST_ID_HEADER: REQUEST_ID_HEADER,
+    },
+    pathname,
+  );
 };

@@ -30,6 +30,9 @@ export interface UploadBody {
   contentType: string;
   /** `sha-256=:<base64>:` of the whole body. */
   digest: string;
+  /** Where the PDF's bytes start and end in the body (end exclusive). */
+  fileStart: number;
+  fileEnd: number;
 }
 
 /** The two parts around the PDF: the `request` JSON part first, then the `file` part's head. */
@@ -63,9 +66,12 @@ export const writeUploadBody = async (
     }
   }
   await pipeline(body, hashing, createWriteStream(bodyPath));
+  const size = (await stat(bodyPath)).size;
   return {
     path: bodyPath,
-    size: (await stat(bodyPath)).size,
+    size,
+    fileStart: Buffer.byteLength(head),
+    fileEnd: size - Buffer.byteLength(tail),
     contentType: `multipart/form-data; boundary=${boundary}`,
     digest: `sha-256=:${hash.digest('base64')}:`,
   };
