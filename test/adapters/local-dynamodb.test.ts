@@ -1,7 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbApiKeyStore } from '../../lambdas/adapters/dynamodb/api-key-store';
-import { ensureTable } from '../../local/emulators/dynamodb-local';
+import { ensureTable, startLocalDynamoDb } from '../../local/emulators/dynamodb-local';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import { apiKey, scopeIn } from '../support/fixtures';
 
@@ -70,6 +73,22 @@ describe('startLocalDynamoDb', () => {
     await db.restart();
 
     await expect(store.getApiKey(key.id)).resolves.toEqual(key);
+  });
+
+  it("keeps its file in SQLite's write-ahead-log journal, which syncs once a commit", async () => {
+    const path = await mkdtemp(join(tmpdir(), 'dynamodb-local-journal-'));
+    const own = await startLocalDynamoDb({ path });
+    try {
+      // A reader beside DynamoDB Local's own connections, as the log allows.
+      const file = new DatabaseSync(join(path, 'shared-local-instance.db'), { readOnly: true });
+      const { journal_mode } = file.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
+      file.close();
+
+      expect(journal_mode).toBe('wal');
+    } finally {
+      await own.stop();
+      await rm(path, { recursive: true, force: true });
+    }
   });
 
   it('listens on 127.0.0.1 only, as the S3 twin does, not on every interface', async () => {
