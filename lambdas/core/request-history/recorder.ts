@@ -34,7 +34,9 @@ const MAX_WRITES = 4;
 export const MAX_HELD = 100_000;
 
 export class BatchingRecorder implements ApiRequestRecorder {
-  private held: ApiRequestRecord[] = [];
+  /** What waits: `queue` from `head` on. A batch taken moves `head` (no splice, which would shift everything behind it). */
+  private queue: ApiRequestRecord[] = [];
+  private head = 0;
   private readonly writing = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private writeScheduled = false;
@@ -51,28 +53,44 @@ export class BatchingRecorder implements ApiRequestRecorder {
   }
 
   record(entry: ApiRequestRecord): void {
-    if (this.held.length >= MAX_HELD) {
+    if (this.held >= MAX_HELD) {
       if (this.dropped++ === 0)
         log.warn('request history: too many records wait to be written; dropping new ones', {
-          held: this.held.length,
+          held: this.held,
         });
       return;
     }
     this.reportDropped();
-    this.held.push(entry);
+    this.queue.push(entry);
     this.schedule();
+  }
+
+  /** Records waiting to be written. */
+  private get held(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** The next batch; the written part of the queue is let go once it is half of it. */
+  private take(): ApiRequestRecord[] {
+    const batch = this.queue.slice(this.head, this.head + BATCH_SIZE);
+    this.head += batch.length;
+    if (this.head * 2 >= this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    return batch;
   }
 
   /** Logs how many were dropped once the backlog has drained to half: when a record arrives, or a write ends. */
   private reportDropped(): void {
-    if (this.dropped === 0 || this.held.length >= MAX_HELD / 2) return;
+    if (this.dropped === 0 || this.held >= MAX_HELD / 2) return;
     log.warn('request history: records dropped while too many waited', { dropped: this.dropped });
     this.dropped = 0;
   }
 
   /** Writes everything held and waits for every write under way; never rejects. */
   async flush(): Promise<void> {
-    while (this.held.length > 0 || this.writing.size > 0) {
+    while (this.held > 0 || this.writing.size > 0) {
       this.startWrites(true);
       await Promise.race(this.writing);
     }
@@ -83,14 +101,14 @@ export class BatchingRecorder implements ApiRequestRecorder {
    * been handed to the socket. A partial one waits for the timer, when there is one.
    */
   private schedule(): void {
-    if (this.held.length >= BATCH_SIZE) {
+    if (this.held >= BATCH_SIZE) {
       if (this.writeScheduled) return;
       this.writeScheduled = true;
       setImmediate(() => {
         this.writeScheduled = false;
         this.startWrites(false);
       });
-    } else if (this.held.length > 0 && this.timer === undefined && this.options.flushAfterMs !== undefined) {
+    } else if (this.held > 0 && this.timer === undefined && this.options.flushAfterMs !== undefined) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
         this.startWrites(true);
@@ -102,9 +120,9 @@ export class BatchingRecorder implements ApiRequestRecorder {
   private startWrites(all: boolean): void {
     while (
       this.writing.size < this.maxWrites &&
-      (this.held.length >= BATCH_SIZE || (all && this.held.length > 0))
+      (this.held >= BATCH_SIZE || (all && this.held > 0))
     ) {
-      const batch = this.held.splice(0, BATCH_SIZE);
+      const batch = this.take();
       const write: Promise<void> = Promise.resolve()
         .then(() => this.store.write(batch))
         .catch((error: unknown) => {
