@@ -63,6 +63,8 @@ const GOALS = { uploadRatio: 1.25, memoryGrowthMiB: 64, throughputShare: 0.35, h
 
 /** Set to a directory to CPU-profile the stack (see bench/cpu-profile-summary.ts). */
 const PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
+/** Node's flags for every stack the bench starts: a CPU profile each when PROFILE_DIR is set. */
+const PROFILE_FLAGS = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
 
 /** Other work on the machine skews every figure; the load average at the start says how much there was. */
 const LOAD_AVERAGE_AT_START = loadavg()[0] ?? 0;
@@ -284,7 +286,7 @@ const throughput = async (
   // The same build with REQUEST_HISTORY=off, beside it, with a contract of its own to read.
   const offPortBase = await freePortBase();
   progress(`starting a second stack with REQUEST_HISTORY=off (PORT_BASE=${offPortBase})…`);
-  const offStack = await startStack(offPortBase, path.join(workDir, 'data-history-off'), [], {
+  const offStack = await startStack(offPortBase, path.join(workDir, 'data-history-off'), PROFILE_FLAGS, {
     REQUEST_HISTORY: 'off',
   });
   cleanup.add(offStack.stop);
@@ -298,6 +300,15 @@ const throughput = async (
     ),
   );
   await offStack.stop();
+  const [run1, run4] = history.on;
+  const [run2, run3] = history.off;
+  for (const [name, run] of [
+    ['GET run 1, history on (measured)', run1],
+    ['GET run 2, history off (measured)', run2],
+    ['GET run 3, history off (measured)', run3],
+    ['GET run 4, history on (measured)', run4],
+  ] as const)
+    if (run) phases.push({ name, startUs: run.figures.measuredUs.start, endUs: run.figures.measuredUs.end });
   const service = history.on.map((run) => run.figures);
   const bareServer = await startBareServer(answer, pathname);
   cleanup.add(bareServer.stop);
@@ -632,7 +643,6 @@ const main = async () => {
     // The upload section starts fresh stacks of its own (uploadRuns): it needs none of this one.
     const contractSections =
       sections.has('get') || sections.has('publish') || sections.has('client') || sections.has('phone');
-    const profileFlags = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
     if (PROFILE_DIR) {
       await mkdir(PROFILE_DIR, { recursive: true });
       cleanup.add(() => writeFile(path.join(PROFILE_DIR, 'phases.json'), JSON.stringify(phases)));
@@ -641,7 +651,11 @@ const main = async () => {
     const startFresh = async () => {
       const portBase = await freePortBase();
       progress(`starting a local stack (PORT_BASE=${portBase}, RATE_LIMITS=off)…`);
-      const started = await startStack(portBase, path.join(workDir, `data-${++stacksStarted}`), profileFlags);
+      const started = await startStack(
+        portBase,
+        path.join(workDir, `data-${++stacksStarted}`),
+        PROFILE_FLAGS,
+      );
       cleanup.add(started.stop);
       return started;
     };

@@ -54,6 +54,8 @@ export interface LoadFigures {
   warmUpSeconds: number;
   /** Whether the warm-up ended on steady rates, not on its bound. */
   warmUpSteady: boolean;
+  /** The measured run's start and end on CLOCK_MONOTONIC in µs (the clock of a CPU profile). */
+  measuredUs: { start: number; end: number };
 }
 
 const answered = (result: Result) =>
@@ -88,7 +90,15 @@ const warmUp = async (settings: Options): Promise<WarmUp> => {
   return { answered: answered(result), seconds: Math.min(rates.length, WARM_UP.maxS), steady: stopped };
 };
 
-const figures = (result: Result, cpu: LoadFigures['cpu'], warm: WarmUp): LoadFigures => ({
+/** Now on CLOCK_MONOTONIC in µs, the clock a CPU profile's samples are on. */
+const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
+
+const figures = (
+  result: Result,
+  cpu: LoadFigures['cpu'],
+  warm: WarmUp,
+  measuredUs: LoadFigures['measuredUs'],
+): LoadFigures => ({
   requestsPerSecond: result.requests.average,
   latencyP50Ms: result.latency.p50,
   latencyP99Ms: result.latency.p99,
@@ -104,6 +114,7 @@ const figures = (result: Result, cpu: LoadFigures['cpu'], warm: WarmUp): LoadFig
   warmUpTotal: warm.answered,
   warmUpSeconds: warm.seconds,
   warmUpSteady: warm.steady,
+  measuredUs,
 });
 
 /**
@@ -121,7 +132,9 @@ export const load = async (
   const children = descendants(serverPid);
   const serverCpu = countCpu([serverPid, ...children]);
   const clientCpu = process.cpuUsage();
+  const start = monotonicUs();
   const result = await autocannon({ ...settings, duration: LOAD.durationS });
+  const measuredUs = { start, end: monotonicUs() };
   const [server = 0, ...others] = serverCpu.stop();
   const { user, system } = process.cpuUsage(clientCpu);
   const serverChildren = others.reduce((sum, seconds) => sum + seconds, 0);
@@ -135,6 +148,7 @@ export const load = async (
       serverMicrosPerRequest: ((server + serverChildren) * 1e6) / requests,
     },
     warm,
+    measuredUs,
   );
 };
 
