@@ -118,10 +118,7 @@ export class BatchingRecorder implements ApiRequestRecorder {
 
   /** Starts writing full batches (and with `all`, a last partial one) while fewer than `maxWrites` are under way. */
   private startWrites(all: boolean): void {
-    while (
-      this.writing.size < this.maxWrites &&
-      (this.held >= BATCH_SIZE || (all && this.held > 0))
-    ) {
+    while (this.writing.size < this.maxWrites && (this.held >= BATCH_SIZE || (all && this.held > 0))) {
       const batch = this.take();
       const write: Promise<void> = Promise.resolve()
         .then(() => this.store.write(batch))
