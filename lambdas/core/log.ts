@@ -1,29 +1,52 @@
-// core -> the service's one logger: structured JSON lines from Powertools for AWS Lambda's Logger (a JSON
-// logger that makes no AWS call; Lambda's JSON log format reads its lines), each with the keys of the
-// work under way: a request's `service_request_id` and environment, a run's id. The keys travel with
-// the async context, so that the local stack, which serves many requests at once, never mixes them.
-// `POWERTOOLS_LOG_LEVEL` (or Lambda's own log level) sets the level. The local stack run by a person at a
-// terminal writes lines for people instead (`writeLinesForPeople`, log-lines.ts).
+// core -> the service's one logger: structured JSON lines (log-json.ts; Lambda's JSON log format reads
+// them), info and debug to stdout, warnings and errors to stderr, each with the keys of the work under
+// way: a request's `service_request_id` and environment, a run's id. The keys travel with the async
+// context, so that the local stack, which serves many requests at once, never mixes them. The level is
+// the stricter of `POWERTOOLS_LOG_LEVEL` (or `LOG_LEVEL`) and Lambda's own `AWS_LAMBDA_LOG_LEVEL`, INFO
+// when neither is set. The local stack run by a person at a terminal writes lines for people instead
+// (`writeLinesForPeople`, log-lines.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inspect } from 'node:util';
-import { Logger } from '@aws-lambda-powertools/logger';
-import { formatLine, type Level, type LineOptions } from './log-lines';
+import { type JsonLevel, jsonLine, xrayRoot } from './log-json';
+import { formatLine, isLevel, type Level, type LineOptions } from './log-lines';
 
 type Fields = Record<string, unknown>;
 
+const SERVICE = 'contract-service';
+const RANK: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+const JSON_LEVEL: Record<Level, JsonLevel> = { debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR' };
+
 const context = new AsyncLocalStorage<Fields>();
-let logger: Logger | undefined;
 let persistent: Fields = {};
 
-/** Built on first use, so that a host can set the environment it reads first. */
-const instance = (): Logger => {
-  logger ??= new Logger({ serviceName: 'contract-service', persistentKeys: persistent });
-  return logger;
+/** A level named in the environment (Powertools' names: TRACE is debug, CRITICAL error), or none. */
+const namedLevel = (name: string | undefined): Level | undefined => {
+  const lower = name?.trim().toLowerCase();
+  if (lower === undefined || lower === '') return undefined;
+  if (lower === 'trace') return 'debug';
+  if (lower === 'critical' || lower === 'fatal') return 'error';
+  if (lower === 'silent') return undefined;
+  return isLevel(lower) ? lower : undefined;
+};
+
+/** The lowest level written: the stricter of ours (INFO when unset) and Lambda's, when Lambda sets one. */
+export const levelFromEnvironment = (env: Record<string, string | undefined>): Level => {
+  const ours = namedLevel(env.POWERTOOLS_LOG_LEVEL ?? env.LOG_LEVEL) ?? 'info';
+  const lambdas = namedLevel(env.AWS_LAMBDA_LOG_LEVEL);
+  return lambdas !== undefined && RANK[lambdas] > RANK[ours] ? lambdas : ours;
+};
+
+let threshold: number | undefined;
+
+/** Read on first use, so that a host can set the environment first. */
+const lowestRank = (): number => {
+  threshold ??= RANK[levelFromEnvironment(process.env)];
+  return threshold;
 };
 
 /**
- * An `error` field as Powertools formats it: an Error with its name, message and stack; a string or
- * null (no error) as it is; anything else thrown, as text (`inspect`: an object keeps its fields, and no
+ * An `error` field as the line shows it: an Error with its name, message and stack; a string or null
+ * (no error) as it is; anything else thrown, as text (`inspect`: an object keeps its fields, and no
  * value can break the JSON line).
  */
 const withError = ({ error, ...fields }: Fields): Fields => {
@@ -39,7 +62,18 @@ const write =
   (level: Level) =>
   (message: string, fields: Fields = {}): void => {
     if (lines === undefined) {
-      instance()[level](message, { ...context.getStore(), ...withError(fields) });
+      if (RANK[level] < lowestRank()) return;
+      const line = jsonLine(
+        JSON_LEVEL[level],
+        message,
+        [persistent, context.getStore() ?? {}, withError(fields)],
+        {
+          service: SERVICE,
+          xrayTraceId: xrayRoot(process.env._X_AMZN_TRACE_ID),
+          now: new Date(),
+        },
+      );
+      (RANK[level] >= RANK.warn ? process.stderr : process.stdout).write(`${line}\n`);
       return;
     }
     const line = formatLine(level, message, { ...context.getStore(), ...fields }, lines);
@@ -65,5 +99,4 @@ export const withLogKeys = <T>(keys: Fields, work: () => T): T =>
 /** Keys on every line of this process (a deployed function's name); set by its host at start. */
 export const setPersistentLogKeys = (keys: Fields): void => {
   persistent = { ...persistent, ...keys };
-  logger?.appendPersistentKeys(keys);
 };
