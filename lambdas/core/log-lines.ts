@@ -7,7 +7,8 @@ import { inspect } from 'node:util';
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 type Fields = Record<string, unknown>;
 
-const LEVEL_RANK: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+/** Levels from the most to the least detailed. */
+export const LEVEL_RANK: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 
 export const isLevel = (value: string): value is Level => value in LEVEL_RANK;
 

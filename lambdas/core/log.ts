@@ -8,12 +8,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inspect } from 'node:util';
 import { type JsonLevel, jsonLine, xrayRoot } from './log-json';
-import { formatLine, isLevel, type Level, type LineOptions } from './log-lines';
+import { formatLine, isLevel, type Level, type LineOptions, LEVEL_RANK as RANK } from './log-lines';
 
 type Fields = Record<string, unknown>;
 
 const SERVICE = 'contract-service';
-const RANK: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 const JSON_LEVEL: Record<Level, JsonLevel> = { debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR' };
 
 const context = new AsyncLocalStorage<Fields>();
@@ -25,7 +24,6 @@ const namedLevel = (name: string | undefined): Level | undefined => {
   if (lower === undefined || lower === '') return undefined;
   if (lower === 'trace') return 'debug';
   if (lower === 'critical' || lower === 'fatal') return 'error';
-  if (lower === 'silent') return undefined;
   return isLevel(lower) ? lower : undefined;
 };
 
