@@ -57,7 +57,9 @@ const stop = async (signal: string) => {
   // A stop that fails or hangs still ends the process, and with it DynamoDB Local and the S3 twin (each
   // is killed on this process's exit).
   setTimeout(() => {
-    console.error(`The local stack did not stop within ${STOP_LIMIT_MS / 1_000} s: ending it.`);
+    console.error(
+      `The local stack did not stop within ${STOP_LIMIT_MS / 1_000} s (still ${stack.stoppingStage()}): ending it.`,
+    );
     process.exit(1);
   }, STOP_LIMIT_MS).unref();
   try {

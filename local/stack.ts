@@ -35,6 +35,8 @@ import { localWorkflowRunner } from './workflow-runner';
 export interface LocalStack {
   addresses: Record<string, string>;
   stop(): Promise<void>;
+  /** What a stop under way is waiting for: said when a stop takes too long. */
+  stoppingStage(): string;
 }
 
 const listen = (server: Server, port: number): Promise<void> =>
@@ -130,16 +132,27 @@ export const startLocalStack = async (config: LocalConfig): Promise<LocalStack> 
     runner.startPolling();
     const workflows = runner;
     const events = startLocalEventFlow(services, queues);
+    let stage = 'not stopping';
+    const step = async (name: string, work: () => Promise<unknown>) => {
+      stage = name;
+      await work();
+    };
     return {
       addresses,
       stop: async () => {
-        await Promise.all(servers.map(close));
+        await step('closing the HTTP servers (requests under way are answered first)', () =>
+          Promise.all(servers.map(close)),
+        );
         // The request history held for the last calls is written before the storage stops.
-        await Promise.all(ENVIRONMENTS.map((e) => services[e].ports.apiRequestRecorder.flush()));
-        await events.stop();
-        await workflows.stop();
-        await stopStores();
+        await step('writing the request history held', () =>
+          Promise.all(ENVIRONMENTS.map((e) => services[e].ports.apiRequestRecorder.flush())),
+        );
+        await step('stopping the event flow', () => events.stop());
+        await step('stopping the workflow runner (tasks under way finish first)', () => workflows.stop());
+        await step('stopping DynamoDB Local, the S3 twin and the queues', stopStores);
+        stage = 'stopped';
       },
+      stoppingStage: () => stage,
     };
   } catch (error) {
     await stopStores();
