@@ -26,7 +26,7 @@ const locationOf = (stack: string | undefined): string => {
   return match ? `${match[1]}:${match[2]}` : '';
 };
 
-export const errorFields = (error: Error): Fields => ({
+const errorFields = (error: Error): Fields => ({
   name: error.name,
   location: locationOf(error.stack),
   message: error.message,

@@ -1,10 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbApiKeyStore } from '../../lambdas/adapters/dynamodb/api-key-store';
-import { ensureTable, startLocalDynamoDb } from '../../local/emulators/dynamodb-local';
+import { ensureTable } from '../../local/emulators/dynamodb-local';
 import { useTestDynamoDb } from '../support/dynamodb-local';
 import { apiKey, scopeIn } from '../support/fixtures';
 
@@ -76,19 +75,13 @@ describe('startLocalDynamoDb', () => {
   });
 
   it("keeps its file in SQLite's write-ahead-log journal, which syncs once a commit", async () => {
-    const path = await mkdtemp(join(tmpdir(), 'dynamodb-local-journal-'));
-    const own = await startLocalDynamoDb({ path });
-    try {
-      // A reader beside DynamoDB Local's own connections, as the log allows.
-      const file = new DatabaseSync(join(path, 'shared-local-instance.db'), { readOnly: true });
-      const { journal_mode } = file.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
-      file.close();
+    if (db.dataPath === undefined) throw new Error('this file has a DynamoDB Local of its own');
+    // A reader beside DynamoDB Local's own connections, as the log allows.
+    const file = new DatabaseSync(join(db.dataPath, 'shared-local-instance.db'), { readOnly: true });
+    const { journal_mode } = file.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
+    file.close();
 
-      expect(journal_mode).toBe('wal');
-    } finally {
-      await own.stop();
-      await rm(path, { recursive: true, force: true });
-    }
+    expect(journal_mode).toBe('wal');
   });
 
   it('listens on 127.0.0.1 only, as the S3 twin does, not on every interface', async () => {

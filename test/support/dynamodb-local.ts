@@ -13,6 +13,8 @@ import { askSharedStacksHost, sharedStacksHost } from './shared-stacks';
 export interface TestDynamoDb {
   readonly endpoint: string;
   readonly doc: DynamoDBDocumentClient;
+  /** Its data directory, for a file's own DynamoDB Local; the shared one's is not this file's to read. */
+  readonly dataPath?: string;
   /** A new, empty table with the service's schema. */
   freshTable(): Promise<string>;
   /** Stops DynamoDB Local and starts it again on the same port and data directory. */
@@ -31,6 +33,7 @@ export const startTestDynamoDb = async (): Promise<TestDynamoDb> => {
   return {
     endpoint: db.endpoint,
     doc,
+    dataPath: path,
     async freshTable() {
       tables += 1;
       const name = `test-${process.pid}-${tables}`;
@@ -105,6 +108,9 @@ export const useTestDynamoDb = ({ own = false }: { own?: boolean } = {}): TestDy
     },
     get doc() {
       return current().doc;
+    },
+    get dataPath() {
+      return current().dataPath;
     },
     freshTable: () => current().freshTable(),
     restart: () => current().restart(),
