@@ -28,6 +28,7 @@ import type { Clock, DeliveryQueue, Ports, RateLimiter, Workflows } from '../lam
 import type { Services } from '../lambdas/core/services';
 import { type LocalConfig, localUrl, PORT_OFFSETS } from './config';
 import { LocalWaits } from './emulators/step-functions-waits';
+import { eventLoopSaturation } from './event-loop-saturation';
 import { threadAnalyser } from './thread-analyser';
 
 /**
@@ -128,6 +129,8 @@ export const localServices = async (
 ): Promise<Record<Environment, Services>> => {
   const dynamo = createDocumentClient(localUrl(config, PORT_OFFSETS.dynamoDb));
   const s3 = createS3Client({ region: 'us-east-1', endpoint: localUrl(config, PORT_OFFSETS.blobStore) });
+  // One judge for both environments' recorders: they share the event loop.
+  const saturated = eventLoopSaturation();
   const entries = await Promise.all(
     ENVIRONMENTS.map(async (environment): Promise<[Environment, Services]> => {
       const starters = startersOf(environment);
@@ -140,9 +143,10 @@ export const localServices = async (
         environment,
         dynamo,
         tableName: localTableName(environment),
-        // DynamoDB Local runs on the same cores as the answers: one write at a time.
+        // DynamoDB Local runs on the same cores as the answers: one write at a time, and none while the
+        // answers keep the event loop saturated (a load test), at most a second apart.
         requestHistory: config.requestHistory
-          ? { flushAfterMs: LOCAL_HISTORY_FLUSH_MS, maxWrites: 1 }
+          ? { flushAfterMs: LOCAL_HISTORY_FLUSH_MS, maxWrites: 1, holdWhile: saturated }
           : 'off',
       });
       const blobs = blobStoreOver(s3, localBucket(environment));

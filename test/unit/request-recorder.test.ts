@@ -177,3 +177,79 @@ test('no more writes under way than `maxWrites`; the flush waits for every one',
   await flushing;
   expect(written.map((batch) => batch.length)).toEqual([BATCH_SIZE, BATCH_SIZE, BATCH_SIZE]);
 });
+
+test('while `holdWhile` says the host is saturated, writes wait; they start once it is not', async () => {
+  const store = new KeepingStore();
+  let saturated = false;
+  let heldBack = 0;
+  const recorder = new BatchingRecorder(store, {
+    flushAfterMs: 5,
+    holdWhile: () => {
+      if (saturated) heldBack += 1;
+      return saturated;
+    },
+    maxHoldMs: Number.MAX_SAFE_INTEGER,
+  });
+  // The host is not saturated at first: a full batch goes out.
+  const first = entries(BATCH_SIZE);
+  for (const e of first) recorder.record(e);
+  await eventually(
+    async () => store.written.length,
+    (n) => n === BATCH_SIZE,
+    { what: 'the first batch written' },
+  );
+  saturated = true;
+  const held = entries(2 * BATCH_SIZE + 3);
+  for (const e of held) recorder.record(e);
+  // The recorder tries to write them (its turn, its timer, its re-checks) and is held back each time.
+  await eventually(
+    async () => heldBack,
+    (n) => n >= 3,
+    { what: 'the recorder held back three times' },
+  );
+  expect(store.written).toEqual(first);
+  saturated = false;
+  await eventually(
+    async () => store.written.length,
+    (n) => n === first.length + held.length,
+    { what: 'the held records written once the host was no longer saturated' },
+  );
+  expect(store.written).toEqual([...first, ...held]);
+});
+
+test('a flush writes what is held even while the host is saturated', async () => {
+  const store = new KeepingStore();
+  const recorder = new BatchingRecorder(store, { holdWhile: () => true, maxHoldMs: Number.MAX_SAFE_INTEGER });
+  // The first write is never held (no write has begun yet): let it go, then hold the rest.
+  recorder.record(entry());
+  await recorder.flush();
+  const held = entries(BATCH_SIZE + 1);
+  for (const e of held) recorder.record(e);
+  for (let turn = 0; turn < 5; turn++) await nextTurn();
+  expect(store.written).toHaveLength(1);
+  await recorder.flush();
+  expect(store.written.slice(1)).toEqual(held);
+});
+
+test('a host that stays saturated still writes, a batch once `maxHoldMs` has passed since the last', async () => {
+  const store = new KeepingStore();
+  let asked = 0;
+  const recorder = new BatchingRecorder(store, {
+    holdWhile: () => {
+      asked += 1;
+      return true;
+    },
+    maxHoldMs: 50,
+    maxWrites: 1,
+  });
+  const recorded = entries(3 * BATCH_SIZE);
+  for (const e of recorded) recorder.record(e);
+  await eventually(
+    async () => store.written.length,
+    (n) => n === recorded.length,
+    { what: 'every batch written, one per maxHoldMs, while always saturated' },
+  );
+  expect(store.written).toEqual(recorded);
+  // The later batches were held at first: the recorder asked, and was told to wait.
+  expect(asked).toBeGreaterThan(0);
+});

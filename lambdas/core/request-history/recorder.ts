@@ -19,6 +19,14 @@ export interface RecorderOptions {
    * never takes more than one core from them.
    */
   maxWrites?: number;
+  /**
+   * A host whose store runs on the same cores as its answers: while this says the host is saturated by
+   * its answers, writes wait (the records stay held, within MAX_HELD), but at most `maxHoldMs` since the
+   * last write began, so a host that stays busy still writes a batch that often. A flush never waits.
+   */
+  holdWhile?: () => boolean;
+  /** Default MAX_HOLD_MS. */
+  maxHoldMs?: number;
 }
 
 /** Records a write takes at most (DynamoDB's BatchWriteItem: 25 items). */
@@ -32,6 +40,10 @@ const MAX_WRITES = 4;
  * Local writes on a 2-core machine (~1,500 a second) against ~7 s at 10,000.
  */
 export const MAX_HELD = 100_000;
+/** How long writes wait at most while `holdWhile` holds them. */
+export const MAX_HOLD_MS = 1_000;
+/** How often held writes ask `holdWhile` again. */
+const HOLD_RECHECK_MS = 250;
 
 export class BatchingRecorder implements ApiRequestRecorder {
   /** What waits: `queue` from `head` on. A batch taken moves `head` (no splice, which would shift everything behind it). */
@@ -39,6 +51,8 @@ export class BatchingRecorder implements ApiRequestRecorder {
   private head = 0;
   private readonly writing = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  private recheck: NodeJS.Timeout | undefined;
+  private lastWriteAt = Number.NEGATIVE_INFINITY;
   private writeScheduled = false;
   private dropped = 0;
 
@@ -91,7 +105,7 @@ export class BatchingRecorder implements ApiRequestRecorder {
   /** Writes everything held and waits for every write under way; never rejects. */
   async flush(): Promise<void> {
     while (this.held > 0 || this.writing.size > 0) {
-      this.startWrites(true);
+      this.startWrites(true, true);
       await Promise.race(this.writing);
     }
   }
@@ -116,10 +130,15 @@ export class BatchingRecorder implements ApiRequestRecorder {
     }
   }
 
-  /** Starts writing full batches (and with `all`, a last partial one) while fewer than `maxWrites` are under way. */
-  private startWrites(all: boolean): void {
+  /**
+   * Starts writing full batches (and with `all`, a last partial one) while fewer than `maxWrites` are under
+   * way; unless `now`, not while `holdWhile` holds them.
+   */
+  private startWrites(all: boolean, now = false): void {
+    if (!now && this.holding()) return;
     while (this.writing.size < this.maxWrites && (this.held >= BATCH_SIZE || (all && this.held > 0))) {
       const batch = this.take();
+      this.lastWriteAt = Date.now();
       const write: Promise<void> = Promise.resolve()
         .then(() => this.store.write(batch))
         .catch((error: unknown) => {
@@ -135,6 +154,18 @@ export class BatchingRecorder implements ApiRequestRecorder {
         });
       this.writing.add(write);
     }
+  }
+
+  /** Whether `holdWhile` holds the writes now; if so, they are tried again shortly. */
+  private holding(): boolean {
+    const { holdWhile, maxHoldMs = MAX_HOLD_MS } = this.options;
+    if (!holdWhile || this.held === 0 || Date.now() - this.lastWriteAt >= maxHoldMs || !holdWhile())
+      return false;
+    this.recheck ??= setTimeout(() => {
+      this.recheck = undefined;
+      this.startWrites(true);
+    }, HOLD_RECHECK_MS).unref();
+    return true;
   }
 }
 
