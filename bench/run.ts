@@ -257,7 +257,8 @@ const uploadPairs = async (
 interface Throughput {
   /** The service as built and deployed (request history on): its two loads, runs 1 and 4. */
   service: LoadFigures[];
-  bare: LoadFigures;
+  /** Bare node:http loaded before the service's runs and after them: its rate swings run to run. */
+  bare: LoadFigures[];
   bodyBytes: number;
   settled: Settled;
   /** The same GET with request history on and off. */
@@ -292,6 +293,10 @@ const throughput = async (
   cleanup.add(offStack.stop);
   const offToken = await productionToken(offStack);
   const off = await readablePath(offStack, offToken, 'get, history off');
+  const bareServer = await startBareServer(answer, pathname);
+  cleanup.add(bareServer.stop);
+  progress(`loading the bare server (${answer.body.length}-byte body, same headers)…`);
+  const bareBefore = await load(bareServer.url, headers, bareServer.pid);
   const history = await phase('GET loads, history on and off (incl. warm-ups)', () =>
     historyCost(
       { stack, url: `${stack.production}${pathname}`, headers },
@@ -310,11 +315,10 @@ const throughput = async (
   ] as const)
     if (run) phases.push({ name, startUs: run.figures.measuredUs.start, endUs: run.figures.measuredUs.end });
   const service = history.on.map((run) => run.figures);
-  const bareServer = await startBareServer(answer, pathname);
-  cleanup.add(bareServer.stop);
-  progress(`loading the bare server (${answer.body.length}-byte body, same headers)…`);
-  const bare = await load(bareServer.url, headers, bareServer.pid);
+  progress(`loading the bare server again (${answer.body.length}-byte body, same headers)…`);
+  const bareAfter = await load(bareServer.url, headers, bareServer.pid);
   await bareServer.stop();
+  const bare = [bareBefore, bareAfter];
   return { service, bare, bodyBytes: answer.body.length, settled, history };
 };
 
@@ -379,7 +383,8 @@ const loadTable = ({ service, bare }: Throughput) =>
     ...[
       ['service GET, run 1 (history on)', service[0]],
       ['service GET, run 4 (history on)', service[1]],
-      ['bare node:http', bare],
+      ['bare node:http, before', bare[0]],
+      ['bare node:http, after', bare[1]],
     ].map(([name, f]) => {
       const figures = f as LoadFigures;
       return [
@@ -508,7 +513,8 @@ const summariseHistory = ({ history }: Throughput) => {
 
 const summariseGet = (reads: Throughput) => {
   const serviceRps = mean(reads.service.map((run) => run.requestsPerSecond));
-  const share = serviceRps / reads.bare.requestsPerSecond;
+  const bareRps = mean(reads.bare.map((run) => run.requestsPerSecond));
+  const share = serviceRps / bareRps;
   const history = summariseHistory(reads);
   return {
     get: {
@@ -517,20 +523,21 @@ const summariseGet = (reads: Throughput) => {
       warm_up: WARM_UP,
       warm_up_s: {
         service: reads.service.map((run) => run.warmUpSeconds),
-        bare: reads.bare.warmUpSeconds,
-        all_steady: [...reads.service, reads.bare].every((run) => run.warmUpSteady),
+        bare: reads.bare.map((run) => run.warmUpSeconds),
+        all_steady: [...reads.service, ...reads.bare].every((run) => run.warmUpSteady),
       },
       body_bytes: reads.bodyBytes,
       service_rps: round(serviceRps, 0),
-      bare_rps: round(reads.bare.requestsPerSecond, 0),
+      bare_rps: round(bareRps, 0),
+      bare_runs_rps: reads.bare.map((run) => round(run.requestsPerSecond, 0)),
       share: round(share, 3),
       service_server_cpu_us_per_request: round(
         mean(reads.service.map((run) => run.cpu.serverMicrosPerRequest)),
         0,
       ),
-      bare_server_cpu_us_per_request: round(reads.bare.cpu.serverMicrosPerRequest, 0),
+      bare_server_cpu_us_per_request: round(mean(reads.bare.map((run) => run.cpu.serverMicrosPerRequest)), 0),
       service_non2xx: reads.service.reduce((sum, run) => sum + run.non2xx + run.errors, 0),
-      bare_non2xx: reads.bare.non2xx + reads.bare.errors,
+      bare_non2xx: reads.bare.reduce((sum, run) => sum + run.non2xx + run.errors, 0),
       history: history.history,
     },
     goals: {
@@ -586,7 +593,7 @@ const printGet = (reads: Throughput) => {
   if (waited) console.log(waited);
   console.log(loadTable(reads));
   console.log(
-    `\n   service (history on, mean of runs 1 and 4)/bare ${percent(get.share)} ` +
+    `\n   service (history on, mean of runs 1 and 4)/bare (mean of its two) ${percent(get.share)} ` +
       `(goal ≥ ${percent(GOALS.throughputShare)}: ${verdict(goals.get_share_at_least_35_percent)}); ` +
       `every service answer 200: ${goals.all_get_answers_200 ? 'yes' : `NO ${JSON.stringify(reads.service.map((run) => run.statusCodes))}`}`,
   );
