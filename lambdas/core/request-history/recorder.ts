@@ -105,7 +105,7 @@ export class BatchingRecorder implements ApiRequestRecorder {
   /** Writes everything held and waits for every write under way; never rejects. */
   async flush(): Promise<void> {
     while (this.held > 0 || this.writing.size > 0) {
-      this.startWrites(true, true);
+      this.startWrites(true, { evenIfHeld: true });
       await Promise.race(this.writing);
     }
   }
@@ -132,10 +132,10 @@ export class BatchingRecorder implements ApiRequestRecorder {
 
   /**
    * Starts writing full batches (and with `all`, a last partial one) while fewer than `maxWrites` are under
-   * way; unless `now`, not while `holdWhile` holds them.
+   * way; not while `holdWhile` holds them, unless `evenIfHeld` (a flush).
    */
-  private startWrites(all: boolean, now = false): void {
-    if (!now && this.holding()) return;
+  private startWrites(all: boolean, { evenIfHeld = false } = {}): void {
+    if (!evenIfHeld && this.holding()) return;
     while (this.writing.size < this.maxWrites && (this.held >= BATCH_SIZE || (all && this.held > 0))) {
       const batch = this.take();
       this.lastWriteAt = Date.now();
