@@ -39,46 +39,42 @@ const DRAIN_TIMEOUT_MS = 180_000;
  * record of the run (one item, read backwards), and what was recorded is the table's item count after the
  * drain less before the run (DescribeTable, 0.5 s at 30,000 items), read twice a run.
  */
-const tableOf = (stack: BenchStack) => ({
+/** The stack's production table, through one client for a run's polls and counts. */
+interface Table {
+  client: ReturnType<typeof createDocumentClient>;
+  name: string;
+}
+
+const tableOf = (stack: BenchStack): Table => ({
   client: createDocumentClient(`http://127.0.0.1:${stack.portBase + 10}`),
   name: localTableName('production'),
 });
 
-/** Items in the stack's production table. */
-const itemCount = async (stack: BenchStack): Promise<number> => {
-  const table = tableOf(stack);
-  try {
-    const { Table } = await table.client.send(new DescribeTableCommand({ TableName: table.name }));
-    return Table?.ItemCount ?? 0;
-  } finally {
-    table.client.destroy();
-  }
+/** Items in the table. */
+const itemCount = async (table: Table): Promise<number> => {
+  const { Table } = await table.client.send(new DescribeTableCommand({ TableName: table.name }));
+  return Table?.ItemCount ?? 0;
 };
 
 /** The list position of the dev integration's newest record since `since` (epoch µs), or null for none. */
-const newestRecordSince = async (stack: BenchStack, since: number): Promise<string | null> => {
-  const table = tableOf(stack);
-  try {
-    const page = await table.client.send(
-      new QueryCommand({
-        TableName: table.name,
-        IndexName: LIST_INDEX.name,
-        KeyConditionExpression: '#pk = :partition AND #sk >= :since',
-        ExpressionAttributeNames: { '#pk': LIST_INDEX.partitionKey, '#sk': LIST_INDEX.sortKey },
-        ExpressionAttributeValues: {
-          ':partition': `REQS#${DEV_INTEGRATION_ID}`,
-          ':since': String(since).padStart(16, '0'),
-        },
-        ProjectionExpression: '#sk',
-        ScanIndexForward: false,
-        Limit: 1,
-      }),
-    );
-    const newest = page.Items?.[0]?.[LIST_INDEX.sortKey];
-    return typeof newest === 'string' ? newest : null;
-  } finally {
-    table.client.destroy();
-  }
+const newestRecordSince = async (table: Table, since: number): Promise<string | null> => {
+  const page = await table.client.send(
+    new QueryCommand({
+      TableName: table.name,
+      IndexName: LIST_INDEX.name,
+      KeyConditionExpression: '#pk = :partition AND #sk >= :since',
+      ExpressionAttributeNames: { '#pk': LIST_INDEX.partitionKey, '#sk': LIST_INDEX.sortKey },
+      ExpressionAttributeValues: {
+        ':partition': `REQS#${DEV_INTEGRATION_ID}`,
+        ':since': String(since).padStart(16, '0'),
+      },
+      ProjectionExpression: '#sk',
+      ScanIndexForward: false,
+      Limit: 1,
+    }),
+  );
+  const newest = page.Items?.[0]?.[LIST_INDEX.sortKey];
+  return typeof newest === 'string' ? newest : null;
 };
 
 /**
@@ -92,12 +88,12 @@ const STEADY_POLLS = 5;
  * STEADY_POLLS polls (the recorder writes its backlog oldest first, so each write moves it). None yet is
  * never the end: the first write may not have landed. Bounded by DRAIN_TIMEOUT_MS, which it reports.
  */
-const drained = async (stack: BenchStack, since: number, progress: (message: string) => void) => {
+const drained = async (table: Table, since: number, progress: (message: string) => void) => {
   const until = Date.now() + DRAIN_TIMEOUT_MS;
   let last: string | null = null;
   let still = 0;
   for (;;) {
-    const newest = await newestRecordSince(stack, since);
+    const newest = await newestRecordSince(table, since);
     still = newest !== null && newest === last ? still + 1 : 0;
     if (still >= STEADY_POLLS) return { gaveUp: false };
     if (Date.now() > until) {
@@ -116,15 +112,20 @@ const loadRecording = async (
   headers: Record<string, string>,
   progress: (message: string) => void,
 ): Promise<HistoryRun> => {
-  const before = await itemCount(stack);
-  const since = Date.now() * 1000;
-  progress(`loading GET with request history on (${LOAD.connections} connections, ${LOAD.durationS} s)…`);
-  const figures = await load(url, headers, stack.pid);
-  progress('waiting until the history held is written…');
-  const answered = figures.total + figures.warmUpTotal;
-  const { gaveUp } = await drained(stack, since, progress);
-  const recorded = (await itemCount(stack)) - before;
-  return { figures, recorded, answered, drainGaveUp: gaveUp };
+  const table = tableOf(stack);
+  try {
+    const before = await itemCount(table);
+    const since = Date.now() * 1000;
+    progress(`loading GET with request history on (${LOAD.connections} connections, ${LOAD.durationS} s)…`);
+    const figures = await load(url, headers, stack.pid);
+    progress('waiting until the history held is written…');
+    const answered = figures.total + figures.warmUpTotal;
+    const { gaveUp } = await drained(table, since, progress);
+    const recorded = (await itemCount(table)) - before;
+    return { figures, recorded, answered, drainGaveUp: gaveUp };
+  } finally {
+    table.client.destroy();
+  }
 };
 
 /**
