@@ -2,8 +2,11 @@
 // forks a second process), so that the pid we hold is the process whose memory we read.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { exchange } from '../test/support/api-client';
 import { ops } from '../test/support/local-stack';
@@ -28,6 +31,7 @@ export interface BenchStack {
   production: string;
   /** SIGTERM, then wait for the exit; SIGKILL of its process group only if it hangs. */
   stop(): Promise<void>;
+  /** Everything the stack has printed so far (read from its output file). */
   output(): string;
 }
 
@@ -52,23 +56,26 @@ export const freePortBase = async (): Promise<number> => {
   throw new Error('no free range of ports for the local stack');
 };
 
-const waitForReady = (child: ChildProcess, output: () => string): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error('local stack not ready within 300 s')), READY_TIMEOUT_MS);
-    const onData = () => {
-      if (output().includes('Local stack ready')) finish();
-    };
-    const onExit = (code: number | null) => finish(new Error(`local stack exited (${code}) before ready`));
-    const finish = (error?: Error) => {
-      clearTimeout(timer);
-      child.stdout?.off('data', onData);
-      child.off('exit', onExit);
-      if (error) reject(new Error(`${error.message}:\n${output().slice(-4_000)}`));
-      else resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.once('exit', onExit);
+/** How often the output file is read for the ready line while the stack starts. */
+const READY_POLL_MS = 100;
+
+const waitForReady = async (child: ChildProcess, output: () => string): Promise<void> => {
+  let exited: number | null | undefined;
+  child.once('exit', (code) => {
+    exited = code;
   });
+  const deadline = performance.now() + READY_TIMEOUT_MS;
+  while (!output().includes('Local stack ready')) {
+    const failure =
+      exited !== undefined
+        ? `local stack exited (${exited}) before ready`
+        : performance.now() > deadline
+          ? 'local stack not ready within 300 s'
+          : undefined;
+    if (failure) throw new Error(`${failure}:\n${output().slice(-4_000)}`);
+    await sleep(READY_POLL_MS);
+  }
+};
 
 const stopChild = async (child: ChildProcess): Promise<void> => {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -92,12 +99,18 @@ export const startStack = async (
   nodeFlags: string[] = [],
   env: Record<string, string> = {},
 ): Promise<BenchStack> => {
+  // The stack's output goes to a file, not through this process: the load generator (autocannon, here)
+  // must not also read and keep a log line per request it sends, which the bare servers never print.
+  await mkdir(dataDir, { recursive: true });
+  const outputFile = path.join(dataDir, 'stack-output.log');
+  const fd = openSync(outputFile, 'w');
   const child = spawn(NODE, [...nodeFlags, '--import', 'tsx', 'bin/local.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT_BASE: String(portBase), DATA_DIR: dataDir, RATE_LIMITS: 'off', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', fd, fd],
     detached: true,
   });
+  closeSync(fd);
   // Last resort if this process exits before stop() (e.g. Ctrl-C during start-up): nothing left behind.
   const killOnExit = () => {
     if (child.pid && child.exitCode === null && child.signalCode === null)
@@ -105,19 +118,14 @@ export const startStack = async (
   };
   process.once('exit', killOnExit);
   child.once('exit', () => process.off('exit', killOnExit));
-  let output = '';
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
+  const output = () => readFileSync(outputFile, 'utf8');
   const stack: BenchStack = {
     pid: child.pid ?? -1,
     portBase,
     dataDir,
     production: `http://127.0.0.1:${portBase}`,
     stop: () => stopChild(child),
-    output: () => output,
+    output,
   };
   try {
     await waitForReady(child, stack.output);
