@@ -16,6 +16,7 @@
 // compares that folder's PDFs.
 // Prints a table, then one JSON summary line. Everything it starts is stopped, even on failure.
 // BENCH_CPU_PROF=<dir> also CPU-profiles the stack; `npx tsx bench/cpu-profile-summary.ts <dir>` reads it.
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -35,7 +36,7 @@ import { publishSection } from './publish';
 import { renderingSection } from './render';
 import { mean, median, mib, ms, percent, ratio, round, table, verdict } from './report';
 import { type Settled, settle, settledLine } from './settle';
-import { type BenchStack, freePortBase, productionToken, startStack } from './stack';
+import { type BenchStack, freePortBase, productionToken, ROOT, startStack } from './stack';
 import {
   type BareServer,
   capture,
@@ -65,6 +66,11 @@ const GOALS = { uploadRatio: 1.25, memoryGrowthMiB: 64, throughputShare: 0.35, h
 const PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
 /** Node's flags for every stack the bench starts: a CPU profile each when PROFILE_DIR is set. */
 const PROFILE_FLAGS = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+/**
+ * `BENCH_BEFORE=<another checkout>` (its own `npm ci` done): the upload and GET sections measure that
+ * checkout's stack first, then this one's, each against its own baselines, and compare the two.
+ */
+const BEFORE = process.env.BENCH_BEFORE ? path.resolve(process.env.BENCH_BEFORE) : undefined;
 
 /** Other work on the machine skews every figure; the load average at the start says how much there was. */
 const LOAD_AVERAGE_AT_START = loadavg()[0] ?? 0;
@@ -287,9 +293,13 @@ const throughput = async (
   // The same build with REQUEST_HISTORY=off, beside it, with a contract of its own to read.
   const offPortBase = await freePortBase();
   progress(`starting a second stack with REQUEST_HISTORY=off (PORT_BASE=${offPortBase})…`);
-  const offStack = await startStack(offPortBase, path.join(workDir, 'data-history-off'), PROFILE_FLAGS, {
-    REQUEST_HISTORY: 'off',
-  });
+  const offStack = await startStack(
+    offPortBase,
+    path.join(workDir, `data-history-off-${randomUUID()}`),
+    PROFILE_FLAGS,
+    { REQUEST_HISTORY: 'off' },
+    stack.root,
+  );
   cleanup.add(offStack.stop);
   const offToken = await productionToken(offStack);
   const off = await readablePath(offStack, offToken, 'get, history off');
@@ -615,19 +625,127 @@ const printGet = (reads: Throughput) => {
   );
 };
 
+interface Checkout {
+  /** `before` or `after` when BENCH_BEFORE is set. */
+  label: string | undefined;
+  root: string;
+}
+
+/** A checkout's last commit, as a report names it. */
+const commitOf = (root: string): string => {
+  try {
+    return execFileSync('git', ['-C', root, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'not a git checkout';
+  }
+};
+
 /** Sections 1 and 2 (whichever ran), then one JSON line of the machine and their figures and goals. */
-const printReport = (runs: UploadRun[] | undefined, reads: Throughput | undefined) => {
+const printReport = (runs: UploadRun[] | undefined, reads: Throughput | undefined, checkout: Checkout) => {
   const upload = runs && summariseUpload(runs);
   const get = reads && summariseGet(reads);
+  if (checkout.label)
+    console.log(`\n== ${checkout.label}: ${checkout.root} (${commitOf(checkout.root).slice(0, 100)})`);
   if (runs) printUpload(runs);
   if (reads) printGet(reads);
   const summary = {
+    ...(checkout.label && { checkout: checkout.label, commit: commitOf(checkout.root).split(' ')[0] }),
     machine: machine(),
     ...(upload && { upload: upload.upload }),
     ...(get && { get: get.get }),
     goals: { ...upload?.goals, ...get?.goals },
   };
   console.log(`\n${JSON.stringify(summary)}`);
+};
+
+interface Measured {
+  runs: UploadRun[] | undefined;
+  reads: Throughput | undefined;
+}
+
+/** The same figures of the checkout measured before (BENCH_BEFORE) and this one, side by side. */
+const printBeforeAfter = (before: Measured, after: Measured) => {
+  const figures = ({ runs, reads }: Measured) => {
+    const upload = runs && summariseUpload(runs).upload;
+    const get = reads && summariseGet(reads).get;
+    return {
+      upload_ratio: upload?.ratio,
+      upload_over_floor: upload?.over_floor,
+      upload_rss_growth_max_mib: upload?.rss_growth_max_mib,
+      get_service_rps: get?.service_rps,
+      get_share: get?.share,
+      get_server_cpu_us_per_request: get?.service_server_cpu_us_per_request,
+    };
+  };
+  const [b, a] = [figures(before), figures(after)];
+  const rows = [
+    [
+      'upload: first 100 MiB upload / its baseline (median)',
+      b.upload_ratio,
+      a.upload_ratio,
+      'lower is better',
+    ],
+    ['upload: over the bare floor (median)', b.upload_over_floor, a.upload_over_floor, 'lower is better'],
+    [
+      'upload: RSS growth max (MiB)',
+      b.upload_rss_growth_max_mib,
+      a.upload_rss_growth_max_mib,
+      'lower is better',
+    ],
+    ['get: service GETs a second (history on)', b.get_service_rps, a.get_service_rps, 'higher is better'],
+    ['get: share of bare Node', b.get_share, a.get_share, 'higher is better'],
+    [
+      'get: server CPU µs a request',
+      b.get_server_cpu_us_per_request,
+      a.get_server_cpu_us_per_request,
+      'lower is better',
+    ],
+  ].filter(([, x, y]) => x !== undefined && y !== undefined);
+  console.log('\n== before and after, in this run (each against its own baselines, measured beside it)\n');
+  console.log(
+    table([
+      ['figure', 'before', 'after', 'after/before', ''],
+      ...rows.map(([name, x, y, better]) => [
+        String(name),
+        String(x),
+        String(y),
+        ratio(Number(y) / Number(x)),
+        String(better),
+      ]),
+    ]),
+  );
+  console.log(`\n${JSON.stringify({ before_after: { before: b, after: a } })}`);
+};
+
+/**
+ * The upload and GET sections against another checkout's stacks (BENCH_BEFORE), before this one's are
+ * measured; its report printed under its label. Its GET stack is stopped before this one's starts.
+ */
+const measureBefore = async (
+  checkout: Checkout,
+  sections: Set<Section>,
+  startFresh: (root: string) => Promise<BenchStack>,
+  cleanup: Cleanup,
+  workDir: string,
+): Promise<Measured> => {
+  progress(`measuring the checkout before: ${checkout.root} (${commitOf(checkout.root)})`);
+  const runs = sections.has('upload')
+    ? await uploadRuns(productionToken, () => startFresh(checkout.root), workDir)
+    : undefined;
+  let reads: Throughput | undefined;
+  if (sections.has('get')) {
+    const stack = await startFresh(checkout.root);
+    try {
+      const token = await productionToken(stack);
+      progress('warm-up upload (small PDF)…');
+      await sendSmallContract(stack, token, `bench-warm-up-${randomUUID()}`);
+      reads = await throughput(stack, token, cleanup, workDir);
+    } finally {
+      await stack.stop();
+    }
+  }
+  printReport(runs, reads, checkout);
+  return { runs, reads };
 };
 
 const main = async () => {
@@ -655,17 +773,25 @@ const main = async () => {
       cleanup.add(() => writeFile(path.join(PROFILE_DIR, 'phases.json'), JSON.stringify(phases)));
     }
     let stacksStarted = 0;
-    const startFresh = async () => {
+    const startFresh = async (root = ROOT) => {
       const portBase = await freePortBase();
-      progress(`starting a local stack (PORT_BASE=${portBase}, RATE_LIMITS=off)…`);
+      progress(
+        `starting a local stack${root === ROOT ? '' : ` of ${root}`} (PORT_BASE=${portBase}, RATE_LIMITS=off)…`,
+      );
       const started = await startStack(
         portBase,
         path.join(workDir, `data-${++stacksStarted}`),
         PROFILE_FLAGS,
+        {},
+        root,
       );
       cleanup.add(started.stop);
       return started;
     };
+    const measuredBefore =
+      BEFORE && (sections.has('upload') || sections.has('get'))
+        ? await measureBefore({ label: 'before', root: BEFORE }, sections, startFresh, cleanup, workDir)
+        : undefined;
     if (contractSections || sections.has('webhooks') || sections.has('back-office')) {
       const started = await startFresh();
       stack = started;
@@ -677,9 +803,12 @@ const main = async () => {
       }
     }
     printMachine();
-    const runs = sections.has('upload') ? await uploadRuns(productionToken, startFresh, workDir) : undefined;
+    const runs = sections.has('upload')
+      ? await uploadRuns(productionToken, () => startFresh(), workDir)
+      : undefined;
     const reads = stack && sections.has('get') ? await throughput(stack, token, cleanup, workDir) : undefined;
-    if (runs || reads) printReport(runs, reads);
+    if (runs || reads) printReport(runs, reads, { label: BEFORE && 'after', root: ROOT });
+    if (measuredBefore) printBeforeAfter(measuredBefore, { runs, reads });
     if (sections.has('render')) await renderingSection(workDir, progress);
     if (stack && sections.has('publish')) {
       const running = stack;

@@ -1,6 +1,6 @@
 // bench -> the local stack as ONE Node process (`node --import tsx bin/local.ts`, not the tsx CLI, which
 // forks a second process), so that the pid we hold is the process whose memory we read.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -8,12 +8,14 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { exchange } from '../test/support/api-client';
 import { ops } from '../test/support/local-stack';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** The project's own Node (the `node` dev dependency), the one `npm start` runs on. */
-export const NODE = path.join(ROOT, 'node_modules/.bin/node');
+/** A checkout's own Node (the `node` dev dependency), the one its `npm start` runs on. */
+const nodeOf = (root: string): string => path.join(root, 'node_modules/.bin/node');
+export const NODE = nodeOf(ROOT);
 
 /** Ports the stack takes from PORT_BASE: the eight of decisions.md §9 and its two embedded stores. */
 const PORTS_USED = 12;
@@ -26,6 +28,8 @@ const STOP_TIMEOUT_MS = process.env.BENCH_CPU_PROF ? 300_000 : 20_000;
 
 export interface BenchStack {
   pid: number;
+  /** The checkout whose `bin/local.ts` runs: this one, or another (`BENCH_BEFORE`) measured beside it. */
+  root: string;
   portBase: number;
   dataDir: string;
   production: string;
@@ -90,22 +94,24 @@ const stopChild = async (child: ChildProcess): Promise<void> => {
 };
 
 /**
- * Starts `bin/local.ts` with RATE_LIMITS=off; `nodeFlags` go to Node itself (e.g. --cpu-prof), `env` to
- * the stack (e.g. REQUEST_HISTORY=off).
+ * Starts `bin/local.ts` of the checkout at `root` (this one by default; its own `npm ci` done) with
+ * RATE_LIMITS=off; `nodeFlags` go to Node itself (e.g. --cpu-prof), `env` to the stack (e.g.
+ * REQUEST_HISTORY=off).
  */
 export const startStack = async (
   portBase: number,
   dataDir: string,
   nodeFlags: string[] = [],
   env: Record<string, string> = {},
+  root: string = ROOT,
 ): Promise<BenchStack> => {
   // The stack's output goes to a file, not through this process: the load generator (autocannon, here)
   // must not also read and keep a log line per request it sends, which the bare servers never print.
   await mkdir(dataDir, { recursive: true });
   const outputFile = path.join(dataDir, 'stack-output.log');
   const fd = openSync(outputFile, 'w');
-  const child = spawn(NODE, [...nodeFlags, '--import', 'tsx', 'bin/local.ts'], {
-    cwd: ROOT,
+  const child = spawn(nodeOf(root), [...nodeFlags, '--import', 'tsx', 'bin/local.ts'], {
+    cwd: root,
     env: { ...process.env, PORT_BASE: String(portBase), DATA_DIR: dataDir, RATE_LIMITS: 'off', ...env },
     stdio: ['ignore', fd, fd],
     detached: true,
@@ -121,6 +127,7 @@ export const startStack = async (
   const output = () => readFileSync(outputFile, 'utf8');
   const stack: BenchStack = {
     pid: child.pid ?? -1,
+    root,
     portBase,
     dataDir,
     production: `http://127.0.0.1:${portBase}`,
@@ -136,9 +143,38 @@ export const startStack = async (
   return stack;
 };
 
+/**
+ * `dev-bootstrap` by the stack's own checkout: in this process for this one, as its operator tool for
+ * another (whose records may be shaped otherwise).
+ */
+const devBootstrap = async (stack: BenchStack) => {
+  if (stack.root === ROOT) return ops(stack, 'dev-bootstrap');
+  const env = { ...process.env, PORT_BASE: String(stack.portBase), DATA_DIR: stack.dataDir };
+  const run = promisify(execFile);
+  try {
+    const { stdout, stderr } = await run(
+      nodeOf(stack.root),
+      ['--import', 'tsx', 'bin/ops.ts', 'dev-bootstrap'],
+      {
+        cwd: stack.root,
+        env,
+      },
+    );
+    return { code: 0, stdout, stderr, json: JSON.parse(stdout) as Record<string, unknown> };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return {
+      code: failed.code ?? 1,
+      stdout: failed.stdout ?? '',
+      stderr: failed.stderr ?? String(error),
+      json: undefined,
+    };
+  }
+};
+
 /** `dev-bootstrap` beside the stack, then a production access token from its production key. */
 export const productionToken = async (stack: BenchStack): Promise<string> => {
-  const bootstrap = await ops(stack, 'dev-bootstrap');
+  const bootstrap = await devBootstrap(stack);
   const keys = bootstrap.json?.keys as { production?: string } | undefined;
   if (bootstrap.code !== 0 || !keys?.production)
     throw new Error(`dev-bootstrap failed (${bootstrap.code}): ${bootstrap.stderr || bootstrap.stdout}`);
