@@ -16,7 +16,8 @@ export interface JsonLineContext {
   service: string;
   /** X-Ray's `Root` of the invocation under way (`_X_AMZN_TRACE_ID`), inside Lambda. */
   xrayTraceId: string | undefined;
-  now: Date;
+  /** The entry's time, ISO 8601 in UTC (`Date.prototype.toISOString`). */
+  timestamp: string;
 }
 
 /** `file:line` of the frame that made the error: its stack's first `at …(file:line:column)`. */
@@ -57,12 +58,12 @@ export const jsonLine = (
   level: JsonLevel,
   message: string,
   keys: readonly Fields[],
-  { service, xrayTraceId, now }: JsonLineContext,
+  { service, xrayTraceId, timestamp }: JsonLineContext,
 ): string => {
   const entry: Fields = {
     level,
     message,
-    timestamp: now.toISOString(),
+    timestamp,
     service,
     sampling_rate: 0,
     ...(xrayTraceId !== undefined && { xray_trace_id: xrayTraceId }),

@@ -47,10 +47,27 @@ const lowestRank = (): number => {
  * (no error) as it is; anything else thrown, as text (`inspect`: an object keeps its fields, and no
  * value can break the JSON line).
  */
-const withError = ({ error, ...fields }: Fields): Fields => {
+const withError = (fields: Fields): Fields => {
+  const { error } = fields;
+  // Most lines (a request's) have no error: they are taken as they are, not copied.
   if (error === undefined || error === null || error instanceof Error || typeof error === 'string')
-    return error === undefined ? fields : { ...fields, error };
+    return fields;
   return { ...fields, error: inspect(error) };
+};
+
+/**
+ * Now as ISO 8601, made once a millisecond: a busy host logs many lines in one (a request's line each),
+ * and formatting the time was a third of building a line.
+ */
+let stampedAt = Number.NaN;
+let stamp = '';
+const timestampNow = (): string => {
+  const now = Date.now();
+  if (now !== stampedAt) {
+    stampedAt = now;
+    stamp = new Date(now).toISOString();
+  }
+  return stamp;
 };
 
 /** Set when the log is read by a person at a terminal: each entry is written as a line for people. */
@@ -68,7 +85,7 @@ const write =
         {
           service: SERVICE,
           xrayTraceId: xrayRoot(process.env._X_AMZN_TRACE_ID),
-          now: new Date(),
+          timestamp: timestampNow(),
         },
       );
       (RANK[level] >= RANK.warn ? process.stderr : process.stdout).write(`${line}\n`);

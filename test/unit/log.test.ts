@@ -123,7 +123,7 @@ describe('jsonLine', () => {
   const at = {
     service: 'contract-service',
     xrayTraceId: undefined,
-    now: new Date('2026-11-28T10:00:00.123Z'),
+    timestamp: '2026-11-28T10:00:00.123Z',
   };
 
   test("the fixed keys first, in Powertools' order, then persistent, the work's and the line's keys", () => {
