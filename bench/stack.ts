@@ -1,6 +1,6 @@
 // bench -> the local stack as ONE Node process (`node --import tsx bin/local.ts`, not the tsx CLI, which
 // forks a second process), so that the pid we hold is the process whose memory we read.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -8,9 +8,8 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { exchange } from '../test/support/api-client';
-import { ops } from '../test/support/local-stack';
+import { ops, opsProcessIn } from '../test/support/local-stack';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** A checkout's own Node (the `node` dev dependency), the one its `npm start` runs on. */
@@ -147,30 +146,14 @@ export const startStack = async (
  * `dev-bootstrap` by the stack's own checkout: in this process for this one, as its operator tool for
  * another (whose records may be shaped otherwise).
  */
-const devBootstrap = async (stack: BenchStack) => {
-  if (stack.root === ROOT) return ops(stack, 'dev-bootstrap');
-  const env = { ...process.env, PORT_BASE: String(stack.portBase), DATA_DIR: stack.dataDir };
-  const run = promisify(execFile);
-  try {
-    const { stdout, stderr } = await run(
-      nodeOf(stack.root),
-      ['--import', 'tsx', 'bin/ops.ts', 'dev-bootstrap'],
-      {
-        cwd: stack.root,
-        env,
-      },
-    );
-    return { code: 0, stdout, stderr, json: JSON.parse(stdout) as Record<string, unknown> };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: failed.code ?? 1,
-      stdout: failed.stdout ?? '',
-      stderr: failed.stderr ?? String(error),
-      json: undefined,
-    };
-  }
-};
+const devBootstrap = (stack: BenchStack) =>
+  stack.root === ROOT
+    ? ops(stack, 'dev-bootstrap')
+    : opsProcessIn(
+        stack.root,
+        { ...process.env, PORT_BASE: String(stack.portBase), DATA_DIR: stack.dataDir },
+        ['dev-bootstrap'],
+      );
 
 /** `dev-bootstrap` beside the stack, then a production access token from its production key. */
 export const productionToken = async (stack: BenchStack): Promise<string> => {

@@ -245,9 +245,21 @@ export const opsWithEnv = async (env: NodeJS.ProcessEnv, ...args: string[]): Pro
 };
 
 /** `opsWithEnv`, as `npm run ops` runs it: a Node process of its own with exactly `env`. */
-export const opsProcessWithEnv = async (env: NodeJS.ProcessEnv, ...args: string[]): Promise<OpsResult> => {
+export const opsProcessWithEnv = (env: NodeJS.ProcessEnv, ...args: string[]): Promise<OpsResult> =>
+  opsProcessIn(ROOT, env, args);
+
+/**
+ * The operator tool of the checkout at `root` (this one, or another with its own `npm ci` done: the
+ * bench's BENCH_BEFORE) as a process of its own with exactly `env`.
+ */
+export const opsProcessIn = async (
+  root: string,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+): Promise<OpsResult> => {
+  const tsx = path.join(root, 'node_modules/.bin/tsx');
   try {
-    const { stdout, stderr } = await promisify(execFile)(TSX, ['bin/ops.ts', ...args], { cwd: ROOT, env });
+    const { stdout, stderr } = await promisify(execFile)(tsx, ['bin/ops.ts', ...args], { cwd: root, env });
     return { code: 0, stdout, stderr, json: jsonOrUndefined(stdout) };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
