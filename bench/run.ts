@@ -644,12 +644,12 @@ const commitOf = (root: string): string => {
 const printReport = (runs: UploadRun[] | undefined, reads: Throughput | undefined, checkout: Checkout) => {
   const upload = runs && summariseUpload(runs);
   const get = reads && summariseGet(reads);
-  if (checkout.label)
-    console.log(`\n== ${checkout.label}: ${checkout.root} (${commitOf(checkout.root).slice(0, 100)})`);
+  const commit = checkout.label ? commitOf(checkout.root) : '';
+  if (checkout.label) console.log(`\n== ${checkout.label}: ${checkout.root} (${commit.slice(0, 100)})`);
   if (runs) printUpload(runs);
   if (reads) printGet(reads);
   const summary = {
-    ...(checkout.label && { checkout: checkout.label, commit: commitOf(checkout.root).split(' ')[0] }),
+    ...(checkout.label && { checkout: checkout.label, commit: commit.split(' ')[0] }),
     machine: machine(),
     ...(upload && { upload: upload.upload }),
     ...(get && { get: get.get }),
